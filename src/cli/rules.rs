@@ -1,0 +1,251 @@
+//! `fairsteward rules …`: the conformance interface of DESIGN §5.
+//!
+//! Every command prints one JSON value on stdout. Bad input of any kind (an
+//! unreadable or inconsistent state, an illegal or ambiguous move, a move from a
+//! seat that is not to move) is a [`RulesError`] or an input error, which `main`
+//! prints as one line on stderr with exit status 2.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::rules::{DynVariant, Options, Outcome, RulesError, Seat, VariantId};
+
+/// `fairsteward rules <variant> <command>`.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// The variant: chess or fairschach.
+    #[arg(value_parser = parse_variant)]
+    pub variant: VariantId,
+    #[command(subcommand)]
+    pub command: RulesCommand,
+}
+
+fn parse_variant(s: &str) -> Result<VariantId, String> {
+    s.parse().map_err(|e: crate::rules::UnknownVariant| e.to_string())
+}
+
+/// Game options shared by the commands (each variant refuses the ones it lacks).
+#[derive(Debug, Args, Clone, Default)]
+pub struct OptionArgs {
+    /// Fairschach pause rule: moved (default), capturable or off.
+    #[arg(long)]
+    pub pause: Option<String>,
+    /// Fairschach FSR 8 switch: off or a number of pieces.
+    #[arg(long)]
+    pub normal_below: Option<String>,
+}
+
+impl OptionArgs {
+    fn options(&self) -> Options {
+        let mut options = Options::new();
+        if let Some(p) = &self.pause {
+            options = options.set("pause", p);
+        }
+        if let Some(n) = &self.normal_below {
+            options = options.set("normal_below", n);
+        }
+        options
+    }
+}
+
+/// The state argument, as `--state` or `--fen`; the start state when omitted.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StateArg {
+    /// The state string (FEN for chess and Fairschach); default: the start state.
+    #[arg(long, visible_alias = "fen")]
+    pub state: Option<String>,
+}
+
+/// What `fairsteward rules <variant>` can do.
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// Print the start state.
+    Start {
+        #[command(flatten)]
+        options: OptionArgs,
+    },
+    /// List the legal moves of a seat, canonical (UCI), sorted.
+    Legal {
+        #[command(flatten)]
+        state: StateArg,
+        /// The seat (white, black, …); may be left out when only one seat is to move.
+        #[arg(long)]
+        side: Option<String>,
+        #[command(flatten)]
+        options: OptionArgs,
+    },
+    /// Resolve one turn: every seat to move gives its move.
+    Resolve {
+        #[command(flatten)]
+        state: StateArg,
+        /// White's move.
+        #[arg(long, allow_hyphen_values = true)]
+        white: Option<String>,
+        /// Black's move.
+        #[arg(long, allow_hyphen_values = true)]
+        black: Option<String>,
+        /// A move as SEAT=MOVE (for any seat; repeatable).
+        #[arg(long = "move", value_name = "SEAT=MOVE")]
+        moves: Vec<String>,
+        /// The game's earlier states, one per line, start first (for repetition).
+        #[arg(long)]
+        history: Option<PathBuf>,
+        #[command(flatten)]
+        options: OptionArgs,
+    },
+    /// Play moves from a state, turn by turn (simultaneous turns take one move per
+    /// seat to move, in seat order).
+    Play {
+        #[command(flatten)]
+        state: StateArg,
+        /// The moves, separated by spaces, in any accepted notation.
+        #[arg(long, allow_hyphen_values = true)]
+        moves: String,
+        #[command(flatten)]
+        options: OptionArgs,
+    },
+    /// Count move sequences of a given depth.
+    Perft {
+        #[command(flatten)]
+        state: StateArg,
+        /// The number of turns.
+        #[arg(long)]
+        depth: u32,
+        #[command(flatten)]
+        options: OptionArgs,
+    },
+}
+
+#[derive(Serialize)]
+struct OutcomeJson {
+    result: &'static str,
+    reason: &'static str,
+}
+
+fn outcome_json(outcome: Option<Outcome>) -> Value {
+    match outcome {
+        None => Value::Null,
+        Some(o) => json!(OutcomeJson { result: o.result.two_seat_score(), reason: o.reason.as_str() }),
+    }
+}
+
+/// The JSON key of the state string: `fen` for the FEN-based variants.
+fn state_key(variant: VariantId) -> &'static str {
+    match variant {
+        VariantId::Chess | VariantId::Fairschach => "fen",
+    }
+}
+
+fn current_state(rules: &dyn DynVariant, arg: &StateArg) -> Result<String, RulesError> {
+    match &arg.state {
+        Some(s) => Ok(rules.canonical_state(s)?),
+        None => Ok(rules.start()),
+    }
+}
+
+/// Runs a rules command and returns the JSON to print.
+///
+/// # Errors
+/// Bad input: an unknown option, an invalid state, an illegal move, an unreadable
+/// history file. The message names what was wrong.
+pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
+    let variant = args.variant;
+    let build = |o: &OptionArgs| variant.rulebook(&o.options());
+    match &args.command {
+        RulesCommand::Start { options } => Ok(json!(build(options)?.start())),
+        RulesCommand::Legal { state, side, options } => {
+            let rules = build(options)?;
+            let state = current_state(&*rules, state)?;
+            let seat = match side {
+                Some(name) => rules.seat(name)?,
+                None => {
+                    let to_move = rules.seats_to_move(&state)?;
+                    let mut seats = to_move.iter();
+                    match (seats.next(), seats.next()) {
+                        (Some(seat), None) => seat,
+                        _ => bail!("several seats are to move; give --side ({})", rules.seat_names().join(" or ")),
+                    }
+                }
+            };
+            Ok(json!(rules.legal_moves(&state, seat)?))
+        }
+        RulesCommand::Resolve { state, white, black, moves, history, options } => {
+            let rules = build(options)?;
+            let state = current_state(&*rules, state)?;
+            let mut given: Vec<(Seat, String)> = Vec::new();
+            for (name, mv) in [("white", white), ("black", black)] {
+                if let Some(mv) = mv {
+                    given.push((rules.seat(name)?, mv.clone()));
+                }
+            }
+            for m in moves {
+                let (seat, mv) = m.split_once('=').with_context(|| format!("--move {m:?}: write it as SEAT=MOVE"))?;
+                given.push((rules.seat(seat)?, mv.to_owned()));
+            }
+            let history = match history {
+                Some(path) => read_history(&*rules, path, &state)?,
+                None => Vec::new(),
+            };
+            let r = rules.resolve(&history, &state, &given)?;
+            let mut out = Map::new();
+            out.insert(state_key(variant).to_owned(), json!(r.state));
+            for (i, name) in rules.seat_names().iter().enumerate() {
+                let status = r.moves.iter().find(|m| m.seat.index() == i).map(|m| m.result.as_str());
+                out.insert((*name).to_owned(), json!(status));
+            }
+            out.insert("outcome".to_owned(), outcome_json(r.outcome));
+            Ok(Value::Object(out))
+        }
+        RulesCommand::Play { state, moves, options } => {
+            let rules = build(options)?;
+            let mut state = current_state(&*rules, state)?;
+            let mut history: Vec<String> = Vec::new();
+            let mut outcome = None;
+            let mut texts = moves.split_whitespace().peekable();
+            while texts.peek().is_some() {
+                if let Some(o) = outcome {
+                    bail!("{}", RulesError::GameOver(o));
+                }
+                let mut turn = Vec::new();
+                for seat in rules.seats_to_move(&state)?.iter() {
+                    let Some(text) = texts.next() else {
+                        bail!("the moves end in the middle of a turn: {} has no move", rules.seat_names()[seat.index()]);
+                    };
+                    turn.push((seat, text.to_owned()));
+                }
+                let r = rules.resolve(&history, &state, &turn)?;
+                history.push(std::mem::replace(&mut state, r.state));
+                outcome = r.outcome;
+            }
+            Ok(json!({ "state": state, "outcome": outcome_json(outcome) }))
+        }
+        RulesCommand::Perft { state, depth, options } => {
+            let rules = build(options)?;
+            let state = current_state(&*rules, state)?;
+            Ok(json!(rules.perft(&state, *depth)?))
+        }
+    }
+}
+
+/// Reads a history file: one state per line, start first. A line equal to the
+/// current state itself is dropped, so files that end with it count it only once.
+fn read_history(rules: &dyn DynVariant, path: &PathBuf, current: &str) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read history file {}", path.display()))?;
+    let mut states = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let state = rules
+            .canonical_state(line)
+            .with_context(|| format!("history file {} line {}", path.display(), n + 1))?;
+        if state != current {
+            states.push(state);
+        }
+    }
+    Ok(states)
+}

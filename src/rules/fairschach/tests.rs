@@ -1,0 +1,1 @@
+//! Hand-built positions for every rule of `rules/fairschach.md`.

@@ -1,0 +1,821 @@
+//! The rules of every game the steward referees: pure, deterministic game logic.
+//!
+//! Nothing here does I/O, reads a clock, draws a random number or iterates a
+//! `HashMap` into its output: `fairsteward verify` replays every resolution and
+//! must get the same bytes. A game is a [`Variant`] value (the rulebook, with its
+//! options already applied) plus a state string as its rules file defines it.
+//!
+//! # Turns
+//! A *turn* is what the steward waits for. [`Variant::seats_to_move`] names the seats
+//! that owe a move in a state: one seat in turn-based games, several at once in
+//! simultaneous ones (Fairschach's pairs). When every such seat has entered a move,
+//! [`Variant::resolve`] works them into the state together and says, per seat,
+//! whether its move was [`SeatResult::Played`], played [`SeatResult::First`] or
+//! [`SeatResult::Struck`]. Turn-based and simultaneous games go through that one path.
+//!
+//! # Adding a variant
+//! Write one module with a rulebook type implementing [`Variant`] (state string,
+//! move type, legal moves, move parsing, `advance`, `outcome`, `board`), add its
+//! name to [`VariantId`] and one arm to [`VariantId::rulebook`]. The steward, the
+//! doors, the renderers and the conformance CLI reach variants only through
+//! [`DynVariant`], so nothing else changes.
+
+mod board;
+pub mod chess;
+pub mod fairschach;
+pub(crate) mod notation;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+pub use board::{BoardView, Cell, Geometry, PieceView};
+
+/// A seat at the table: the index of a player position in the variant's seat list.
+///
+/// Seat names ("white", "black", …) belong to the variant: see
+/// [`Variant::seat_names`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(u8);
+
+impl Seat {
+    /// Seats are numbered from 0; a game has at most [`SeatSet::MAX`] of them.
+    pub const fn new(index: u8) -> Seat {
+        assert!(index < SeatSet::MAX);
+        Seat(index)
+    }
+
+    /// The position of this seat in the variant's seat list.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A small set of seats, in seat order.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SeatSet(u8);
+
+impl SeatSet {
+    /// The most seats any variant has.
+    pub const MAX: u8 = 4;
+
+    /// No seat.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    /// The set holding just `seat`.
+    pub const fn only(seat: Seat) -> SeatSet {
+        SeatSet(1 << seat.0)
+    }
+
+    /// Seats `0..n`.
+    pub const fn first(n: u8) -> SeatSet {
+        SeatSet(((1u16 << n) - 1) as u8)
+    }
+
+    /// Adds a seat.
+    pub const fn with(self, seat: Seat) -> SeatSet {
+        SeatSet(self.0 | 1 << seat.0)
+    }
+
+    /// Whether `seat` is in the set.
+    pub const fn contains(self, seat: Seat) -> bool {
+        self.0 & (1 << seat.0) != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The number of seats in the set.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The seats in seat order.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..Self::MAX).filter(move |i| self.0 & (1 << i) != 0).map(Seat)
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<T: IntoIterator<Item = Seat>>(iter: T) -> SeatSet {
+        iter.into_iter().fold(SeatSet::EMPTY, SeatSet::with)
+    }
+}
+
+/// The variants the steward knows, by their interface names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VariantId {
+    /// Standard chess (`rules/chess.md`).
+    Chess,
+    /// Simultaneous chess by W. Zühlke (`rules/fairschach.md`).
+    Fairschach,
+}
+
+impl VariantId {
+    /// Every variant, in the order `--help` lists them.
+    pub const ALL: [VariantId; 2] = [VariantId::Chess, VariantId::Fairschach];
+
+    /// The name used in the API, the CLI and the store.
+    pub const fn name(self) -> &'static str {
+        match self {
+            VariantId::Chess => "chess",
+            VariantId::Fairschach => "fairschach",
+        }
+    }
+
+    /// Builds the rulebook of this variant with the game's options applied.
+    ///
+    /// # Errors
+    /// An option the variant does not know, or a value it does not accept.
+    pub fn rulebook(self, options: &Options) -> Result<Box<dyn DynVariant>, OptionsError> {
+        Ok(match self {
+            VariantId::Chess => Box::new(chess::Chess::new(options)?),
+            VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
+        })
+    }
+}
+
+impl fmt::Display for VariantId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for VariantId {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<VariantId, UnknownVariant> {
+        let wanted = s.trim().to_ascii_lowercase();
+        VariantId::ALL
+            .into_iter()
+            .find(|v| v.name() == wanted)
+            .ok_or_else(|| UnknownVariant(s.to_owned()))
+    }
+}
+
+/// A variant name that is not one of [`VariantId::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant {0:?}; known variants: chess, fairschach")]
+pub struct UnknownVariant(pub String);
+
+/// A game's options as given at creation: option name to value, both text.
+///
+/// Each rulebook reads the options it knows and refuses any other, so a typo never
+/// silently falls back to a default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options(BTreeMap<String, String>);
+
+impl Options {
+    /// No options: every default.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Sets an option, replacing an earlier value.
+    pub fn set(mut self, name: impl Into<String>, value: impl Into<String>) -> Options {
+        self.0.insert(name.into(), value.into());
+        self
+    }
+
+    /// The value of an option, if given.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// Refuses any option not in `known`.
+    ///
+    /// # Errors
+    /// [`OptionsError::Unknown`] naming the first unknown option.
+    pub fn only(&self, variant: VariantId, known: &[&str]) -> Result<(), OptionsError> {
+        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
+            Some(name) => Err(OptionsError::Unknown {
+                variant,
+                name: name.clone(),
+                known: known.join(", "),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The options in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+/// A game option that the variant does not accept.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// The variant has no such option.
+    #[error("{variant} has no option {name:?}; its options are: {known}")]
+    Unknown {
+        /// The variant asked.
+        variant: VariantId,
+        /// The option given.
+        name: String,
+        /// The options it has, comma-separated.
+        known: String,
+    },
+    /// The option exists but the value is not one it takes.
+    #[error("option {name} does not accept {value:?}; use {expected}")]
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What it accepts.
+        expected: &'static str,
+    },
+}
+
+/// How a finished game was scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// One seat won.
+    Win(Seat),
+    /// Nobody won.
+    Draw,
+}
+
+impl GameResult {
+    /// The result as PGN writes it for a two-seat game (`1-0`, `0-1`, `1/2-1/2`).
+    pub fn two_seat_score(self) -> &'static str {
+        match self {
+            GameResult::Win(s) if s.index() == 0 => "1-0",
+            GameResult::Win(_) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a game ended. The names are the rules files' reason strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// A side in check with no legal move.
+    Checkmate,
+    /// Both sides checkmated at once (Fairschach §6).
+    BothCheckmated,
+    /// A side not in check with no legal move.
+    Stalemate,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// The same position for the third time.
+    ThreefoldRepetition,
+    /// The halfmove counter reached its limit.
+    FiftyMoveRule,
+    /// A seat resigned.
+    Resignation,
+    /// The seats agreed a draw.
+    Agreement,
+    /// A seat ran out of time.
+    Time,
+}
+
+impl EndReason {
+    /// The reason as the rules files and the conformance JSON write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::BothCheckmated => "both checkmated",
+            EndReason::Stalemate => "stalemate",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::ThreefoldRepetition => "threefold repetition",
+            EndReason::FiftyMoveRule => "fifty-move rule",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::Time => "time",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The end of a game: who scored, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The score.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A decisive outcome.
+    pub const fn win(seat: Seat, reason: EndReason) -> Outcome {
+        Outcome { result: GameResult::Win(seat), reason }
+    }
+
+    /// A drawn outcome.
+    pub const fn draw(reason: EndReason) -> Outcome {
+        Outcome { result: GameResult::Draw, reason }
+    }
+}
+
+/// What happened to one seat's move when its turn was resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatResult {
+    /// Played (together with the other moves of the turn, if any).
+    Played,
+    /// Played alone, before the others, by first-move right (Fairschach §3b).
+    First,
+    /// Not played; the reason says why, for the board mail.
+    Struck(String),
+}
+
+impl SeatResult {
+    /// The status word of the conformance JSON: `played`, `first` or `struck`.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            SeatResult::Played => "played",
+            SeatResult::First => "first",
+            SeatResult::Struck(_) => "struck",
+        }
+    }
+}
+
+/// One seat's move in a resolved turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatMove<M> {
+    /// Whose move.
+    pub seat: Seat,
+    /// The move as entered.
+    pub mv: M,
+    /// The move in SAN (or the variant's player notation), as played.
+    pub notation: String,
+    /// What became of it.
+    pub result: SeatResult,
+}
+
+/// A resolved turn: the new state, each seat's move with its fate, and the outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolution<S, M> {
+    /// The state after the turn.
+    pub state: S,
+    /// The moves of the turn, in seat order.
+    pub moves: Vec<SeatMove<M>>,
+    /// Remarks for the players, e.g. Fairschach's `{d5: Nd5 takes d5 pawn}`.
+    pub notes: Vec<String>,
+    /// Set when the turn ended the game.
+    pub outcome: Option<Outcome>,
+}
+
+/// A state string that cannot be read, with every problem found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid {variant} state {text:?}: {}", problems.join("; "))]
+pub struct StateError {
+    /// The variant whose state string was expected.
+    pub variant: VariantId,
+    /// The text given.
+    pub text: String,
+    /// What is wrong, one entry per problem.
+    pub problems: Vec<String>,
+}
+
+/// Move text that does not name exactly one legal move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Not move notation at all.
+    #[error("{text:?} is not a move: {why}")]
+    NotAMove {
+        /// The text given.
+        text: String,
+        /// What the reader expected.
+        why: String,
+    },
+    /// Notation, but no legal move fits.
+    #[error("{text:?} is not legal here: {reason}")]
+    Illegal {
+        /// The text given.
+        text: String,
+        /// Why, and what could be sent instead.
+        reason: String,
+    },
+    /// More than one legal move fits.
+    #[error("{text:?} is ambiguous: it could be {}", candidates.join(" or "))]
+    Ambiguous {
+        /// The text given.
+        text: String,
+        /// The legal moves it could mean, in SAN.
+        candidates: Vec<String>,
+    },
+}
+
+/// Why a turn could not be resolved. Nothing is changed when this is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The state string is not valid.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// A seat's move is not legal or not readable.
+    #[error("{seat_name}: {error}")]
+    Move {
+        /// The seat that entered it.
+        seat: Seat,
+        /// The seat's name.
+        seat_name: &'static str,
+        /// What is wrong with the move.
+        error: MoveError,
+    },
+    /// A move from a seat that owes none in this state.
+    #[error("{seat_name} is not to move now{}", if *.is_game_over { " (the game is over)" } else { "" })]
+    NotToMove {
+        /// The seat.
+        seat: Seat,
+        /// The seat's name.
+        seat_name: &'static str,
+        /// Set when nobody is to move because the game has ended.
+        is_game_over: bool,
+    },
+    /// A seat that owes a move has none in the turn.
+    #[error("{seat_name} owes a move for this turn and none was given")]
+    MissingMove {
+        /// The seat.
+        seat: Seat,
+        /// The seat's name.
+        seat_name: &'static str,
+    },
+    /// Two moves from one seat in one turn.
+    #[error("{seat_name} gave more than one move for this turn")]
+    DuplicateMove {
+        /// The seat.
+        seat: Seat,
+        /// The seat's name.
+        seat_name: &'static str,
+    },
+    /// No seat of that name or number.
+    #[error("no seat {0:?} in this game")]
+    UnknownSeat(String),
+    /// The game has already ended in the given state.
+    #[error("the game is already over: {} by {}", .0.result.two_seat_score(), .0.reason)]
+    GameOver(Outcome),
+    /// A broken invariant in the rules engine: a bug, never the player's fault.
+    #[error("internal rules error: {0}")]
+    Internal(String),
+}
+
+/// A game's rulebook: one type per variant, its options applied at construction.
+///
+/// Required methods carry the variant's rules; provided ones (`check_move`,
+/// `resolve`, `perft`) are the same for every variant and are not overridden.
+pub trait Variant {
+    /// A position, with everything the rules need to continue (not the history).
+    type State: Clone + Eq + fmt::Debug + fmt::Display;
+    /// A move as fixed at entry; `Display` is the canonical form (chess: UCI).
+    type Move: Copy + Eq + Ord + fmt::Debug + fmt::Display;
+
+    /// Which variant this is.
+    fn id(&self) -> VariantId;
+
+    /// The seat names, in seat order; their number is the number of seats.
+    fn seat_names(&self) -> &'static [&'static str];
+
+    /// The start state.
+    fn start(&self) -> Self::State;
+
+    /// Reads a state string as the rules file defines it, refusing inconsistent ones.
+    ///
+    /// # Errors
+    /// A [`StateError`] listing every problem.
+    fn parse_state(&self, text: &str) -> Result<Self::State, StateError>;
+
+    /// The seats that owe a move in `state`, ignoring whether the game has ended.
+    fn seats_to_move(&self, state: &Self::State) -> SeatSet;
+
+    /// The legal moves of `seat` in `state`, sorted by canonical text (byte order);
+    /// empty for a seat that is not to move.
+    fn legal_moves(&self, state: &Self::State, seat: Seat) -> Vec<Self::Move>;
+
+    /// Reads a move that `seat` enters in `state`, in any notation the rules file
+    /// accepts, and checks that it names exactly one legal move.
+    ///
+    /// # Errors
+    /// [`MoveError`]: not a move, illegal (with the reason), or ambiguous.
+    fn parse_move(&self, state: &Self::State, seat: Seat, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The move in the players' notation (SAN for chess games), in `state`.
+    fn notation(&self, state: &Self::State, seat: Seat, mv: Self::Move) -> String;
+
+    /// Works one legal move per seat to move into the state, without judging
+    /// whether the game has ended (`outcome` of the result is `None`).
+    ///
+    /// # Errors
+    /// A missing, extra or illegal move; nothing is changed.
+    fn advance(
+        &self,
+        state: &Self::State,
+        moves: &[(Seat, Self::Move)],
+    ) -> Result<Resolution<Self::State, Self::Move>, RulesError>;
+
+    /// Whether the game has ended in `state`, given the earlier states of the game
+    /// (start first, `state` itself not included) for repetition.
+    fn outcome(&self, history: &[Self::State], state: &Self::State) -> Option<Outcome>;
+
+    /// The board as cells and pieces, for the renderers.
+    fn board(&self, state: &Self::State) -> BoardView;
+
+    /// The name of `seat`.
+    ///
+    /// # Panics
+    /// If `seat` is not a seat of this variant (an internal invariant).
+    fn seat_name(&self, seat: Seat) -> &'static str /* FINAL */ {
+        self.seat_names()[seat.index()]
+    }
+
+    /// Checks a move on receipt: the seat owes a move and the text names a legal one.
+    ///
+    /// # Errors
+    /// [`RulesError::NotToMove`] or [`RulesError::Move`].
+    fn check_move(&self, state: &Self::State, seat: Seat, text: &str) -> Result<Self::Move, RulesError> /* FINAL */ {
+        if !self.seats_to_move(state).contains(seat) {
+            return Err(RulesError::NotToMove { seat, seat_name: self.seat_name(seat), is_game_over: false });
+        }
+        self.parse_move(state, seat, text)
+            .map_err(|error| RulesError::Move { seat, seat_name: self.seat_name(seat), error })
+    }
+
+    /// Resolves a complete turn: every seat to move gives exactly one legal move.
+    /// `history` holds the game's earlier states (start first, `state` not included).
+    ///
+    /// # Errors
+    /// The game is already over, a move is missing, extra or illegal; nothing changes.
+    fn resolve(
+        &self,
+        history: &[Self::State],
+        state: &Self::State,
+        moves: &[(Seat, Self::Move)],
+    ) -> Result<Resolution<Self::State, Self::Move>, RulesError> /* FINAL */ {
+        if let Some(outcome) = self.outcome(history, state) {
+            return Err(RulesError::GameOver(outcome));
+        }
+        let mut resolution = self.advance(state, moves)?;
+        let mut seen: Vec<Self::State> = Vec::with_capacity(history.len() + 1);
+        seen.extend_from_slice(history);
+        seen.push(state.clone());
+        resolution.outcome = self.outcome(&seen, &resolution.state);
+        Ok(resolution)
+    }
+
+    /// Counts the move sequences of `depth` turns from `state` (simultaneous turns
+    /// count every combination of the seats' moves); game ends are not judged.
+    fn perft(&self, state: &Self::State, depth: u32) -> u64 /* FINAL */ {
+        if depth == 0 {
+            return 1;
+        }
+        let seats: Vec<Seat> = self.seats_to_move(state).iter().collect();
+        let options: Vec<Vec<Self::Move>> = seats.iter().map(|&s| self.legal_moves(state, s)).collect();
+        if depth == 1 {
+            return options.iter().map(|m| m.len() as u64).product();
+        }
+        let mut total = 0;
+        let mut choice = vec![0usize; seats.len()];
+        if options.iter().any(Vec::is_empty) {
+            return 0;
+        }
+        loop {
+            let moves: Vec<(Seat, Self::Move)> =
+                seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i])).collect();
+            if let Ok(next) = self.advance(state, &moves) {
+                total += self.perft(&next.state, depth - 1);
+            }
+            // Odometer over the seats' move lists.
+            let mut k = 0;
+            loop {
+                if k == choice.len() {
+                    return total;
+                }
+                choice[k] += 1;
+                if choice[k] < options[k].len() {
+                    break;
+                }
+                choice[k] = 0;
+                k += 1;
+            }
+        }
+    }
+}
+
+/// A resolved turn with states and moves as text, for callers that hold strings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextResolution {
+    /// The state string after the turn.
+    pub state: String,
+    /// The moves, canonical text, in seat order.
+    pub moves: Vec<SeatMove<String>>,
+    /// Remarks for the players.
+    pub notes: Vec<String>,
+    /// Set when the turn ended the game.
+    pub outcome: Option<Outcome>,
+}
+
+/// A move checked on receipt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedMove {
+    /// Canonical text (UCI for chess games): what the store keeps.
+    pub canonical: String,
+    /// The players' notation (SAN), for receipts.
+    pub notation: String,
+}
+
+/// The object-safe face of a [`Variant`], over state and move strings.
+///
+/// The steward, the doors, the renderers and the CLI use only this, so a new variant
+/// needs no change outside its module. Every variant gets it from the blanket impl.
+pub trait DynVariant: Send + Sync {
+    /// Which variant this is.
+    fn id(&self) -> VariantId;
+    /// The seat names, in seat order.
+    fn seat_names(&self) -> &'static [&'static str];
+    /// The start state string.
+    fn start(&self) -> String;
+    /// Reads a state string and prints it canonically.
+    ///
+    /// # Errors
+    /// Every problem with it.
+    fn canonical_state(&self, state: &str) -> Result<String, StateError>;
+    /// The seats that owe a move.
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn seats_to_move(&self, state: &str) -> Result<SeatSet, RulesError>;
+    /// The legal moves of `seat`, canonical text, sorted.
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn legal_moves(&self, state: &str, seat: Seat) -> Result<Vec<String>, RulesError>;
+    /// Checks a move on receipt.
+    ///
+    /// # Errors
+    /// The seat is not to move, or the text names no single legal move.
+    fn check_move(&self, state: &str, seat: Seat, text: &str) -> Result<CheckedMove, RulesError>;
+    /// Resolves a complete turn; `history` is the earlier states (start first).
+    ///
+    /// # Errors
+    /// See [`Variant::resolve`].
+    fn resolve(&self, history: &[String], state: &str, moves: &[(Seat, String)]) -> Result<TextResolution, RulesError>;
+    /// Whether the game has ended in `state`.
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn outcome(&self, history: &[String], state: &str) -> Result<Option<Outcome>, RulesError>;
+    /// The board, for the renderers.
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn board(&self, state: &str) -> Result<BoardView, RulesError>;
+    /// Counts move sequences (see [`Variant::perft`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError>;
+
+    /// The seat with this name (case-insensitive) or number (1-based).
+    ///
+    /// # Errors
+    /// [`RulesError::UnknownSeat`].
+    fn seat(&self, name: &str) -> Result<Seat, RulesError> {
+        let wanted = name.trim().to_ascii_lowercase();
+        let names = self.seat_names();
+        names
+            .iter()
+            .position(|n| *n == wanted)
+            .or_else(|| wanted.parse::<usize>().ok().filter(|&i| (1..=names.len()).contains(&i)).map(|i| i - 1))
+            .map(|i| Seat(i as u8))
+            .ok_or_else(|| RulesError::UnknownSeat(format!("{name} (seats: {})", names.join(", "))))
+    }
+}
+
+fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
+    history.iter().map(|s| v.parse_state(s).map_err(RulesError::from)).collect()
+}
+
+impl<V> DynVariant for V
+where
+    V: Variant + Send + Sync,
+{
+    fn id(&self) -> VariantId {
+        Variant::id(self)
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        Variant::seat_names(self)
+    }
+
+    fn start(&self) -> String {
+        Variant::start(self).to_string()
+    }
+
+    fn canonical_state(&self, state: &str) -> Result<String, StateError> {
+        Ok(self.parse_state(state)?.to_string())
+    }
+
+    fn seats_to_move(&self, state: &str) -> Result<SeatSet, RulesError> {
+        Ok(Variant::seats_to_move(self, &self.parse_state(state)?))
+    }
+
+    fn legal_moves(&self, state: &str, seat: Seat) -> Result<Vec<String>, RulesError> {
+        let state = self.parse_state(state)?;
+        Ok(Variant::legal_moves(self, &state, seat).iter().map(ToString::to_string).collect())
+    }
+
+    fn check_move(&self, state: &str, seat: Seat, text: &str) -> Result<CheckedMove, RulesError> {
+        let state = self.parse_state(state)?;
+        let mv = Variant::check_move(self, &state, seat, text)?;
+        Ok(CheckedMove { canonical: mv.to_string(), notation: self.notation(&state, seat, mv) })
+    }
+
+    fn resolve(&self, history: &[String], state: &str, moves: &[(Seat, String)]) -> Result<TextResolution, RulesError> {
+        let history = parse_history(self, history)?;
+        let state = self.parse_state(state)?;
+        let moves = moves
+            .iter()
+            .map(|(seat, text)| Ok((*seat, Variant::check_move(self, &state, *seat, text)?)))
+            .collect::<Result<Vec<_>, RulesError>>()?;
+        let r = Variant::resolve(self, &history, &state, &moves)?;
+        Ok(TextResolution {
+            state: r.state.to_string(),
+            moves: r
+                .moves
+                .into_iter()
+                .map(|m| SeatMove { seat: m.seat, mv: m.mv.to_string(), notation: m.notation, result: m.result })
+                .collect(),
+            notes: r.notes,
+            outcome: r.outcome,
+        })
+    }
+
+    fn outcome(&self, history: &[String], state: &str) -> Result<Option<Outcome>, RulesError> {
+        let history = parse_history(self, history)?;
+        Ok(Variant::outcome(self, &history, &self.parse_state(state)?))
+    }
+
+    fn board(&self, state: &str) -> Result<BoardView, RulesError> {
+        Ok(Variant::board(self, &self.parse_state(state)?))
+    }
+
+    fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError> {
+        Ok(Variant::perft(self, &self.parse_state(state)?, depth))
+    }
+}
+
+/// Checks that `moves` holds exactly one move for each seat in `to_move` and none
+/// other, and returns them in seat order. Shared by the variants' `advance`.
+pub(crate) fn moves_by_seat<V: Variant + ?Sized>(
+    variant: &V,
+    to_move: SeatSet,
+    moves: &[(Seat, V::Move)],
+) -> Result<Vec<(Seat, V::Move)>, RulesError> {
+    let mut given = SeatSet::EMPTY;
+    for &(seat, _) in moves {
+        if seat.index() >= variant.seat_names().len() {
+            return Err(RulesError::UnknownSeat(format!("seat number {}", seat.index() + 1)));
+        }
+        if !to_move.contains(seat) {
+            return Err(RulesError::NotToMove { seat, seat_name: variant.seat_name(seat), is_game_over: false });
+        }
+        if given.contains(seat) {
+            return Err(RulesError::DuplicateMove { seat, seat_name: variant.seat_name(seat) });
+        }
+        given = given.with(seat);
+    }
+    if let Some(seat) = to_move.iter().find(|&s| !given.contains(s)) {
+        return Err(RulesError::MissingMove { seat, seat_name: variant.seat_name(seat) });
+    }
+    let mut sorted = moves.to_vec();
+    sorted.sort_by_key(|(s, _)| *s);
+    Ok(sorted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seat_sets_iterate_in_seat_order() {
+        let set = SeatSet::EMPTY.with(Seat::new(2)).with(Seat::new(0));
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![Seat::new(0), Seat::new(2)]);
+        assert_eq!(set.len(), 2);
+        assert!(!set.contains(Seat::new(1)));
+        assert_eq!(SeatSet::first(4).len(), 4);
+    }
+
+    #[test]
+    fn variant_names_round_trip() {
+        for v in VariantId::ALL {
+            assert_eq!(v.name().parse::<VariantId>(), Ok(v));
+        }
+        assert_eq!(" Fairschach ".parse::<VariantId>(), Ok(VariantId::Fairschach));
+        assert!("checkers".parse::<VariantId>().is_err());
+    }
+
+    #[test]
+    fn unknown_options_are_refused_by_name() {
+        let err = VariantId::Chess.rulebook(&Options::new().set("pause", "off")).err().expect("refused");
+        assert!(err.to_string().contains("\"pause\""), "{err}");
+    }
+}
