@@ -3,11 +3,12 @@
 //! Errors are printed as one line, `fairsteward: <what was wrong>`, with exit
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
-pub mod rules;
+pub(crate) mod rules;
 
 use std::io::Write;
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 /// Fairsteward referees correspondence board games: Fairschach (simultaneous
@@ -27,7 +28,24 @@ enum Command {
 
 /// Parses the command line, runs the command and returns the exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            // The contract is one line naming the problem; clap's usage block
+            // is a `--help` away.
+            let text = e.to_string();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
+            eprintln!("fairsteward: {} (see --help)", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
     let result = match &cli.command {
         Command::Rules(args) => rules::run(args),
     };

@@ -204,7 +204,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
             let rules = build(options)?;
             let mut state = current_state(&*rules, state)?;
             let mut history: Vec<String> = Vec::new();
-            let mut outcome = None;
+            let mut outcome = rules.outcome(&history, &state)?;
             let mut texts = moves.split_whitespace().peekable();
             while texts.peek().is_some() {
                 if let Some(o) = outcome {

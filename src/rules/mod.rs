@@ -209,7 +209,7 @@ impl Options {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
     /// The variant has no such option.
-    #[error("{variant} has no option {name:?}; its options are: {known}")]
+    #[error("{variant} has no option {name:?}; {}", if known.is_empty() { "it has no options".to_owned() } else { format!("its options are: {known}") })]
     Unknown {
         /// The variant asked.
         variant: VariantId,
@@ -449,8 +449,13 @@ pub enum RulesError {
         seat_name: &'static str,
     },
     /// No seat of that name or number.
-    #[error("no seat {0:?} in this game")]
-    UnknownSeat(String),
+    #[error("no seat {name:?} in this game; its seats are {seats}")]
+    UnknownSeat {
+        /// The name given.
+        name: String,
+        /// The seats of the variant, comma-separated.
+        seats: String,
+    },
     /// The game has already ended in the given state.
     #[error("the game is already over: {} by {}", .0.result.two_seat_score(), .0.reason)]
     GameOver(Outcome),
@@ -686,7 +691,7 @@ pub trait DynVariant: Send + Sync {
             .position(|n| *n == wanted)
             .or_else(|| wanted.parse::<usize>().ok().filter(|&i| (1..=names.len()).contains(&i)).map(|i| i - 1))
             .map(|i| Seat(i as u8))
-            .ok_or_else(|| RulesError::UnknownSeat(format!("{name} (seats: {})", names.join(", "))))
+            .ok_or_else(|| RulesError::UnknownSeat { name: name.to_owned(), seats: names.join(", ") })
     }
 }
 
@@ -773,7 +778,10 @@ pub(crate) fn moves_by_seat<V: Variant + ?Sized>(
     let mut given = SeatSet::EMPTY;
     for &(seat, _) in moves {
         if seat.index() >= variant.seat_names().len() {
-            return Err(RulesError::UnknownSeat(format!("seat number {}", seat.index() + 1)));
+            return Err(RulesError::UnknownSeat {
+                name: format!("{}", seat.index() + 1),
+                seats: variant.seat_names().join(", "),
+            });
         }
         if !to_move.contains(seat) {
             return Err(RulesError::NotToMove { seat, seat_name: variant.seat_name(seat), is_game_over: false });

@@ -274,7 +274,7 @@ pub(crate) fn role_name(role: Role) -> &'static str {
 /// `notation` prints a candidate in SAN for messages. `refused` lists moves that
 /// the variant's rules exclude with a reason (say, a paused piece); a text that
 /// names one of them is refused with that reason.
-pub(crate) fn find<M: Copy>(
+pub(crate) fn find<M: Copy + Ord>(
     text: &str,
     legal: &[Candidate<M>],
     refused: &[(Candidate<M>, String)],
@@ -327,12 +327,14 @@ pub(crate) fn find<M: Copy>(
     Err(MoveError::Illegal { text: text.trim().to_owned(), reason })
 }
 
-fn alternatives<'a, M: 'a>(
+fn alternatives<'a, M: Ord + 'a>(
     why: &str,
     moves: impl Iterator<Item = &'a Candidate<M>>,
     notation: &impl Fn(&Candidate<M>) -> String,
 ) -> String {
-    let listed: Vec<String> = moves.map(notation).collect();
+    let mut moves: Vec<&Candidate<M>> = moves.collect();
+    moves.sort_by(|a, b| a.mv.cmp(&b.mv));
+    let listed: Vec<String> = moves.into_iter().map(notation).collect();
     if listed.is_empty() { why.to_owned() } else { format!("{why}; possible: {}", listed.join(", ")) }
 }
 
