@@ -1,1 +1,246 @@
-fn main(){}
+//! Rules-engine benchmark: `cargo bench --bench rules`.
+//!
+//! A plain `harness = false` program timed with `std::time::Instant`; it prints a
+//! report and asserts nothing about time.
+//!
+//! 1. Chess perft through the provided `Variant::perft` of the chess rulebook
+//!    against `shakmaty::perft` on the same positions (node counts must agree).
+//! 2. Fairschach pair resolutions per second: a fixed set of random games, moves
+//!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
+//!    is played once to record the turns; then only the `Variant::resolve` calls
+//!    of those turns (with the game's history, as the steward passes it) are timed.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use fairsteward::rules::chess::Chess;
+use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
+use fairsteward::rules::{Seat, SeatResult, Variant};
+use shakmaty::CastlingMode;
+use shakmaty::fen::Fen;
+
+/// Timed repetitions of each measurement; the best (shortest) run is reported.
+const RUNS: usize = 5;
+
+const PERFT_CASES: [(&str, &str, u32, u64); 2] = [
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5, 4_865_609),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 4_085_603),
+];
+
+const GAMES: usize = 200;
+const MAX_PAIRS: usize = 80;
+const SEED: u64 = 0x5EED_FA12_5C4A_C400;
+
+/// xorshift64 (Marsaglia 2003): tiny, deterministic, good enough to pick moves.
+struct XorShift64(u64);
+
+impl XorShift64 {
+    fn new(seed: u64) -> XorShift64 {
+        XorShift64(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// An index below `n` (n > 0); the modulo bias is irrelevant here.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Runs `f` `RUNS` times and returns the shortest time and the last result.
+fn best_of<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
+    let mut last = None;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let r = black_box(f());
+        best = best.min(t.elapsed());
+        last = Some(r);
+    }
+    (best, last.expect("RUNS > 0"))
+}
+
+fn mnps(nodes: u64, t: Duration) -> f64 {
+    nodes as f64 / t.as_secs_f64() / 1e6
+}
+
+fn chess_perft() {
+    println!("Chess perft: Variant::perft (trait) vs shakmaty::perft, best of {RUNS}");
+    println!(
+        "  {:<10} {:>5} {:>10}  {:>9} {:>9}  {:>10} {:>13}  {:>14}",
+        "position", "depth", "nodes", "trait", "shakmaty", "trait Mnps", "shakmaty Mnps", "trait/shakmaty"
+    );
+    for (name, fen, depth, expected) in PERFT_CASES {
+        let state = Chess.parse_state(fen).expect("valid FEN");
+        let fen_parsed: Fen = fen.parse().expect("FEN");
+        let pos: shakmaty::Chess = fen_parsed.into_position(CastlingMode::Standard).expect("legal position");
+        let (t_trait, n_trait) = best_of(|| Variant::perft(&Chess, black_box(&state), depth));
+        let (t_shak, n_shak) = best_of(|| shakmaty::perft(black_box(&pos), depth));
+        assert_eq!(n_trait, expected, "{name}: Variant::perft");
+        assert_eq!(n_shak, expected, "{name}: shakmaty::perft");
+        println!(
+            "  {:<10} {:>5} {:>10}  {:>7.3} s {:>7.3} s  {:>10.2} {:>13.2}  {:>13.1}x",
+            name,
+            depth,
+            expected,
+            t_trait.as_secs_f64(),
+            t_shak.as_secs_f64(),
+            mnps(expected, t_trait),
+            mnps(expected, t_shak),
+            t_trait.as_secs_f64() / t_shak.as_secs_f64(),
+        );
+    }
+}
+
+/// One recorded game: its states (start first) and the moves of each pair.
+struct Game {
+    states: Vec<FsPosition>,
+    turns: Vec<Vec<(Seat, FsMove)>>,
+}
+
+/// What the recording pass saw, for the report.
+#[derive(Default)]
+struct Tally {
+    resolutions: usize,
+    ended: BTreeMap<String, usize>,
+    unfinished: usize,
+    first: usize,
+    struck: usize,
+    normal_switches: usize,
+    errors: Vec<String>,
+}
+
+/// Plays the seeded random games once, recording every turn.
+fn record_games(rules: &Fairschach, seed: u64) -> (Vec<Game>, Tally) {
+    let mut rng = XorShift64::new(seed);
+    let mut tally = Tally::default();
+    let mut games = Vec::with_capacity(GAMES);
+    for game_no in 0..GAMES {
+        let mut game = Game { states: vec![rules.start()], turns: Vec::new() };
+        let mut finished = false;
+        for _ in 0..MAX_PAIRS {
+            let state = game.states.last().expect("start state");
+            let mut moves = Vec::with_capacity(2);
+            for seat in rules.seats_to_move(state).iter() {
+                let legal = rules.legal_moves(state, seat);
+                if legal.is_empty() {
+                    let seat = seat.index();
+                    tally.errors.push(format!("game {game_no}: {state}: seat {seat} has no move but no outcome"));
+                    break;
+                }
+                moves.push((seat, legal[rng.below(legal.len())]));
+            }
+            let history = &game.states[..game.states.len() - 1];
+            let resolution = match rules.resolve(history, state, &moves) {
+                Ok(r) => r,
+                Err(e) => {
+                    tally.errors.push(format!("game {game_no}: resolve({state}, {moves:?}): {e}"));
+                    finished = true;
+                    break;
+                }
+            };
+            tally.resolutions += 1;
+            for m in &resolution.moves {
+                match m.result {
+                    SeatResult::First => tally.first += 1,
+                    SeatResult::Struck(_) => tally.struck += 1,
+                    SeatResult::Played => {}
+                }
+            }
+            if matches!(state.mode(), Mode::Simultaneous) && matches!(resolution.state.mode(), Mode::Normal(_)) {
+                tally.normal_switches += 1;
+            }
+            game.turns.push(moves);
+            game.states.push(resolution.state);
+            if let Some(outcome) = resolution.outcome {
+                *tally.ended.entry(outcome.reason.to_string()).or_default() += 1;
+                finished = true;
+                break;
+            }
+        }
+        if !finished {
+            tally.unfinished += 1;
+        }
+        games.push(game);
+    }
+    (games, tally)
+}
+
+/// Replays every recorded `resolve` call, with the game's history or (for
+/// comparison) with none; returns the count.
+fn replay(rules: &Fairschach, games: &[Game], with_history: bool) -> usize {
+    let mut n = 0;
+    for game in games {
+        for (i, moves) in game.turns.iter().enumerate() {
+            let history = if with_history { &game.states[..i] } else { &[] };
+            let r = rules.resolve(black_box(history), black_box(&game.states[i]), black_box(moves));
+            black_box(r.is_ok());
+            n += 1;
+        }
+    }
+    n
+}
+
+fn fairschach_resolutions() {
+    println!();
+    println!(
+        "Fairschach pair resolutions: {GAMES} random games (xorshift64, seed {SEED:#x}), \
+         up to {MAX_PAIRS} pairs each; Variant::resolve timed alone, best of {RUNS}"
+    );
+    let configs = [
+        ("pause=moved (default)", Fairschach::default()),
+        ("pause=capturable, normal_below=6", Fairschach { pause: PauseRule::Capturable, normal_below: Some(6) }),
+    ];
+    for (label, rules) in configs {
+        let (games, tally) = record_games(&rules, SEED);
+        let (t, n) = best_of(|| replay(&rules, &games, true));
+        let (t_bare, _) = best_of(|| replay(&rules, &games, false));
+        assert_eq!(n, tally.resolutions);
+        let ended: usize = tally.ended.values().sum();
+        let reasons: Vec<String> = tally.ended.iter().map(|(r, c)| format!("{r} {c}")).collect();
+        println!("  {label}");
+        println!(
+            "    {} resolutions in {:.3} s: {:.0} resolutions/s ({:.1} µs each)",
+            n,
+            t.as_secs_f64(),
+            n as f64 / t.as_secs_f64(),
+            t.as_secs_f64() * 1e6 / n as f64
+        );
+        println!(
+            "    same calls with an empty history (no repetition scan): {:.0} resolutions/s ({:.1} µs each)",
+            n as f64 / t_bare.as_secs_f64(),
+            t_bare.as_secs_f64() * 1e6 / n as f64
+        );
+        println!(
+            "    games: {ended} ended ({}), {} stopped at {MAX_PAIRS} pairs",
+            if reasons.is_empty() { "-".to_owned() } else { reasons.join(", ") },
+            tally.unfinished,
+        );
+        println!(
+            "    moves played first (§3b) {}, struck {}; switches to normal chess (FSR 8) {}",
+            tally.first, tally.struck, tally.normal_switches,
+        );
+        if !tally.errors.is_empty() {
+            println!("    ERRORS ({}):", tally.errors.len());
+            for e in tally.errors.iter().take(10) {
+                println!("      {e}");
+            }
+        }
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; there are no options to read.
+    println!("fairsteward rules benchmark ({} build)", if cfg!(debug_assertions) { "debug" } else { "optimized" });
+    println!();
+    chess_perft();
+    fairschach_resolutions();
+}

@@ -238,6 +238,17 @@ impl Variant for Chess {
         })
     }
 
+    fn next_state(&self, state: &ChessState, moves: &[(Seat, ChessMove)]) -> Result<ChessState, RulesError> {
+        match moves {
+            [(seat, mv)] if seat_of(state.0.turn()) == *seat && state.0.is_legal(mv.0) => {
+                let mut next = state.0.clone();
+                next.play_unchecked(mv.0);
+                Ok(ChessState(next))
+            }
+            _ => self.advance(state, moves).map(|r| r.state),
+        }
+    }
+
     fn outcome(&self, history: &[ChessState], state: &ChessState) -> Option<Outcome> {
         let pos = &state.0;
         let other = seat_of(!pos.turn());

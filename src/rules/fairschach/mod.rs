@@ -240,8 +240,7 @@ impl Variant for Fairschach {
         if insufficient_material(&state.board) {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
         }
-        let key = state.repetition_key();
-        if history.iter().filter(|h| h.repetition_key() == key).count() + 1 >= 3 {
+        if history.iter().filter(|h| h.is_repetition_of(state)).count() + 1 >= 3 {
             return Some(Outcome::draw(EndReason::ThreefoldRepetition));
         }
         let limit = match state.mode {

@@ -90,6 +90,16 @@ impl FsPosition {
         self.pair
     }
 
+    /// Whether the two positions agree in FEN fields 1–5 (placement, mode,
+    /// castling, ep, paused): the same position for threefold repetition (§6.4).
+    pub fn is_repetition_of(&self, other: &FsPosition) -> bool {
+        self.board == other.board
+            && self.mode == other.mode
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.paused == other.paused
+    }
+
     /// Fields 1–5 of the FEN: what threefold repetition compares (§6.4).
     pub fn repetition_key(&self) -> String {
         let full = self.to_string();
