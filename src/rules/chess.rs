@@ -192,6 +192,10 @@ impl Variant for Chess {
         moves
     }
 
+    fn count_legal_moves(&self, state: &ChessState, seat: Seat) -> usize {
+        if seat_of(state.0.turn()) == seat { state.0.legal_moves().len() } else { 0 }
+    }
+
     fn parse_move(&self, state: &ChessState, seat: Seat, text: &str) -> Result<ChessMove, MoveError> {
         let pos = &state.0;
         let legal: Vec<Candidate<ChessMove>> = if seat_of(pos.turn()) == seat {

@@ -496,6 +496,11 @@ pub trait Variant {
     /// empty for a seat that is not to move.
     fn legal_moves(&self, state: &Self::State, seat: Seat) -> Vec<Self::Move>;
 
+    /// How many legal moves `seat` has; override when cheaper than listing them.
+    fn count_legal_moves(&self, state: &Self::State, seat: Seat) -> usize {
+        self.legal_moves(state, seat).len()
+    }
+
     /// Reads a move that `seat` enters in `state`, in any notation the rules file
     /// accepts, and checks that it names exactly one legal move.
     ///
@@ -582,10 +587,10 @@ pub trait Variant {
             return 1;
         }
         let seats: Vec<Seat> = self.seats_to_move(state).iter().collect();
-        let options: Vec<Vec<Self::Move>> = seats.iter().map(|&s| self.legal_moves(state, s)).collect();
         if depth == 1 {
-            return options.iter().map(|m| m.len() as u64).product();
+            return seats.iter().map(|&s| self.count_legal_moves(state, s) as u64).product();
         }
+        let options: Vec<Vec<Self::Move>> = seats.iter().map(|&s| self.legal_moves(state, s)).collect();
         let mut total = 0;
         let mut choice = vec![0usize; seats.len()];
         if options.iter().any(Vec::is_empty) {
