@@ -1,9 +1,17 @@
 //! Fairsteward referees correspondence board games, Fairschach first.
 //!
-//! The crate is laid out as the architecture: [`rules`] is the pure game logic every
-//! other part stands on, and [`cli`] is the command line.
+//! The crate is laid out as the architecture, and data flows one way:
+//! door ([`web`], [`mail`]) → [`steward`] (one transaction) → [`store`] and the
+//! outbox → mail out. [`rules`] is the pure game logic every other part stands on;
+//! [`render`] draws boards; [`cli`] is the command line.
 
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod config;
+pub mod ids;
+pub mod mail;
+pub mod render;
 pub mod rules;
+pub mod steward;
+pub mod store;

@@ -274,6 +274,24 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// Every reason.
+    pub const ALL: [EndReason; 9] = [
+        EndReason::Checkmate,
+        EndReason::BothCheckmated,
+        EndReason::Stalemate,
+        EndReason::InsufficientMaterial,
+        EndReason::ThreefoldRepetition,
+        EndReason::FiftyMoveRule,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::Time,
+    ];
+
+    /// The reason with this name (as [`EndReason::as_str`] writes it).
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
     /// The reason as the rules files and the conformance JSON write it.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -538,6 +556,15 @@ pub trait Variant {
     /// The board as cells and pieces, for the renderers.
     fn board(&self, state: &Self::State) -> BoardView;
 
+    /// The outcome when `seat` resigns in `state`: in two-seat games the other
+    /// seat wins. Variants with more seats override it (`None`: play goes on).
+    fn resignation(&self, _state: &Self::State, seat: Seat) -> Option<Outcome> {
+        match self.seat_names().len() {
+            2 => Some(Outcome::win(Seat::new(1 - seat.0), EndReason::Resignation)),
+            _ => None,
+        }
+    }
+
     /// The name of `seat`.
     ///
     /// # Panics
@@ -692,6 +719,16 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string.
     fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError>;
+    /// The outcome when `seat` resigns (see [`Variant::resignation`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn resignation(&self, state: &str, seat: Seat) -> Result<Option<Outcome>, RulesError>;
+    /// The players' notation of a canonical move of `seat` in `state`.
+    ///
+    /// # Errors
+    /// An invalid state string or a move that is not legal there.
+    fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError>;
 
     /// The seat with this name (case-insensitive) or number (1-based).
     ///
@@ -779,6 +816,18 @@ where
 
     fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError> {
         Ok(Variant::perft(self, &self.parse_state(state)?, depth))
+    }
+
+    fn resignation(&self, state: &str, seat: Seat) -> Result<Option<Outcome>, RulesError> {
+        Ok(Variant::resignation(self, &self.parse_state(state)?, seat))
+    }
+
+    fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError> {
+        let state = self.parse_state(state)?;
+        let mv = self
+            .parse_move(&state, seat, canonical)
+            .map_err(|error| RulesError::Move { seat, seat_name: Variant::seat_name(self, seat), error })?;
+        Ok(Variant::notation(self, &state, seat, mv))
     }
 }
 

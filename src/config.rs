@@ -1,0 +1,179 @@
+//! Configuration: `fairsteward.toml` (DESIGN §7), every key defaulted.
+//!
+//! [`RawConfig`] is the file as written, all optional; [`Config`] is the validated
+//! result with defaults applied and command-line overrides on top (the command
+//! line beats the file).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+/// The file as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfig {
+    /// Where the database and spool live.
+    pub data_dir: Option<PathBuf>,
+    /// `[http]`.
+    #[serde(default)]
+    pub http: RawHttp,
+    /// `[mail]`.
+    #[serde(default)]
+    pub mail: RawMail,
+    /// `[schedule]` (read by the clock issue; accepted now so files stay valid).
+    pub schedule: Option<toml::Value>,
+}
+
+/// `[http]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHttp {
+    /// The address to listen on.
+    pub listen: Option<String>,
+    /// The URL players reach the steward at, used in mails.
+    pub public_url: Option<String>,
+}
+
+/// `[mail]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMail {
+    /// The steward's own address.
+    pub from: Option<String>,
+    /// The spool directory (under `data_dir` when relative).
+    pub spool: Option<PathBuf>,
+    /// `[mail.smtp]` (the mail issue).
+    pub smtp: Option<toml::Value>,
+    /// `[mail.imap]` (the mail issue).
+    pub imap: Option<toml::Value>,
+    /// `[mail.maildir]` (the mail issue).
+    pub maildir: Option<toml::Value>,
+}
+
+/// Command-line values that override the file.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// `--data-dir`.
+    pub data_dir: Option<PathBuf>,
+    /// `--listen`.
+    pub listen: Option<String>,
+}
+
+/// The configuration in force.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where the database and spool live.
+    pub data_dir: PathBuf,
+    /// The address to listen on (loopback by default).
+    pub listen: SocketAddr,
+    /// The URL players reach the steward at, for links in mails.
+    pub public_url: String,
+    /// The steward's mail address.
+    pub mail_from: lettre::message::Mailbox,
+    /// Where mails go when no SMTP server is configured.
+    pub spool_dir: PathBuf,
+}
+
+impl Config {
+    /// The default data directory.
+    pub const DEFAULT_DATA_DIR: &'static str = "./fairsteward-data";
+    /// The default listen address.
+    pub const DEFAULT_LISTEN: &'static str = "127.0.0.1:8080";
+    /// The default sender address.
+    pub const DEFAULT_FROM: &'static str = "Fairsteward <moves@steward.example>";
+
+    /// Reads `file` (if given) and applies defaults and `overrides`.
+    ///
+    /// # Errors
+    /// An unreadable file, unknown keys, or values that do not parse.
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> anyhow::Result<Config> {
+        let raw = match file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+                toml::from_str::<RawConfig>(&text).with_context(|| format!("in {}", path.display()))?
+            }
+            None => RawConfig::default(),
+        };
+        Config::from_raw(raw, overrides)
+    }
+
+    /// Validates a raw configuration.
+    ///
+    /// # Errors
+    /// Values that do not parse.
+    pub fn from_raw(raw: RawConfig, overrides: &Overrides) -> anyhow::Result<Config> {
+        let data_dir = overrides
+            .data_dir
+            .clone()
+            .or(raw.data_dir)
+            .unwrap_or_else(|| PathBuf::from(Config::DEFAULT_DATA_DIR));
+        let listen_text =
+            overrides.listen.clone().or(raw.http.listen).unwrap_or_else(|| Config::DEFAULT_LISTEN.to_owned());
+        let listen: SocketAddr = listen_text
+            .parse()
+            .with_context(|| format!("listen address {listen_text:?} is not an IP address and port, like 127.0.0.1:8080"))?;
+        let public_url = raw.http.public_url.unwrap_or_else(|| format!("http://{listen}"));
+        if !public_url.starts_with("http://") && !public_url.starts_with("https://") {
+            bail!("http.public_url {public_url:?} must start with http:// or https://");
+        }
+        let from_text = raw.mail.from.unwrap_or_else(|| Config::DEFAULT_FROM.to_owned());
+        let mail_from = from_text
+            .parse()
+            .with_context(|| format!("mail.from {from_text:?} is not a mail address"))?;
+        let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
+        let spool_dir = if spool.is_absolute() { spool } else { data_dir.join(spool) };
+        for (name, section) in [("mail.smtp", &raw.mail.smtp), ("mail.imap", &raw.mail.imap), ("mail.maildir", &raw.mail.maildir)] {
+            if section.is_some() {
+                tracing::warn!("[{name}] is not supported yet by this version and is ignored; mail goes to the spool");
+            }
+        }
+        Ok(Config { data_dir, listen, public_url: public_url.trim_end_matches('/').to_owned(), mail_from, spool_dir })
+    }
+
+    /// The database file.
+    pub fn database(&self) -> PathBuf {
+        self.data_dir.join("steward.db")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_without_a_file() {
+        let c = Config::load(None, &Overrides::default()).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("./fairsteward-data"));
+        assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.public_url, "http://127.0.0.1:8080");
+        assert_eq!(c.spool_dir, PathBuf::from("./fairsteward-data/spool"));
+        assert_eq!(c.mail_from.email.to_string(), "moves@steward.example");
+    }
+
+    #[test]
+    fn the_command_line_beats_the_file() {
+        let raw: RawConfig = toml::from_str(
+            "data_dir = \"/srv/fs\"\n[http]\nlisten = \"127.0.0.1:9000\"\n[mail]\nfrom = \"moves@club.example\"\n",
+        )
+        .unwrap();
+        let c = Config::from_raw(
+            raw,
+            &Overrides { data_dir: Some("/tmp/x".into()), listen: Some("127.0.0.1:9001".into()) },
+        )
+        .unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/tmp/x"));
+        assert_eq!(c.listen.port(), 9001);
+        assert_eq!(c.mail_from.email.to_string(), "moves@club.example");
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_refused() {
+        assert!(toml::from_str::<RawConfig>("data_dri = \"x\"").is_err());
+        let raw: RawConfig = toml::from_str("[http]\nlisten = \"localhost\"").unwrap();
+        let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
+        assert!(format!("{err:#}").contains("not an IP address"), "{err:#}");
+    }
+}

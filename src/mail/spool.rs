@@ -1,0 +1,49 @@
+//! The spool: one RFC 5322 `.eml` file per message, for a steward without SMTP.
+//!
+//! Files are named after the Message-ID, written to a temporary name and renamed,
+//! so a reader never sees half a mail and a resend after a crash replaces the
+//! file with identical bytes instead of adding a second copy.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The spool file for a Message-ID (characters other than letters, digits, `.`,
+/// `-`, `_` and `@` become `_`).
+pub fn file_for(dir: &Path, message_id: &str) -> PathBuf {
+    let name: String = message_id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '@') { c } else { '_' })
+        .collect();
+    dir.join(format!("{name}.eml"))
+}
+
+/// Writes one message durably into the spool and returns its path.
+///
+/// # Errors
+/// File system errors.
+pub fn write(dir: &Path, message_id: &str, message: &[u8]) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = file_for(dir, message_id);
+    let tmp = path.with_extension("eml.tmp");
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(message)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writing_twice_leaves_one_file() {
+        let dir = std::env::temp_dir().join(format!("fairsteward-spool-{}", crate::ids::GameId::random()));
+        let a = write(&dir, "8KQ2ZJ.1.0.turn@steward.example", b"Subject: x\r\n\r\nhello\r\n").unwrap();
+        let b = write(&dir, "8KQ2ZJ.1.0.turn@steward.example", b"Subject: x\r\n\r\nhello\r\n").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        assert!(a.ends_with("8KQ2ZJ.1.0.turn@steward.example.eml"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

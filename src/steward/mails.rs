@@ -1,0 +1,187 @@
+//! Which mails the steward queues, and what goes into their templates.
+
+use chrono::{DateTime, Utc};
+use lettre::message::Mailbox;
+use minijinja::context;
+
+use super::{Loaded, StewardError, internal};
+use crate::mail::compose::{Draft, MailKind, compose, compose_with_suffix};
+use crate::rules::{Outcome, Seat, SeatResult, TextResolution};
+use crate::store::OutboxRow;
+
+/// The board as text, seen from `seat`'s side (the second seat of a two-seat game
+/// sees it flipped).
+fn board_for(game: &Loaded, state: &str, seat: Seat) -> Result<String, StewardError> {
+    let view = game.rules.board(state).map_err(internal)?;
+    Ok(crate::render::text::board(&view, game.seats.len() == 2 && seat.index() == 1))
+}
+
+fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {
+    Ok(game.rules.seats_to_move(state).map_err(internal)?.iter().map(|s| game.seat_name(s)).collect())
+}
+
+/// The mails that open a game, one per seat.
+pub(super) fn started(from: &Mailbox, public_url: &str, game: &Loaded, now: DateTime<Utc>) -> Result<Vec<OutboxRow>, StewardError> {
+    let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
+    let seats: Vec<_> = game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
+    let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    game.seats
+        .iter()
+        .map(|s| {
+            let you_owe = to_move.contains(s.seat);
+            let subject = if you_owe {
+                format!("Game {} ({}) begins: your move", game.row.id, game.row.variant)
+            } else {
+                format!("Game {} ({}) begins", game.row.id, game.row.variant)
+            };
+            Ok(compose(Draft {
+                from,
+                game: &game.row.id,
+                turn: 0,
+                seat: s.seat.index(),
+                kind: MailKind::Started,
+                to_name: &s.name,
+                to_email: &s.email,
+                subject,
+                template: "started.txt",
+                context: context! {
+                    game => game.row.id.as_str(),
+                    variant => game.row.variant.name(),
+                    seat_name => game.seat_name(s.seat),
+                    seats => seats.clone(),
+                    options => options.join(", "),
+                    board => board_for(game, &game.row.state, s.seat)?,
+                    you_owe => you_owe,
+                    to_move => to_move_names(game, &game.row.state)?.join(" and "),
+                    public_url => public_url,
+                },
+                date: now,
+            })?)
+        })
+        .collect()
+}
+
+/// The board mails after a resolved turn, one per seat.
+pub(super) fn turn(
+    from: &Mailbox,
+    public_url: &str,
+    game: &Loaded,
+    r: &TextResolution,
+    now: DateTime<Utc>,
+) -> Result<Vec<OutboxRow>, StewardError> {
+    let turn = game.row.turn;
+    let moves: Vec<_> = r
+        .moves
+        .iter()
+        .map(|m| {
+            let reason = match &m.result {
+                SeatResult::Struck(why) => Some(why.clone()),
+                _ => None,
+            };
+            context! { seat => game.seat_name(m.seat), notation => m.notation.clone(), status => m.result.as_str(), reason => reason }
+        })
+        .collect();
+    let outcome = r.outcome.map(|o| game.outcome_text(o));
+    let to_move = if outcome.is_some() { crate::rules::SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
+    game.seats
+        .iter()
+        .map(|s| {
+            let you_owe = to_move.contains(s.seat);
+            let subject = match (&outcome, you_owe) {
+                (Some(o), _) => format!("Game {} is over: {o}", game.row.id),
+                (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
+                (None, false) => format!("Game {}: turn {turn} played", game.row.id),
+            };
+            Ok(compose(Draft {
+                from,
+                game: &game.row.id,
+                turn,
+                seat: s.seat.index(),
+                kind: MailKind::Turn,
+                to_name: &s.name,
+                to_email: &s.email,
+                subject,
+                template: "turn.txt",
+                context: context! {
+                    game => game.row.id.as_str(),
+                    variant => game.row.variant.name(),
+                    turn => turn,
+                    next_turn => turn + 1,
+                    seat_name => game.seat_name(s.seat),
+                    player => s.name.clone(),
+                    moves => moves.clone(),
+                    notes => r.notes.clone(),
+                    board => board_for(game, &r.state, s.seat)?,
+                    outcome => outcome.clone(),
+                    you_owe => you_owe,
+                    to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
+                    state => r.state.clone(),
+                    public_url => public_url,
+                },
+                date: now,
+            })?)
+        })
+        .collect()
+}
+
+/// What a notice is about.
+pub(super) enum Notice {
+    /// A seat offered a draw (not sent to that seat).
+    DrawOffer(Seat),
+    /// A seat declined.
+    DrawDeclined,
+    /// The game ended outside a turn.
+    Ended,
+}
+
+/// A short notice to the seats.
+pub(super) fn notice(
+    from: &Mailbox,
+    public_url: &str,
+    game: &Loaded,
+    what: Notice,
+    text: &str,
+    outcome: Option<Outcome>,
+    now: DateTime<Utc>,
+) -> Result<Vec<OutboxRow>, StewardError> {
+    let outcome = outcome.map(|o| game.outcome_text(o));
+    let (kind, suffix, skip) = match what {
+        Notice::DrawOffer(s) => (MailKind::DrawOffer, format!("-{}", s.index()), Some(s)),
+        Notice::DrawDeclined => (MailKind::DrawOffer, "-declined".to_owned(), None),
+        Notice::Ended => (MailKind::Ended, String::new(), None),
+    };
+    game.seats
+        .iter()
+        .filter(|s| Some(s.seat) != skip)
+        .map(|s| {
+            let subject = match &outcome {
+                Some(o) => format!("Game {} is over: {o}", game.row.id),
+                None => format!("Game {}: {text}", game.row.id),
+            };
+            Ok(compose_with_suffix(
+                Draft {
+                    from,
+                    game: &game.row.id,
+                    turn: game.row.turn,
+                    seat: s.seat.index(),
+                    kind,
+                    to_name: &s.name,
+                    to_email: &s.email,
+                    subject,
+                    template: "notice.txt",
+                    context: context! {
+                        game => game.row.id.as_str(),
+                        variant => game.row.variant.name(),
+                        seat_name => game.seat_name(s.seat),
+                        player => s.name.clone(),
+                        text => text,
+                        outcome => outcome.clone(),
+                        public_url => public_url,
+                    },
+                    date: now,
+                },
+                &suffix,
+            )?)
+        })
+        .collect()
+}

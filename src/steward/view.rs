@@ -1,0 +1,161 @@
+//! A game as the API shows it: public facts for everyone, a seat's own pending
+//! move only for that seat.
+
+use serde::Serialize;
+
+use super::{Loaded, StewardError, internal};
+use crate::rules::{GameResult, Seat};
+use crate::store::{Tx, time_text};
+
+/// One seat in a game view.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// The seat's name in the variant.
+    pub seat: String,
+    /// The player.
+    pub player: String,
+    /// Whether the seat owes a move for the current turn.
+    pub owes_move: bool,
+    /// When the seat's move for the current turn was accepted (not what it is).
+    pub moved_at: Option<String>,
+    /// Whether the seat offers a draw.
+    pub draw_offer: bool,
+    /// The seat's own pending move: present only for the seat's own token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_move: Option<String>,
+}
+
+/// One move of a resolved turn.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// Whose.
+    pub seat: String,
+    /// In SAN.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// `played`, `first` or `struck`.
+    pub status: String,
+    /// Why it was struck.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A resolved turn.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnView {
+    /// The turn number.
+    pub turn: u32,
+    /// The moves, in seat order.
+    pub moves: Vec<MoveView>,
+    /// Remarks such as same-square meetings.
+    pub notes: Vec<String>,
+    /// The state after the turn.
+    pub state: String,
+    /// When it was resolved.
+    pub resolved_at: String,
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeView {
+    /// `1-0`, `0-1`, `1/2-1/2` (two seats) or a description.
+    pub result: String,
+    /// The winning seat, if any.
+    pub winner: Option<String>,
+    /// Why it ended.
+    pub reason: String,
+}
+
+/// A game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The id.
+    pub id: String,
+    /// The variant.
+    pub variant: String,
+    /// Its options.
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// The state string now.
+    pub state: String,
+    /// The turn now owed.
+    pub turn: u32,
+    /// The seats, in seat order.
+    pub seats: Vec<SeatView>,
+    /// Seats that owe a move now.
+    pub to_move: Vec<String>,
+    /// Seats whose move for this turn is in.
+    pub moved: Vec<String>,
+    /// Set when the game has ended.
+    pub outcome: Option<OutcomeView>,
+    /// The resolved turns, in order.
+    pub history: Vec<TurnView>,
+    /// When the game was created.
+    pub created_at: String,
+    /// When it last changed.
+    pub updated_at: String,
+}
+
+pub(super) fn game_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<GameView, StewardError> {
+    let id = &g.row.id;
+    let over = g.row.outcome.is_some();
+    let to_move = if over { crate::rules::SeatSet::EMPTY } else { g.rules.seats_to_move(&g.row.state).map_err(internal)? };
+    let current = tx.moves_of_turn(id, g.row.turn)?;
+    let seats: Vec<SeatView> = g
+        .seats
+        .iter()
+        .map(|s| {
+            let mine = current.iter().find(|m| m.seat == s.seat);
+            SeatView {
+                seat: g.seat_name(s.seat),
+                player: s.name.clone(),
+                owes_move: to_move.contains(s.seat) && mine.is_none(),
+                moved_at: mine.map(|m| time_text(m.received_at)),
+                draw_offer: s.draw_offer,
+                pending_move: mine.filter(|_| viewer == Some(s.seat)).map(|m| m.notation.clone()),
+            }
+        })
+        .collect();
+    let all_moves = tx.moves_of_game(id)?;
+    let history = tx
+        .turns(id)?
+        .into_iter()
+        .map(|t| TurnView {
+            turn: t.turn,
+            moves: all_moves
+                .iter()
+                .filter(|m| m.turn == t.turn)
+                .map(|m| MoveView {
+                    seat: g.seat_name(m.seat),
+                    notation: m.notation.clone(),
+                    status: m.status.clone(),
+                    reason: m.reason.clone(),
+                })
+                .collect(),
+            notes: t.notes,
+            state: t.state_after,
+            resolved_at: time_text(t.resolved_at),
+        })
+        .collect();
+    let outcome = g.row.outcome.map(|o| OutcomeView {
+        result: super::self_score(g, o).unwrap_or_else(|| g.outcome_text(o)),
+        winner: match o.result {
+            GameResult::Win(s) => Some(g.seat_name(s)),
+            GameResult::Draw => None,
+        },
+        reason: o.reason.as_str().to_owned(),
+    });
+    Ok(GameView {
+        id: id.to_string(),
+        variant: g.row.variant.name().to_owned(),
+        options: g.row.options.iter().map(|(k, v)| (k.to_owned(), serde_json::Value::from(v))).collect(),
+        state: g.row.state.clone(),
+        turn: g.row.turn,
+        to_move: seats.iter().filter(|s| s.owes_move).map(|s| s.seat.clone()).collect(),
+        moved: seats.iter().filter(|s| s.moved_at.is_some()).map(|s| s.seat.clone()).collect(),
+        seats,
+        outcome,
+        history,
+        created_at: time_text(g.row.created_at),
+        updated_at: time_text(g.row.updated_at),
+    })
+}

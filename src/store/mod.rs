@@ -1,0 +1,183 @@
+//! The store: one SQLite file, reached through one connection on its own thread.
+//!
+//! `schema.sql` (embedded) creates a new database; numbered migrations follow it.
+//! The journal is WAL with `synchronous = FULL`, so a transaction that has
+//! committed is on disk: once a player was told "accepted", a crash cannot lose it.
+//! Work reaches the thread as closures ([`Store::transaction`]); no connection is
+//! ever held across an `.await`, and all writes are serialised, so the steward's
+//! read-decide-write runs without races.
+
+mod migrations;
+mod queries;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
+
+use rusqlite::{Connection, TransactionBehavior};
+use tokio::sync::oneshot;
+
+pub use queries::{EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text};
+
+/// A failure of the store. Never the player's fault.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused or failed.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored value could not be read back (a bug or a hand-edited database).
+    #[error("corrupt stored data: {0}")]
+    Corrupt(String),
+    /// The database is newer than this program.
+    #[error("the database {path} has schema version {found}, newer than this program's {known}; upgrade fairsteward")]
+    TooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Its version.
+        found: u32,
+        /// The newest this program knows.
+        known: u32,
+    },
+    /// The store thread has stopped.
+    #[error("the store thread has stopped")]
+    Closed,
+}
+
+type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+
+/// A handle to the store thread; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Store {
+    jobs: mpsc::Sender<Job>,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if need be) the database at `path`, brings its schema up to
+    /// date and starts the store thread.
+    ///
+    /// # Errors
+    /// The file cannot be opened, or its schema is newer than this program's.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // FULL: a commit is durable before the caller hears "accepted".
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        migrations::migrate(&mut conn, path)?;
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        thread::Builder::new()
+            .name("store".into())
+            .spawn(move || {
+                for job in inbox {
+                    job(&mut conn);
+                }
+            })
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
+        Ok(Store { jobs, path: path.to_owned() })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` in one IMMEDIATE transaction on the store thread and commits when it
+    /// returns `Ok`; an `Err` rolls everything back. IMMEDIATE takes the write lock
+    /// first, so a read-then-write never meets `SQLITE_BUSY` half-way.
+    ///
+    /// # Errors
+    /// `f`'s own error, or a store failure converted into `E`.
+    pub async fn transaction<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        self.submit(f, move |r| {
+            let _ = reply.send(r);
+        })?;
+        answer.await.map_err(|_| E::from(StoreError::Closed))?
+    }
+
+    /// [`Store::transaction`] for code outside the async runtime (the admin CLI).
+    ///
+    /// # Errors
+    /// As [`Store::transaction`].
+    pub fn transaction_blocking<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
+    {
+        let (reply, answer) = mpsc::channel();
+        self.submit(f, move |r| {
+            let _ = reply.send(r);
+        })?;
+        answer.recv().map_err(|_| E::from(StoreError::Closed))?
+    }
+
+    fn submit<T, E, F>(&self, f: F, reply: impl FnOnce(Result<T, E>) + Send + 'static) -> Result<(), E>
+    where
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
+    {
+        let job: Job = Box::new(move |conn: &mut Connection| {
+            let result = (|| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreError::from)?;
+                let value = f(&Tx::new(&tx))?;
+                tx.commit().map_err(StoreError::from)?;
+                Ok(value)
+            })();
+            reply(result);
+        });
+        self.jobs.send(job).map_err(|_| E::from(StoreError::Closed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_new_database_gets_the_schema_and_reopens() {
+        let dir = std::env::temp_dir().join(format!("fairsteward-store-{}", crate::ids::GameId::random()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("steward.db");
+        let store = Store::open(&path).unwrap();
+        let mode: String = store
+            .transaction(|tx| tx.pragma_text("journal_mode").map_err(StoreError::from))
+            .await
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let sync: String =
+            store.transaction(|tx| tx.pragma_text("synchronous").map_err(StoreError::from)).await.unwrap();
+        assert_eq!(sync, "2", "FULL");
+        drop(store);
+        let again = Store::open(&path).unwrap();
+        let version: String =
+            again.transaction(|tx| tx.pragma_text("user_version").map_err(StoreError::from)).await.unwrap();
+        assert_eq!(version, migrations::LATEST.to_string());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_error_rolls_the_transaction_back() {
+        let dir = std::env::temp_dir().join(format!("fairsteward-store-{}", crate::ids::GameId::random()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(&dir.join("steward.db")).unwrap();
+        let r: Result<(), StoreError> = store
+            .transaction(|tx| {
+                tx.insert_inbound(chrono::Utc::now(), "http", None, b"x", "accepted")?;
+                Err(StoreError::Corrupt("abandon".into()))
+            })
+            .await;
+        assert!(r.is_err());
+        let n: i64 = store.transaction(|tx| tx.count_inbound().map_err(StoreError::from)).await.unwrap();
+        assert_eq!(n, 0);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,612 @@
+//! The store's operations, named for what the steward needs, inside a transaction.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+use super::StoreError;
+use crate::ids::GameId;
+use crate::rules::{EndReason, GameResult, Options, Outcome, Seat, VariantId};
+
+/// The most of an inbound message kept for disputes.
+pub const INBOUND_CAP: usize = 64 * 1024;
+
+/// Formats a time as the store keeps it: RFC 3339, UTC, milliseconds, `Z`.
+pub fn time_text(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn parse_time(text: &str) -> rusqlite::Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e)))
+}
+
+fn corrupt(what: impl Into<String>) -> rusqlite::Error {
+    let what: String = what.into();
+    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
+}
+
+/// How a stored game ended.
+pub type StoredOutcome = Outcome;
+
+/// A game as stored.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// The id.
+    pub id: GameId,
+    /// The variant.
+    pub variant: VariantId,
+    /// The options it was created with.
+    pub options: Options,
+    /// The state string now.
+    pub state: String,
+    /// The turn now owed (from 1).
+    pub turn: u32,
+    /// Set once the game has ended.
+    pub outcome: Option<Outcome>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A seat as stored (never its token).
+#[derive(Clone, Debug)]
+pub struct SeatRow {
+    /// The seat.
+    pub seat: Seat,
+    /// The player's name.
+    pub name: String,
+    /// The player's mail address.
+    pub email: String,
+    /// The player's Ed25519 public key, if registered.
+    pub public_key: Option<String>,
+    /// Whether the seat offers (or accepts) a draw now.
+    pub draw_offer: bool,
+}
+
+/// An accepted move.
+#[derive(Clone, Debug)]
+pub struct MoveRow {
+    /// The turn it is for.
+    pub turn: u32,
+    /// Whose move.
+    pub seat: Seat,
+    /// The receipt id given to the sender.
+    pub receipt: String,
+    /// The text as sent.
+    pub entered: String,
+    /// Canonical form.
+    pub canonical: String,
+    /// Players' notation (SAN).
+    pub notation: String,
+    /// When it was accepted.
+    pub received_at: DateTime<Utc>,
+    /// `pending`, `played`, `first` or `struck`.
+    pub status: String,
+    /// Why it was struck.
+    pub reason: Option<String>,
+    /// Whether this move completed its turn (and so resolved it).
+    pub completes: bool,
+}
+
+/// A resolved turn.
+#[derive(Clone, Debug)]
+pub struct TurnRow {
+    /// The turn number.
+    pub turn: u32,
+    /// The state the turn was played in.
+    pub state_before: String,
+    /// The state it produced.
+    pub state_after: String,
+    /// Remarks for the players.
+    pub notes: Vec<String>,
+    /// When it was resolved.
+    pub resolved_at: DateTime<Utc>,
+}
+
+/// One transcript entry.
+#[derive(Clone, Debug)]
+pub struct EventRow {
+    /// Its place in the game's transcript, from 1.
+    pub seq: u32,
+    /// When it happened (server time).
+    pub at: DateTime<Utc>,
+    /// What happened.
+    pub kind: String,
+    /// The details.
+    pub body: serde_json::Value,
+}
+
+/// A queued mail.
+#[derive(Clone, Debug)]
+pub struct OutboxRow {
+    /// Row id.
+    pub id: i64,
+    /// The stable Message-ID (without angle brackets).
+    pub message_id: String,
+    /// The game it is about.
+    pub game_id: String,
+    /// The recipient's address.
+    pub recipient: String,
+    /// The subject line.
+    pub subject: String,
+    /// The formatted RFC 5322 message.
+    pub message: Vec<u8>,
+}
+
+/// The open transaction, with the store's operations.
+pub struct Tx<'c>(&'c Transaction<'c>);
+
+fn options_json(options: &Options) -> String {
+    let map: serde_json::Map<String, serde_json::Value> =
+        options.iter().map(|(k, v)| (k.to_owned(), serde_json::Value::from(v))).collect();
+    serde_json::Value::Object(map).to_string()
+}
+
+fn options_from_json(text: &str) -> rusqlite::Result<Options> {
+    let map: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| corrupt(format!("options {text:?}: {e}")))?;
+    Ok(map.into_iter().fold(Options::new(), |o, (k, v)| {
+        let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+        o.set(k, v)
+    }))
+}
+
+fn seat_of(i: i64) -> rusqlite::Result<Seat> {
+    u8::try_from(i).ok().filter(|&i| i < crate::rules::SeatSet::MAX).map(Seat::new).ok_or_else(|| corrupt(format!("seat {i}")))
+}
+
+fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+    let id: String = r.get("id")?;
+    let variant: String = r.get("variant")?;
+    let result: Option<String> = r.get("result")?;
+    let winner: Option<i64> = r.get("winner")?;
+    let reason: Option<String> = r.get("end_reason")?;
+    let outcome = match (result, reason) {
+        (Some(_), Some(reason)) => {
+            let reason = EndReason::from_name(&reason).ok_or_else(|| corrupt(format!("end reason {reason:?}")))?;
+            let result = match winner {
+                Some(w) => GameResult::Win(seat_of(w)?),
+                None => GameResult::Draw,
+            };
+            Some(Outcome { result, reason })
+        }
+        _ => None,
+    };
+    Ok(GameRow {
+        id: id.parse().map_err(|e: crate::ids::BadGameId| corrupt(e.to_string()))?,
+        variant: variant.parse().map_err(|e: crate::rules::UnknownVariant| corrupt(e.to_string()))?,
+        options: options_from_json(&r.get::<_, String>("options")?)?,
+        state: r.get("state")?,
+        turn: r.get("turn")?,
+        outcome,
+        created_at: parse_time(&r.get::<_, String>("created_at")?)?,
+        updated_at: parse_time(&r.get::<_, String>("updated_at")?)?,
+    })
+}
+
+fn move_row(r: &Row<'_>) -> rusqlite::Result<MoveRow> {
+    Ok(MoveRow {
+        turn: r.get("turn")?,
+        seat: seat_of(r.get("seat")?)?,
+        receipt: r.get("receipt")?,
+        entered: r.get("entered")?,
+        canonical: r.get("canonical")?,
+        notation: r.get("notation")?,
+        received_at: parse_time(&r.get::<_, String>("received_at")?)?,
+        status: r.get("status")?,
+        reason: r.get("reason")?,
+        completes: r.get::<_, i64>("completes")? != 0,
+    })
+}
+
+impl<'c> Tx<'c> {
+    pub(super) fn new(tx: &'c Transaction<'c>) -> Tx<'c> {
+        Tx(tx)
+    }
+
+    /// A pragma's value as text (for tests and diagnostics).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn pragma_text(&self, name: &str) -> rusqlite::Result<String> {
+        self.0.pragma_query_value(None, name, |r| {
+            let v: rusqlite::types::Value = r.get(0)?;
+            Ok(match v {
+                rusqlite::types::Value::Integer(i) => i.to_string(),
+                rusqlite::types::Value::Text(t) => t,
+                other => format!("{other:?}"),
+            })
+        })
+    }
+
+    /// Stores a new game.
+    ///
+    /// # Errors
+    /// SQLite errors (a duplicate id among them).
+    pub fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            params![g.id.as_str(), g.variant.name(), options_json(&g.options), g.state, g.turn, time_text(g.created_at)],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a game id is taken.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn game_exists(&self, id: &GameId) -> Result<bool, StoreError> {
+        Ok(self.0.query_row("SELECT 1 FROM games WHERE id = ?1", [id.as_str()], |_| Ok(())).optional()?.is_some())
+    }
+
+    /// Stores a seat with the hash of its token.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn insert_seat(&self, game: &GameId, s: &SeatRow, token_hash: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO seats (game_id, seat, name, email, public_key, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game.as_str(), s.seat.index() as i64, s.name, s.email, s.public_key, token_hash],
+        )?;
+        Ok(())
+    }
+
+    /// A game, if it exists.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
+        Ok(self.0.query_row("SELECT * FROM games WHERE id = ?1", [id.as_str()], game_row).optional()?)
+    }
+
+    /// Every game, newest first.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT * FROM games ORDER BY created_at DESC, id")?;
+        let rows = stmt.query_map([], game_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// The seats of a game, in seat order.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn seats(&self, game: &GameId) -> Result<Vec<SeatRow>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT seat, name, email, public_key, draw_offer FROM seats WHERE game_id = ?1 ORDER BY seat",
+        )?;
+        let rows = stmt
+            .query_map([game.as_str()], |r| {
+                Ok(SeatRow {
+                    seat: seat_of(r.get(0)?)?,
+                    name: r.get(1)?,
+                    email: r.get(2)?,
+                    public_key: r.get(3)?,
+                    draw_offer: r.get::<_, i64>(4)? != 0,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// The seat of `game` whose token has this hash.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn seat_with_token(&self, game: &GameId, token_hash: &str) -> Result<Option<Seat>, StoreError> {
+        let seat: Option<i64> = self
+            .0
+            .query_row(
+                "SELECT seat FROM seats WHERE game_id = ?1 AND token_hash = ?2",
+                params![game.as_str(), token_hash],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(seat.map(seat_of).transpose()?)
+    }
+
+    /// Records the new state and turn after a resolution.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn advance_game(&self, game: &GameId, state: &str, turn: u32, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE games SET state = ?2, turn = ?3, updated_at = ?4 WHERE id = ?1",
+            params![game.as_str(), state, turn, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Records the end of a game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn end_game(&self, game: &GameId, outcome: Outcome, score: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let winner = match outcome.result {
+            GameResult::Win(s) => Some(s.index() as i64),
+            GameResult::Draw => None,
+        };
+        self.0.execute(
+            "UPDATE games SET result = ?2, winner = ?3, end_reason = ?4, updated_at = ?5 WHERE id = ?1",
+            params![game.as_str(), score, winner, outcome.reason.as_str(), time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// The move a seat gave for a turn, if any.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn move_of(&self, game: &GameId, turn: u32, seat: Seat) -> Result<Option<MoveRow>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
+                params![game.as_str(), turn, seat.index() as i64],
+                move_row,
+            )
+            .optional()?)
+    }
+
+    /// The moves given for a turn, in seat order.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn moves_of_turn(&self, game: &GameId, turn: u32) -> Result<Vec<MoveRow>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 ORDER BY seat")?;
+        let rows = stmt.query_map(params![game.as_str(), turn], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Every move of a game, by turn and seat.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn moves_of_game(&self, game: &GameId) -> Result<Vec<MoveRow>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT * FROM moves WHERE game_id = ?1 ORDER BY turn, seat")?;
+        let rows = stmt.query_map([game.as_str()], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Stores an accepted move (pending).
+    ///
+    /// # Errors
+    /// SQLite errors (a second move for the same turn and seat among them).
+    pub fn insert_move(&self, game: &GameId, m: &MoveRow) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO moves (game_id, turn, seat, receipt, entered, canonical, notation, received_at, status, reason, completes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                game.as_str(),
+                m.turn,
+                m.seat.index() as i64,
+                m.receipt,
+                m.entered,
+                m.canonical,
+                m.notation,
+                time_text(m.received_at),
+                m.status,
+                m.reason,
+                i64::from(m.completes)
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records a move's fate once its turn is resolved.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn settle_move(
+        &self,
+        game: &GameId,
+        turn: u32,
+        seat: Seat,
+        status: &str,
+        reason: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE moves SET status = ?4, reason = ?5 WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
+            params![game.as_str(), turn, seat.index() as i64, status, reason],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a resolved turn.
+    ///
+    /// # Errors
+    /// SQLite errors (resolving a turn twice among them: the key forbids it).
+    pub fn insert_turn(&self, game: &GameId, t: &TurnRow) -> Result<(), StoreError> {
+        let notes = serde_json::to_string(&t.notes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        self.0.execute(
+            "INSERT INTO turns (game_id, turn, state_before, state_after, notes, resolved_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game.as_str(), t.turn, t.state_before, t.state_after, notes, time_text(t.resolved_at)],
+        )?;
+        Ok(())
+    }
+
+    /// The resolved turns of a game, in order.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn turns(&self, game: &GameId) -> Result<Vec<TurnRow>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT turn, state_before, state_after, notes, resolved_at FROM turns WHERE game_id = ?1 ORDER BY turn",
+        )?;
+        let rows = stmt
+            .query_map([game.as_str()], |r| {
+                let notes: String = r.get(3)?;
+                Ok(TurnRow {
+                    turn: r.get(0)?,
+                    state_before: r.get(1)?,
+                    state_after: r.get(2)?,
+                    notes: serde_json::from_str(&notes).map_err(|e| corrupt(e.to_string()))?,
+                    resolved_at: parse_time(&r.get::<_, String>(4)?)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Appends a transcript entry and returns its sequence number.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn append_event(
+        &self,
+        game: &GameId,
+        at: DateTime<Utc>,
+        kind: &str,
+        body: &serde_json::Value,
+    ) -> Result<u32, StoreError> {
+        let seq: u32 = self.0.query_row(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?1",
+            [game.as_str()],
+            |r| r.get(0),
+        )?;
+        self.0.execute(
+            "INSERT INTO events (game_id, seq, at, kind, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game.as_str(), seq, time_text(at), kind, body.to_string()],
+        )?;
+        Ok(seq)
+    }
+
+    /// The transcript of a game, in order.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn events(&self, game: &GameId) -> Result<Vec<EventRow>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT seq, at, kind, body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+        let rows = stmt
+            .query_map([game.as_str()], |r| {
+                let body: String = r.get(3)?;
+                Ok(EventRow {
+                    seq: r.get(0)?,
+                    at: parse_time(&r.get::<_, String>(1)?)?,
+                    kind: r.get(2)?,
+                    body: serde_json::from_str(&body).map_err(|e| corrupt(e.to_string()))?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Keeps a raw inbound message (the first [`INBOUND_CAP`] bytes).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn insert_inbound(
+        &self,
+        at: DateTime<Utc>,
+        door: &str,
+        game: Option<&GameId>,
+        body: &[u8],
+        outcome: &str,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO inbound (received_at, door, game_id, size, body, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                time_text(at),
+                door,
+                game.map(GameId::as_str),
+                body.len() as i64,
+                &body[..body.len().min(INBOUND_CAP)],
+                outcome
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// How many inbound messages are kept.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn count_inbound(&self) -> rusqlite::Result<i64> {
+        self.0.query_row("SELECT COUNT(*) FROM inbound", [], |r| r.get(0))
+    }
+
+    /// Queues a mail; a mail with the same Message-ID is queued only once.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn queue_mail(&self, m: &OutboxRow, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![m.message_id, m.game_id, m.recipient, m.subject, m.message, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Mails not yet sent, oldest first.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn unsent_mail(&self, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT id, message_id, game_id, recipient, subject, message FROM outbox
+             WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+        )?;
+        let rows = stmt
+            .query_map([limit], |r| {
+                Ok(OutboxRow {
+                    id: r.get(0)?,
+                    message_id: r.get(1)?,
+                    game_id: r.get(2)?,
+                    recipient: r.get(3)?,
+                    subject: r.get(4)?,
+                    message: r.get(5)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Marks a mail delivered.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
+            params![id, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Records a failed delivery attempt.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn mark_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
+        self.0.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, error])?;
+        Ok(())
+    }
+
+    /// Sets or clears a seat's draw offer.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn set_draw_offer(&self, game: &GameId, seat: Seat, offer: bool) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE seats SET draw_offer = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game.as_str(), seat.index() as i64, i64::from(offer)],
+        )?;
+        Ok(())
+    }
+
+    /// Withdraws every draw offer of a game (a turn was played).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn clear_draw_offers(&self, game: &GameId) -> Result<(), StoreError> {
+        self.0.execute("UPDATE seats SET draw_offer = 0 WHERE game_id = ?1", [game.as_str()])?;
+        Ok(())
+    }
+}
