@@ -13,5 +13,7 @@ pub mod ids;
 pub mod mail;
 pub mod render;
 pub mod rules;
+pub mod server;
 pub mod steward;
 pub mod store;
+pub mod web;

@@ -4,6 +4,7 @@
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
 pub(crate) mod rules;
+pub(crate) mod serve;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,8 +23,28 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the steward: the HTTP API on 127.0.0.1:8080, mail to the spool.
+    Serve(serve::ServeArgs),
     /// The rules engine: legal moves, turn resolution, perft (JSON on stdout).
     Rules(rules::RulesArgs),
+}
+
+/// Prints a command's failure as one line and turns it into an exit status.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("fairsteward: {}", format!("{err:#}").replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Sends the daemon's log lines to stderr (`RUST_LOG` overrides the level).
+pub(crate) fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
 /// Parses the command line, runs the command and returns the exit status.
@@ -48,6 +69,7 @@ pub fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Rules(args) => rules::run(args),
+        Command::Serve(args) => return report(serve::run(args)),
     };
     match result {
         Ok(value) => {

@@ -1,0 +1,71 @@
+//! The daemon: opens the store, starts the outbox drainer, serves HTTP until the
+//! shutdown future completes, then drains what was queued.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+use tokio::sync::{Notify, watch};
+
+use crate::config::Config;
+use crate::mail::outbox::{self, Sink};
+use crate::steward::Steward;
+use crate::store::Store;
+
+/// Opens the store of `config` and builds the steward over it.
+///
+/// # Errors
+/// The data directory or database cannot be created or opened.
+pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
+    let path = config.database();
+    let store = Store::open(&path).with_context(|| format!("cannot open the database {}", path.display()))?;
+    Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox))
+}
+
+/// Serves the API on `listener` until `shutdown` completes.
+///
+/// # Errors
+/// The store cannot be opened or the server fails.
+pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let wake = Arc::new(Notify::new());
+    let steward = open(&config, wake.clone())?;
+    let (stop, stopped) = watch::channel(false);
+    let drainer = tokio::spawn(outbox::run(steward.store().clone(), Sink::Spool(config.spool_dir.clone()), wake, stopped));
+    let addr = listener.local_addr()?;
+    tracing::info!(
+        listen = %addr,
+        data_dir = %config.data_dir.display(),
+        spool = %config.spool_dir.display(),
+        "fairsteward listening on http://{addr}"
+    );
+    axum::serve(listener, crate::web::router(steward)).with_graceful_shutdown(shutdown).await?;
+    tracing::info!("shutting down; draining the outbox");
+    let _ = stop.send(true);
+    let _ = drainer.await;
+    Ok(())
+}
+
+/// Completes on SIGINT or SIGTERM.
+pub async fn signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

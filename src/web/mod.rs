@@ -1,0 +1,179 @@
+//! The HTTP door: a JSON API under `/api` (axum). Handlers are thin: they read
+//! the request, call the steward once, and map its answer to a status code and a
+//! JSON body. Every error has the shape `{"error": "<code>", "message": "<what was
+//! wrong and what to send instead>"}`; internal errors are logged and answered
+//! with a generic message (nothing was accepted, resend).
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::Utc;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::steward::{DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError};
+
+/// The largest request body accepted (a move is a few dozen bytes).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// An error answer.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { status, code, message: message.into() }
+    }
+}
+
+impl From<StewardError> for ApiError {
+    fn from(e: StewardError) -> ApiError {
+        match e {
+            StewardError::Refused(r) => {
+                let status = match &r {
+                    Refusal::UnknownGame(_) => StatusCode::NOT_FOUND,
+                    Refusal::BadToken => StatusCode::UNAUTHORIZED,
+                    Refusal::WrongTurn { .. }
+                    | Refusal::NotYourTurn { .. }
+                    | Refusal::AlreadyMoved { .. }
+                    | Refusal::GameOver(_) => StatusCode::CONFLICT,
+                    Refusal::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+                    Refusal::BadRequest(_) => StatusCode::BAD_REQUEST,
+                };
+                ApiError::new(status, r.code(), r.message())
+            }
+            StewardError::Internal(detail) => {
+                tracing::error!(error = %detail, "internal error answering a request");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "the steward could not process this request and accepted nothing; please send it again later",
+                )
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, Json(json!({"error": self.code, "message": self.message}))).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, header::HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+/// Reads a JSON body into `T`, with a message that says what is wrong.
+fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes, example: &str) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("the body is not valid here: {e}; send JSON like {example}"))
+    })
+}
+
+/// The seat token from `Authorization: Bearer <token>`.
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())
+}
+
+/// The API router over a steward.
+pub fn router(steward: Steward) -> Router {
+    Router::new()
+        .route("/api/games", post(create_game))
+        .route("/api/games/{id}", get(show_game))
+        .route("/api/games/{id}/moves", post(submit_move))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/transcript", get(transcript))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(steward)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such endpoint; the API is under /api/games (see the README)",
+    )
+}
+
+async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Response, ApiError> {
+    let new: NewGame = json_body(
+        &body,
+        r#"{"variant": "fairschach", "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]}"#,
+    )?;
+    let created = steward.create_game(new, Utc::now()).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn show_game(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    Ok(Json(steward.status(id, bearer(&headers)).await?).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    turn: u32,
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn submit_move(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers);
+    if token.is_none() {
+        return Err(StewardError::Refused(Refusal::BadToken).into());
+    }
+    let m: MoveBody = json_body(&body, r#"{"turn": 1, "move": "Nf3"}"#)?;
+    let req = MoveRequest { game: id, token, turn: m.turn, text: m.text, raw: body.to_vec(), door: "http" };
+    Ok(Json(steward.submit_move(req, Utc::now()).await?).into_response())
+}
+
+async fn resign(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    Ok(Json(steward.resign(id, bearer(&headers), Utc::now()).await?).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawBody {
+    action: DrawAction,
+}
+
+async fn draw(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let action = if body.iter().all(u8::is_ascii_whitespace) {
+        DrawAction::Offer
+    } else {
+        json_body::<DrawBody>(&body, r#"{"action": "offer"} (or "accept", "decline")"#)?.action
+    };
+    Ok(Json(steward.draw(id, bearer(&headers), action, Utc::now()).await?).into_response())
+}
+
+async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let events = steward.transcript(id.clone()).await?;
+    let mut lines = String::new();
+    for e in events {
+        let line = json!({"game": id.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind, "body": e.body});
+        lines.push_str(&line.to_string());
+        lines.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
+}
