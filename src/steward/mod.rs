@@ -401,12 +401,7 @@ impl Steward {
                 None => return Ok(false),
             }
         };
-        Ok(game
-            .rules
-            .legal_moves(&state, seat)
-            .ok()
-            .and_then(|_| game.rules.check_move(&state, seat, text).ok())
-            .is_some_and(|m| m.canonical == earlier.canonical))
+        Ok(game.rules.check_move(&state, seat, text).is_ok_and(|m| m.canonical == earlier.canonical))
     }
 
     fn resolve_turn(&self, tx: &Tx<'_>, game: &Loaded, given: &[MoveRow], now: DateTime<Utc>) -> Result<(), StewardError> {
