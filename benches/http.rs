@@ -1,0 +1,2 @@
+//! Placeholder replaced by the HTTP benchmark (issue 3).
+fn main() {}
