@@ -3,8 +3,10 @@
 //! Errors are printed as one line, `fairsteward: <what was wrong>`, with exit
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
+pub(crate) mod player;
 pub(crate) mod rules;
 pub(crate) mod serve;
+pub(crate) mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,8 +27,13 @@ pub struct Cli {
 enum Command {
     /// Run the steward: the HTTP API on 127.0.0.1:8080, mail to the spool.
     Serve(serve::ServeArgs),
+    /// Player tools: keygen, sign, seal, commit, reveal and submit move envelopes.
+    Player(player::PlayerArgs),
     /// The rules engine: legal moves, turn resolution, perft (JSON on stdout).
     Rules(rules::RulesArgs),
+    /// Check a game's transcript offline: chain, signatures, commitments, and
+    /// every resolution replayed through the rules (exit 0 when all holds).
+    Verify(verify::VerifyArgs),
 }
 
 /// Prints a command's failure as one line and turns it into an exit status.
@@ -74,6 +81,32 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Rules(args) => rules::run(args),
         Command::Serve(args) => return report(serve::run(args)),
+        Command::Player(args) => return player::run(args),
+        Command::Verify(args) => {
+            return match verify::run(args) {
+                Ok(s) => {
+                    println!(
+                        "transcript of game {} holds: {} entries chained, {} steward signatures, {} player signatures, {} commitments matched, {} turns replayed{}",
+                        s.game,
+                        s.entries,
+                        s.steward_signatures,
+                        s.player_signatures,
+                        s.commitments,
+                        s.turns,
+                        if s.sealed > 0 { format!(" ({} sealed moves taken as the steward opened them)", s.sealed) } else { String::new() }
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(verify::VerifyError::Failed(f)) => {
+                    eprintln!("fairsteward: the transcript does not hold: {f}");
+                    ExitCode::FAILURE
+                }
+                Err(verify::VerifyError::Input(e)) => {
+                    eprintln!("fairsteward: {}", format!("{e:#}").replace('\n', " "));
+                    ExitCode::from(2)
+                }
+            };
+        }
     };
     match result {
         Ok(value) => {

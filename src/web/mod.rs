@@ -14,7 +14,8 @@ use chrono::Utc;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::steward::{DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError};
+use crate::protocol::Envelope;
+use crate::steward::{DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
 
 /// The largest request body accepted (a move is a few dozen bytes).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -43,9 +44,17 @@ impl From<StewardError> for ApiError {
                     Refusal::WrongTurn { .. }
                     | Refusal::NotYourTurn { .. }
                     | Refusal::AlreadyMoved { .. }
-                    | Refusal::GameOver(_) => StatusCode::CONFLICT,
-                    Refusal::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refusal::BadRequest(_) => StatusCode::BAD_REQUEST,
+                    | Refusal::GameOver(_)
+                    | Refusal::Replayed(_)
+                    | Refusal::RevealTooEarly { .. } => StatusCode::CONFLICT,
+                    Refusal::IllegalMove(_)
+                    | Refusal::EnvelopeMismatch(_)
+                    | Refusal::NotCommitReveal
+                    | Refusal::CommitFirst
+                    | Refusal::NoCommitment { .. }
+                    | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                    Refusal::BadSignature(_) | Refusal::SignatureRequired => StatusCode::FORBIDDEN,
+                    Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                 };
                 ApiError::new(status, r.code(), r.message())
             }
@@ -73,6 +82,14 @@ impl IntoResponse for ApiError {
 
 /// Reads a JSON body into `T`, with a message that says what is wrong.
 fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes, example: &str) -> Result<T, ApiError> {
+    // serde reads a struct from an array too; the API takes objects only.
+    if body.trim_ascii_start().first() != Some(&b'{') {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("the body must be a JSON object; send JSON like {example}"),
+        ));
+    }
     serde_json::from_slice(body).map_err(|e| {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("the body is not valid here: {e}; send JSON like {example}"))
     })
@@ -88,6 +105,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 /// The API router over a steward.
 pub fn router(steward: Steward) -> Router {
     Router::new()
+        .route("/api/steward", get(steward_keys))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
@@ -96,7 +114,35 @@ pub fn router(steward: Steward) -> Router {
         .route("/api/games/{id}/transcript", get(transcript))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::map_response(json_errors))
         .with_state(steward)
+}
+
+/// Gives the answers axum makes itself (wrong method, body too large, …) the
+/// API's error shape.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (code, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ("method_not_allowed", "this endpoint does not take this method; see the API table in the README".to_owned())
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => (
+            "too_large",
+            format!("the body is larger than {} KiB; a move or a game is a few hundred bytes", BODY_LIMIT / 1024),
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("bad_request", "send the body as JSON, or an envelope as text/plain".to_owned()),
+        s if s.is_server_error() => ("internal", "the steward could not answer; nothing was accepted; please send it again later".to_owned()),
+        s => ("bad_request", format!("the request was not understood ({s}); see the API table in the README")),
+    };
+    ApiError::new(status, code, message).into_response()
 }
 
 async fn not_found() -> ApiError {
@@ -120,12 +166,50 @@ async fn show_game(State(steward): State<Steward>, Path(id): Path<String>, heade
     Ok(Json(steward.status(id, bearer(&headers)).await?).into_response())
 }
 
+/// The JSON forms of a submission: a move, a commitment, or a reveal (move + salt).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
     turn: u32,
     #[serde(rename = "move")]
-    text: String,
+    text: Option<String>,
+    commit: Option<String>,
+    salt: Option<String>,
+}
+
+impl MoveBody {
+    fn submission(self) -> Result<Submission, ApiError> {
+        let turn = self.turn;
+        match (self.text, self.commit, self.salt) {
+            (Some(text), None, None) => Ok(Submission::Move { turn, text }),
+            (None, Some(commitment), None) => Ok(Submission::Commit { turn, commitment }),
+            (Some(text), None, Some(salt)) => Ok(Submission::Reveal { turn, text, salt }),
+            _ => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                r#"send one of {"turn": N, "move": "Nf3"}, {"turn": N, "commit": "<64 hex digits>"} or {"turn": N, "move": "Nf3", "salt": "<hex>"}"#,
+            )),
+        }
+    }
+}
+
+/// Whether the body is meant as envelope text rather than JSON.
+fn is_envelope(headers: &HeaderMap, body: &[u8]) -> bool {
+    let text_plain = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("text/plain"));
+    text_plain || body.trim_ascii_start().starts_with(b"-----BEGIN")
+}
+
+async fn steward_keys(State(steward): State<Steward>) -> Response {
+    let keys = steward.keys();
+    Json(json!({
+        "signing_key": keys.signing_public_base64(),
+        "sealing_key": keys.sealing_public_base64(),
+        "fingerprint": keys.fingerprint(),
+    }))
+    .into_response()
 }
 
 async fn submit_move(
@@ -135,11 +219,28 @@ async fn submit_move(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let token = bearer(&headers);
-    if token.is_none() {
-        return Err(StewardError::Refused(Refusal::BadToken).into());
-    }
-    let m: MoveBody = json_body(&body, r#"{"turn": 1, "move": "Nf3"}"#)?;
-    let req = MoveRequest { game: id, token, turn: m.turn, text: m.text, raw: body.to_vec(), door: "http" };
+    let submission = if is_envelope(&headers, &body) {
+        let text = std::str::from_utf8(&body).map_err(|_| {
+            ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", "the envelope is not UTF-8 text; send it as `fairsteward player` prints it")
+        })?;
+        match Envelope::find(text) {
+            Ok(Some(env)) => Submission::Envelope(env),
+            Ok(None) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "bad_envelope",
+                    "no envelope found: a text/plain body must hold a block from -----BEGIN FAIRSTEWARD MOVE----- to -----END FAIRSTEWARD MOVE-----; or send JSON {\"turn\": N, \"move\": \"Nf3\"}",
+                ));
+            }
+            Err(e) => return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", e.to_string())),
+        }
+    } else {
+        if token.is_none() {
+            return Err(StewardError::Refused(Refusal::BadToken).into());
+        }
+        json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
+    };
+    let req = MoveRequest { game: id, token, submission, raw: body.to_vec(), door: "http" };
     Ok(Json(steward.submit_move(req, Utc::now()).await?).into_response())
 }
 
@@ -171,7 +272,13 @@ async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> R
     let events = steward.transcript(id.clone()).await?;
     let mut lines = String::new();
     for e in events {
-        let line = json!({"game": id.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind, "body": e.body});
+        let mut line = json!({
+            "game": id.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind,
+            "prev": e.prev, "hash": e.hash, "body": e.body,
+        });
+        if let Some(sig) = e.signature {
+            line["signature"] = json!(sig);
+        }
         lines.push_str(&line.to_string());
         lines.push('\n');
     }
