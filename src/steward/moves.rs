@@ -310,13 +310,15 @@ impl Steward {
             tx.append_event(id, now, "reveals_requested", &json!({"turn": row.turn}))?;
         }
         let head = self.sign_head(tx, id)?;
+        let announcement =
+            format!("{seat_name} committed to a move for turn {} at {} (commitment {commitment}).", row.turn, time_text(now));
         let text = if all {
             format!(
-                "Every seat has committed for turn {}. Now send your reveal (your move and its salt): `fairsteward player reveal`, or POST {{\"turn\": {}, \"move\": \"...\", \"salt\": \"...\"}}.",
+                "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): `fairsteward player reveal`, or POST {{\"turn\": {}, \"move\": \"...\", \"salt\": \"...\"}}.",
                 row.turn, row.turn
             )
         } else {
-            format!("{seat_name} committed to a move for turn {} at {} (commitment {commitment}).", row.turn, time_text(now))
+            announcement
         };
         let kind = if all { mails::Notice::RevealNow } else { mails::Notice::Committed(claim.seat) };
         for mail in mails::notice(self, game, kind, &text, None, &head, now)? {
