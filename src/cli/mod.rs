@@ -3,6 +3,8 @@
 //! Errors are printed as one line, `fairsteward: <what was wrong>`, with exit
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
+pub(crate) mod demo;
+pub(crate) mod game;
 pub(crate) mod player;
 pub(crate) mod rules;
 pub(crate) mod serve;
@@ -34,6 +36,15 @@ enum Command {
     /// Check a game's transcript offline: chain, signatures, commitments, and
     /// every resolution replayed through the rules (exit 0 when all holds).
     Verify(verify::VerifyArgs),
+    /// Admin commands on the steward's store: create, show and list games (JSON on
+    /// stdout).
+    Game(game::GameArgs),
+    /// Watch the steward referee a short Fairschach game, printing every board mail.
+    ///
+    /// A steward on a temporary directory and 127.0.0.1; a dozen pairs played
+    /// through its real HTTP API, with a same-square meeting and a first-move-right
+    /// pair, ending in checkmate.
+    Demo(demo::DemoArgs),
 }
 
 /// Prints a command's failure as one line and turns it into an exit status.
@@ -49,8 +60,13 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
 
 /// Sends the daemon's log lines to stderr (`RUST_LOG` overrides the level).
 pub(crate) fn init_logging() {
+    init_logging_at("info");
+}
+
+/// Sends log lines from `default` up to stderr (`RUST_LOG` overrides the level).
+pub(crate) fn init_logging_at(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -73,8 +89,14 @@ pub fn main() -> ExitCode {
             // The contract is one line naming the problem; clap's usage block
             // is a `--help` away.
             let text = e.to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-            eprintln!("fairsteward: {} (see --help)", first.trim_start_matches("error: "));
+            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+            let mut first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_owned();
+            // "…not provided:" is followed by the indented arguments it means.
+            if first.ends_with(':') {
+                let named: Vec<&str> = lines.take_while(|l| l.starts_with(' ')).map(str::trim).collect();
+                first = format!("{first} {}", named.join(", "));
+            }
+            eprintln!("fairsteward: {} (see --help)", first.trim_end());
             return ExitCode::from(2);
         }
     };
@@ -82,31 +104,13 @@ pub fn main() -> ExitCode {
         Command::Rules(args) => rules::run(args),
         Command::Serve(args) => return report(serve::run(args)),
         Command::Player(args) => return player::run(args),
-        Command::Verify(args) => {
-            return match verify::run(args) {
-                Ok(s) => {
-                    println!(
-                        "transcript of game {} holds: {} entries chained, {} steward signatures, {} player signatures, {} commitments matched, {} turns replayed{}",
-                        s.game,
-                        s.entries,
-                        s.steward_signatures,
-                        s.player_signatures,
-                        s.commitments,
-                        s.turns,
-                        if s.sealed > 0 { format!(" ({} sealed moves taken as the steward opened them)", s.sealed) } else { String::new() }
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(verify::VerifyError::Failed(f)) => {
-                    eprintln!("fairsteward: the transcript does not hold: {f}");
-                    ExitCode::FAILURE
-                }
-                Err(verify::VerifyError::Input(e)) => {
-                    eprintln!("fairsteward: {}", format!("{e:#}").replace('\n', " "));
-                    ExitCode::from(2)
-                }
-            };
-        }
+        Command::Verify(args) => return verify::exit_status(args),
+        Command::Demo(args) => return report(demo::run(args)),
+        Command::Game(args) => match game::run(args) {
+            Ok(value) => Ok(value),
+            Err(game::Failure::Input(err)) => Err(err),
+            Err(game::Failure::Internal(err)) => return report(Err(err)),
+        },
     };
     match result {
         Ok(value) => {

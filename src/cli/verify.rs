@@ -3,6 +3,7 @@
 //! replays the rules to re-check every resolution.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -78,4 +79,27 @@ pub fn run(args: &VerifyArgs) -> Result<Summary, VerifyError> {
         );
     }
     verify(&text, &key).map_err(VerifyError::Failed)
+}
+
+/// Runs `verify` and prints its verdict: exit 0 when all holds, 1 naming the first
+/// bad entry, 2 for input that cannot be read.
+pub fn exit_status(args: &VerifyArgs) -> ExitCode {
+    match run(args) {
+        Ok(s) => {
+            let sealed = if s.sealed > 0 { format!(" ({} sealed moves taken as the steward opened them)", s.sealed) } else { String::new() };
+            println!(
+                "transcript of game {} holds: {} entries chained, {} steward signatures, {} player signatures, {} commitments matched, {} turns replayed{sealed}",
+                s.game, s.entries, s.steward_signatures, s.player_signatures, s.commitments, s.turns,
+            );
+            ExitCode::SUCCESS
+        }
+        Err(VerifyError::Failed(f)) => {
+            eprintln!("fairsteward: the transcript does not hold: {f}");
+            ExitCode::FAILURE
+        }
+        Err(VerifyError::Input(e)) => {
+            eprintln!("fairsteward: {}", format!("{e:#}").replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
 }

@@ -367,7 +367,9 @@ impl Steward {
                     .into_iter()
                     .zip(&game.seats)
                     .map(|(mut p, s)| {
-                        p["public_key"] = json!(s.public_key);
+                        if let Some(k) = &s.public_key {
+                            p["public_key"] = json!(k);
+                        }
                         p
                     })
                     .collect();

@@ -109,7 +109,7 @@ impl Steward {
         let result = self.store.transaction(move |tx| this.submit_in(tx, &req, now)).await;
         match &result {
             Ok(receipt) => {
-                tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, kind = receipt.kind, resolved = receipt.resolved, "submission accepted");
+                tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, resolved = receipt.resolved, "{} accepted", receipt.kind);
                 self.outbox.notify_one();
             }
             Err(StewardError::Refused(r)) => {

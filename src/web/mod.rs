@@ -87,7 +87,7 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes, example: &str) -> Res
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "bad_request",
-            format!("the body must be a JSON object; send JSON like {example}"),
+            format!("the body is not valid here: it must be a JSON object; send JSON like {example}"),
         ));
     }
     serde_json::from_slice(body).map_err(|e| {
@@ -187,7 +187,7 @@ impl MoveBody {
             _ => Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "bad_request",
-                r#"send one of {"turn": N, "move": "Nf3"}, {"turn": N, "commit": "<64 hex digits>"} or {"turn": N, "move": "Nf3", "salt": "<hex>"}"#,
+                r#"the body names no move; send JSON like {"turn": 1, "move": "Nf3"} (in commit-reveal games {"turn": 1, "commit": "<64 hex digits>"}, then {"turn": 1, "move": "Nf3", "salt": "<hex>"})"#,
             )),
         }
     }

@@ -1,0 +1,246 @@
+//! `fairsteward game new|show|list`: admin commands on the steward's store.
+//!
+//! They open the same store as `serve` (the same `--config` and `--data-dir`), call
+//! the steward once and print one JSON value on stdout, like `rules`. A running
+//! `serve` may share the store; mails queued here (the start mails of a new game)
+//! are sent by the next `serve`'s outbox drainer.
+//!
+//! Bad input (an unknown game, a bad seat or option, a refusal by the steward) is
+//! reported as one line on stderr with exit status 2; a failure of ours (the store,
+//! the configuration) with exit status 1.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use anyhow::{Context, anyhow};
+use chrono::Utc;
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+use super::serve::ConfigArgs;
+use crate::config::Config;
+use crate::steward::{GameView, NewGame, NewSeat, Steward, StewardError};
+
+/// `fairsteward game <command>`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Every command prints one JSON value on stdout. Bad input (an unknown game, a bad seat or \
+                  option) prints one line on stderr and exits with status 2; a failure of the store or the \
+                  configuration exits with status 1."
+)]
+pub struct GameArgs {
+    #[command(subcommand)]
+    command: GameCommand,
+}
+
+/// What `fairsteward game` can do.
+#[derive(Debug, Subcommand)]
+enum GameCommand {
+    /// Create a game and print it with its seat tokens (JSON).
+    ///
+    /// Prints {"game": …, "tokens": [{"seat", "player", "token"}, …]} on one line.
+    /// The seat tokens are shown only this once (the store keeps their hashes):
+    /// hand each player their own. The start mails are queued and go out when
+    /// `serve` runs next.
+    #[command(after_help = "Example:\n  fairsteward game new --variant fairschach \\\n    \
+                            --seat \"Alice <alice@example.org>\" --seat \"Bob <bob@example.org>\" \\\n    \
+                            --option pause=capturable")]
+    New {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The variant: fairschach or chess.
+        #[arg(long, value_name = "NAME", default_value = "fairschach")]
+        variant: String,
+        /// A seat as "Name <address>", e.g. "Alice <alice@example.org>"; repeat it
+        /// once per seat, in the variant's seat order (White first).
+        #[arg(long = "seat", value_name = "SEAT", required = true)]
+        seats: Vec<String>,
+        /// A variant option as KEY=VALUE (repeatable), e.g. pause=capturable or
+        /// normal_below=6 for Fairschach.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+    },
+    /// Print a game as the API shows it to anyone (JSON).
+    ///
+    /// The seats, state, turn, outcome and the history of resolved turns, as
+    /// `GET /api/games/ID` without a token: moves not yet resolved are not shown.
+    Show {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The game id (six letters and digits, e.g. 8KQ2ZJ).
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+    /// Print every game, newest first (JSON).
+    ///
+    /// A JSON array of summaries: id, variant, options, state, turn, players, who
+    /// is to move, outcome, creation and last change. An empty or missing store
+    /// prints [].
+    List {
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
+}
+
+/// Why a game command failed: the caller's input (exit status 2) or ours (1).
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input: an unknown game, a bad seat spec or option, a refusal.
+    Input(anyhow::Error),
+    /// The store, the configuration or the runtime failed.
+    Internal(anyhow::Error),
+}
+
+impl From<StewardError> for Failure {
+    fn from(e: StewardError) -> Failure {
+        match e {
+            StewardError::Refused(r) => Failure::Input(anyhow!("{r}")),
+            internal @ StewardError::Internal(_) => Failure::Internal(anyhow!(internal)),
+        }
+    }
+}
+
+/// Reads a seat given as `Name <address>`.
+///
+/// # Errors
+/// The text is not of that form, or the address is not a mail address.
+pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
+    let shape = || anyhow!("seat {text:?} is not like \"Alice <alice@example.org>\" (a name, then the address in <>)");
+    let trimmed = text.trim();
+    let inner = trimmed.strip_suffix('>').ok_or_else(shape)?;
+    let (name, email) = inner.rsplit_once('<').ok_or_else(shape)?;
+    let name = name.trim().trim_matches('"').trim();
+    let email = email.trim();
+    if name.is_empty() || email.is_empty() || name.contains(['<', '>']) {
+        return Err(shape());
+    }
+    email
+        .parse::<lettre::Address>()
+        .map_err(|_| anyhow!("seat {text:?}: {email:?} is not a mail address"))?;
+    Ok(NewSeat { name: name.to_owned(), email: email.to_owned(), public_key: None })
+}
+
+/// Reads `KEY=VALUE` options.
+fn parse_options(options: &[String]) -> anyhow::Result<BTreeMap<String, Value>> {
+    let mut out = BTreeMap::new();
+    for o in options {
+        let (k, v) = o
+            .split_once('=')
+            .filter(|(k, v)| !k.trim().is_empty() && !v.trim().is_empty())
+            .ok_or_else(|| anyhow!("--option {o:?}: write it as KEY=VALUE, e.g. pause=capturable"))?;
+        if out.insert(k.trim().to_owned(), Value::String(v.trim().to_owned())).is_some() {
+            return Err(anyhow!("--option {}: given twice", k.trim()));
+        }
+    }
+    Ok(out)
+}
+
+/// A game in `game list`.
+fn summary(g: &GameView) -> Value {
+    json!({
+        "id": g.id,
+        "variant": g.variant,
+        "options": g.options,
+        "state": g.state,
+        "turn": g.turn,
+        "players": g.seats.iter().map(|s| json!({"seat": s.seat, "player": s.player})).collect::<Vec<_>>(),
+        "to_move": g.to_move,
+        "outcome": g.outcome,
+        "created_at": g.created_at,
+        "updated_at": g.updated_at,
+    })
+}
+
+/// Runs the steward call `f` on the store of `config` in a fresh runtime.
+fn with_steward<F, Fut>(config: &Config, f: F) -> Result<Value, Failure>
+where
+    F: FnOnce(Steward) -> Fut,
+    Fut: Future<Output = Result<Value, Failure>>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+        .map_err(Failure::Internal)?;
+    runtime.block_on(async {
+        // Nobody listens to this outbox signal: the next `serve` sends what is queued.
+        let steward = crate::server::open(config, Arc::new(Notify::new())).map_err(Failure::Internal)?;
+        f(steward).await
+    })
+}
+
+/// Whether the store of `config` exists (`show` and `list` do not create one).
+fn store_exists(config: &Config) -> bool {
+    config.database().is_file()
+}
+
+/// Runs a game command and returns the JSON to print.
+///
+/// # Errors
+/// [`Failure::Input`] for bad input, [`Failure::Internal`] for ours.
+pub fn run(args: &GameArgs) -> Result<Value, Failure> {
+    super::init_logging_at("warn");
+    let load = |c: &ConfigArgs| c.load(None).map_err(Failure::Internal);
+    match &args.command {
+        GameCommand::New { config, variant, seats, options } => {
+            let seats = seats.iter().map(|s| parse_seat(s)).collect::<anyhow::Result<Vec<_>>>().map_err(Failure::Input)?;
+            let options = parse_options(options).map_err(Failure::Input)?;
+            let config = load(config)?;
+            let new = NewGame { variant: variant.clone(), options, seats };
+            with_steward(&config, |steward| async move {
+                let created = steward.create_game(new, Utc::now()).await?;
+                serde_json::to_value(created).context("printing the game").map_err(Failure::Internal)
+            })
+        }
+        GameCommand::Show { config, id } => {
+            let config = load(config)?;
+            if !store_exists(&config) {
+                return Err(Failure::Input(anyhow!(
+                    "there is no game {id}: there is no store in {} yet",
+                    config.data_dir.display()
+                )));
+            }
+            let id = id.clone();
+            with_steward(&config, |steward| async move {
+                let view = steward.status(id, None).await?;
+                serde_json::to_value(view).context("printing the game").map_err(Failure::Internal)
+            })
+        }
+        GameCommand::List { config } => {
+            let config = load(config)?;
+            if !store_exists(&config) {
+                return Ok(json!([]));
+            }
+            with_steward(&config, |steward| async move {
+                let games = steward.list().await?;
+                Ok(Value::Array(games.iter().map(summary).collect()))
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_are_name_and_address() {
+        let s = parse_seat("Alice <alice@example.org>").unwrap();
+        assert_eq!((s.name.as_str(), s.email.as_str()), ("Alice", "alice@example.org"));
+        let s = parse_seat("  \"Bob B. Jones\"  < bob@example.org > ").unwrap();
+        assert_eq!((s.name.as_str(), s.email.as_str()), ("Bob B. Jones", "bob@example.org"));
+        for bad in ["alice@example.org", "<alice@example.org>", "Alice alice@example.org", "Alice <>", "Alice <not an address>"] {
+            assert!(parse_seat(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn options_are_key_value() {
+        let o = parse_options(&["pause=capturable".into(), "normal_below = 6".into()]).unwrap();
+        assert_eq!(o["pause"], "capturable");
+        assert_eq!(o["normal_below"], "6");
+        assert!(parse_options(&["pause".into()]).is_err());
+        assert!(parse_options(&["pause=off".into(), "pause=moved".into()]).is_err());
+    }
+}
