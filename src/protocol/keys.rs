@@ -37,6 +37,9 @@ use x25519_dalek::{PublicKey, SharedSecret, StaticSecret};
 pub const SIGNING_KEY_FILE: &str = "steward-signing.pem";
 /// The file of the steward's X25519 sealing key, in its data directory.
 pub const SEALING_KEY_FILE: &str = "steward-sealing.pem";
+/// The file of the steward's secret for reply capabilities (32 random bytes in
+/// PEM armour), in its data directory.
+pub const CAPABILITY_KEY_FILE: &str = "steward-capability.pem";
 
 /// PKCS#8 v1 of an Ed25519 private key (RFC 8410) is this prefix and the 32-byte seed.
 const ED25519_PKCS8_PREFIX: [u8; 16] = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
@@ -109,6 +112,7 @@ pub struct StewardKeys {
     signing: Ed25519KeyPair,
     sealing: StaticSecret,
     sealing_public: [u8; 32],
+    capability: ring::hmac::Key,
 }
 
 impl StewardKeys {
@@ -128,19 +132,30 @@ impl StewardKeys {
             x25519_from_pkcs8,
             "an X25519 private key",
         )?;
-        Ok(StewardKeys::from_parts(signing, sealing))
+        let capability = load_or_make(
+            &dir.join(CAPABILITY_KEY_FILE),
+            || super::random_bytes::<32>().to_vec(),
+            |raw| <[u8; 32]>::try_from(raw).ok(),
+            "32 secret bytes",
+        )?;
+        Ok(StewardKeys::from_parts(signing, sealing, capability))
     }
 
-    fn from_parts(signing: Ed25519KeyPair, sealing: StaticSecret) -> StewardKeys {
+    fn from_parts(signing: Ed25519KeyPair, sealing: StaticSecret, capability: [u8; 32]) -> StewardKeys {
         let sealing_public = PublicKey::from(&sealing).to_bytes();
-        StewardKeys { signing, sealing, sealing_public }
+        StewardKeys { signing, sealing, sealing_public, capability: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &capability) }
+    }
+
+    /// The HMAC-SHA256 of `message` under the steward's capability secret.
+    pub(crate) fn capability_tag(&self, message: &[u8]) -> ring::hmac::Tag {
+        ring::hmac::sign(&self.capability, message)
     }
 
     /// Keys from fixed secrets, for known-answer tests.
     #[cfg(test)]
     pub(crate) fn from_secrets_for_tests(signing_seed: [u8; 32], sealing: [u8; 32]) -> StewardKeys {
         let signing = Ed25519KeyPair::from_seed_unchecked(&signing_seed).expect("any 32 bytes are a seed");
-        StewardKeys::from_parts(signing, StaticSecret::from(sealing))
+        StewardKeys::from_parts(signing, StaticSecret::from(sealing), [7; 32])
     }
 
     /// The Ed25519 public key that checks the steward's signatures.

@@ -96,6 +96,7 @@
 //! base64 of their 32 bytes. The steward's fingerprint covers both its public
 //! keys. See [`keys`](mod@keys).
 
+pub mod capability;
 pub mod commit;
 pub mod envelope;
 pub mod error;

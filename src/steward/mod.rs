@@ -29,6 +29,7 @@ pub use view::{GameView, MoveView, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
+use crate::protocol::capability::Capability;
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::rules::{DynVariant, GameResult, Options, Outcome, Seat, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
@@ -225,10 +226,43 @@ fn trust_options(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<(Auth,
     Ok((auth.unwrap_or_default(), secrecy.unwrap_or_default()))
 }
 
-fn authenticate(tx: &Tx<'_>, game: &Loaded, token: Option<&str>) -> Result<Seat, StewardError> {
-    let token = token.filter(|t| !t.trim().is_empty()).ok_or(Refusal::BadToken)?;
-    let hash = SeatToken::from_presented(token).hash();
-    Ok(tx.seat_with_token(&game.row.id, &hash)?.ok_or(Refusal::BadToken)?)
+/// How a request proves its seat, apart from a signed envelope.
+#[derive(Clone, Debug)]
+pub enum Credential {
+    /// The seat's secret token (HTTP `Authorization: Bearer`).
+    Token(String),
+    /// A reply capability the mail door has checked.
+    Capability(Capability),
+}
+
+impl Credential {
+    /// A token credential from an optional header value.
+    pub fn token(token: Option<String>) -> Option<Credential> {
+        token.filter(|t| !t.trim().is_empty()).map(Credential::Token)
+    }
+}
+
+fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> Result<Seat, StewardError> {
+    match credential {
+        None => Err(Refusal::BadToken.into()),
+        Some(Credential::Token(token)) => {
+            let hash = SeatToken::from_presented(token).hash();
+            Ok(tx.seat_with_token(&game.row.id, &hash)?.ok_or(Refusal::BadToken)?)
+        }
+        Some(Credential::Capability(c)) => {
+            if c.game != game.row.id.as_str() {
+                return Err(Refusal::EnvelopeMismatch(format!(
+                    "this reply address belongs to game {}, not to game {}",
+                    c.game, game.row.id
+                ))
+                .into());
+            }
+            (0..game.seats.len())
+                .map(|i| Seat::new(i as u8))
+                .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&c.seat))
+                .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
+        }
+    }
 }
 
 fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Value>) -> Result<Options, Refusal> {
@@ -420,13 +454,13 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game, bad token, game over.
-    pub async fn resign(&self, game: String, token: Option<String>, now: DateTime<Utc>) -> Result<GameView, StewardError> {
+    pub async fn resign(&self, game: String, credential: Option<Credential>, now: DateTime<Utc>) -> Result<GameView, StewardError> {
         let this = self.clone();
         let view = self
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = authenticate(tx, &g, token.as_deref())?;
+                let seat = authenticate(tx, &g, credential.as_ref())?;
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
@@ -453,13 +487,19 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game, bad token, game over.
-    pub async fn draw(&self, game: String, token: Option<String>, action: DrawAction, now: DateTime<Utc>) -> Result<GameView, StewardError> {
+    pub async fn draw(
+        &self,
+        game: String,
+        credential: Option<Credential>,
+        action: DrawAction,
+        now: DateTime<Utc>,
+    ) -> Result<GameView, StewardError> {
         let this = self.clone();
         let view = self
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = authenticate(tx, &g, token.as_deref())?;
+                let seat = authenticate(tx, &g, credential.as_ref())?;
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
@@ -504,13 +544,13 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game; a token that is given but wrong.
-    pub async fn status(&self, game: String, token: Option<String>) -> Result<GameView, StewardError> {
+    pub async fn status(&self, game: String, credential: Option<Credential>) -> Result<GameView, StewardError> {
         let this = self.clone();
         self.store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let viewer = match token {
-                    Some(t) => Some(authenticate(tx, &g, Some(&t))?),
+                let viewer = match &credential {
+                    Some(c) => Some(authenticate(tx, &g, Some(c))?),
                     None => None,
                 };
                 view::game_view(&this, tx, &g, viewer)

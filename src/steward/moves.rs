@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, load, mails};
-use crate::ids::{SeatToken, hex, new_receipt};
+use crate::ids::{hex, new_receipt};
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::protocol::{self, Body, Envelope, MIN_SALT_BYTES};
 use crate::rules::{RulesError, Seat, SeatResult};
@@ -52,8 +52,8 @@ pub enum Submission {
 pub struct MoveRequest {
     /// The game id as given.
     pub game: String,
-    /// The seat token as given (optional for signed envelopes).
-    pub token: Option<String>,
+    /// The seat's token or reply capability (optional for signed envelopes).
+    pub credential: Option<super::Credential>,
     /// What was sent.
     pub submission: Submission,
     /// The raw message, kept for disputes.
@@ -146,10 +146,8 @@ impl Steward {
 
     /// Establishes the seat, the turn and the intent of a submission.
     fn claim(&self, tx: &Tx<'_>, game: &Loaded, req: &MoveRequest) -> Result<Claim, StewardError> {
-        let token_seat = match req.token.as_deref().filter(|t| !t.trim().is_empty()) {
-            Some(t) => Some(
-                tx.seat_with_token(&game.row.id, &SeatToken::from_presented(t).hash())?.ok_or(Refusal::BadToken)?,
-            ),
+        let token_seat = match &req.credential {
+            Some(c) => Some(super::authenticate(tx, game, Some(c))?),
             None => None,
         };
         let env = match &req.submission {

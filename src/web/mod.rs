@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::protocol::Envelope;
-use crate::steward::{DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
+use crate::steward::{Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
 
 /// The largest request body accepted (a move is a few dozen bytes).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -163,7 +163,7 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
 }
 
 async fn show_game(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    Ok(Json(steward.status(id, bearer(&headers)).await?).into_response())
+    Ok(Json(steward.status(id, Credential::token(bearer(&headers))).await?).into_response())
 }
 
 /// The JSON forms of a submission: a move, a commitment, or a reveal (move + salt).
@@ -240,12 +240,12 @@ async fn submit_move(
         }
         json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
     };
-    let req = MoveRequest { game: id, token, submission, raw: body.to_vec(), door: "http" };
+    let req = MoveRequest { game: id, credential: Credential::token(token), submission, raw: body.to_vec(), door: "http" };
     Ok(Json(steward.submit_move(req, Utc::now()).await?).into_response())
 }
 
 async fn resign(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    Ok(Json(steward.resign(id, bearer(&headers), Utc::now()).await?).into_response())
+    Ok(Json(steward.resign(id, Credential::token(bearer(&headers)), Utc::now()).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -265,7 +265,7 @@ async fn draw(
     } else {
         json_body::<DrawBody>(&body, r#"{"action": "offer"} (or "accept", "decline")"#)?.action
     };
-    Ok(Json(steward.draw(id, bearer(&headers), action, Utc::now()).await?).into_response())
+    Ok(Json(steward.draw(id, Credential::token(bearer(&headers)), action, Utc::now()).await?).into_response())
 }
 
 async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
