@@ -44,8 +44,8 @@ pub struct RawMail {
     pub from: Option<String>,
     /// The spool directory (under `data_dir` when relative).
     pub spool: Option<PathBuf>,
-    /// `[mail.smtp]` (the mail issue).
-    pub smtp: Option<toml::Value>,
+    /// `[mail.smtp]`: absent, mails go to the spool.
+    pub smtp: Option<crate::mail::smtp::RawSmtp>,
     /// `[mail.imap]` (the mail issue).
     pub imap: Option<toml::Value>,
     /// `[mail.maildir]` (the mail issue).
@@ -74,6 +74,8 @@ pub struct Config {
     pub mail_from: lettre::message::Mailbox,
     /// Where mails go when no SMTP server is configured.
     pub spool_dir: PathBuf,
+    /// The SMTP server mails go to (`[mail.smtp]`); `None`: the spool.
+    pub smtp: Option<crate::mail::smtp::SmtpConfig>,
 }
 
 impl Config {
@@ -125,12 +127,20 @@ impl Config {
             .with_context(|| format!("mail.from {from_text:?} is not a mail address"))?;
         let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
         let spool_dir = if spool.is_absolute() { spool } else { data_dir.join(spool) };
-        for (name, section) in [("mail.smtp", &raw.mail.smtp), ("mail.imap", &raw.mail.imap), ("mail.maildir", &raw.mail.maildir)] {
+        let smtp = raw.mail.smtp.map(crate::mail::smtp::SmtpConfig::from_raw).transpose()?;
+        for (name, section) in [("mail.imap", &raw.mail.imap), ("mail.maildir", &raw.mail.maildir)] {
             if section.is_some() {
-                tracing::warn!("[{name}] is not supported yet by this version and is ignored; mail goes to the spool");
+                tracing::warn!("[{name}] is not supported yet by this version and is ignored");
             }
         }
-        Ok(Config { data_dir, listen, public_url: public_url.trim_end_matches('/').to_owned(), mail_from, spool_dir })
+        Ok(Config {
+            data_dir,
+            listen,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            mail_from,
+            spool_dir,
+            smtp,
+        })
     }
 
     /// The database file.
@@ -167,6 +177,21 @@ mod tests {
         assert_eq!(c.data_dir, PathBuf::from("/tmp/x"));
         assert_eq!(c.listen.port(), 9001);
         assert_eq!(c.mail_from.email.to_string(), "moves@club.example");
+    }
+
+    #[test]
+    fn mail_smtp_is_read_and_checked() {
+        let c = Config::load(None, &Overrides::default()).unwrap();
+        assert!(c.smtp.is_none(), "no [mail.smtp]: the spool");
+        let raw: RawConfig =
+            toml::from_str("[mail.smtp]\nhost = \"127.0.0.1\"\nport = 2525\ntls = \"none\"\n").unwrap();
+        let smtp = Config::from_raw(raw, &Overrides::default()).unwrap().smtp.unwrap();
+        assert_eq!((smtp.host.as_str(), smtp.port, smtp.tls), ("127.0.0.1", 2525, crate::mail::smtp::TlsMode::None));
+        let err = toml::from_str::<RawConfig>("[mail.smtp]\nhost = \"x\"\nstarttls = true\n").unwrap_err();
+        assert!(err.to_string().contains("unknown field `starttls`"), "{err}");
+        let raw: RawConfig = toml::from_str("[mail.smtp]\nport = 25\n").unwrap();
+        let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
+        assert!(format!("{err:#}").contains("[mail.smtp] needs host"), "{err:#}");
     }
 
     #[test]

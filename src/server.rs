@@ -10,6 +10,7 @@ use tokio::sync::{Notify, watch};
 
 use crate::config::Config;
 use crate::mail::outbox::{self, Sink};
+use crate::mail::smtp::SmtpSink;
 use crate::protocol::StewardKeys;
 use crate::steward::Steward;
 use crate::store::Store;
@@ -29,6 +30,17 @@ pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys)))
 }
 
+/// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool.
+///
+/// # Errors
+/// The SMTP transport cannot be set up (say, an unreadable `ca_file`).
+pub fn sink(config: &Config) -> anyhow::Result<Sink> {
+    Ok(match &config.smtp {
+        Some(smtp) => Sink::Smtp(SmtpSink::new(smtp, &config.mail_from)?),
+        None => Sink::Spool(config.spool_dir.clone()),
+    })
+}
+
 /// Serves the API on `listener` until `shutdown` completes.
 ///
 /// # Errors
@@ -36,13 +48,15 @@ pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
 pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
     let wake = Arc::new(Notify::new());
     let steward = open(&config, wake.clone())?;
+    let sink = sink(&config)?;
     let (stop, stopped) = watch::channel(false);
-    let drainer = tokio::spawn(outbox::run(steward.store().clone(), Sink::Spool(config.spool_dir.clone()), wake, stopped));
+    let mail = sink.describe();
+    let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, wake, stopped));
     let addr = listener.local_addr()?;
     tracing::info!(
         listen = %addr,
         data_dir = %config.data_dir.display(),
-        spool = %config.spool_dir.display(),
+        mail = %mail,
         "fairsteward listening on http://{addr}"
     );
     axum::serve(listener, crate::web::router(steward)).with_graceful_shutdown(shutdown).await?;

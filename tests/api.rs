@@ -240,7 +240,7 @@ fn outbox_texts(db: &Path) -> Vec<String> {
     }
     let mut stmt = conn.prepare("SELECT message FROM outbox").unwrap();
     let bodies: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
-    out.extend(bodies.iter().map(|m| parse_mail(m).body));
+    out.extend(bodies.iter().map(|m| parse_mail(m).all_text()));
     out
 }
 
@@ -255,10 +255,14 @@ fn unsent_mail(db: &Path) -> i64 {
 // A small RFC 5322 reader (enough to check what the steward writes)
 // ---------------------------------------------------------------------------
 
-/// A parsed message: headers in order (names as written) and the decoded body.
+/// A parsed message: headers in order (names as written), the decoded text
+/// body (of a multipart mail: its first text/plain part) and every part.
 struct Mail {
     headers: Vec<(String, String)>,
     body: String,
+    /// The leaf parts, depth first: content type (lower case, without
+    /// parameters) and decoded text (binary parts: empty).
+    parts: Vec<(String, String)>,
 }
 
 impl Mail {
@@ -270,6 +274,11 @@ impl Mail {
             self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect();
         assert_eq!(found.len(), 1, "exactly one {name} header in {:?}", self.headers);
         found[0]
+    }
+
+    /// Every decoded part, joined: what a reader of any part could see.
+    fn all_text(&self) -> String {
+        self.parts.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n")
     }
 }
 
@@ -289,6 +298,17 @@ fn parse_mail(bytes: &[u8]) -> Mail {
         }
     }
     let (head, body) = text.split_once("\r\n\r\n").expect("an empty line between header and body");
+    for line in body.split("\r\n") {
+        assert!(line.len() <= 998, "body line too long: {line}");
+    }
+    let headers = parse_header_fields(head);
+    let parts = mime_leaves(&headers, body);
+    let body = parts.iter().find(|(t, _)| t == "text/plain").map(|(_, b)| b.clone()).expect("a text/plain part");
+    Mail { headers, body, parts }
+}
+
+#[track_caller]
+fn parse_header_fields(head: &str) -> Vec<(String, String)> {
     let mut headers: Vec<(String, String)> = Vec::new();
     for line in head.split("\r\n") {
         assert!(line.len() <= 998, "header line too long: {line}");
@@ -305,15 +325,40 @@ fn parse_mail(bytes: &[u8]) -> Mail {
             headers.push((name.to_owned(), value.trim().to_owned()));
         }
     }
-    for line in body.split("\r\n") {
-        assert!(line.len() <= 998, "body line too long: {line}");
+    headers
+}
+
+/// The leaf parts of a MIME entity, depth first, decoded.
+#[track_caller]
+fn mime_leaves(headers: &[(String, String)], body: &str) -> Vec<(String, String)> {
+    let field = |name: &str| headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+    let content_type = field("Content-Type").unwrap_or_else(|| "text/plain".to_owned());
+    let kind = content_type.split(';').next().unwrap().trim().to_ascii_lowercase();
+    if kind.starts_with("multipart/") {
+        let boundary = content_type
+            .split(';')
+            .find_map(|p| p.trim().strip_prefix("boundary="))
+            .unwrap_or_else(|| panic!("a boundary in {content_type}"))
+            .trim_matches('"')
+            .to_owned();
+        let delimiter = format!("\r\n--{boundary}");
+        let body = format!("\r\n{body}");
+        let (_preamble, rest) = body.split_once(&delimiter).expect("a first boundary");
+        let mut leaves = Vec::new();
+        for section in rest.split(&delimiter) {
+            if section.starts_with("--") {
+                break;
+            }
+            let section = section.strip_prefix("\r\n").expect("a line break after the boundary");
+            let (head, part) = section.split_once("\r\n\r\n").unwrap_or((section, ""));
+            leaves.extend(mime_leaves(&parse_header_fields(head), part));
+        }
+        return leaves;
     }
-    let mail = Mail { headers, body: String::new() };
-    let encoding = mail
-        .headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("Content-Transfer-Encoding"))
-        .map(|(_, v)| v.to_ascii_lowercase());
+    let encoding = field("Content-Transfer-Encoding").map(|v| v.to_ascii_lowercase());
+    if !kind.starts_with("text/") {
+        return vec![(kind, String::new())];
+    }
     let body = match encoding.as_deref() {
         None | Some("7bit" | "8bit") => body.to_owned(),
         Some("quoted-printable") => decode_quoted_printable(body),
@@ -325,7 +370,7 @@ fn parse_mail(bytes: &[u8]) -> Mail {
         }
         Some(other) => panic!("unexpected Content-Transfer-Encoding {other}"),
     };
-    Mail { body: body.replace("\r\n", "\n"), ..mail }
+    vec![(kind, body.replace("\r\n", "\n"))]
 }
 
 fn decode_quoted_printable(text: &str) -> String {
@@ -1221,7 +1266,11 @@ async fn resolution_spools_one_board_mail_per_seat() {
         assert!(mail.header("From").contains("<moves@steward.example>"), "{}", mail.header("From"));
         assert_eq!(mail.header("Subject"), format!("Game {}, turn 2: your move", g.id));
         chrono::DateTime::parse_from_rfc2822(mail.header("Date")).expect("an RFC 5322 date");
-        assert!(mail.header("Content-Type").starts_with("text/plain"), "{}", mail.header("Content-Type"));
+        // Plain text and HTML as alternatives (the HTML shows the board as an image
+        // once a renderer is wired in; until then as text).
+        assert!(mail.header("Content-Type").starts_with("multipart/alternative"), "{}", mail.header("Content-Type"));
+        let kinds: Vec<&str> = mail.parts.iter().map(|(k, _)| k.as_str()).filter(|k| *k != "image/png").collect();
+        assert_eq!(kinds, ["text/plain", "text/html"], "the parts of the board mail");
 
         let body = &mail.body;
         assert!(body.contains(&format!("Game {} (fairschach), turn 1", g.id)), "{body}");
@@ -1356,7 +1405,7 @@ async fn secrecy_a_pending_move_is_told_only_to_its_own_seat() {
     assert_eq!(files.len(), 2, "no mail about a pending move: {:?}", files.keys().collect::<Vec<_>>());
     for (name, bytes) in &files {
         assert_no_secret(name, &String::from_utf8_lossy(bytes));
-        assert_no_secret(name, &parse_mail(bytes).body);
+        assert_no_secret(name, &parse_mail(bytes).all_text());
     }
 
     // Control: once the pair is complete, the move is public and found by the

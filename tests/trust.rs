@@ -1164,15 +1164,43 @@ fn clear_in_finds_clear_forms_and_ignores_base64() {
 }
 
 /// A mail's body with its transfer encoding undone (quoted-printable or base64),
-/// so that a move cannot hide behind it.
+/// so that a move cannot hide behind it; of a multipart mail, every part so
+/// undone, joined.
 fn decoded_body(mail: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(mail);
     let Some((head, body)) = text.split_once("\r\n\r\n") else { return mail.to_vec() };
-    let encoding = head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("content-transfer-encoding:"))
-        .map(|l| l.split_once(':').unwrap().1.trim().to_ascii_lowercase());
-    match encoding.as_deref() {
+    // Unfolded header fields, names in lower case.
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for line in head.split("\r\n") {
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, v)) = fields.last_mut() {
+                v.push(' ');
+                v.push_str(line.trim());
+            }
+        } else if let Some((n, v)) = line.split_once(':') {
+            fields.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
+        }
+    }
+    let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let content_type = field("content-type").unwrap_or_default();
+    if content_type.to_ascii_lowercase().starts_with("multipart/") {
+        let boundary = content_type
+            .split(';')
+            .find_map(|p| p.trim().strip_prefix("boundary="))
+            .unwrap_or_default()
+            .trim_matches('"');
+        let delimiter = format!("\r\n--{boundary}");
+        let mut out = Vec::new();
+        for part in format!("\r\n{body}").split(&delimiter).skip(1) {
+            if part.starts_with("--") {
+                break;
+            }
+            out.extend(decoded_body(part.strip_prefix("\r\n").unwrap_or(part).as_bytes()));
+            out.push(b'\n');
+        }
+        return out;
+    }
+    match field("content-transfer-encoding").map(|e| e.to_ascii_lowercase()).as_deref() {
         Some("base64") => decode_base64(&body.split_whitespace().collect::<String>()).unwrap_or_default(),
         Some("quoted-printable") => {
             let bytes = body.as_bytes();

@@ -419,39 +419,72 @@ struct Mail {
 
 impl Mail {
     /// Reads an RFC 5322 message as the steward writes it (one text part, 7bit,
-    /// quoted-printable or base64).
+    /// quoted-printable or base64, or multipart with such a text/plain part).
     fn parse(raw: &[u8]) -> anyhow::Result<Mail> {
         let text = String::from_utf8_lossy(raw).replace("\r\n", "\n");
-        let (head, body) = text.split_once("\n\n").context("no blank line after the headers")?;
-        // Unfold continuation lines, then read `Name: value`.
-        let mut headers: Vec<(String, String)> = Vec::new();
-        for line in head.lines() {
-            if line.starts_with([' ', '\t']) {
-                if let Some((_, value)) = headers.last_mut() {
-                    value.push(' ');
-                    value.push_str(line.trim());
-                }
-            } else if let Some((name, value)) = line.split_once(':') {
-                headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
-            }
-        }
+        let (headers, body) = entity(&text)?;
         let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-        let encoding = header("content-transfer-encoding").unwrap_or_default().to_ascii_lowercase();
-        let body = match encoding.as_str() {
-            "base64" => {
-                let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-                let bytes = base64::engine::general_purpose::STANDARD.decode(compact).context("bad base64 body")?;
-                String::from_utf8_lossy(&bytes).replace("\r\n", "\n")
-            }
-            "quoted-printable" => quoted_printable(body),
-            _ => body.to_owned(),
-        };
         Ok(Mail {
             to: header("to").context("no To header")?,
             subject: header("subject").context("no Subject header")?,
-            body,
+            body: text_part(&headers, body)?.context("no text/plain part")?,
         })
     }
+}
+
+/// Splits an entity into its header fields (unfolded, names in lower case) and body.
+fn entity(text: &str) -> anyhow::Result<(Vec<(String, String)>, &str)> {
+    let (head, body) = text.split_once("\n\n").context("no blank line after the headers")?;
+    let mut headers: Vec<(String, String)> = Vec::new();
+    for line in head.lines() {
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, value)) = headers.last_mut() {
+                value.push(' ');
+                value.push_str(line.trim());
+            }
+        } else if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+    Ok((headers, body))
+}
+
+/// The decoded first text/plain part of an entity (the entity itself if it is one).
+fn text_part(headers: &[(String, String)], body: &str) -> anyhow::Result<Option<String>> {
+    let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let content_type = header("content-type").unwrap_or_else(|| "text/plain".to_owned());
+    let kind = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    if kind.starts_with("multipart/") {
+        let boundary = content_type
+            .split(';')
+            .find_map(|p| p.trim().strip_prefix("boundary="))
+            .context("a multipart mail without a boundary")?
+            .trim_matches('"');
+        let delimiter = format!("\n--{boundary}");
+        for part in format!("\n{body}").split(&delimiter).skip(1) {
+            if part.starts_with("--") {
+                break;
+            }
+            let (headers, body) = entity(part.strip_prefix('\n').unwrap_or(part))?;
+            if let Some(text) = text_part(&headers, body)? {
+                return Ok(Some(text));
+            }
+        }
+        return Ok(None);
+    }
+    if kind != "text/plain" {
+        return Ok(None);
+    }
+    let encoding = header("content-transfer-encoding").unwrap_or_default().to_ascii_lowercase();
+    Ok(Some(match encoding.as_str() {
+        "base64" => {
+            let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+            let bytes = base64::engine::general_purpose::STANDARD.decode(compact).context("bad base64 body")?;
+            String::from_utf8_lossy(&bytes).replace("\r\n", "\n")
+        }
+        "quoted-printable" => quoted_printable(body),
+        _ => body.to_owned(),
+    }))
 }
 
 /// Decodes a quoted-printable body (soft line breaks, `=XX` escapes).
@@ -515,6 +548,11 @@ mod tests {
         assert_eq!(qp.body, "B\u{f6}rd end\n");
         let b64 = Mail::parse(b"To: a@x.org\r\nSubject: s\r\nContent-Transfer-Encoding: base64\r\n\r\naGVs\r\nbG8=\r\n").unwrap();
         assert_eq!(b64.body, "hello");
+        let multipart = Mail::parse(
+            b"To: a@x.org\r\nSubject: s\r\nContent-Type: multipart/alternative;\r\n boundary=\"=_b\"\r\n\r\n--=_b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nB=C3=B6rd\r\n--=_b\r\nContent-Type: text/html\r\n\r\n<p>html</p>\r\n--=_b--\r\n",
+        )
+        .unwrap();
+        assert_eq!(multipart.body, "B\u{f6}rd");
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub(crate) fn init_logging_at(default: &str) {
 
 /// Parses the command line, runs the command and returns the exit status.
 pub fn main() -> ExitCode {
+    // One TLS crypto provider (ring) for every rustls user (SMTP, IMAP); a second
+    // install (from a test that runs main twice) is refused and harmless.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(

@@ -4,13 +4,29 @@
 //! Message-IDs are `<game.turn.seat.kind@domain>`, so a resent mail is recognisable,
 //! and every mail of a game refers to the seat's first mail of that game
 //! (`In-Reply-To`/`References`), which keeps each game in one thread.
+//!
+//! A mail is one `text/plain` part, or — when its [`Extras`] name an HTML template,
+//! as the board mails do — `multipart/alternative`: the plain text first, then the
+//! HTML (rendered with the same variables, autoescaped), which shows the board as
+//! an inline PNG when one is given:
+//!
+//! ```text
+//! multipart/alternative
+//! ├── text/plain; charset=utf-8          the text template
+//! └── multipart/related                  (just text/html when there is no PNG)
+//!     ├── text/html; charset=utf-8       the HTML template, <img src="cid:board">
+//!     └── image/png, Content-ID <board>  inline
+//! ```
+//!
+//! The MIME boundaries derive from the Message-ID, so the same mail always
+//! formats to the same bytes.
 
 use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
 use lettre::Message;
-use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use minijinja::Environment;
 
 use crate::ids::GameId;
@@ -26,6 +42,8 @@ fn templates() -> &'static Environment<'static> {
             ("notice.txt", include_str!("../../templates/notice.txt")),
             ("trust.txt", include_str!("../../templates/trust.txt")),
             ("howto.txt", include_str!("../../templates/howto.txt")),
+            ("turn.html", include_str!("../../templates/turn.html")),
+            ("started.html", include_str!("../../templates/started.html")),
         ] {
             // The templates are part of the binary; a syntax error is a build bug
             // caught by the tests below.
@@ -79,6 +97,23 @@ pub enum ComposeError {
     Address(String),
 }
 
+/// The Content-ID of the board image in an HTML part (`<img src="cid:board">`).
+pub const BOARD_CID: &str = "board";
+
+/// What a mail carries besides its plain text; `Extras::default()` for none.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    /// The HTML alternative's template (e.g. `turn.html`), rendered with the
+    /// draft's variables plus `board_image` (whether `png` is there). `None`: a
+    /// plain-text mail.
+    pub html: Option<&'static str>,
+    /// The board as a PNG, inline in the HTML part (Content-ID [`BOARD_CID`]).
+    /// Ignored without `html`.
+    pub png: Option<Vec<u8>>,
+    /// A `Reply-To` header (the address replies should go to).
+    pub reply_to: Option<Mailbox>,
+}
+
 /// One mail to compose.
 pub struct Draft<'a> {
     /// The steward's sender address.
@@ -103,6 +138,8 @@ pub struct Draft<'a> {
     pub context: minijinja::Value,
     /// The Date header (the steward's clock, passed in).
     pub date: DateTime<Utc>,
+    /// The HTML alternative, the board image, Reply-To.
+    pub extras: Extras,
 }
 
 fn message_id(from: &Mailbox, game: &GameId, turn: u32, seat: usize, kind: MailKind, extra: &str) -> String {
@@ -138,11 +175,25 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
         .subject(d.subject.clone())
         .date(d.date.into())
         .message_id(Some(format!("<{id}>")));
+    if let Some(reply_to) = d.extras.reply_to {
+        builder = builder.reply_to(reply_to);
+    }
     if d.kind != MailKind::Started {
         let root = format!("<{}>", message_id(d.from, d.game, 0, d.seat, MailKind::Started, ""));
         builder = builder.in_reply_to(root.clone()).references(root);
     }
-    let message = builder.header(ContentType::TEXT_PLAIN).body(body)?;
+    let message = match d.extras.html {
+        None => builder.header(ContentType::TEXT_PLAIN).body(body)?,
+        Some(name) => {
+            let png = d.extras.png;
+            let context = minijinja::context! { board_image => png.is_some(), ..d.context };
+            let html = templates()
+                .get_template(name)
+                .and_then(|t| t.render(&context))
+                .map_err(|e| ComposeError::Template(name, e))?;
+            builder.multipart(alternative(&id, body, html, png))?
+        }
+    };
     Ok(OutboxRow {
         id: 0,
         message_id: id,
@@ -153,13 +204,34 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
     })
 }
 
+/// `text/plain` and `text/html` as alternatives, the HTML with `png` inline.
+fn alternative(message_id: &str, text: String, html: String, png: Option<Vec<u8>>) -> MultiPart {
+    // Stable boundaries: the same mail gives the same bytes. "=_" never occurs in
+    // quoted-printable or base64 text, and the hash keeps them apart from any
+    // 7bit body.
+    let digest = ring::digest::digest(&ring::digest::SHA256, message_id.as_bytes());
+    let tag: String = digest.as_ref()[..12].iter().map(|b| format!("{b:02x}")).collect();
+    let alternative = MultiPart::alternative().boundary(format!("=_alt_{tag}")).singlepart(SinglePart::plain(text));
+    match png {
+        None => alternative.singlepart(SinglePart::html(html)),
+        Some(png) => alternative.multipart(
+            MultiPart::related().boundary(format!("=_rel_{tag}")).singlepart(SinglePart::html(html)).singlepart(
+                Attachment::new_inline(BOARD_CID.to_owned())
+                    .body(png, ContentType::parse("image/png").expect("a MIME type")),
+            ),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use mail_parser::MimeHeaders;
+
     use super::*;
 
     #[test]
     fn every_template_renders() {
-        for name in ["turn.txt", "started.txt", "notice.txt"] {
+        for name in ["turn.txt", "started.txt", "notice.txt", "turn.html", "started.html"] {
             let t = templates().get_template(name).unwrap();
             t.render(minijinja::context! { game => "8KQ2ZJ", moves => Vec::<u8>::new() }).unwrap();
         }
@@ -181,6 +253,7 @@ mod tests {
             template: "notice.txt",
             context: minijinja::context! { game => "8KQ2ZJ", text => "hello" },
             date: DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            extras: Extras::default(),
         };
         let a = compose(draft()).unwrap();
         let b = compose(draft()).unwrap();
@@ -189,5 +262,123 @@ mod tests {
         let text = String::from_utf8(a.message).unwrap();
         assert!(text.contains("Message-ID: <8KQ2ZJ.3.1.turn@steward.example>"), "{text}");
         assert!(text.contains("In-Reply-To: <8KQ2ZJ.0.1.started@steward.example>"), "{text}");
+    }
+
+    /// A turn mail's variables, as the steward passes them (with a hostile name).
+    fn turn_context() -> minijinja::Value {
+        minijinja::context! {
+            game => "8KQ2ZJ",
+            variant => "fairschach",
+            turn => 1,
+            next_turn => 2,
+            seat_name => "white",
+            player => "Alice <script>alert(1)</script> & Co",
+            moves => vec![
+                minijinja::context! { seat => "white", notation => "e4", status => "played" },
+                minijinja::context! { seat => "black", notation => "Qh4", status => "struck", reason => "the queen was taken first" },
+            ],
+            notes => Vec::<String>::new(),
+            board => "  8  r n b q k b n r  8\n  1  R N B Q K B N R  1",
+            outcome => minijinja::Value::UNDEFINED,
+            you_owe => true,
+            to_move => "white and black",
+            state => "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR s KQkq - - 0 2",
+            public_url => "http://127.0.0.1:8080",
+            trust => minijinja::context! { fingerprint => "SHA256:abcd", head_seq => 3, head_hash => "00ff", head_signature => "c2ln", auth => "token", secrecy => "hold" },
+        }
+    }
+
+    fn board_draft<'a>(from: &'a Mailbox, game: &'a GameId, extras: Extras) -> Draft<'a> {
+        Draft {
+            from,
+            game,
+            turn: 1,
+            seat: 0,
+            kind: MailKind::Turn,
+            to_name: "Alice",
+            to_email: "alice@example.org",
+            subject: "Game 8KQ2ZJ, turn 2: your move".into(),
+            template: "turn.txt",
+            context: turn_context(),
+            date: DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            extras,
+        }
+    }
+
+    /// A 1×1 PNG.
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\0\x05\0\x01\xff\x89\x99=\x1d\0\0\0\0IEND\xaeB`\x82";
+
+    #[test]
+    fn a_board_mail_is_text_and_html_with_the_board_inline() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let extras = || Extras {
+            html: Some("turn.html"),
+            png: Some(PNG.to_vec()),
+            reply_to: Some("moves+8KQ2ZJ.0.2.mac@steward.example".parse().unwrap()),
+        };
+        let a = compose(board_draft(&from, &game, extras())).unwrap();
+        let b = compose(board_draft(&from, &game, extras())).unwrap();
+        assert_eq!(a.message, b.message, "stable boundaries: the same mail formats to the same bytes");
+        let text = String::from_utf8(a.message).unwrap();
+        assert!(text.contains("Reply-To: moves+8KQ2ZJ.0.2.mac@steward.example"), "{text}");
+        assert!(text.contains("In-Reply-To: <8KQ2ZJ.0.0.started@steward.example>"), "{text}");
+
+        let mail = mail_parser::MessageParser::default().parse(text.as_bytes()).unwrap();
+        let kinds: Vec<String> = mail
+            .parts
+            .iter()
+            .map(|p| {
+                let ct = p.content_type().unwrap();
+                format!("{}/{}", ct.ctype(), ct.subtype().unwrap_or(""))
+            })
+            .collect();
+        assert_eq!(kinds, ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]);
+        let plain = mail.body_text(0).unwrap();
+        assert!(plain.contains("white: e4 - played") && plain.contains("  1  R N B Q K B N R  1"), "{plain}");
+        let html = mail.body_html(0).unwrap();
+        assert!(html.contains(r#"<img src="cid:board""#), "{html}");
+        assert!(
+            !html.contains("<pre style=\"margin:0;padding:8px;background:#faf8f3"),
+            "no text board beside the image: {html}"
+        );
+        assert!(
+            html.contains("Alice &lt;script&gt;alert(1)&lt;&#x2f;script&gt; &amp; Co")
+                || html.contains("Alice &lt;script&gt;"),
+            "the name is escaped: {html}"
+        );
+        assert!(!html.contains("<script>"), "{html}");
+        assert!(html.contains("the queen was taken first") && html.contains("struck"), "{html}");
+        assert!(html.contains("Your move for turn 2"), "{html}");
+        assert!(
+            html.contains("POST http:&#x2f;&#x2f;127.0.0.1:8080&#x2f;api&#x2f;games&#x2f;8KQ2ZJ&#x2f;moves"),
+            "the reply instructions: {html}"
+        );
+        assert!(html.contains("&quot;turn&quot;: 2"), "escaped once, not twice: {html}");
+        assert!(
+            html.contains("Steward key fingerprint: SHA256:abcd") && html.contains("entry 3, sha256 00ff"),
+            "{html}"
+        );
+        let image = &mail.parts[4];
+        assert_eq!(image.content_id(), Some(BOARD_CID));
+        assert_eq!(image.contents(), PNG);
+    }
+
+    #[test]
+    fn without_a_png_the_html_shows_the_text_board() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let row = compose(board_draft(&from, &game, Extras { html: Some("turn.html"), ..Extras::default() })).unwrap();
+        let mail = mail_parser::MessageParser::default().parse(&row.message).unwrap();
+        let kinds: Vec<String> =
+            mail.parts.iter().map(|p| p.content_type().unwrap().subtype().unwrap_or("").to_owned()).collect();
+        assert_eq!(kinds, ["alternative", "plain", "html"]);
+        let html = mail.body_html(0).unwrap();
+        assert!(!html.contains("cid:"), "{html}");
+        assert!(html.contains("  1  R N B Q K B N R  1"), "{html}");
+        assert!(!String::from_utf8_lossy(&row.message).contains("\r\nReply-To:"), "no Reply-To unless asked");
+        if std::env::var_os("FAIRSTEWARD_PRINT_MAIL").is_some() {
+            println!("{}", String::from_utf8_lossy(&row.message));
+        }
     }
 }

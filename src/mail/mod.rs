@@ -1,11 +1,13 @@
-//! The mail doors. Outbound today: composing the steward's mails from
-//! `templates/` and draining the outbox into the spool. Inbound (IMAP, maildir,
-//! the MTA pipe) and SMTP delivery come with the mail issue.
+//! The mail doors. Outbound: composing the steward's mails from `templates/`
+//! (plain text, and for board mails an HTML alternative with the board inline)
+//! and draining the outbox into an SMTP server or the spool.
 //!
 //! | door | direction | where |
 //! |---|---|---|
-//! | spool | out | one `.eml` per message under `data_dir/spool` |
+//! | SMTP | out | `[mail.smtp]`: lettre over plain, STARTTLS or TLS ([`smtp`]) |
+//! | spool | out | one `.eml` per message under `data_dir/spool`, when `[mail.smtp]` is absent |
 
 pub mod compose;
 pub mod outbox;
+pub mod smtp;
 pub mod spool;

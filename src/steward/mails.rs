@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use minijinja::{Value, context};
 
 use super::{Head, Loaded, Steward, StewardError, internal};
-use crate::mail::compose::{Draft, MailKind, compose, compose_with_suffix};
+use crate::mail::compose::{Draft, Extras, MailKind, compose, compose_with_suffix};
 use crate::rules::{Outcome, Seat, SeatResult, TextResolution};
 use crate::store::OutboxRow;
 
@@ -71,6 +71,7 @@ pub(super) fn started(steward: &Steward, game: &Loaded, head: &Head, now: DateTi
                     trust => trust(steward, game, head),
                 },
                 date: now,
+                extras: Extras { html: Some("started.html"), png: None, reply_to: None },
             })?)
         })
         .collect()
@@ -136,6 +137,7 @@ pub(super) fn turn(
                     trust => trust(steward, game, head),
                 },
                 date: now,
+                extras: Extras { html: Some("turn.html"), png: None, reply_to: None },
             })?)
         })
         .collect()
@@ -206,6 +208,7 @@ pub(super) fn notice(
                         trust => trust(steward, game, head),
                     },
                     date: now,
+                    extras: Extras::default(),
                 },
                 &suffix,
             )?)

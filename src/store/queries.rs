@@ -750,12 +750,22 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn unsent_mail(&self, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
+        self.unsent_mail_after(0, limit)
+    }
+
+    /// Mails not yet sent with a row id above `after`, oldest first: the outbox
+    /// drainer pages through the queue with it, so mails it holds back (refused
+    /// by the server) never keep newer ones waiting.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn unsent_mail_after(&self, after: i64, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
         let mut stmt = self.0.prepare(
             "SELECT id, message_id, game_id, recipient, subject, message FROM outbox
-             WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+             WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = stmt
-            .query_map([limit], |r| {
+            .query_map(params![after, limit], |r| {
                 Ok(OutboxRow {
                     id: r.get(0)?,
                     message_id: r.get(1)?,
@@ -774,10 +784,22 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0.execute(
+        self.mark_sent_many(&[id], now)
+    }
+
+    /// Marks several mails delivered, in this one transaction: the drainer records
+    /// a batch of accepted mails with one commit (one fsync) instead of one each.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn mark_sent_many(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
+        let mut stmt = self.0.prepare_cached(
             "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
-            params![id, time_text(now)],
         )?;
+        let now = time_text(now);
+        for id in ids {
+            stmt.execute(params![id, now])?;
+        }
         Ok(())
     }
 
