@@ -7,5 +7,6 @@
 //! | spool | out | one `.eml` per message under `data_dir/spool` |
 
 pub mod compose;
+pub mod inbound;
 pub mod outbox;
 pub mod spool;
