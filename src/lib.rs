@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod ids;
 pub mod mail;
+pub mod protocol;
 pub mod render;
 pub mod rules;
 pub mod server;

@@ -10,6 +10,7 @@ use tokio::sync::{Notify, watch};
 
 use crate::config::Config;
 use crate::mail::outbox::{self, Sink};
+use crate::protocol::StewardKeys;
 use crate::steward::Steward;
 use crate::store::Store;
 
@@ -22,7 +23,10 @@ pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
         .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
     let path = config.database();
     let store = Store::open(&path).with_context(|| format!("cannot open the database {}", path.display()))?;
-    Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox))
+    let keys = StewardKeys::load_or_create(&config.data_dir)
+        .with_context(|| format!("cannot load or create the steward's keys in {}", config.data_dir.display()))?;
+    tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
+    Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys)))
 }
 
 /// Serves the API on `listener` until `shutdown` completes.

@@ -408,8 +408,16 @@ async fn create_fairschach_game_returns_201_with_one_token_per_seat() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_chess_game_returns_201_with_white_to_move() {
     let s = Server::start().await;
+    // A public key that is not 32 bytes of base64 is refused, naming the seat.
+    let bad_key = json!([
+        {"name": "Carol", "email": "carol@example.org", "public_key": "MCowBQYDK2VwAyEA"},
+        {"name": "Dan", "email": "dan@example.org"},
+    ]);
+    let m = s.create_raw(&json!({"variant": "chess", "seats": bad_key})).await.error(400, "bad_request");
+    assert!(m.contains("seat 1 (white)") && m.contains("public key"), "{m}");
+    let key = fairsteward::protocol::PlayerKey::generate().public_key_base64();
     let seats_with_key = json!([
-        {"name": "  Carol ", "email": "carol@example.org", "public_key": "MCowBQYDK2VwAyEA"},
+        {"name": "  Carol ", "email": "carol@example.org", "public_key": key},
         {"name": "Dan", "email": "dan@example.org"},
     ]);
     let created = s.create_raw(&json!({"variant": "chess", "seats": seats_with_key})).await.ok(201);
@@ -1241,7 +1249,6 @@ async fn resolution_spools_one_board_mail_per_seat() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: a seat's second draw offer in one turn is never mailed (same Message-ID, INSERT OR IGNORE)"]
 async fn every_draw_offer_is_mailed_to_the_other_seat() {
     let s = Server::start().await;
     let g = s.create("fairschach", json!({})).await;
@@ -1264,7 +1271,6 @@ async fn every_draw_offer_is_mailed_to_the_other_seat() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: axum's own refusals (405, 413) are not in the documented JSON error shape"]
 async fn framework_refusals_have_the_json_error_shape() {
     let s = Server::start().await;
     let g = s.create("fairschach", json!({})).await;

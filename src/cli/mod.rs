@@ -5,8 +5,10 @@
 
 pub(crate) mod demo;
 pub(crate) mod game;
+pub(crate) mod player;
 pub(crate) mod rules;
 pub(crate) mod serve;
+pub(crate) mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -27,8 +29,13 @@ pub struct Cli {
 enum Command {
     /// Run the steward: the HTTP API on 127.0.0.1:8080, mail to the spool.
     Serve(serve::ServeArgs),
+    /// Player tools: keygen, sign, seal, commit, reveal and submit move envelopes.
+    Player(player::PlayerArgs),
     /// The rules engine: legal moves, turn resolution, perft (JSON on stdout).
     Rules(rules::RulesArgs),
+    /// Check a game's transcript offline: chain, signatures, commitments, and
+    /// every resolution replayed through the rules (exit 0 when all holds).
+    Verify(verify::VerifyArgs),
     /// Admin commands on the steward's store: create, show and list games (JSON on
     /// stdout).
     Game(game::GameArgs),
@@ -96,6 +103,8 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Rules(args) => rules::run(args),
         Command::Serve(args) => return report(serve::run(args)),
+        Command::Player(args) => return player::run(args),
+        Command::Verify(args) => return verify::exit_status(args),
         Command::Demo(args) => return report(demo::run(args)),
         Command::Game(args) => match game::run(args) {
             Ok(value) => Ok(value),

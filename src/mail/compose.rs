@@ -24,6 +24,8 @@ fn templates() -> &'static Environment<'static> {
             ("turn.txt", include_str!("../../templates/turn.txt")),
             ("started.txt", include_str!("../../templates/started.txt")),
             ("notice.txt", include_str!("../../templates/notice.txt")),
+            ("trust.txt", include_str!("../../templates/trust.txt")),
+            ("howto.txt", include_str!("../../templates/howto.txt")),
         ] {
             // The templates are part of the binary; a syntax error is a build bug
             // caught by the tests below.
@@ -44,6 +46,10 @@ pub enum MailKind {
     DrawOffer,
     /// The game ended outside a turn (resignation, agreement).
     Ended,
+    /// A seat committed to a move (commit-reveal games).
+    Committed,
+    /// Every seat has committed: reveal now.
+    Reveal,
 }
 
 impl MailKind {
@@ -53,6 +59,8 @@ impl MailKind {
             MailKind::Turn => "turn",
             MailKind::DrawOffer => "draw",
             MailKind::Ended => "ended",
+            MailKind::Committed => "commit",
+            MailKind::Reveal => "reveal",
         }
     }
 }

@@ -29,6 +29,9 @@ pub fn write(dir: &Path, message_id: &str, message: &[u8]) -> std::io::Result<Pa
     file.write_all(message)?;
     file.sync_all()?;
     std::fs::rename(&tmp, &path)?;
+    // The rename is durable only once the directory is: otherwise a power loss
+    // could undo it after the outbox marked the mail sent.
+    std::fs::File::open(dir)?.sync_all()?;
     Ok(path)
 }
 

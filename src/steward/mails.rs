@@ -1,10 +1,9 @@
 //! Which mails the steward queues, and what goes into their templates.
 
 use chrono::{DateTime, Utc};
-use lettre::message::Mailbox;
-use minijinja::context;
+use minijinja::{Value, context};
 
-use super::{Loaded, StewardError, internal};
+use super::{Head, Loaded, Steward, StewardError, internal};
 use crate::mail::compose::{Draft, MailKind, compose, compose_with_suffix};
 use crate::rules::{Outcome, Seat, SeatResult, TextResolution};
 use crate::store::OutboxRow;
@@ -21,7 +20,22 @@ fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError
 }
 
 /// The mails that open a game, one per seat.
-pub(super) fn started(from: &Mailbox, public_url: &str, game: &Loaded, now: DateTime<Utc>) -> Result<Vec<OutboxRow>, StewardError> {
+/// What every mail says about trust: the steward's key and the signed head.
+fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
+    context! {
+        fingerprint => steward.keys.fingerprint(),
+        head_seq => head.seq,
+        head_hash => head.hash.clone(),
+        head_signature => head.signature.clone(),
+        auth => game.row.auth.name(),
+        secrecy => game.row.secrecy.name(),
+        commit_reveal => game.row.secrecy == crate::protocol::policy::Secrecy::CommitReveal,
+        signed => game.row.auth == crate::protocol::policy::Auth::Signature,
+    }
+}
+
+pub(super) fn started(steward: &Steward, game: &Loaded, head: &Head, now: DateTime<Utc>) -> Result<Vec<OutboxRow>, StewardError> {
+    let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
     let seats: Vec<_> = game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
     let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -54,6 +68,7 @@ pub(super) fn started(from: &Mailbox, public_url: &str, game: &Loaded, now: Date
                     you_owe => you_owe,
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     public_url => public_url,
+                    trust => trust(steward, game, head),
                 },
                 date: now,
             })?)
@@ -63,12 +78,13 @@ pub(super) fn started(from: &Mailbox, public_url: &str, game: &Loaded, now: Date
 
 /// The board mails after a resolved turn, one per seat.
 pub(super) fn turn(
-    from: &Mailbox,
-    public_url: &str,
+    steward: &Steward,
     game: &Loaded,
     r: &TextResolution,
+    head: &Head,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
+    let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
     let moves: Vec<_> = r
         .moves
@@ -117,6 +133,7 @@ pub(super) fn turn(
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
                     public_url => public_url,
+                    trust => trust(steward, game, head),
                 },
                 date: now,
             })?)
@@ -132,23 +149,32 @@ pub(super) enum Notice {
     DrawDeclined,
     /// The game ended outside a turn.
     Ended,
+    /// A seat committed (commit-reveal games; sent to every seat).
+    Committed(Seat),
+    /// Every seat has committed: reveal now.
+    RevealNow,
 }
 
 /// A short notice to the seats.
 pub(super) fn notice(
-    from: &Mailbox,
-    public_url: &str,
+    steward: &Steward,
     game: &Loaded,
     what: Notice,
     text: &str,
     outcome: Option<Outcome>,
+    head: &Head,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
+    let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let outcome = outcome.map(|o| game.outcome_text(o));
     let (kind, suffix, skip) = match what {
-        Notice::DrawOffer(s) => (MailKind::DrawOffer, format!("-{}", s.index()), Some(s)),
-        Notice::DrawDeclined => (MailKind::DrawOffer, "-declined".to_owned(), None),
+        // A seat may offer, decline and offer again in one turn: the transcript
+        // place keeps each notice's Message-ID its own.
+        Notice::DrawOffer(s) => (MailKind::DrawOffer, format!("-{}-{}", s.index(), head.seq), Some(s)),
+        Notice::DrawDeclined => (MailKind::DrawOffer, format!("-declined-{}", head.seq), None),
         Notice::Ended => (MailKind::Ended, String::new(), None),
+        Notice::Committed(s) => (MailKind::Committed, format!("-{}", s.index()), None),
+        Notice::RevealNow => (MailKind::Reveal, String::new(), None),
     };
     game.seats
         .iter()
@@ -177,6 +203,7 @@ pub(super) fn notice(
                         text => text,
                         outcome => outcome.clone(),
                         public_url => public_url,
+                        trust => trust(steward, game, head),
                     },
                     date: now,
                 },

@@ -11,6 +11,7 @@
 
 pub mod board;
 mod mails;
+mod moves;
 mod refusal;
 mod view;
 
@@ -23,12 +24,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Notify;
 
+pub use moves::{MoveRequest, Submission};
 pub use refusal::{Refusal, StewardError};
 pub use view::{GameView, MoveView, SeatView, TurnView};
 
-use crate::ids::{GameId, SeatToken, new_receipt};
-use crate::rules::{DynVariant, GameResult, Options, Outcome, RulesError, Seat, SeatResult, VariantId};
-use crate::store::{EventRow, GameRow, MoveRow, SeatRow, Store, TurnRow, Tx};
+use crate::ids::{GameId, SeatToken};
+use crate::protocol::StewardKeys;
+use crate::protocol::capability::Capability;
+use crate::protocol::policy::{Auth, Secrecy};
+use crate::rules::{DynVariant, GameResult, Options, Outcome, Seat, VariantId};
+use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
 
 /// A seat of a game to create.
 #[derive(Clone, Debug, Deserialize)]
@@ -49,7 +54,8 @@ pub struct NewSeat {
 pub struct NewGame {
     /// The variant's name (`chess`, `fairschach`).
     pub variant: String,
-    /// The variant's options, e.g. `{"pause": "capturable"}`.
+    /// The variant's options, e.g. `{"pause": "capturable"}`, and the trust
+    /// options `auth` (`token` | `signature`) and `secrecy` (`hold` | `commit-reveal`).
     #[serde(default)]
     pub options: BTreeMap<String, serde_json::Value>,
     /// The seats, in the variant's seat order.
@@ -76,41 +82,76 @@ pub struct CreatedGame {
     pub tokens: Vec<SeatSecret>,
 }
 
-/// What the sender of an accepted move gets; the same again for a repeat.
+/// What the sender of an accepted move, commitment or reveal gets; the same
+/// again for a repeat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Receipt {
     /// The receipt id.
     pub receipt: String,
+    /// `move`, `commit` or `reveal`.
+    pub kind: &'static str,
     /// The game.
     pub game: String,
     /// The seat.
     pub seat: String,
-    /// The turn the move is for.
+    /// The turn it is for.
     pub turn: u32,
-    /// The move as the rules read it (SAN).
-    #[serde(rename = "move")]
-    pub notation: String,
+    /// The move as the rules read it (SAN); absent for a commitment.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+    /// The commitment, hex; only for a commitment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
     /// When it was accepted (server time, UTC).
     pub received_at: String,
     /// Whether this move completed the turn and it was resolved.
     pub resolved: bool,
+    /// The hash of the transcript entry that records the receipt.
+    pub entry: String,
 }
 
-/// A move as it reaches the steward through a door.
-#[derive(Clone, Debug)]
-pub struct MoveRequest {
-    /// The game id as given.
-    pub game: String,
-    /// The seat token as given.
-    pub token: Option<String>,
-    /// The turn the sender thinks is owed.
-    pub turn: u32,
-    /// The move text.
-    pub text: String,
-    /// The raw message, kept for disputes.
-    pub raw: Vec<u8>,
-    /// `http` or `mail`.
-    pub door: &'static str,
+impl Receipt {
+    fn moved(game: &Loaded, m: &MoveRow, seat: String, kind: &'static str, entry: String) -> Receipt {
+        Receipt {
+            receipt: m.receipt.clone(),
+            kind,
+            game: game.row.id.to_string(),
+            seat,
+            turn: m.turn,
+            notation: Some(m.notation.clone()),
+            commitment: None,
+            received_at: crate::store::time_text(m.received_at),
+            resolved: m.completes,
+            entry,
+        }
+    }
+
+    fn commit(game: &Loaded, c: &CommitmentRow, seat: String, entry: String) -> Receipt {
+        Receipt {
+            receipt: c.receipt.clone(),
+            kind: "commit",
+            game: game.row.id.to_string(),
+            seat,
+            turn: c.turn,
+            notation: None,
+            commitment: Some(c.commitment.clone()),
+            received_at: crate::store::time_text(c.received_at),
+            resolved: false,
+            entry,
+        }
+    }
+}
+
+/// The transcript head the steward signed at the end of a transaction; every
+/// mail carries it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Head {
+    /// The newest entry's place.
+    pub seq: u32,
+    /// Its hash, hex.
+    pub hash: String,
+    /// The steward's Ed25519 signature over [`crate::protocol::transcript::head_message`], base64.
+    pub signature: String,
 }
 
 /// What a seat does about a draw.
@@ -132,6 +173,7 @@ pub struct Steward {
     from: Mailbox,
     public_url: String,
     outbox: Arc<Notify>,
+    keys: Arc<StewardKeys>,
 }
 
 /// A game loaded in a transaction, with its rulebook.
@@ -170,10 +212,58 @@ fn load(tx: &Tx<'_>, game: &str) -> Result<Loaded, StewardError> {
     Ok(Loaded { row, rules, seats })
 }
 
-fn authenticate(tx: &Tx<'_>, game: &Loaded, token: Option<&str>) -> Result<Seat, StewardError> {
-    let token = token.filter(|t| !t.trim().is_empty()).ok_or(Refusal::BadToken)?;
-    let hash = SeatToken::from_presented(token).hash();
-    Ok(tx.seat_with_token(&game.row.id, &hash)?.ok_or(Refusal::BadToken)?)
+/// The trust options, taken out of the options map; the rest are the variant's.
+fn trust_options(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<(Auth, Secrecy), Refusal> {
+    let mut take = |key: &str| -> Result<Option<String>, Refusal> {
+        match raw.remove(key) {
+            None => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(Refusal::BadRequest(format!("option {key} must be a string, not {other}"))),
+        }
+    };
+    let auth = take(Auth::OPTION)?.map(|s| s.parse::<Auth>()).transpose().map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let secrecy =
+        take(Secrecy::OPTION)?.map(|s| s.parse::<Secrecy>()).transpose().map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    Ok((auth.unwrap_or_default(), secrecy.unwrap_or_default()))
+}
+
+/// How a request proves its seat, apart from a signed envelope.
+#[derive(Clone, Debug)]
+pub enum Credential {
+    /// The seat's secret token (HTTP `Authorization: Bearer`).
+    Token(String),
+    /// A reply capability the mail door has checked.
+    Capability(Capability),
+}
+
+impl Credential {
+    /// A token credential from an optional header value.
+    pub fn token(token: Option<String>) -> Option<Credential> {
+        token.filter(|t| !t.trim().is_empty()).map(Credential::Token)
+    }
+}
+
+fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> Result<Seat, StewardError> {
+    match credential {
+        None => Err(Refusal::BadToken.into()),
+        Some(Credential::Token(token)) => {
+            let hash = SeatToken::from_presented(token).hash();
+            Ok(tx.seat_with_token(&game.row.id, &hash)?.ok_or(Refusal::BadToken)?)
+        }
+        Some(Credential::Capability(c)) => {
+            if c.game != game.row.id.as_str() {
+                return Err(Refusal::EnvelopeMismatch(format!(
+                    "this reply address belongs to game {}, not to game {}",
+                    c.game, game.row.id
+                ))
+                .into());
+            }
+            (0..game.seats.len())
+                .map(|i| Seat::new(i as u8))
+                .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&c.seat))
+                .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
+        }
+    }
 }
 
 fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Value>) -> Result<Options, Refusal> {
@@ -192,9 +282,24 @@ fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Valu
 
 impl Steward {
     /// A steward over `store`, sending mail as `from`; `public_url` goes into
-    /// mails; `outbox` is notified after each commit that queued mail.
-    pub fn new(store: Store, from: Mailbox, public_url: String, outbox: Arc<Notify>) -> Steward {
-        Steward { store, from, public_url, outbox }
+    /// mails; `outbox` is notified after each commit that queued mail; `keys`
+    /// sign the transcript and open sealed moves.
+    pub fn new(store: Store, from: Mailbox, public_url: String, outbox: Arc<Notify>, keys: Arc<StewardKeys>) -> Steward {
+        Steward { store, from, public_url, outbox, keys }
+    }
+
+    /// The steward's keys.
+    pub fn keys(&self) -> &StewardKeys {
+        &self.keys
+    }
+
+    /// Signs the transcript head of `game` (the newest entry) and returns it.
+    fn sign_head(&self, tx: &Tx<'_>, game: &GameId) -> Result<Head, StewardError> {
+        let (seq, hash) = tx.head(game)?.ok_or_else(|| internal(format!("game {game} has no transcript")))?;
+        let message = crate::protocol::transcript::head_message(game.as_str(), seq, &hash);
+        let signature = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, self.keys.sign(&message));
+        tx.sign_event(game, seq, &signature)?;
+        Ok(Head { seq, hash, signature })
     }
 
     /// The store.
@@ -208,7 +313,9 @@ impl Steward {
     /// An unknown variant or option, a wrong number of seats, a bad address.
     pub async fn create_game(&self, new: NewGame, now: DateTime<Utc>) -> Result<CreatedGame, StewardError> {
         let variant: VariantId = new.variant.parse().map_err(|e: crate::rules::UnknownVariant| Refusal::BadRequest(e.to_string()))?;
-        let options = options_from_json(variant, &new.options)?;
+        let mut raw_options = new.options.clone();
+        let (auth, secrecy) = trust_options(&mut raw_options)?;
+        let options = options_from_json(variant, &raw_options)?;
         let rules = variant.rulebook(&options).map_err(|e| Refusal::BadRequest(e.to_string()))?;
         let names = rules.seat_names();
         if new.seats.len() != names.len() {
@@ -233,6 +340,25 @@ impl Steward {
                 ))
                 .into());
             }
+            match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+                Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
+                    return Err(Refusal::BadRequest(format!(
+                        "seat {} ({}): the public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it",
+                        i + 1,
+                        names[i]
+                    ))
+                    .into());
+                }
+                None if auth == Auth::Signature => {
+                    return Err(Refusal::BadRequest(format!(
+                        "seat {} ({}) has no public_key, but auth = signature needs one per seat (`fairsteward player keygen`)",
+                        i + 1,
+                        names[i]
+                    ))
+                    .into());
+                }
+                _ => {}
+            }
         }
         let tokens: Vec<SeatToken> = new.seats.iter().map(|_| SeatToken::random()).collect();
         let hashes: Vec<String> = tokens.iter().map(SeatToken::hash).collect();
@@ -249,6 +375,8 @@ impl Steward {
                     id: id.clone(),
                     variant,
                     options: options.clone(),
+                    auth,
+                    secrecy,
                     state: start.clone(),
                     turn: 1,
                     outcome: None,
@@ -262,7 +390,7 @@ impl Steward {
                         seat: Seat::new(i as u8),
                         name: s.name.trim().to_owned(),
                         email: s.email.trim().to_owned(),
-                        public_key: s.public_key.clone(),
+                        public_key: s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned),
                         draw_offer: false,
                     };
                     tx.insert_seat(&id, &seat, hash)?;
@@ -270,16 +398,30 @@ impl Steward {
                 }
                 let game = Loaded { row, rules, seats };
                 let players: Vec<_> = game.seats.iter().map(|s| json!({"seat": game.seat_name(s.seat), "player": s.name})).collect();
+                let players: Vec<_> = players
+                    .into_iter()
+                    .zip(&game.seats)
+                    .map(|(mut p, s)| {
+                        if let Some(k) = &s.public_key {
+                            p["public_key"] = json!(k);
+                        }
+                        p
+                    })
+                    .collect();
                 tx.append_event(&id, now, "created", &json!({
                     "variant": variant.name(),
                     "options": options.iter().collect::<BTreeMap<_, _>>(),
+                    "auth": auth.name(),
+                    "secrecy": secrecy.name(),
                     "seats": players,
                     "state": game.row.state,
+                    "steward_key": this.keys.signing_public_base64(),
                 }))?;
-                for mail in mails::started(&this.from, &this.public_url, &game, now)? {
+                let head = this.sign_head(tx, &id)?;
+                for mail in mails::started(&this, &game, &head, now)? {
                     tx.queue_mail(&mail, now)?;
                 }
-                let view = view::game_view(tx, &game, None)?;
+                let view = view::game_view(&this, tx, &game, None)?;
                 Ok::<_, StewardError>((id, view))
             })
             .await?;
@@ -292,160 +434,6 @@ impl Steward {
             .map(|(s, t)| SeatSecret { seat: s.seat.clone(), player: s.player.clone(), token: t.reveal().to_owned() })
             .collect();
         Ok(CreatedGame { game: view, tokens })
-    }
-
-    /// Accepts a move: checks it, holds it, and resolves the turn when it is
-    /// complete — all in one transaction. A repeat of an accepted move gets the
-    /// same receipt; a different move for a turn already moved is refused.
-    ///
-    /// # Errors
-    /// A [`Refusal`] for the sender's mistakes; nothing is changed then.
-    pub async fn submit_move(&self, req: MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
-        let this = self.clone();
-        let raw = req.raw.clone();
-        let door = req.door;
-        let game_text = req.game.clone();
-        let result = self.store.transaction(move |tx| this.submit_in(tx, &req, now)).await;
-        match &result {
-            Ok(receipt) => {
-                tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, resolved = receipt.resolved, "move accepted");
-                if receipt.resolved {
-                    self.outbox.notify_one();
-                }
-            }
-            Err(StewardError::Refused(r)) => {
-                tracing::info!(game = %game_text, code = r.code(), "move refused");
-                let outcome = format!("refused: {}", r.code());
-                let game = game_text.parse::<GameId>().ok();
-                // Kept for disputes even though nothing was accepted.
-                let kept = self
-                    .store
-                    .transaction(move |tx| {
-                        let game = game.filter(|g| tx.game_exists(g).unwrap_or(false));
-                        tx.insert_inbound(now, door, game.as_ref(), &raw, &outcome)
-                    })
-                    .await;
-                if let Err(e) = kept {
-                    tracing::error!(error = %e, "could not keep a refused message");
-                }
-            }
-            Err(StewardError::Internal(e)) => tracing::error!(game = %game_text, error = %e, "move not accepted"),
-        }
-        result
-    }
-
-    fn submit_in(&self, tx: &Tx<'_>, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
-        let game = load(tx, &req.game)?;
-        let seat = authenticate(tx, &game, req.token.as_deref())?;
-        let id = game.row.id.clone();
-        let seat_name = game.seat_name(seat);
-
-        if let Some(earlier) = tx.move_of(&id, req.turn, seat)? {
-            return if self.same_move(tx, &game, &earlier, seat, &req.text)? {
-                Ok(receipt_of(&game, &earlier, seat_name))
-            } else {
-                Err(Refusal::AlreadyMoved { seat: seat_name, turn: req.turn, when: crate::store::time_text(earlier.received_at) }.into())
-            };
-        }
-        if let Some(o) = game.row.outcome {
-            return Err(Refusal::GameOver(game.outcome_text(o)).into());
-        }
-        if req.turn != game.row.turn {
-            return Err(Refusal::WrongTurn { expected: game.row.turn, got: req.turn }.into());
-        }
-        let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
-        if !to_move.contains(seat) {
-            let names: Vec<String> = to_move.iter().map(|s| game.seat_name(s)).collect();
-            return Err(Refusal::NotYourTurn { seat: seat_name, turn: game.row.turn, to_move: names.join(" and ") }.into());
-        }
-        let checked = game.rules.check_move(&game.row.state, seat, &req.text).map_err(|e| match e {
-            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error.to_string())),
-            other => internal(other),
-        })?;
-        let given = tx.moves_of_turn(&id, game.row.turn)?;
-        let complete = to_move.iter().all(|s| s == seat || given.iter().any(|m| m.seat == s));
-        let row = MoveRow {
-            turn: game.row.turn,
-            seat,
-            receipt: new_receipt(),
-            entered: req.text.trim().to_owned(),
-            canonical: checked.canonical,
-            notation: checked.notation,
-            received_at: now,
-            status: "pending".to_owned(),
-            reason: None,
-            completes: complete,
-        };
-        tx.insert_move(&id, &row)?;
-        tx.insert_inbound(now, req.door, Some(&id), &req.raw, "accepted")?;
-        // The transcript says that the seat moved, never what, until resolution.
-        tx.append_event(&id, now, "moved", &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
-
-        if complete {
-            let given = tx.moves_of_turn(&id, game.row.turn)?;
-            self.resolve_turn(tx, &game, &given, now)?;
-        }
-        Ok(receipt_of(&game, &row, seat_name))
-    }
-
-    /// Whether `text` names the same move as the accepted `earlier` one.
-    fn same_move(&self, tx: &Tx<'_>, game: &Loaded, earlier: &MoveRow, seat: Seat, text: &str) -> Result<bool, StewardError> {
-        if earlier.entered == text.trim() || earlier.canonical == text.trim() {
-            return Ok(true);
-        }
-        // Read the text in the position the earlier move was made in.
-        let state = if earlier.turn == game.row.turn {
-            game.row.state.clone()
-        } else {
-            match tx.turns(&game.row.id)?.into_iter().find(|t| t.turn == earlier.turn) {
-                Some(t) => t.state_before,
-                None => return Ok(false),
-            }
-        };
-        Ok(game.rules.check_move(&state, seat, text).is_ok_and(|m| m.canonical == earlier.canonical))
-    }
-
-    fn resolve_turn(&self, tx: &Tx<'_>, game: &Loaded, given: &[MoveRow], now: DateTime<Utc>) -> Result<(), StewardError> {
-        let id = &game.row.id;
-        let turns = tx.turns(id)?;
-        let history: Vec<String> = turns.iter().map(|t| t.state_before.clone()).collect();
-        let moves: Vec<(Seat, String)> = given.iter().map(|m| (m.seat, m.canonical.clone())).collect();
-        let r = game.rules.resolve(&history, &game.row.state, &moves).map_err(|e| internal(format!("resolving {id} turn {}: {e}", game.row.turn)))?;
-        for m in &r.moves {
-            let reason = match &m.result {
-                SeatResult::Struck(why) => Some(why.as_str()),
-                _ => None,
-            };
-            tx.settle_move(id, game.row.turn, m.seat, m.result.as_str(), reason)?;
-        }
-        tx.insert_turn(id, &TurnRow {
-            turn: game.row.turn,
-            state_before: game.row.state.clone(),
-            state_after: r.state.clone(),
-            notes: r.notes.clone(),
-            resolved_at: now,
-        })?;
-        tx.advance_game(id, &r.state, game.row.turn + 1, now)?;
-        tx.clear_draw_offers(id)?;
-        let moves_json: Vec<_> = r
-            .moves
-            .iter()
-            .map(|m| {
-                let mut v = json!({"seat": game.seat_name(m.seat), "move": m.notation, "uci": m.mv, "status": m.result.as_str()});
-                if let SeatResult::Struck(why) = &m.result {
-                    v["reason"] = json!(why);
-                }
-                v
-            })
-            .collect();
-        tx.append_event(id, now, "resolved", &json!({"turn": game.row.turn, "moves": moves_json, "notes": r.notes, "state": r.state}))?;
-        if let Some(o) = r.outcome {
-            self.end(tx, game, o, now)?;
-        }
-        for mail in mails::turn(&self.from, &self.public_url, game, &r, now)? {
-            tx.queue_mail(&mail, now)?;
-        }
-        Ok(())
     }
 
     fn end(&self, tx: &Tx<'_>, game: &Loaded, o: Outcome, now: DateTime<Utc>) -> Result<(), StewardError> {
@@ -467,13 +455,13 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game, bad token, game over.
-    pub async fn resign(&self, game: String, token: Option<String>, now: DateTime<Utc>) -> Result<GameView, StewardError> {
+    pub async fn resign(&self, game: String, credential: Option<Credential>, now: DateTime<Utc>) -> Result<GameView, StewardError> {
         let this = self.clone();
         let view = self
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = authenticate(tx, &g, token.as_deref())?;
+                let seat = authenticate(tx, &g, credential.as_ref())?;
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
@@ -482,12 +470,13 @@ impl Steward {
                 })?;
                 tx.append_event(&g.row.id, now, "resigned", &json!({"seat": g.seat_name(seat), "turn": g.row.turn}))?;
                 this.end(tx, &g, outcome, now)?;
+                let head = this.sign_head(tx, &g.row.id)?;
                 let text = format!("{} ({}) resigned.", g.seat_name(seat), g.seats[seat.index()].name);
-                for mail in mails::notice(&this.from, &this.public_url, &g, mails::Notice::Ended, &text, Some(outcome), now)? {
+                for mail in mails::notice(&this, &g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
                     tx.queue_mail(&mail, now)?;
                 }
                 let g = load(tx, g.row.id.as_str())?;
-                view::game_view(tx, &g, Some(seat))
+                view::game_view(&this, tx, &g, Some(seat))
             })
             .await?;
         self.outbox.notify_one();
@@ -499,13 +488,19 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game, bad token, game over.
-    pub async fn draw(&self, game: String, token: Option<String>, action: DrawAction, now: DateTime<Utc>) -> Result<GameView, StewardError> {
+    pub async fn draw(
+        &self,
+        game: String,
+        credential: Option<Credential>,
+        action: DrawAction,
+        now: DateTime<Utc>,
+    ) -> Result<GameView, StewardError> {
         let this = self.clone();
         let view = self
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = authenticate(tx, &g, token.as_deref())?;
+                let seat = authenticate(tx, &g, credential.as_ref())?;
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
@@ -513,8 +508,9 @@ impl Steward {
                 if action == DrawAction::Decline {
                     tx.clear_draw_offers(&g.row.id)?;
                     tx.append_event(&g.row.id, now, "draw_declined", &json!({"seat": name, "turn": g.row.turn}))?;
+                    let head = this.sign_head(tx, &g.row.id)?;
                     let text = format!("{name} declines the draw; play goes on.");
-                    for mail in mails::notice(&this.from, &this.public_url, &g, mails::Notice::DrawDeclined, &text, None, now)? {
+                    for mail in mails::notice(&this, &g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
                         tx.queue_mail(&mail, now)?;
                     }
                 } else {
@@ -524,18 +520,20 @@ impl Steward {
                     if all {
                         let o = Outcome::draw(crate::rules::EndReason::Agreement);
                         this.end(tx, &g, o, now)?;
-                        for mail in mails::notice(&this.from, &this.public_url, &g, mails::Notice::Ended, "All seats agreed to a draw.", Some(o), now)? {
+                        let head = this.sign_head(tx, &g.row.id)?;
+                        for mail in mails::notice(&this, &g, mails::Notice::Ended, "All seats agreed to a draw.", Some(o), &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     } else {
+                        let head = this.sign_head(tx, &g.row.id)?;
                         let text = format!("{name} offers a draw. To accept, POST /api/games/{}/draw with your token.", g.row.id);
-                        for mail in mails::notice(&this.from, &this.public_url, &g, mails::Notice::DrawOffer(seat), &text, None, now)? {
+                        for mail in mails::notice(&this, &g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }
                 }
                 let g = load(tx, g.row.id.as_str())?;
-                view::game_view(tx, &g, Some(seat))
+                view::game_view(&this, tx, &g, Some(seat))
             })
             .await?;
         self.outbox.notify_one();
@@ -547,15 +545,16 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game; a token that is given but wrong.
-    pub async fn status(&self, game: String, token: Option<String>) -> Result<GameView, StewardError> {
+    pub async fn status(&self, game: String, credential: Option<Credential>) -> Result<GameView, StewardError> {
+        let this = self.clone();
         self.store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let viewer = match token {
-                    Some(t) => Some(authenticate(tx, &g, Some(&t))?),
+                let viewer = match &credential {
+                    Some(c) => Some(authenticate(tx, &g, Some(c))?),
                     None => None,
                 };
-                view::game_view(tx, &g, viewer)
+                view::game_view(&this, tx, &g, viewer)
             })
             .await
     }
@@ -578,12 +577,13 @@ impl Steward {
     /// # Errors
     /// Store failures.
     pub async fn list(&self) -> Result<Vec<GameView>, StewardError> {
+        let this = self.clone();
         self.store
             .transaction(move |tx| {
                 let mut out = Vec::new();
                 for row in tx.games()? {
                     let g = load(tx, row.id.as_str())?;
-                    out.push(view::game_view(tx, &g, None)?);
+                    out.push(view::game_view(&this, tx, &g, None)?);
                 }
                 Ok(out)
             })
@@ -594,16 +594,4 @@ impl Steward {
 /// The two-seat score (`1-0`) of an outcome, when the game has two seats.
 fn self_score(game: &Loaded, o: Outcome) -> Option<String> {
     (game.seats.len() == 2).then(|| o.result.two_seat_score().to_owned())
-}
-
-fn receipt_of(game: &Loaded, m: &MoveRow, seat: String) -> Receipt {
-    Receipt {
-        receipt: m.receipt.clone(),
-        game: game.row.id.to_string(),
-        seat,
-        turn: m.turn,
-        notation: m.notation.clone(),
-        received_at: crate::store::time_text(m.received_at),
-        resolved: m.completes,
-    }
 }

@@ -49,6 +49,46 @@ pub enum Refusal {
     /// A malformed request.
     #[error("{0}")]
     BadRequest(String),
+    /// An envelope that cannot be read or opened (garbled, truncated, sealed to
+    /// another key, unknown fields, too large).
+    #[error("{0}")]
+    BadEnvelope(String),
+    /// An envelope for another game or seat than it claims or was sent to.
+    #[error("{0}")]
+    EnvelopeMismatch(String),
+    /// A signature that does not verify with the seat's registered key.
+    #[error("{0}")]
+    BadSignature(String),
+    /// The game needs signed moves (auth = signature).
+    #[error("this game requires every move to be signed by the seat's registered key")]
+    SignatureRequired,
+    /// A signed envelope sent again after its turn was resolved.
+    #[error("{0}")]
+    Replayed(String),
+    /// A commitment or reveal in a game that holds moves.
+    #[error("this game does not use commit-reveal (its secrecy is hold)")]
+    NotCommitReveal,
+    /// A plain move in a commit-reveal game.
+    #[error("this game uses commit-reveal: a move is first committed, then revealed")]
+    CommitFirst,
+    /// A reveal without a commitment.
+    #[error("there is no commitment of yours for turn {turn} to reveal")]
+    NoCommitment {
+        /// The turn.
+        turn: u32,
+    },
+    /// A reveal before every seat has committed.
+    #[error("not every seat has committed yet ({waiting} to commit)")]
+    RevealTooEarly {
+        /// Who has still to commit.
+        waiting: String,
+    },
+    /// A reveal that does not match its commitment.
+    #[error("the move and salt do not match your commitment {commitment}")]
+    RevealMismatch {
+        /// The commitment on record.
+        commitment: String,
+    },
 }
 
 impl Refusal {
@@ -63,6 +103,16 @@ impl Refusal {
             Refusal::AlreadyMoved { .. } => "already_moved",
             Refusal::GameOver(_) => "game_over",
             Refusal::BadRequest(_) => "bad_request",
+            Refusal::BadEnvelope(_) => "bad_envelope",
+            Refusal::EnvelopeMismatch(_) => "envelope_mismatch",
+            Refusal::BadSignature(_) => "bad_signature",
+            Refusal::SignatureRequired => "signature_required",
+            Refusal::Replayed(_) => "replayed",
+            Refusal::NotCommitReveal => "not_commit_reveal",
+            Refusal::CommitFirst => "commit_first",
+            Refusal::NoCommitment { .. } => "no_commitment",
+            Refusal::RevealTooEarly { .. } => "reveal_too_early",
+            Refusal::RevealMismatch { .. } => "reveal_mismatch",
         }
     }
 
@@ -79,6 +129,24 @@ impl Refusal {
             Refusal::AlreadyMoved { .. } => "wait for the turn to be resolved, then send your next move".into(),
             Refusal::GameOver(_) => "the game takes no more moves".into(),
             Refusal::BadRequest(_) => "see the API description in the README".into(),
+            Refusal::BadEnvelope(_) => {
+                "send the whole envelope block as `fairsteward player` prints it, from BEGIN to END line".into()
+            }
+            Refusal::EnvelopeMismatch(_) => "make the envelope again for this game, your seat and the turn now owed".into(),
+            Refusal::BadSignature(_) => "sign the envelope with your own key: `fairsteward player sign --key YOUR-KEY …`".into(),
+            Refusal::SignatureRequired => {
+                "send an envelope signed with your registered key: `fairsteward player sign --key YOUR-KEY …`".into()
+            }
+            Refusal::Replayed(_) => "send a new envelope for the turn now owed".into(),
+            Refusal::NotCommitReveal => "send your move itself: {\"turn\": N, \"move\": \"Nf3\"} or a move envelope".into(),
+            Refusal::CommitFirst => {
+                "send a commitment first (`fairsteward player commit`), and reveal when every seat has committed".into()
+            }
+            Refusal::NoCommitment { .. } => "send your commitment for this turn first (`fairsteward player commit`)".into(),
+            Refusal::RevealTooEarly { .. } => "wait for the mail that asks for reveals, then send yours".into(),
+            Refusal::RevealMismatch { .. } => {
+                "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Loaded, StewardError, internal};
+use super::{Loaded, Steward, StewardError, internal};
 use crate::rules::{GameResult, Seat};
 use crate::store::{Tx, time_text};
 
@@ -20,6 +20,12 @@ pub struct SeatView {
     pub moved_at: Option<String>,
     /// Whether the seat offers a draw.
     pub draw_offer: bool,
+    /// Commit-reveal games: when the seat committed for the current turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub committed_at: Option<String>,
+    /// Commit-reveal games: the seat's commitment for the current turn (hex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
     /// The seat's own pending move: present only for the seat's own token.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_move: Option<String>,
@@ -73,8 +79,15 @@ pub struct GameView {
     pub id: String,
     /// The variant.
     pub variant: String,
-    /// Its options.
+    /// Its options (the variant's).
     pub options: serde_json::Map<String, serde_json::Value>,
+    /// How moves prove their seat: `token` or `signature`.
+    pub auth: String,
+    /// How moves stay secret: `hold` or `commit-reveal`.
+    pub secrecy: String,
+    /// What the seats owing a move send now: `move`, or in commit-reveal games
+    /// `commit` until all have committed, then `reveal`; `none` once over.
+    pub phase: String,
     /// The state string now.
     pub state: String,
     /// The turn now owed.
@@ -93,19 +106,42 @@ pub struct GameView {
     pub created_at: String,
     /// When it last changed.
     pub updated_at: String,
+    /// The transcript head, signed by the steward.
+    pub transcript_head: Option<super::Head>,
 }
 
-pub(super) fn game_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<GameView, StewardError> {
+pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<GameView, StewardError> {
     let id = &g.row.id;
     let over = g.row.outcome.is_some();
     let to_move = if over { crate::rules::SeatSet::EMPTY } else { g.rules.seats_to_move(&g.row.state).map_err(internal)? };
-    let current = tx.moves_of_turn(id, g.row.turn)?;
+    let mut current = tx.moves_of_turn(id, g.row.turn)?;
+    // Only the viewer's own pending move is opened, in memory.
+    for m in &mut current {
+        if Some(m.seat) == viewer {
+            *m = steward.open_held(g, m.clone())?;
+        }
+    }
+    let commitments = tx.commitments_of_turn(id, g.row.turn)?;
+    let phase = match g.row.secrecy {
+        _ if over => "none",
+        crate::protocol::policy::Secrecy::Hold => "move",
+        crate::protocol::policy::Secrecy::CommitReveal => {
+            if to_move.iter().all(|s| commitments.iter().any(|c| c.seat == s)) {
+                "reveal"
+            } else {
+                "commit"
+            }
+        }
+    };
     let seats: Vec<SeatView> = g
         .seats
         .iter()
         .map(|s| {
             let mine = current.iter().find(|m| m.seat == s.seat);
+            let committed = commitments.iter().find(|c| c.seat == s.seat);
             SeatView {
+                committed_at: committed.map(|c| time_text(c.received_at)),
+                commitment: committed.map(|c| c.commitment.clone()),
                 seat: g.seat_name(s.seat),
                 player: s.name.clone(),
                 owes_move: to_move.contains(s.seat) && mine.is_none(),
@@ -148,6 +184,9 @@ pub(super) fn game_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result
         id: id.to_string(),
         variant: g.row.variant.name().to_owned(),
         options: g.row.options.iter().map(|(k, v)| (k.to_owned(), serde_json::Value::from(v))).collect(),
+        auth: g.row.auth.name().to_owned(),
+        secrecy: g.row.secrecy.name().to_owned(),
+        phase: phase.to_owned(),
         state: g.row.state.clone(),
         turn: g.row.turn,
         to_move: seats.iter().filter(|s| s.owes_move).map(|s| s.seat.clone()).collect(),
@@ -157,5 +196,6 @@ pub(super) fn game_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result
         history,
         created_at: time_text(g.row.created_at),
         updated_at: time_text(g.row.updated_at),
+        transcript_head: tx.signed_head(id)?.map(|(seq, hash, signature)| super::Head { seq, hash, signature }),
     })
 }

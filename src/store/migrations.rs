@@ -12,7 +12,29 @@ const SCHEMA: &str = include_str!("../../schema.sql");
 
 /// Migrations from version 1 on: entry `i` takes a database from version `i + 1`
 /// to `i + 2`.
-const MIGRATIONS: &[&str] = &[];
+const MIGRATIONS: &[&str] = &[
+    // 2: trust. Per-game authentication and secrecy; the transcript's hash chain
+    // and the steward's signed heads; commitments; pending moves held sealed to
+    // the steward's own key, with the envelope they came in.
+    "ALTER TABLE games ADD COLUMN auth TEXT NOT NULL DEFAULT 'token';
+     ALTER TABLE games ADD COLUMN secrecy TEXT NOT NULL DEFAULT 'hold';
+     ALTER TABLE events ADD COLUMN prev_hash TEXT NOT NULL DEFAULT '';
+     ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT '';
+     ALTER TABLE events ADD COLUMN signature TEXT;
+     ALTER TABLE moves ADD COLUMN held BLOB;
+     ALTER TABLE moves ADD COLUMN envelope TEXT;
+     ALTER TABLE moves ADD COLUMN nonce TEXT;
+     CREATE TABLE commitments (
+         game_id     TEXT NOT NULL REFERENCES games(id),
+         turn        INTEGER NOT NULL,
+         seat        INTEGER NOT NULL,
+         commitment  TEXT NOT NULL,
+         receipt     TEXT NOT NULL UNIQUE,
+         received_at TEXT NOT NULL,
+         envelope    TEXT,
+         PRIMARY KEY (game_id, turn, seat)
+     ) STRICT;",
+];
 
 /// The schema version this program writes.
 pub(super) const LATEST: u32 = 1 + MIGRATIONS.len() as u32;
@@ -31,6 +53,10 @@ pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
     }
     for sql in &MIGRATIONS[version.saturating_sub(1) as usize..] {
         tx.execute_batch(sql)?;
+    }
+    if (1..2).contains(&version) {
+        // Version 1 kept no hash chain: link the entries it has.
+        super::queries::rechain_all(&tx)?;
     }
     tx.pragma_update(None, "user_version", LATEST)?;
     tx.commit()?;

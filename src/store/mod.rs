@@ -17,7 +17,7 @@ use std::thread;
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
-pub use queries::{EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text};
+pub use queries::{CommitmentRow, EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text};
 
 /// A failure of the store. Never the player's fault.
 #[derive(Debug, thiserror::Error)]

@@ -5,6 +5,8 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use super::StoreError;
 use crate::ids::GameId;
+use crate::protocol::policy::{Auth, Secrecy};
+use crate::protocol::transcript::{Entry, GENESIS};
 use crate::rules::{EndReason, GameResult, Options, Outcome, Seat, VariantId};
 
 /// The most of an inbound message kept for disputes.
@@ -38,6 +40,10 @@ pub struct GameRow {
     pub variant: VariantId,
     /// The options it was created with.
     pub options: Options,
+    /// How moves prove their seat.
+    pub auth: Auth,
+    /// How moves stay secret until the turn is complete.
+    pub secrecy: Secrecy,
     /// The state string now.
     pub state: String,
     /// The turn now owed (from 1).
@@ -88,6 +94,30 @@ pub struct MoveRow {
     pub reason: Option<String>,
     /// Whether this move completed its turn (and so resolved it).
     pub completes: bool,
+    /// While pending: the move sealed to the steward's own key (`entered`,
+    /// `canonical` and `notation` are empty until the turn resolves).
+    pub held: Option<Vec<u8>>,
+    /// The signed or sealed envelope it came in, published once resolved.
+    pub envelope: Option<String>,
+    /// The envelope's nonce, if it came in one.
+    pub nonce: Option<String>,
+}
+
+/// A commitment to a move (commit-reveal games).
+#[derive(Clone, Debug)]
+pub struct CommitmentRow {
+    /// The turn.
+    pub turn: u32,
+    /// The seat.
+    pub seat: Seat,
+    /// SHA-256, hex.
+    pub commitment: String,
+    /// The receipt id given to the sender.
+    pub receipt: String,
+    /// When it was accepted.
+    pub received_at: DateTime<Utc>,
+    /// The commit envelope, if one was sent.
+    pub envelope: Option<String>,
 }
 
 /// A resolved turn.
@@ -116,6 +146,12 @@ pub struct EventRow {
     pub kind: String,
     /// The details.
     pub body: serde_json::Value,
+    /// The previous entry's hash.
+    pub prev: String,
+    /// This entry's hash (see [`crate::protocol::transcript`]).
+    pub hash: String,
+    /// The steward's signature over this entry as a head, base64, if it signed one here.
+    pub signature: Option<String>,
 }
 
 /// A queued mail.
@@ -178,6 +214,8 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         id: id.parse().map_err(|e: crate::ids::BadGameId| corrupt(e.to_string()))?,
         variant: variant.parse().map_err(|e: crate::rules::UnknownVariant| corrupt(e.to_string()))?,
         options: options_from_json(&r.get::<_, String>("options")?)?,
+        auth: r.get::<_, String>("auth")?.parse().map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
+        secrecy: r.get::<_, String>("secrecy")?.parse().map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
         state: r.get("state")?,
         turn: r.get("turn")?,
         outcome,
@@ -198,7 +236,33 @@ fn move_row(r: &Row<'_>) -> rusqlite::Result<MoveRow> {
         status: r.get("status")?,
         reason: r.get("reason")?,
         completes: r.get::<_, i64>("completes")? != 0,
+        held: r.get("held")?,
+        envelope: r.get("envelope")?,
+        nonce: r.get("nonce")?,
     })
+}
+
+/// Links every transcript entry of every game into its hash chain (for
+/// databases from before the chain existed).
+pub(super) fn rechain_all(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let games: Vec<String> =
+        tx.prepare("SELECT DISTINCT game_id FROM events")?.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    for game in games {
+        let rows: Vec<(u32, String, String, String)> = tx
+            .prepare("SELECT seq, at, kind, body FROM events WHERE game_id = ?1 ORDER BY seq")?
+            .query_map([&game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut prev = GENESIS.to_owned();
+        for (seq, at, kind, body) in rows {
+            let hash = Entry { game: &game, seq, at: &at, kind: &kind, prev: &prev, body: &body }.hash();
+            tx.execute(
+                "UPDATE events SET prev_hash = ?3, hash = ?4 WHERE game_id = ?1 AND seq = ?2",
+                params![game, seq, prev, hash],
+            )?;
+            prev = hash;
+        }
+    }
+    Ok(())
 }
 
 impl<'c> Tx<'c> {
@@ -227,9 +291,18 @@ impl<'c> Tx<'c> {
     /// SQLite errors (a duplicate id among them).
     pub fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-            params![g.id.as_str(), g.variant.name(), options_json(&g.options), g.state, g.turn, time_text(g.created_at)],
+            "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
+            params![
+                g.id.as_str(),
+                g.variant.name(),
+                options_json(&g.options),
+                g.state,
+                g.turn,
+                time_text(g.created_at),
+                g.auth.name(),
+                g.secrecy.name()
+            ],
         )?;
         Ok(())
     }
@@ -379,8 +452,9 @@ impl<'c> Tx<'c> {
     /// SQLite errors (a second move for the same turn and seat among them).
     pub fn insert_move(&self, game: &GameId, m: &MoveRow) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO moves (game_id, turn, seat, receipt, entered, canonical, notation, received_at, status, reason, completes)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT INTO moves (game_id, turn, seat, receipt, entered, canonical, notation, received_at, status, reason, completes,
+                                held, envelope, nonce)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 game.as_str(),
                 m.turn,
@@ -392,10 +466,72 @@ impl<'c> Tx<'c> {
                 time_text(m.received_at),
                 m.status,
                 m.reason,
-                i64::from(m.completes)
+                i64::from(m.completes),
+                m.held,
+                m.envelope,
+                m.nonce
             ],
         )?;
         Ok(())
+    }
+
+    /// Replaces a held (sealed) pending move by its clear form, once its turn is
+    /// complete and being resolved.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn unhold_move(&self, game: &GameId, m: &MoveRow) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE moves SET entered = ?4, canonical = ?5, notation = ?6, envelope = ?7, held = NULL
+             WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
+            params![game.as_str(), m.turn, m.seat.index() as i64, m.entered, m.canonical, m.notation, m.envelope],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a commitment.
+    ///
+    /// # Errors
+    /// SQLite errors (a second commitment for the same turn and seat among them).
+    pub fn insert_commitment(&self, game: &GameId, c: &CommitmentRow) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO commitments (game_id, turn, seat, commitment, receipt, received_at, envelope)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                game.as_str(),
+                c.turn,
+                c.seat.index() as i64,
+                c.commitment,
+                c.receipt,
+                time_text(c.received_at),
+                c.envelope
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The commitments given for a turn, in seat order.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn commitments_of_turn(&self, game: &GameId, turn: u32) -> Result<Vec<CommitmentRow>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT turn, seat, commitment, receipt, received_at, envelope FROM commitments
+             WHERE game_id = ?1 AND turn = ?2 ORDER BY seat",
+        )?;
+        let rows = stmt
+            .query_map(params![game.as_str(), turn], |r| {
+                Ok(CommitmentRow {
+                    turn: r.get(0)?,
+                    seat: seat_of(r.get(1)?)?,
+                    commitment: r.get(2)?,
+                    receipt: r.get(3)?,
+                    received_at: parse_time(&r.get::<_, String>(4)?)?,
+                    envelope: r.get(5)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     /// Records a move's fate once its turn is resolved.
@@ -454,7 +590,8 @@ impl<'c> Tx<'c> {
         Ok(rows)
     }
 
-    /// Appends a transcript entry and returns its sequence number.
+    /// Appends a transcript entry, linked to the one before, and returns its
+    /// sequence number and hash.
     ///
     /// # Errors
     /// SQLite errors.
@@ -464,17 +601,76 @@ impl<'c> Tx<'c> {
         at: DateTime<Utc>,
         kind: &str,
         body: &serde_json::Value,
-    ) -> Result<u32, StoreError> {
-        let seq: u32 = self.0.query_row(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?1",
-            [game.as_str()],
-            |r| r.get(0),
-        )?;
+    ) -> Result<(u32, String), StoreError> {
+        let (seq, prev) = match self.head(game)? {
+            Some((seq, hash)) => (seq + 1, hash),
+            None => (1, GENESIS.to_owned()),
+        };
+        let at = time_text(at);
+        let body = body.to_string();
+        let hash = Entry { game: game.as_str(), seq, at: &at, kind, prev: &prev, body: &body }.hash();
         self.0.execute(
-            "INSERT INTO events (game_id, seq, at, kind, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game.as_str(), seq, time_text(at), kind, body.to_string()],
+            "INSERT INTO events (game_id, seq, at, kind, body, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![game.as_str(), seq, at, kind, body, prev, hash],
         )?;
-        Ok(seq)
+        Ok((seq, hash))
+    }
+
+    /// The newest transcript entry of a game: its sequence number and hash.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn head(&self, game: &GameId) -> Result<Option<(u32, String)>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT seq, hash FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
+                [game.as_str()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    /// The newest entry the steward signed: its place, hash and signature.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn signed_head(&self, game: &GameId) -> Result<Option<(u32, String, String)>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT seq, hash, signature FROM events WHERE game_id = ?1 AND signature IS NOT NULL ORDER BY seq DESC LIMIT 1",
+                [game.as_str()],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?)
+    }
+
+    /// The hash of the transcript entry that records `receipt`.
+    ///
+    /// # Errors
+    /// SQLite errors; a receipt without an entry is a corrupt store.
+    pub fn entry_with_receipt(&self, game: &GameId, receipt: &str) -> Result<String, StoreError> {
+        self.0
+            .query_row(
+                "SELECT hash FROM events WHERE game_id = ?1 AND json_extract(body, '$.receipt') = ?2 ORDER BY seq LIMIT 1",
+                params![game.as_str(), receipt],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::Corrupt(format!("receipt {receipt} of {game} has no transcript entry")))
+    }
+
+    /// Stores the steward's signature over the head `seq`.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn sign_event(&self, game: &GameId, seq: u32, signature: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE events SET signature = ?3 WHERE game_id = ?1 AND seq = ?2",
+            params![game.as_str(), seq, signature],
+        )?;
+        Ok(())
     }
 
     /// The transcript of a game, in order.
@@ -482,7 +678,9 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn events(&self, game: &GameId) -> Result<Vec<EventRow>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT seq, at, kind, body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+        let mut stmt = self
+            .0
+            .prepare("SELECT seq, at, kind, body, prev_hash, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq")?;
         let rows = stmt
             .query_map([game.as_str()], |r| {
                 let body: String = r.get(3)?;
@@ -491,6 +689,9 @@ impl<'c> Tx<'c> {
                     at: parse_time(&r.get::<_, String>(1)?)?,
                     kind: r.get(2)?,
                     body: serde_json::from_str(&body).map_err(|e| corrupt(e.to_string()))?,
+                    prev: r.get(4)?,
+                    hash: r.get(5)?,
+                    signature: r.get(6)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -15,7 +15,8 @@ use chrono::Utc;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::steward::{DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError};
+use crate::protocol::Envelope;
+use crate::steward::{Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
 
 /// The largest request body accepted (a move is a few dozen bytes).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -44,9 +45,17 @@ impl From<StewardError> for ApiError {
                     Refusal::WrongTurn { .. }
                     | Refusal::NotYourTurn { .. }
                     | Refusal::AlreadyMoved { .. }
-                    | Refusal::GameOver(_) => StatusCode::CONFLICT,
-                    Refusal::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refusal::BadRequest(_) => StatusCode::BAD_REQUEST,
+                    | Refusal::GameOver(_)
+                    | Refusal::Replayed(_)
+                    | Refusal::RevealTooEarly { .. } => StatusCode::CONFLICT,
+                    Refusal::IllegalMove(_)
+                    | Refusal::EnvelopeMismatch(_)
+                    | Refusal::NotCommitReveal
+                    | Refusal::CommitFirst
+                    | Refusal::NoCommitment { .. }
+                    | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                    Refusal::BadSignature(_) | Refusal::SignatureRequired => StatusCode::FORBIDDEN,
+                    Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                 };
                 ApiError::new(status, r.code(), r.message())
             }
@@ -74,6 +83,14 @@ impl IntoResponse for ApiError {
 
 /// Reads a JSON body into `T`, with a message that says what is wrong.
 fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes, example: &str) -> Result<T, ApiError> {
+    // serde reads a struct from an array too; the API takes objects only.
+    if body.trim_ascii_start().first() != Some(&b'{') {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("the body is not valid here: it must be a JSON object; send JSON like {example}"),
+        ));
+    }
     serde_json::from_slice(body).map_err(|e| {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("the body is not valid here: {e}; send JSON like {example}"))
     })
@@ -89,6 +106,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 /// The API router over a steward.
 pub fn router(steward: Steward) -> Router {
     Router::new()
+        .route("/api/steward", get(steward_keys))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
@@ -99,7 +117,35 @@ pub fn router(steward: Steward) -> Router {
         .route("/api/games/{id}/board.png", get(board_png))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::map_response(json_errors))
         .with_state(steward)
+}
+
+/// Gives the answers axum makes itself (wrong method, body too large, …) the
+/// API's error shape.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (code, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ("method_not_allowed", "this endpoint does not take this method; see the API table in the README".to_owned())
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => (
+            "too_large",
+            format!("the body is larger than {} KiB; a move or a game is a few hundred bytes", BODY_LIMIT / 1024),
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("bad_request", "send the body as JSON, or an envelope as text/plain".to_owned()),
+        s if s.is_server_error() => ("internal", "the steward could not answer; nothing was accepted; please send it again later".to_owned()),
+        s => ("bad_request", format!("the request was not understood ({s}); see the API table in the README")),
+    };
+    ApiError::new(status, code, message).into_response()
 }
 
 async fn not_found() -> ApiError {
@@ -120,15 +166,53 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
 }
 
 async fn show_game(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    Ok(Json(steward.status(id, bearer(&headers)).await?).into_response())
+    Ok(Json(steward.status(id, Credential::token(bearer(&headers))).await?).into_response())
 }
 
+/// The JSON forms of a submission: a move, a commitment, or a reveal (move + salt).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
     turn: u32,
     #[serde(rename = "move")]
-    text: String,
+    text: Option<String>,
+    commit: Option<String>,
+    salt: Option<String>,
+}
+
+impl MoveBody {
+    fn submission(self) -> Result<Submission, ApiError> {
+        let turn = self.turn;
+        match (self.text, self.commit, self.salt) {
+            (Some(text), None, None) => Ok(Submission::Move { turn, text }),
+            (None, Some(commitment), None) => Ok(Submission::Commit { turn, commitment }),
+            (Some(text), None, Some(salt)) => Ok(Submission::Reveal { turn, text, salt }),
+            _ => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                r#"the body names no move; send JSON like {"turn": 1, "move": "Nf3"} (in commit-reveal games {"turn": 1, "commit": "<64 hex digits>"}, then {"turn": 1, "move": "Nf3", "salt": "<hex>"})"#,
+            )),
+        }
+    }
+}
+
+/// Whether the body is meant as envelope text rather than JSON.
+fn is_envelope(headers: &HeaderMap, body: &[u8]) -> bool {
+    let text_plain = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("text/plain"));
+    text_plain || body.trim_ascii_start().starts_with(b"-----BEGIN")
+}
+
+async fn steward_keys(State(steward): State<Steward>) -> Response {
+    let keys = steward.keys();
+    Json(json!({
+        "signing_key": keys.signing_public_base64(),
+        "sealing_key": keys.sealing_public_base64(),
+        "fingerprint": keys.fingerprint(),
+    }))
+    .into_response()
 }
 
 async fn submit_move(
@@ -138,16 +222,33 @@ async fn submit_move(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let token = bearer(&headers);
-    if token.is_none() {
-        return Err(StewardError::Refused(Refusal::BadToken).into());
-    }
-    let m: MoveBody = json_body(&body, r#"{"turn": 1, "move": "Nf3"}"#)?;
-    let req = MoveRequest { game: id, token, turn: m.turn, text: m.text, raw: body.to_vec(), door: "http" };
+    let submission = if is_envelope(&headers, &body) {
+        let text = std::str::from_utf8(&body).map_err(|_| {
+            ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", "the envelope is not UTF-8 text; send it as `fairsteward player` prints it")
+        })?;
+        match Envelope::find(text) {
+            Ok(Some(env)) => Submission::Envelope(env),
+            Ok(None) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "bad_envelope",
+                    "no envelope found: a text/plain body must hold a block from -----BEGIN FAIRSTEWARD MOVE----- to -----END FAIRSTEWARD MOVE-----; or send JSON {\"turn\": N, \"move\": \"Nf3\"}",
+                ));
+            }
+            Err(e) => return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", e.to_string())),
+        }
+    } else {
+        if token.is_none() {
+            return Err(StewardError::Refused(Refusal::BadToken).into());
+        }
+        json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
+    };
+    let req = MoveRequest { game: id, credential: Credential::token(token), submission, raw: body.to_vec(), door: "http" };
     Ok(Json(steward.submit_move(req, Utc::now()).await?).into_response())
 }
 
 async fn resign(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    Ok(Json(steward.resign(id, bearer(&headers), Utc::now()).await?).into_response())
+    Ok(Json(steward.resign(id, Credential::token(bearer(&headers)), Utc::now()).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -167,14 +268,20 @@ async fn draw(
     } else {
         json_body::<DrawBody>(&body, r#"{"action": "offer"} (or "accept", "decline")"#)?.action
     };
-    Ok(Json(steward.draw(id, bearer(&headers), action, Utc::now()).await?).into_response())
+    Ok(Json(steward.draw(id, Credential::token(bearer(&headers)), action, Utc::now()).await?).into_response())
 }
 
 async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let events = steward.transcript(id.clone()).await?;
     let mut lines = String::new();
     for e in events {
-        let line = json!({"game": id.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind, "body": e.body});
+        let mut line = json!({
+            "game": id.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind,
+            "prev": e.prev, "hash": e.hash, "body": e.body,
+        });
+        if let Some(sig) = e.signature {
+            line["signature"] = json!(sig);
+        }
         lines.push_str(&line.to_string());
         lines.push('\n');
     }

@@ -1,0 +1,279 @@
+//! Sealing: a move encrypted to the steward's X25519 key, so that mail servers on
+//! the way cannot read it (DESIGN §4), and bound to its game, seat and turn.
+//!
+//! The construction (an ECIES in the manner of HPKE's base mode):
+//!
+//! 1. The sender makes a fresh X25519 key pair `(e, E)` for this one message and
+//!    computes `shared = X25519(e, S)` with the steward's sealing key `S`; an
+//!    all-zero `shared` (a small-order `S`) is refused.
+//! 2. `key = HKDF-SHA256(salt = "fairsteward-seal-v1", ikm = shared,
+//!    info = E ‖ S, length 32)`.
+//! 3. The plaintext, the move's UTF-8, is padded so its length does not show:
+//!    one `0x80` byte, then `0x00` bytes up to the next multiple of 32.
+//! 4. `ChaCha20-Poly1305(key, nonce = 12 zero bytes, aad = "GAME|seat|turn")`
+//!    (game upper case, seat lower case, turn decimal). The all-zero nonce is
+//!    safe because every key is used once: `e` is new for each message.
+//! 5. The sealed value is `E (32 bytes) ‖ ciphertext ‖ tag (16 bytes)`: 80 bytes
+//!    for a move of up to 31 bytes, and always 48 plus a multiple of 32.
+//!
+//! The steward opens it with its long-lived secret `s`: `shared = X25519(s, E)`,
+//! the same key, and the AEAD check fails for another steward's key, any altered
+//! byte, and any other game, seat or turn.
+//!
+//! ring does all of this except keeping a static X25519 secret: its
+//! `agreement::EphemeralPrivateKey` can be neither stored nor reloaded, and the
+//! steward's sealing key must outlive restarts. So the X25519 operations use
+//! `x25519-dalek` 2 (the maintained dalek-cryptography implementation over
+//! `curve25519-dalek`, constant-time, feature `static_secrets`). The sender uses
+//! it too, which lets the tests pin the ephemeral secret for a known-answer test
+//! against an independent implementation; HKDF and ChaCha20-Poly1305 are ring's.
+
+use ring::{aead, hkdf};
+use x25519_dalek::{PublicKey, StaticSecret};
+
+use super::error::EnvelopeError;
+use super::keys::StewardKeys;
+
+/// The HKDF salt; also the construction's version.
+const HKDF_SALT: &[u8] = b"fairsteward-seal-v1";
+/// Plaintexts are padded to a multiple of this many bytes.
+const PAD_BLOCK: usize = 32;
+/// Bytes a sealed value adds around the padded plaintext: `E` and the tag.
+const OVERHEAD: usize = 32 + 16;
+/// The shortest sealed value (an empty move, padded to one block).
+pub const MIN_SEALED_BYTES: usize = OVERHEAD + PAD_BLOCK;
+
+/// The associated data: `GAME|seat|turn`.
+pub fn sealing_aad(game: &str, seat: &str, turn: u32) -> String {
+    format!("{}|{}|{}", game.trim().to_ascii_uppercase(), seat.trim().to_ascii_lowercase(), turn)
+}
+
+/// Seals `text` to the steward's sealing key for one game, seat and turn.
+///
+/// Meant for the steward's own key ([`StewardKeys::sealing_public`]); a key from
+/// outside goes through [`try_seal`].
+///
+/// # Panics
+/// If `steward_public` is one of the few small-order points, which no X25519
+/// public key made from a secret is.
+pub fn seal(text: &str, steward_public: &[u8; 32], game: &str, seat: &str, turn: u32) -> Vec<u8> {
+    try_seal(text, steward_public, game, seat, turn).expect("a sealing key made by StewardKeys is never of small order")
+}
+
+/// Seals `text` to a sealing key from outside (a player's CLI).
+///
+/// # Errors
+/// [`EnvelopeError::BadStewardKey`] when the key is a small-order point, with
+/// which the agreement would be all zeros (and the seal readable by anyone).
+pub fn try_seal(text: &str, steward_public: &[u8; 32], game: &str, seat: &str, turn: u32) -> Result<Vec<u8>, EnvelopeError> {
+    seal_with(super::random_bytes::<32>(), text, steward_public, game, seat, turn)
+}
+
+/// [`try_seal`] with a given ephemeral secret (tests use fixed ones).
+fn seal_with(
+    ephemeral: [u8; 32],
+    text: &str,
+    steward_public: &[u8; 32],
+    game: &str,
+    seat: &str,
+    turn: u32,
+) -> Result<Vec<u8>, EnvelopeError> {
+    let secret = StaticSecret::from(ephemeral);
+    let e_public = PublicKey::from(&secret).to_bytes();
+    let shared = secret.diffie_hellman(&PublicKey::from(*steward_public));
+    if !shared.was_contributory() {
+        return Err(EnvelopeError::BadStewardKey);
+    }
+    let key = aead_key(shared.as_bytes(), &e_public, steward_public);
+    let mut buf = pad(text.as_bytes());
+    let aad = sealing_aad(game, seat, turn);
+    key.seal_in_place_append_tag(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf)
+        .expect("ChaCha20-Poly1305 seals any message shorter than 256 GiB");
+    let mut out = Vec::with_capacity(32 + buf.len());
+    out.extend_from_slice(&e_public);
+    out.extend_from_slice(&buf);
+    Ok(out)
+}
+
+/// Opens a sealed move with the steward's keys.
+///
+/// # Errors
+/// [`EnvelopeError::SealedElsewhere`] ("sealed to another key or altered") when
+/// the value was sealed to another key, altered, or sealed for another game, seat
+/// or turn; [`EnvelopeError::SealedLength`] for a length no sealed value has;
+/// [`EnvelopeError::BadValue`] when it opens but does not hold padded UTF-8 text.
+pub fn open_sealed(sealed: &[u8], steward: &StewardKeys, game: &str, seat: &str, turn: u32) -> Result<String, EnvelopeError> {
+    check_sealed_length(sealed)?;
+    let (e_public, ciphertext) = sealed.split_at(32);
+    let e_public: [u8; 32] = e_public.try_into().expect("split at 32");
+    let shared = steward.agree(&e_public).ok_or(EnvelopeError::SealedElsewhere)?;
+    let key = aead_key(shared.as_bytes(), &e_public, &steward.sealing_public());
+    let mut buf = ciphertext.to_vec();
+    let aad = sealing_aad(game, seat, turn);
+    let padded = key
+        .open_in_place(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf)
+        .map_err(|_| EnvelopeError::SealedElsewhere)?;
+    let bad = || EnvelopeError::BadValue {
+        field: "sealed",
+        value: "(opened)".to_owned(),
+        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
+    };
+    let text = unpad(padded).ok_or_else(bad)?;
+    String::from_utf8(text.to_vec()).map_err(|_| bad())
+}
+
+/// Refuses lengths no sealed value has (a cut-off value, usually).
+pub(crate) fn check_sealed_length(sealed: &[u8]) -> Result<(), EnvelopeError> {
+    if sealed.len() < MIN_SEALED_BYTES || !(sealed.len() - OVERHEAD).is_multiple_of(PAD_BLOCK) {
+        return Err(EnvelopeError::SealedLength { got: sealed.len() });
+    }
+    Ok(())
+}
+
+fn aead_key(shared: &[u8; 32], e_public: &[u8; 32], steward_public: &[u8; 32]) -> aead::LessSafeKey {
+    let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, HKDF_SALT).extract(shared);
+    let info: [&[u8]; 2] = [e_public, steward_public];
+    let okm = prk.expand(&info, &aead::CHACHA20_POLY1305).expect("32 bytes is a valid HKDF-SHA256 output length");
+    aead::LessSafeKey::new(aead::UnboundKey::from(okm))
+}
+
+fn nonce() -> aead::Nonce {
+    aead::Nonce::assume_unique_for_key([0; aead::NONCE_LEN])
+}
+
+fn pad(text: &[u8]) -> Vec<u8> {
+    let len = (text.len() / PAD_BLOCK + 1) * PAD_BLOCK;
+    let mut out = Vec::with_capacity(len + 16);
+    out.extend_from_slice(text);
+    out.push(0x80);
+    out.resize(len, 0);
+    out
+}
+
+/// The text inside the padding, if the padding is exactly what [`pad`] makes.
+fn unpad(padded: &[u8]) -> Option<&[u8]> {
+    let end = padded.iter().rposition(|&b| b != 0)?;
+    (padded[end] == 0x80 && padded.len() - end <= PAD_BLOCK).then(|| &padded[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::hex;
+
+    fn keys() -> (tempfile::TempDir, StewardKeys) {
+        let dir = tempfile::tempdir().unwrap();
+        let keys = StewardKeys::load_or_create(dir.path()).unwrap();
+        (dir, keys)
+    }
+
+    #[test]
+    fn round_trip() {
+        let (_dir, k) = keys();
+        for text in ["Nf3", "", "O-O-O", "exd8=Q+", &"x".repeat(31), &"y".repeat(32), "Dа5 ünïcode"] {
+            let sealed = seal(text, &k.sealing_public(), "8KQ2ZJ", "white", 12);
+            assert_eq!(sealed.len(), 32 + (text.len() / 32 + 1) * 32 + 16);
+            assert_eq!(open_sealed(&sealed, &k, "8KQ2ZJ", "white", 12).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn lengths_are_hidden_within_a_block() {
+        let (_dir, k) = keys();
+        let a = seal("e4", &k.sealing_public(), "8KQ2ZJ", "white", 1);
+        let b = seal("Qxf7#", &k.sealing_public(), "8KQ2ZJ", "white", 1);
+        assert_eq!(a.len(), b.len());
+        assert_ne!(a, seal("e4", &k.sealing_public(), "8KQ2ZJ", "white", 1), "fresh ephemeral key each time");
+    }
+
+    #[test]
+    fn case_of_game_and_seat_does_not_matter() {
+        let (_dir, k) = keys();
+        let sealed = seal("Nf3", &k.sealing_public(), "8kq2zj", "White", 12);
+        assert_eq!(open_sealed(&sealed, &k, "8KQ2ZJ", "white", 12).unwrap(), "Nf3");
+    }
+
+    #[test]
+    fn sealed_to_another_key() {
+        let (_a, k) = keys();
+        let (_b, other) = keys();
+        let sealed = seal("Nf3", &other.sealing_public(), "8KQ2ZJ", "white", 12);
+        let err = open_sealed(&sealed, &k, "8KQ2ZJ", "white", 12).unwrap_err();
+        assert_eq!(err, EnvelopeError::SealedElsewhere);
+        assert!(err.to_string().starts_with("sealed to another key or altered"));
+    }
+
+    #[test]
+    fn other_game_seat_or_turn_fails() {
+        let (_dir, k) = keys();
+        let sealed = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 12);
+        for (game, seat, turn) in [("8KQ2ZK", "white", 12), ("8KQ2ZJ", "black", 12), ("8KQ2ZJ", "white", 13)] {
+            assert_eq!(open_sealed(&sealed, &k, game, seat, turn), Err(EnvelopeError::SealedElsewhere), "{game} {seat} {turn}");
+        }
+    }
+
+    #[test]
+    fn altered_bytes_fail() {
+        let (_dir, k) = keys();
+        let sealed = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 12);
+        for i in [0, 31, 32, 50, sealed.len() - 1] {
+            let mut bad = sealed.clone();
+            bad[i] ^= 1;
+            assert_eq!(open_sealed(&bad, &k, "8KQ2ZJ", "white", 12), Err(EnvelopeError::SealedElsewhere), "byte {i}");
+        }
+    }
+
+    #[test]
+    fn truncated_values_are_refused_by_length() {
+        let (_dir, k) = keys();
+        let sealed = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 12);
+        for len in [0, 47, 79, sealed.len() - 1] {
+            assert_eq!(open_sealed(&sealed[..len], &k, "8KQ2ZJ", "white", 12), Err(EnvelopeError::SealedLength { got: len }));
+        }
+    }
+
+    #[test]
+    fn small_order_keys_are_refused() {
+        assert_eq!(try_seal("Nf3", &[0; 32], "8KQ2ZJ", "white", 12), Err(EnvelopeError::BadStewardKey));
+        let mut one = [0u8; 32];
+        one[0] = 1;
+        assert_eq!(try_seal("Nf3", &one, "8KQ2ZJ", "white", 12), Err(EnvelopeError::BadStewardKey));
+    }
+
+    #[test]
+    fn padding() {
+        assert_eq!(pad(b""), [&[0x80u8][..], &[0; 31]].concat());
+        assert_eq!(unpad(&pad(b"Nf3")), Some(&b"Nf3"[..]));
+        assert_eq!(unpad(&pad(&[0; 40])), Some(&[0u8; 40][..]), "zeros in the text survive");
+        assert_eq!(unpad(&[0; 32]), None);
+        assert_eq!(unpad(&[b'a'; 32]), None);
+        assert_eq!(unpad(&[&[0x80u8][..], &[0; 32]].concat()), None, "more than a block of padding");
+    }
+
+    /// Known answer, computed independently with Python's `cryptography`
+    /// package from the module docs (steward secret 0x01 × 32, ephemeral secret
+    /// 0x02 × 32, move "Nf3", game 8KQ2ZJ, seat white, turn 12):
+    ///
+    /// ```text
+    /// from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    /// from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+    /// from cryptography.hazmat.primitives import hashes, serialization
+    /// from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    /// raw = serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    /// s = X25519PrivateKey.from_private_bytes(bytes([1]*32)); S = s.public_key().public_bytes(*raw)
+    /// e = X25519PrivateKey.from_private_bytes(bytes([2]*32)); E = e.public_key().public_bytes(*raw)
+    /// shared = e.exchange(s.public_key())
+    /// key = HKDF(hashes.SHA256(), 32, b"fairsteward-seal-v1", E + S).derive(shared)
+    /// pt = b"Nf3" + b"\x80" + bytes(28)
+    /// print(S.hex()); print((E + ChaCha20Poly1305(key).encrypt(bytes(12), pt, b"8KQ2ZJ|white|12")).hex())
+    /// ```
+    #[test]
+    fn known_answer() {
+        let steward_public = PublicKey::from(&StaticSecret::from([1u8; 32])).to_bytes();
+        assert_eq!(hex(&steward_public), "a4e09292b651c278b9772c569f5fa9bb13d906b46ab68c9df9dc2b4409f8a209");
+        let sealed = seal_with([2; 32], "Nf3", &steward_public, "8KQ2ZJ", "white", 12).unwrap();
+        assert_eq!(hex(&sealed), "ce8d3ad1ccb633ec7b70c17814a5c76ecd029685050d344745ba05870e587d59d14fbf7276e5a8325d9a0f45a66ae3dad8078011531101d2fddb9b685204898cf864f145b409152a7a0f02a73361cce4");
+        let k = StewardKeys::from_secrets_for_tests([9; 32], [1; 32]);
+        assert_eq!(open_sealed(&sealed, &k, "8KQ2ZJ", "white", 12).unwrap(), "Nf3");
+    }
+}

@@ -1,0 +1,526 @@
+//! The move path: who sent it (token, signature), what it is (a move, a
+//! commitment, a reveal), whether the game takes it now — and, once every seat
+//! owing a move has one, the resolution. One store transaction per submission.
+//!
+//! A pending move is never stored in clear: it is held sealed to the steward's own
+//! key (with the game, seat and turn as associated data) and opened when its turn
+//! resolves. The transcript and the other seats learn only *that* a seat moved.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, load, mails};
+use crate::ids::{hex, new_receipt};
+use crate::protocol::policy::{Auth, Secrecy};
+use crate::protocol::{self, Body, Envelope, MIN_SALT_BYTES};
+use crate::rules::{RulesError, Seat, SeatResult};
+use crate::store::{CommitmentRow, MoveRow, TurnRow, Tx, time_text};
+
+/// What a door hands over: a move in one of its forms.
+#[derive(Clone, Debug)]
+pub enum Submission {
+    /// A move in clear with the turn it is for (HTTP JSON, a bare mail line).
+    Move {
+        /// The turn the sender thinks is owed.
+        turn: u32,
+        /// The move text.
+        text: String,
+    },
+    /// A commitment (commit-reveal games): SHA-256 in hex.
+    Commit {
+        /// The turn.
+        turn: u32,
+        /// `sha256(game|seat|turn|move|salt)`, hex.
+        commitment: String,
+    },
+    /// A reveal (commit-reveal games).
+    Reveal {
+        /// The turn.
+        turn: u32,
+        /// The move committed to.
+        text: String,
+        /// The salt, hex.
+        salt: String,
+    },
+    /// An envelope (DESIGN §4): signed, sealed, a commitment or a reveal.
+    Envelope(Envelope),
+}
+
+/// A submission as it reaches the steward through a door.
+#[derive(Clone, Debug)]
+pub struct MoveRequest {
+    /// The game id as given.
+    pub game: String,
+    /// The seat's token or reply capability (optional for signed envelopes).
+    pub credential: Option<super::Credential>,
+    /// What was sent.
+    pub submission: Submission,
+    /// The raw message, kept for disputes.
+    pub raw: Vec<u8>,
+    /// `http` or `mail`.
+    pub door: &'static str,
+}
+
+/// What the sender means, once its seat is established.
+enum Intent {
+    Move(String),
+    Commit([u8; 32]),
+    Reveal { text: String, salt: Vec<u8> },
+}
+
+/// A submission bound to its seat and turn.
+struct Claim {
+    seat: Seat,
+    turn: u32,
+    intent: Intent,
+    /// The envelope it came in (signed or sealed), as text.
+    envelope: Option<String>,
+    nonce: Option<String>,
+}
+
+/// A pending move as held (sealed to the steward's own key) until resolution.
+#[derive(Serialize, Deserialize)]
+struct Held {
+    entered: String,
+    canonical: String,
+    notation: String,
+    envelope: Option<String>,
+    salt: Option<String>,
+}
+
+fn parse_hex(text: &str, what: &str) -> Result<Vec<u8>, Refusal> {
+    protocol::decode_hex(text).map_err(|_| Refusal::BadRequest(format!("the {what} is not hexadecimal: {:?}", text.trim())))
+}
+
+impl Steward {
+    /// Accepts a move, a commitment or a reveal: checks it, holds it, and resolves
+    /// the turn when it is complete — all in one transaction. A repeat of an
+    /// accepted submission gets the same receipt; a different one for a turn
+    /// already moved is refused.
+    ///
+    /// # Errors
+    /// A [`Refusal`] for the sender's mistakes; nothing is changed then.
+    pub async fn submit_move(&self, req: MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+        let this = self.clone();
+        let raw = req.raw.clone();
+        let door = req.door;
+        let game_text = req.game.clone();
+        let result = self.store.transaction(move |tx| this.submit_in(tx, &req, now)).await;
+        match &result {
+            Ok(receipt) => {
+                tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, resolved = receipt.resolved, "{} accepted", receipt.kind);
+                self.outbox.notify_one();
+            }
+            Err(StewardError::Refused(r)) => {
+                tracing::info!(game = %game_text, code = r.code(), "submission refused");
+                let outcome = format!("refused: {}", r.code());
+                let game = game_text.parse::<crate::ids::GameId>().ok();
+                // Kept for disputes even though nothing was accepted.
+                let kept = self
+                    .store
+                    .transaction(move |tx| {
+                        let game = game.filter(|g| tx.game_exists(g).unwrap_or(false));
+                        tx.insert_inbound(now, door, game.as_ref(), &raw, &outcome)
+                    })
+                    .await;
+                if let Err(e) = kept {
+                    tracing::error!(error = %e, "could not keep a refused message");
+                }
+            }
+            Err(StewardError::Internal(e)) => tracing::error!(game = %game_text, error = %e, "submission not accepted"),
+        }
+        result
+    }
+
+    fn submit_in(&self, tx: &Tx<'_>, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+        let game = load(tx, &req.game)?;
+        let claim = self.claim(tx, &game, req)?;
+        let receipt = match claim.intent {
+            Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, &game, claim, req, now)?,
+            Intent::Commit(_) => self.accept_commit(tx, &game, claim, req, now)?,
+        };
+        self.sign_head(tx, &game.row.id)?;
+        Ok(receipt)
+    }
+
+    /// Establishes the seat, the turn and the intent of a submission.
+    fn claim(&self, tx: &Tx<'_>, game: &Loaded, req: &MoveRequest) -> Result<Claim, StewardError> {
+        let token_seat = match &req.credential {
+            Some(c) => Some(super::authenticate(tx, game, Some(c))?),
+            None => None,
+        };
+        let env = match &req.submission {
+            Submission::Envelope(env) => env,
+            plain => {
+                let seat = token_seat.ok_or(Refusal::BadToken)?;
+                if game.row.auth == Auth::Signature {
+                    return Err(Refusal::SignatureRequired.into());
+                }
+                let (turn, intent) = match plain {
+                    Submission::Move { turn, text } => (*turn, Intent::Move(text.trim().to_owned())),
+                    Submission::Commit { turn, commitment } => {
+                        let bytes = parse_hex(commitment, "commitment")?;
+                        let c: [u8; 32] = bytes.try_into().map_err(|_| {
+                            Refusal::BadRequest("a commitment is a SHA-256 hash: 64 hex digits".into())
+                        })?;
+                        (*turn, Intent::Commit(c))
+                    }
+                    Submission::Reveal { turn, text, salt } => {
+                        (*turn, Intent::Reveal { text: text.trim().to_owned(), salt: parse_hex(salt, "salt")? })
+                    }
+                    Submission::Envelope(_) => unreachable!("matched above"),
+                };
+                return Ok(Claim { seat, turn, intent, envelope: None, nonce: None });
+            }
+        };
+
+        if env.game != game.row.id.as_str() {
+            return Err(Refusal::EnvelopeMismatch(format!(
+                "this envelope is for game {}, but it was sent to game {}",
+                env.game, game.row.id
+            ))
+            .into());
+        }
+        let seat = (0..game.seats.len())
+            .map(|i| Seat::new(i as u8))
+            .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&env.seat))
+            .ok_or_else(|| {
+                let names: Vec<String> = game.seats.iter().map(|s| game.seat_name(s.seat)).collect();
+                Refusal::EnvelopeMismatch(format!(
+                    "game {} has no seat {:?}; its seats are {}",
+                    game.row.id,
+                    env.seat,
+                    names.join(", ")
+                ))
+            })?;
+        if let Some(t) = token_seat.filter(|&t| t != seat) {
+            return Err(Refusal::EnvelopeMismatch(format!(
+                "the token is {}'s but the envelope is for {}",
+                game.seat_name(t),
+                game.seat_name(seat)
+            ))
+            .into());
+        }
+        match &env.sig {
+            Some(_) => self.check_signature(game, seat, env)?,
+            None if game.row.auth == Auth::Signature => return Err(Refusal::SignatureRequired.into()),
+            None if token_seat.is_none() => return Err(Refusal::BadToken.into()),
+            None => {}
+        }
+        let intent = match &env.body {
+            Body::Move(text) => Intent::Move(text.trim().to_owned()),
+            Body::Sealed(bytes) => {
+                let text = protocol::open_sealed(bytes, &self.keys, game.row.id.as_str(), &env.seat, env.turn)
+                    .map_err(|e| Refusal::BadEnvelope(e.to_string()))?;
+                match &env.salt {
+                    Some(salt) => Intent::Reveal { text: text.trim().to_owned(), salt: salt.clone() },
+                    None => Intent::Move(text.trim().to_owned()),
+                }
+            }
+            Body::Commit(c) => Intent::Commit(*c),
+            Body::Reveal { text, salt } => Intent::Reveal { text: text.trim().to_owned(), salt: salt.clone() },
+        };
+        Ok(Claim { seat, turn: env.turn, intent, envelope: Some(env.to_text()), nonce: env.nonce.clone() })
+    }
+
+    /// A signed envelope must be signed by its own seat's registered key.
+    fn check_signature(&self, game: &Loaded, seat: Seat, env: &Envelope) -> Result<(), Refusal> {
+        let key_of = |s: Seat| game.seats.get(s.index()).and_then(|r| r.public_key.as_deref()).and_then(protocol::public_key_from_base64);
+        let Some(key) = key_of(seat) else {
+            return Err(Refusal::BadSignature(format!(
+                "{} registered no public key for game {}, so a signature cannot be checked; send the move with the seat token instead",
+                game.seat_name(seat),
+                game.row.id
+            )));
+        };
+        if env.verify(&key).is_ok() {
+            return Ok(());
+        }
+        let other = game.seats.iter().map(|s| s.seat).filter(|&s| s != seat).find(|&s| key_of(s).is_some_and(|k| env.verify(&k).is_ok()));
+        Err(match other {
+            Some(o) => Refusal::BadSignature(format!(
+                "the envelope for {} is signed with the key of {}; sign it with {}'s own key",
+                game.seat_name(seat),
+                game.seat_name(o),
+                game.seat_name(seat)
+            )),
+            None => Refusal::BadSignature(format!(
+                "the signature does not verify with {}'s registered key (the envelope was altered or signed with another key); sign the envelope again with `fairsteward player sign`",
+                game.seat_name(seat)
+            )),
+        })
+    }
+
+    /// The checks every submission passes before it is taken: the game is on, the
+    /// turn is the one owed, and the seat owes a move in it.
+    fn check_owed(&self, game: &Loaded, seat: Seat, turn: u32) -> Result<crate::rules::SeatSet, StewardError> {
+        if let Some(o) = game.row.outcome {
+            return Err(Refusal::GameOver(game.outcome_text(o)).into());
+        }
+        if turn != game.row.turn {
+            return Err(Refusal::WrongTurn { expected: game.row.turn, got: turn }.into());
+        }
+        let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
+        if !to_move.contains(seat) {
+            let names: Vec<String> = to_move.iter().map(|s| game.seat_name(s)).collect();
+            return Err(Refusal::NotYourTurn { seat: game.seat_name(seat), turn: game.row.turn, to_move: names.join(" and ") }.into());
+        }
+        Ok(to_move)
+    }
+
+    fn accept_commit(&self, tx: &Tx<'_>, game: &Loaded, claim: Claim, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+        let Intent::Commit(c) = claim.intent else { unreachable!("called for commitments") };
+        let id = &game.row.id;
+        let seat_name = game.seat_name(claim.seat);
+        let commitment = hex(&c);
+        let given = tx.commitments_of_turn(id, claim.turn)?;
+        if let Some(earlier) = given.iter().find(|e| e.seat == claim.seat) {
+            if earlier.commitment != commitment {
+                return Err(Refusal::AlreadyMoved { seat: seat_name, turn: claim.turn, when: time_text(earlier.received_at) }.into());
+            }
+            if claim.turn < game.row.turn && claim.envelope.is_some() {
+                return Err(replayed(claim.turn, &earlier.receipt).into());
+            }
+            let entry = tx.entry_with_receipt(id, &earlier.receipt)?;
+            return Ok(Receipt::commit(game, earlier, seat_name, entry));
+        }
+        if game.row.secrecy != Secrecy::CommitReveal {
+            return Err(Refusal::NotCommitReveal.into());
+        }
+        let to_move = self.check_owed(game, claim.seat, claim.turn)?;
+        let row = CommitmentRow {
+            turn: claim.turn,
+            seat: claim.seat,
+            commitment: commitment.clone(),
+            receipt: new_receipt(),
+            received_at: now,
+            envelope: claim.envelope,
+        };
+        tx.insert_commitment(id, &row)?;
+        tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
+        let (_, entry) = tx.append_event(id, now, "committed", &json!({
+            "turn": row.turn, "seat": seat_name, "commitment": commitment, "receipt": row.receipt,
+            "envelope": row.envelope,
+        }))?;
+        let all = to_move.iter().all(|s| s == claim.seat || given.iter().any(|c| c.seat == s));
+        if all {
+            tx.append_event(id, now, "reveals_requested", &json!({"turn": row.turn}))?;
+        }
+        let head = self.sign_head(tx, id)?;
+        let announcement =
+            format!("{seat_name} committed to a move for turn {} at {} (commitment {commitment}).", row.turn, time_text(now));
+        let text = if all {
+            format!(
+                "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): `fairsteward player reveal`, or POST {{\"turn\": {}, \"move\": \"...\", \"salt\": \"...\"}}.",
+                row.turn, row.turn
+            )
+        } else {
+            announcement
+        };
+        let kind = if all { mails::Notice::RevealNow } else { mails::Notice::Committed(claim.seat) };
+        for mail in mails::notice(self, game, kind, &text, None, &head, now)? {
+            tx.queue_mail(&mail, now)?;
+        }
+        Ok(Receipt::commit(game, &row, seat_name, entry))
+    }
+
+    fn accept_move(&self, tx: &Tx<'_>, game: &Loaded, claim: Claim, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+        let id = &game.row.id;
+        let seat = claim.seat;
+        let seat_name = game.seat_name(seat);
+        let (text, salt) = match &claim.intent {
+            Intent::Move(t) => (t.clone(), None),
+            Intent::Reveal { text, salt } => (text.clone(), Some(salt.clone())),
+            Intent::Commit(_) => unreachable!("commitments go to accept_commit"),
+        };
+        let kind = if salt.is_some() { "reveal" } else { "move" };
+
+        if let Some(earlier) = tx.move_of(id, claim.turn, seat)? {
+            let earlier = self.open_held(game, earlier)?;
+            let same = self.same_move(tx, game, &earlier, seat, &text)?;
+            if !same {
+                return Err(Refusal::AlreadyMoved { seat: seat_name, turn: claim.turn, when: time_text(earlier.received_at) }.into());
+            }
+            // An envelope for a resolved turn is a replay, even a byte-identical
+            // one: the answer names the receipt it got, and nothing changes.
+            if claim.turn < game.row.turn && claim.envelope.is_some() {
+                return Err(replayed(claim.turn, &earlier.receipt).into());
+            }
+            let entry = tx.entry_with_receipt(id, &earlier.receipt)?;
+            return Ok(Receipt::moved(game, &earlier, seat_name, kind, entry));
+        }
+        match (game.row.secrecy, &salt) {
+            (Secrecy::Hold, Some(_)) => return Err(Refusal::NotCommitReveal.into()),
+            (Secrecy::CommitReveal, None) => return Err(Refusal::CommitFirst.into()),
+            _ => {}
+        }
+        let to_move = self.check_owed(game, seat, claim.turn)?;
+        if let Some(salt) = &salt {
+            let commitments = tx.commitments_of_turn(id, claim.turn)?;
+            let Some(mine) = commitments.iter().find(|c| c.seat == seat) else {
+                return Err(Refusal::NoCommitment { turn: claim.turn }.into());
+            };
+            let waiting: Vec<String> =
+                to_move.iter().filter(|s| !commitments.iter().any(|c| c.seat == *s)).map(|s| game.seat_name(s)).collect();
+            if !waiting.is_empty() {
+                return Err(Refusal::RevealTooEarly { waiting: waiting.join(" and ") }.into());
+            }
+            if salt.len() < MIN_SALT_BYTES {
+                return Err(Refusal::BadRequest(format!(
+                    "the salt has {} bytes; a reveal needs the salt of at least {MIN_SALT_BYTES} random bytes that went into the commitment",
+                    salt.len()
+                ))
+                .into());
+            }
+            let expected = protocol::commitment(id.as_str(), &seat_name, claim.turn, &text, salt);
+            if hex(&expected) != mine.commitment {
+                return Err(Refusal::RevealMismatch { commitment: mine.commitment.clone() }.into());
+            }
+        }
+        let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
+            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error.to_string())),
+            other => internal(other),
+        })?;
+        let given = tx.moves_of_turn(id, game.row.turn)?;
+        let complete = to_move.iter().all(|s| s == seat || given.iter().any(|m| m.seat == s));
+        let held = Held {
+            entered: text.clone(),
+            canonical: checked.canonical.clone(),
+            notation: checked.notation.clone(),
+            envelope: claim.envelope,
+            salt: salt.as_deref().map(hex),
+        };
+        let held_json = serde_json::to_string(&held).map_err(internal)?;
+        let row = MoveRow {
+            turn: game.row.turn,
+            seat,
+            receipt: new_receipt(),
+            entered: String::new(),
+            canonical: String::new(),
+            notation: String::new(),
+            received_at: now,
+            status: "pending".to_owned(),
+            reason: None,
+            completes: complete,
+            held: Some(protocol::seal(&held_json, &self.keys.sealing_public(), id.as_str(), &seat_name, game.row.turn)),
+            envelope: None,
+            nonce: claim.nonce,
+        };
+        tx.insert_move(id, &row)?;
+        tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
+        // The transcript says that the seat moved, never what, until resolution.
+        let event = if salt.is_some() { "revealed" } else { "moved" };
+        let (_, entry) = tx.append_event(id, now, event, &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
+        if complete {
+            self.resolve_turn(tx, game, now)?;
+        }
+        let shown = MoveRow { notation: checked.notation, ..row };
+        Ok(Receipt::moved(game, &shown, seat_name, kind, entry))
+    }
+
+    /// A stored move with its held (sealed) part opened, in memory only.
+    pub(super) fn open_held(&self, game: &Loaded, m: MoveRow) -> Result<MoveRow, StewardError> {
+        Ok(self.open_held_with_salt(game, m)?.0)
+    }
+
+    /// [`Steward::open_held`], with the reveal's salt (hex) if it was one.
+    fn open_held_with_salt(&self, game: &Loaded, m: MoveRow) -> Result<(MoveRow, Option<String>), StewardError> {
+        let Some(sealed) = &m.held else { return Ok((m, None)) };
+        let seat_name = game.seat_name(m.seat);
+        let json = protocol::open_sealed(sealed, &self.keys, game.row.id.as_str(), &seat_name, m.turn)
+            .map_err(|e| internal(format!("cannot open the held move of {} turn {} {seat_name}: {e}", game.row.id, m.turn)))?;
+        let held: Held = serde_json::from_str(&json).map_err(internal)?;
+        let m = MoveRow { entered: held.entered, canonical: held.canonical, notation: held.notation, envelope: held.envelope, ..m };
+        Ok((m, held.salt))
+    }
+
+    /// Whether `text` names the same move as the accepted `earlier` one.
+    fn same_move(&self, tx: &Tx<'_>, game: &Loaded, earlier: &MoveRow, seat: Seat, text: &str) -> Result<bool, StewardError> {
+        if earlier.entered == text.trim() || earlier.canonical == text.trim() {
+            return Ok(true);
+        }
+        // Read the text in the position the earlier move was made in.
+        let state = if earlier.turn == game.row.turn {
+            game.row.state.clone()
+        } else {
+            match tx.turns(&game.row.id)?.into_iter().find(|t| t.turn == earlier.turn) {
+                Some(t) => t.state_before,
+                None => return Ok(false),
+            }
+        };
+        Ok(game.rules.check_move(&state, seat, text).is_ok_and(|m| m.canonical == earlier.canonical))
+    }
+
+    fn resolve_turn(&self, tx: &Tx<'_>, game: &Loaded, now: DateTime<Utc>) -> Result<(), StewardError> {
+        let id = &game.row.id;
+        let mut given = Vec::new();
+        let mut salts = Vec::new();
+        for m in tx.moves_of_turn(id, game.row.turn)? {
+            let (m, salt) = self.open_held_with_salt(game, m)?;
+            tx.unhold_move(id, &m)?;
+            salts.push(salt);
+            given.push(m);
+        }
+        let turns = tx.turns(id)?;
+        let history: Vec<String> = turns.iter().map(|t| t.state_before.clone()).collect();
+        let moves: Vec<(Seat, String)> = given.iter().map(|m| (m.seat, m.canonical.clone())).collect();
+        let r = game
+            .rules
+            .resolve(&history, &game.row.state, &moves)
+            .map_err(|e| internal(format!("resolving {id} turn {}: {e}", game.row.turn)))?;
+        for m in &r.moves {
+            let reason = match &m.result {
+                SeatResult::Struck(why) => Some(why.as_str()),
+                _ => None,
+            };
+            tx.settle_move(id, game.row.turn, m.seat, m.result.as_str(), reason)?;
+        }
+        tx.insert_turn(id, &TurnRow {
+            turn: game.row.turn,
+            state_before: game.row.state.clone(),
+            state_after: r.state.clone(),
+            notes: r.notes.clone(),
+            resolved_at: now,
+        })?;
+        tx.advance_game(id, &r.state, game.row.turn + 1, now)?;
+        tx.clear_draw_offers(id)?;
+        let moves_json: Vec<_> = r
+            .moves
+            .iter()
+            .map(|m| {
+                let mut v = json!({"seat": game.seat_name(m.seat), "move": m.notation, "uci": m.mv, "status": m.result.as_str()});
+                if let SeatResult::Struck(why) = &m.result {
+                    v["reason"] = json!(why);
+                }
+                if let Some((g, salt)) = given.iter().zip(&salts).find(|(g, _)| g.seat == m.seat) {
+                    v["entered"] = json!(g.entered);
+                    if let Some(e) = &g.envelope {
+                        v["envelope"] = json!(e);
+                    }
+                    if let Some(s) = salt {
+                        v["salt"] = json!(s);
+                    }
+                }
+                v
+            })
+            .collect();
+        tx.append_event(id, now, "resolved", &json!({
+            "turn": game.row.turn, "state_before": game.row.state, "moves": moves_json, "notes": r.notes, "state": r.state,
+        }))?;
+        if let Some(o) = r.outcome {
+            self.end(tx, game, o, now)?;
+        }
+        let head = self.sign_head(tx, id)?;
+        for mail in mails::turn(self, game, &r, &head, now)? {
+            tx.queue_mail(&mail, now)?;
+        }
+        Ok(())
+    }
+}
+
+fn replayed(turn: u32, receipt: &str) -> Refusal {
+    Refusal::Replayed(format!(
+        "this envelope for turn {turn} was accepted before (receipt {receipt}) and that turn is resolved; nothing was changed"
+    ))
+}
