@@ -1320,7 +1320,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
             accepted += 1;
         }
         eventually("the reveal mails and the log of the commitments", || {
-            (reveal_mails(&spool, &g.id, turn).len() == 2 && log.count("submission accepted") >= accepted).then_some(())
+            (reveal_mails(&spool, &g.id, turn).len() == 2 && log.count(" accepted game=") >= accepted).then_some(())
         })
         .await;
         let pending = [(*w_san, *w_uci), (*b_san, *b_uci)];
@@ -1339,7 +1339,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         assert!(clear_in(t.as_bytes(), w_uci, w_san).is_none(), "the transcript: {t}");
         let wrong = sealed_reveal(&g.id, "white", turn, "a2a3", &ws, &sealing);
         api.post_text(&g.moves(), Some(&g.white), &wrong).await.error(409, "already_moved");
-        eventually("the log of white's reveal", || (log.count("submission accepted") >= accepted).then_some(())).await;
+        eventually("the log of white's reveal", || (log.count(" accepted game=") >= accepted).then_some(())).await;
         assert_nowhere_in_clear(&format!("turn {turn} after white's reveal"), &stored_places(&data_dir, &spool, &log.text()), &pending);
 
         // Black's sealed reveal resolves the turn.
@@ -1376,6 +1376,6 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
     let _ = guard.0.wait();
     reader.join().unwrap();
     let full = log.text();
-    assert!(full.contains("submission accepted") && full.contains(&g.id), "the log records the game's submissions:\n{full}");
+    assert!(full.contains(" accepted game=") && full.contains(&g.id), "the log records the game's submissions:\n{full}");
     assert!(!full.contains(&g.white) && !full.contains(&g.black), "seat tokens never reach the log");
 }

@@ -8,6 +8,7 @@
 //! | spool | out | one `.eml` per message under `data_dir/spool`, when `[mail.smtp]` is absent |
 
 pub mod compose;
+pub mod inbound;
 pub mod outbox;
 pub mod smtp;
 pub mod spool;

@@ -392,11 +392,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         let a = StewardKeys::load_or_create(&data).unwrap();
-        for file in [SIGNING_KEY_FILE, SEALING_KEY_FILE] {
+        for file in [SIGNING_KEY_FILE, SEALING_KEY_FILE, CAPABILITY_KEY_FILE] {
             assert_eq!(mode(&data.join(file)), 0o600, "{file}");
         }
         let leftovers: Vec<_> = fs::read_dir(&data).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(leftovers.len(), 2, "no temporary files left: {leftovers:?}");
+        assert_eq!(leftovers.len(), 3, "no temporary files left: {leftovers:?}");
         let b = StewardKeys::load_or_create(&data).unwrap();
         assert_eq!(a.signing_public(), b.signing_public());
         assert_eq!(a.sealing_public(), b.sealing_public());

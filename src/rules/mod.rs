@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-pub use board::{BoardView, Cell, Geometry, PieceView};
+pub use board::{BoardView, Cell, Geometry, PieceView, coordinate_move_cells};
 
 /// A seat at the table: the index of a player position in the variant's seat list.
 ///
@@ -556,6 +556,15 @@ pub trait Variant {
     /// The board as cells and pieces, for the renderers.
     fn board(&self, state: &Self::State) -> BoardView;
 
+    /// The from and to cells of a canonical move, for marking the last moves on a
+    /// board picture; `None` when the text names no such pair. The default reads
+    /// square-grid coordinate moves (`e2e4`, `e7e8q`, `d2-d4`, `k10-k12`,
+    /// `e13-e14=Q`, see [`board::coordinate_move_cells`]); a variant whose canonical
+    /// moves look different overrides it.
+    fn move_cells(&self, canonical: &str) -> Option<(Cell, Cell)> {
+        board::coordinate_move_cells(canonical)
+    }
+
     /// The outcome when `seat` resigns in `state`: in two-seat games the other
     /// seat wins. Variants with more seats override it (`None`: play goes on).
     fn resignation(&self, _state: &Self::State, seat: Seat) -> Option<Outcome> {
@@ -714,6 +723,8 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string.
     fn board(&self, state: &str) -> Result<BoardView, RulesError>;
+    /// The from and to cells of a canonical move (see [`Variant::move_cells`]).
+    fn move_cells(&self, canonical: &str) -> Option<(Cell, Cell)>;
     /// Counts move sequences (see [`Variant::perft`]).
     ///
     /// # Errors
@@ -812,6 +823,10 @@ where
 
     fn board(&self, state: &str) -> Result<BoardView, RulesError> {
         Ok(Variant::board(self, &self.parse_state(state)?))
+    }
+
+    fn move_cells(&self, canonical: &str) -> Option<(Cell, Cell)> {
+        Variant::move_cells(self, canonical)
     }
 
     fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError> {

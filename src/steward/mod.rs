@@ -9,6 +9,7 @@
 //! but their own seat: the transcript and the other seats learn only *that* a seat
 //! moved, and when.
 
+pub mod board;
 mod mails;
 mod moves;
 mod refusal;

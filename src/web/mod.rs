@@ -5,7 +5,8 @@
 //! with a generic message (nothing was accepted, resend).
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -112,6 +113,8 @@ pub fn router(steward: Steward) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/transcript", get(transcript))
+        .route("/api/games/{id}/board.svg", get(board_svg))
+        .route("/api/games/{id}/board.png", get(board_png))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::map_response(json_errors))
@@ -283,4 +286,63 @@ async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> R
         lines.push('\n');
     }
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
+}
+
+/// The query of the board pictures: `?seat=<name or number>` for that seat's side,
+/// and for PNG `&size=<pixels>`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardQuery {
+    seat: Option<String>,
+    size: Option<u32>,
+}
+
+/// The PNG side when none is asked for, and the range accepted.
+const BOARD_PX: u32 = 640;
+const BOARD_PX_RANGE: std::ops::RangeInclusive<u32> = 64..=2048;
+
+fn board_query(query: Result<Query<BoardQuery>, QueryRejection>, example: &str) -> Result<BoardQuery, ApiError> {
+    query.map(|Query(q)| q).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("the query is not valid here: {}; send {example}", e.body_text()))
+    })
+}
+
+/// The board now as SVG (see [`crate::render::svg`]).
+async fn board_svg(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    query: Result<Query<BoardQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = board_query(query, "?seat=black or nothing")?;
+    if q.size.is_some() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_request", "an SVG scales to any size; ask board.png for ?size=<pixels>"));
+    }
+    let p = steward.board(id, q.seat).await?;
+    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "no-cache")], svg).into_response())
+}
+
+/// The board now as PNG, `size` pixels on its longer side.
+async fn board_png(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    query: Result<Query<BoardQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = board_query(query, "?seat=black&size=640 or nothing")?;
+    let size = q.size.unwrap_or(BOARD_PX);
+    if !BOARD_PX_RANGE.contains(&size) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("size {size} is out of range; send a size from {} to {} pixels", BOARD_PX_RANGE.start(), BOARD_PX_RANGE.end()),
+        ));
+    }
+    let p = steward.board(id, q.seat).await?;
+    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
+    // Rendering takes milliseconds of CPU: keep it off the async workers.
+    let png = tokio::task::spawn_blocking(move || crate::render::png::board_png(&svg, size))
+        .await
+        .map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?
+        .map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?;
+    Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], png).into_response())
 }

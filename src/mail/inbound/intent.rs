@@ -1,0 +1,596 @@
+//! What a mail asks for: an envelope block, a move, a command — or nothing we can
+//! read. Syntax only: whether `Nf3` is legal, or an envelope's signature good, is
+//! for `rules` and `protocol` to say.
+//!
+//! The order of the search (see [`intent`]):
+//! 1. an envelope block (`-----BEGIN FAIRSTEWARD …-----` … `-----END FAIRSTEWARD …-----`)
+//!    in the fresh text;
+//! 2. the first meaningful line of the fresh text (greetings such as `Hi Steward,`
+//!    are skipped): a command, or a line with exactly one move-looking token;
+//! 3. a later fresh line that is nothing but a move (`Sorry for the delay!` ⏎ `Nf3`);
+//! 4. an envelope block anywhere in the full text, quoted or forwarded (a player
+//!    resending the mail with their signed move);
+//! 5. a forwarded mail: [`Intent::Forwarded`] — a forward is never a move unless the
+//!    forwarder wrote one on top;
+//! 6. otherwise [`Intent::Unreadable`] with the first line, or [`Intent::Empty`].
+//!
+//! Commands are matched case-insensitively, whole line, after dropping punctuation
+//! and filler words (`I`, `please`, `the`, `thanks` …), so `I resign.`, `Draw?` and
+//! `Accept the draw, please` are read, but `I resign if you take my queen` is not.
+//! English and German: `resign`/`aufgeben`, `draw`/`remis`, `accept draw`/`remis
+//! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `help`/`hilfe`, and
+//! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`).
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::fresh::is_forward_marker;
+
+/// What the sender of a mail asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Intent {
+    /// An envelope block (DESIGN §4), de-quoted, from its BEGIN line to its END line.
+    Envelope(String),
+    /// A move as written, for the rules to parse: enclosing punctuation, move
+    /// numbers (`1.`, `12...`), annotation marks (`!`, `?`) and `e.p.` removed;
+    /// figurines (`♘`) as letters; an upper-case file that a phone capitalised
+    /// (`E4`, `Exd5`) lowered. `B` is left alone: it is a bishop.
+    Move(String),
+    /// Resign the game.
+    Resign,
+    /// Offer a draw.
+    OfferDraw,
+    /// Accept the draw offered.
+    AcceptDraw,
+    /// Decline the draw offered.
+    DeclineDraw,
+    /// Send me the game's state.
+    Status,
+    /// Send me the commands.
+    Help,
+    /// I am away on these days, both included (for the clock).
+    Leave {
+        /// The first day away.
+        from: NaiveDate,
+        /// The last day away.
+        to: NaiveDate,
+    },
+    /// A forwarded mail with nothing of the forwarder's own to act on.
+    Forwarded,
+    /// Text that is none of the above: the line we looked at, for the error reply
+    /// (at most 200 characters).
+    Unreadable(String),
+    /// No text at all besides quotes and signatures.
+    Empty,
+}
+
+/// What `fresh` (the sender's own text) and `full_text` (the whole body, quotes
+/// included) ask for; see the module docs for the order of the search.
+pub fn intent(fresh: &str, full_text: &str) -> Intent {
+    if let Some(found) = envelope(fresh) {
+        return found;
+    }
+    let lines: Vec<&str> = fresh.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let mut first = None;
+    for (n, line) in lines.iter().enumerate() {
+        if let Some(found) = command(line) {
+            return found;
+        }
+        match moves_in(line).as_slice() {
+            [] => {}
+            [one] => return Intent::Move(one.clone()),
+            _ => return Intent::Unreadable(clip(line)),
+        }
+        if is_greeting(line) {
+            continue;
+        }
+        first = Some(n);
+        break;
+    }
+    if let Some(n) = first {
+        let bare: Vec<String> = lines[n + 1..].iter().filter_map(|l| bare_move(l)).collect();
+        if let [one, rest @ ..] = bare.as_slice()
+            && rest.iter().all(|m| m == one)
+        {
+            return Intent::Move(one.clone());
+        }
+    }
+    if let Some(found) = envelope(full_text) {
+        return found;
+    }
+    if full_text.lines().any(is_forward_marker) {
+        return Intent::Forwarded;
+    }
+    match first {
+        Some(n) => Intent::Unreadable(clip(lines[n])),
+        None => Intent::Empty,
+    }
+}
+
+fn clip(line: &str) -> String {
+    line.chars().take(200).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Envelopes
+
+/// A line with quote marks (`>`, `> > `) and a PGP dash-escape (`- -----BEGIN`)
+/// removed, trimmed.
+fn dequote(line: &str) -> &str {
+    let mut t = line.trim();
+    while let Some(rest) = t.strip_prefix('>') {
+        t = rest.trim_start();
+    }
+    if let Some(rest) = t.strip_prefix("- -") {
+        t = &t[t.len() - rest.len() - 1..];
+    }
+    t.trim_end()
+}
+
+/// The label of an envelope BEGIN line (`FAIRSTEWARD MOVE`).
+fn begin_label(line: &str) -> Option<&str> {
+    let label = line.strip_prefix("-----BEGIN ")?.strip_suffix("-----")?;
+    label.starts_with("FAIRSTEWARD").then_some(label)
+}
+
+/// The first envelope block of `text`, de-quoted; a BEGIN without its END is
+/// unreadable.
+fn envelope(text: &str) -> Option<Intent> {
+    let mut lines = text.lines().map(dequote);
+    let (begin, label) = lines.by_ref().find_map(|l| begin_label(l).map(|label| (l, label)))?;
+    let end = format!("-----END {label}-----");
+    let mut block = format!("{begin}\n");
+    for line in lines {
+        if line.is_empty() {
+            continue;
+        }
+        block.push_str(line);
+        block.push('\n');
+        if line == end {
+            return Some(Intent::Envelope(block));
+        }
+    }
+    Some(Intent::Unreadable(clip(&format!("{begin} without its {end} line"))))
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+
+/// Words dropped before a line is compared with the commands.
+const FILLERS: &[&str] = &[
+    "i", "i'll", "i’ll", "will", "please", "pls", "plz", "the", "a", "an", "your", "my", "this", "game", "hereby",
+    "thanks", "thx", "ok", "okay", "bitte", "ich", "das", "danke", "dein", "deine", "dem",
+];
+
+const COMMANDS: &[(&str, Intent)] = &[
+    ("resign", Intent::Resign),
+    ("resigns", Intent::Resign),
+    ("resigned", Intent::Resign),
+    ("give up", Intent::Resign),
+    ("aufgeben", Intent::Resign),
+    ("gebe auf", Intent::Resign),
+    ("draw", Intent::OfferDraw),
+    ("offer draw", Intent::OfferDraw),
+    ("draw offer", Intent::OfferDraw),
+    ("propose draw", Intent::OfferDraw),
+    ("remis", Intent::OfferDraw),
+    ("biete remis", Intent::OfferDraw),
+    ("remis anbieten", Intent::OfferDraw),
+    ("accept", Intent::AcceptDraw),
+    ("accepted", Intent::AcceptDraw),
+    ("accept draw", Intent::AcceptDraw),
+    ("accept draw offer", Intent::AcceptDraw),
+    ("draw accepted", Intent::AcceptDraw),
+    ("draw offer accepted", Intent::AcceptDraw),
+    ("agree draw", Intent::AcceptDraw),
+    ("draw agreed", Intent::AcceptDraw),
+    ("remis angenommen", Intent::AcceptDraw),
+    ("remis annehmen", Intent::AcceptDraw),
+    ("nehme remis an", Intent::AcceptDraw),
+    ("decline", Intent::DeclineDraw),
+    ("declined", Intent::DeclineDraw),
+    ("decline draw", Intent::DeclineDraw),
+    ("decline draw offer", Intent::DeclineDraw),
+    ("draw declined", Intent::DeclineDraw),
+    ("draw offer declined", Intent::DeclineDraw),
+    ("reject draw", Intent::DeclineDraw),
+    ("refuse draw", Intent::DeclineDraw),
+    ("no draw", Intent::DeclineDraw),
+    ("remis abgelehnt", Intent::DeclineDraw),
+    ("remis ablehnen", Intent::DeclineDraw),
+    ("lehne remis ab", Intent::DeclineDraw),
+    ("status", Intent::Status),
+    ("board", Intent::Status),
+    ("show board", Intent::Status),
+    ("help", Intent::Help),
+    ("hilfe", Intent::Help),
+    ("commands", Intent::Help),
+];
+
+/// Characters trimmed off both ends of a word.
+fn is_word_punct(c: char) -> bool {
+    matches!(
+        c,
+        '.' | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '"'
+            | '\''
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '*'
+            | '_'
+            | '“'
+            | '”'
+            | '‘'
+            | '’'
+            | '„'
+            | '«'
+            | '»'
+            | '¡'
+            | '¿'
+    )
+}
+
+/// A command on `line`, if the whole line or its first sentence is one
+/// (`I resign. Well played!`).
+fn command(line: &str) -> Option<Intent> {
+    if let Some(found) = whole_command(line) {
+        return Some(found);
+    }
+    let end = line.char_indices().find_map(|(i, c)| {
+        let rest = &line[i + c.len_utf8()..];
+        (matches!(c, '.' | '!' | '?') && rest.starts_with(char::is_whitespace) && !rest.trim().is_empty())
+            .then_some(i + c.len_utf8())
+    })?;
+    whole_command(&line[..end]).filter(|found| !matches!(found, Intent::Unreadable(_)))
+}
+
+/// A command that is the whole of `line`.
+fn whole_command(line: &str) -> Option<Intent> {
+    if line.trim() == "?" {
+        return Some(Intent::Help);
+    }
+    let lower = line.to_lowercase();
+    let words: Vec<&str> =
+        lower.split_whitespace().map(|w| w.trim_matches(is_word_punct)).filter(|w| !w.is_empty()).collect();
+    if words.first() == Some(&"leave") {
+        return leave(&words[1..]).or_else(|| Some(Intent::Unreadable(clip(line))));
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] == "thank" && words.get(i + 1) == Some(&"you") {
+            i += 2;
+            continue;
+        }
+        if !FILLERS.contains(&words[i]) {
+            kept.push(words[i]);
+        }
+        i += 1;
+    }
+    let key = kept.join(" ");
+    COMMANDS.iter().find(|(k, _)| *k == key).map(|(_, intent)| intent.clone())
+}
+
+/// `leave D1 [to|until|till|bis|-] D2` or `leave D1`: dates as `2026-12-24` or
+/// `24.12.2026`; the last day is not before the first.
+fn leave(words: &[&str]) -> Option<Intent> {
+    const CONNECTORS: &[&str] = &[
+        "from", "to", "until", "till", "through", "thru", "bis", "vom", "von", "-", "–", "—", "on", "please", "pls",
+        "bitte", "thanks", "danke",
+    ];
+    let mut dates = Vec::new();
+    for word in words {
+        let word = word.trim_matches(|c: char| is_word_punct(c) && c != '.').trim_end_matches('.');
+        if CONNECTORS.contains(&word) {
+            continue;
+        }
+        if let Some(d) = date(word) {
+            dates.push(d);
+            continue;
+        }
+        // `2026-12-24–2027-01-02` or `2026-12-24-2027-01-02` as one word.
+        let split = word.split_once(['–', '—']).or_else(|| {
+            let cut = word.match_indices('-').nth(2)?.0;
+            Some((&word[..cut], &word[cut + 1..]))
+        })?;
+        dates.push(date(split.0)?);
+        dates.push(date(split.1)?);
+    }
+    let (from, to) = match dates.as_slice() {
+        [one] => (*one, *one),
+        [from, to] => (*from, *to),
+        _ => return None,
+    };
+    (from <= to).then_some(Intent::Leave { from, to })
+}
+
+fn date(word: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(word, "%Y-%m-%d").or_else(|_| NaiveDate::parse_from_str(word, "%d.%m.%Y")).ok()
+}
+
+fn is_greeting(line: &str) -> bool {
+    const GREETINGS: &[&str] = &[
+        "hi",
+        "hello",
+        "hey",
+        "dear",
+        "hallo",
+        "moin",
+        "servus",
+        "liebe",
+        "lieber",
+        "bonjour",
+        "salut",
+        "ciao",
+        "hola",
+        "greetings",
+        "howdy",
+        "good",
+    ];
+    let lower = line.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.len() <= 4 && words.first().is_some_and(|w| GREETINGS.contains(&w.trim_matches(is_word_punct)))
+}
+
+// ---------------------------------------------------------------------------
+// Moves
+
+/// The distinct move-looking tokens of a line, in order.
+fn moves_in(line: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for word in line.split_whitespace() {
+        if let Some(m) = move_token(word)
+            && !found.contains(&m)
+        {
+            found.push(m);
+        }
+    }
+    found
+}
+
+/// The move of a line that holds nothing else (a move number and annotation
+/// marks aside).
+fn bare_move(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace().filter(|w| !is_move_number(w.trim_matches(is_word_punct)));
+    let m = move_token(words.next()?)?;
+    words.all(|w| matches!(w, "e.p." | "ep" | "!" | "?" | "!!" | "??" | "!?" | "?!")).then_some(m)
+}
+
+fn is_move_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// One word as a move: cleaned (see [`Intent::Move`]) if it looks like one.
+fn move_token(word: &str) -> Option<String> {
+    let mut t: String = word
+        .chars()
+        .map(|c| match c {
+            '♔' | '♚' => 'K',
+            '♕' | '♛' => 'Q',
+            '♖' | '♜' => 'R',
+            '♗' | '♝' => 'B',
+            '♘' | '♞' => 'N',
+            '–' | '—' => '-',
+            c => c,
+        })
+        .collect();
+    t = t.trim_matches(|c: char| is_word_punct(c) && !matches!(c, '!' | '?' | '.')).to_owned();
+    t = t.trim_start_matches(['!', '?', '.']).to_owned();
+    if let Some(rest) = t.strip_suffix("e.p.").or_else(|| t.strip_suffix("ep.")) {
+        t = rest.to_owned();
+    }
+    t = t.trim_end_matches(['!', '?', '.']).to_owned();
+    // A move number glued on: `1.e4`, `12...Nf6`, `1…e5`.
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 {
+        let after = &t[digits..];
+        let rest = after.trim_start_matches(['.', '…']);
+        if rest.len() < after.len() {
+            t = rest.to_owned();
+        }
+    }
+    if t.len() >= 2 && matches!(t.as_bytes()[0], b'A' | b'C' | b'D' | b'E' | b'F' | b'G' | b'H') {
+        let lowered = format!("{}{}", t[..1].to_ascii_lowercase(), &t[1..]);
+        if looks_like_move(&lowered) && !looks_like_move(&t) {
+            t = lowered;
+        }
+    }
+    looks_like_move(&t).then_some(t)
+}
+
+/// Chess notation as `rules/chess.md` §6 and `rules/fairschach.md` §2 accept it:
+/// SAN and sloppy SAN, long algebraic, UCI, ICCF digits, castling with O or 0.
+pub(crate) fn looks_like_move(t: &str) -> bool {
+    let core = t.trim_end_matches(['+', '#']);
+    let b = core.as_bytes();
+    if b.is_empty() || !core.is_ascii() {
+        return false;
+    }
+    let is_o = |c: &u8| matches!(c, b'O' | b'0' | b'o');
+    if matches!(b, [x, b'-', y] | [x, b'-', y, b'-', _] if is_o(x) && is_o(y)) && (b.len() == 3 || is_o(&b[4])) {
+        return true;
+    }
+    if b.iter().all(u8::is_ascii_digit) {
+        let sq = |i: usize| (b'1'..=b'8').contains(&b[i]);
+        return match b.len() {
+            4 => (0..4).all(sq),
+            5 => (0..4).all(sq) && (b'1'..=b'4').contains(&b[4]),
+            _ => false,
+        };
+    }
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    let rank = |c: u8| (b'1'..=b'8').contains(&c);
+    let mut i = 0;
+    if matches!(b[0], b'K' | b'Q' | b'R' | b'B' | b'N' | b'k' | b'q' | b'r' | b'n') {
+        i = 1;
+    }
+    // The squares and disambiguation: [file][rank][-x:][file rank].
+    let mut origin = &b[i..];
+    // A promotion suffix: `=Q`, `Q`, `=q`, `q` after a last-rank target.
+    let mut promoted = false;
+    if let [head @ .., b'=', p] | [head @ .., p] = origin
+        && matches!(p, b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n')
+        && head.len() >= 2
+        && matches!(head[head.len() - 1], b'1' | b'8')
+        && file(head[head.len() - 2])
+    {
+        origin = head;
+        promoted = true;
+    }
+    let [from @ .., tf, tr] = origin else { return false };
+    if !file(*tf) || !rank(*tr) {
+        return false;
+    }
+    let from = match from {
+        [rest @ .., b'-' | b'x' | b':'] => rest,
+        rest => rest,
+    };
+    let shape_ok = match from {
+        [] => true,
+        [c] => file(*c) || rank(*c),
+        [f, r] => file(*f) && rank(*r),
+        _ => false,
+    };
+    // A piece does not promote, and a pawn's capture mark needs its file.
+    shape_ok && !(promoted && i == 1) && !(i == 0 && from.is_empty() && origin.len() > 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn notation_that_looks_like_a_move() {
+        for m in [
+            "e4", "Nf3", "exd5", "Raxd1", "R1d2", "e8=Q", "O-O", "O-O-O", "0-0", "0-0-0", "Ng1f3", "Nge2", "e2-e4",
+            "e2e4", "Ng1-f3", "Bf1xc4", "e8Q", "e8=q", "Kg1", "Ke1-g1", "nf3", "bc3", "bxc3", "e7e8q", "e1h1", "5254",
+            "7163", "57581", "57584", "Qxf7#", "Bxe5+", "exd6", "e5:d6", "o-o",
+        ] {
+            assert!(looks_like_move(m), "{m}");
+        }
+        for w in [
+            "I", "e9", "i4", "Nf", "x4", "hello", "2026", "12", "575810", "57585", "Nxe", "e4e", "e5=Q", "Ne8=Q",
+            "xe4", "-e4",
+        ] {
+            assert!(!looks_like_move(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn moves_in_lines() {
+        let cases = [
+            ("Nf3", "Nf3"),
+            ("1. e4", "e4"),
+            ("e4!", "e4"),
+            ("My move: Nf3", "Nf3"),
+            ("Nf3 thanks", "Nf3"),
+            ("12... Nf6", "Nf6"),
+            ("1.e4", "e4"),
+            ("“Rad1”", "Rad1"),
+            ("exd6 e.p.", "exd6"),
+            ("exd6e.p.", "exd6"),
+            ("♘f3", "Nf3"),
+            ("E4", "e4"),
+            ("Exd5", "exd5"),
+            ("Bc4", "Bc4"),
+            ("*Nf3*", "Nf3"),
+            ("I play Nf3, please.", "Nf3"),
+            ("5254", "5254"),
+            ("O–O", "O-O"),
+        ];
+        for (line, want) in cases {
+            assert_eq!(intent(line, line), Intent::Move(want.to_owned()), "{line}");
+        }
+        assert_eq!(intent("e4 or d4?", ""), Intent::Unreadable("e4 or d4?".into()));
+        assert_eq!(intent("Nf3 Nf3", ""), Intent::Move("Nf3".into()));
+    }
+
+    #[test]
+    fn commands() {
+        let cases = [
+            ("resign", Intent::Resign),
+            ("I resign.", Intent::Resign),
+            ("Resign please", Intent::Resign),
+            ("Draw?", Intent::OfferDraw),
+            ("I offer a draw", Intent::OfferDraw),
+            ("Accept draw!", Intent::AcceptDraw),
+            ("I accept the draw, thank you", Intent::AcceptDraw),
+            ("Remis angenommen.", Intent::AcceptDraw),
+            ("decline draw", Intent::DeclineDraw),
+            ("No draw, thanks.", Intent::DeclineDraw),
+            ("STATUS", Intent::Status),
+            ("help", Intent::Help),
+            ("?", Intent::Help),
+            ("I resign. Well played, Alice!", Intent::Resign),
+            ("Draw? The position is dead equal.", Intent::OfferDraw),
+        ];
+        for (line, want) in cases {
+            assert_eq!(intent(line, line), want, "{line}");
+        }
+        assert_eq!(
+            intent("I resign if you take my queen", ""),
+            Intent::Unreadable("I resign if you take my queen".into())
+        );
+    }
+
+    #[test]
+    fn leave() {
+        let want = Intent::Leave { from: d("2026-12-24"), to: d("2027-01-02") };
+        for line in [
+            "leave 2026-12-24 to 2027-01-02",
+            "Leave 2026-12-24 until 2027-01-02.",
+            "leave 2026-12-24 - 2027-01-02",
+            "leave: 2026-12-24–2027-01-02",
+            "leave 2026-12-24-2027-01-02",
+            "leave from 2026-12-24 till 2027-01-02 please",
+            "Leave 24.12.2026 bis 02.01.2027",
+        ] {
+            assert_eq!(intent(line, ""), want, "{line}");
+        }
+        assert_eq!(intent("leave 2026-12-24", ""), Intent::Leave { from: d("2026-12-24"), to: d("2026-12-24") });
+        for bad in ["leave 2027-01-02 to 2026-12-24", "leave next week", "leave 2026-02-30", "leave"] {
+            assert_eq!(intent(bad, ""), Intent::Unreadable(bad.into()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn search_order() {
+        let env = "-----BEGIN FAIRSTEWARD MOVE-----\ngame: 8KQ2ZJ\nmove: Nf3\n-----END FAIRSTEWARD MOVE-----\n";
+        // An envelope in the fresh text wins.
+        assert_eq!(intent(&format!("Hi\n{env}"), ""), Intent::Envelope(env.into()));
+        // A quoted envelope: de-quoted, and only when the fresh text has no move.
+        let quoted: String = env.lines().map(|l| format!("> {l}\n")).collect();
+        let full = format!("Did this arrive?\n\nOn Mon, Bob wrote:\n{quoted}");
+        assert_eq!(intent("Did this arrive?\n", &full), Intent::Envelope(env.into()));
+        assert_eq!(intent("e4\n", &format!("e4\n{quoted}")), Intent::Move("e4".into()));
+        // Greetings are skipped; a bare move on a later line is taken.
+        assert_eq!(intent("Hi Steward,\n\nSorry for the delay!\n\nNf3\n\nBob\n", ""), Intent::Move("Nf3".into()));
+        assert_eq!(intent("Which one?\ne4\nd4\n", ""), Intent::Unreadable("Which one?".into()));
+        // Forwards.
+        let fwd = "FYI\n\n---------- Forwarded message ---------\nWhite: e4\n";
+        assert_eq!(intent("FYI\n", fwd), Intent::Forwarded);
+        assert_eq!(intent("Nf3\n", fwd), Intent::Move("Nf3".into()));
+        // Nothing at all.
+        assert_eq!(intent("", "> quoted only\n"), Intent::Empty);
+        // A truncated envelope.
+        assert!(matches!(intent("-----BEGIN FAIRSTEWARD MOVE-----\ngame: X\n", ""), Intent::Unreadable(_)));
+    }
+
+    #[test]
+    fn dequote_handles_quotes_and_dash_escapes() {
+        assert_eq!(dequote("> > -----BEGIN FAIRSTEWARD MOVE-----"), "-----BEGIN FAIRSTEWARD MOVE-----");
+        assert_eq!(dequote("- -----END FAIRSTEWARD MOVE-----"), "-----END FAIRSTEWARD MOVE-----");
+        assert_eq!(dequote(">>seat: white  "), "seat: white");
+    }
+}

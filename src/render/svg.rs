@@ -1,0 +1,781 @@
+//! A board as SVG, for web pages and (through [`super::png`]) for mail.
+//!
+//! Everything is drawn as shapes: the pieces are this module's own designs and the
+//! coordinates a small stroke alphabet, because the PNG renderer is built without
+//! fonts (resvg with `default-features = false`). The output depends only on the arguments, so the same
+//! position always gives the same bytes.
+//!
+//! # What the picture shows
+//! * The cells of any square grid up to 14×14; holes (Vierschach's corners) are left
+//!   out, so the frame shows through.
+//! * Coordinates on all four sides (files `a`…`n`, ranks `1`…`14`).
+//! * Up to four armies, told apart by more than hue, for colour-blind players: seat 1
+//!   white and seat 2 black (light and dark: Vierschach's two teams), seat 3 a sand
+//!   colour with a row of dots on every piece's base, seat 4 a brown with a bar
+//!   across the base.
+//! * Marked cells (Fairschach's paused pieces) hatched, with a "pause" badge (‖) on
+//!   the piece.
+//! * The last turn's moves: from and to cells tinted, an arrow from one to the other.
+//! * The seats to move: a bar in the seat's colour along its side of the board, and
+//!   that seat's king in the corner at the bar's end.
+//!
+//! The marks carry classes for style sheets and tests: `last-move` (a tinted
+//! cell), `arrow`, `marked` (a hatched cell) and `to-move seat-N` (a bar, N from 1).
+
+use std::fmt::Write as _;
+
+use crate::rules::{BoardView, Cell, Geometry, PieceView, Seat};
+
+/// What a picture shows beyond the pieces and the marked cells of the view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The from and to cells of the last turn's moves, each drawn as tinted cells
+    /// and an arrow: one move in turn-based games, both of a Fairschach pair.
+    pub last_moves: Vec<(Cell, Cell)>,
+    /// The seats that owe a move now; each gets a bar along its side of the board.
+    pub to_move: Vec<Seat>,
+    /// How many seats the game has. It decides where a seat sits: with two seats
+    /// the first at the bottom and the second at the top; with more, clockwise
+    /// from the bottom (bottom, left, top, right: Vierschach's south, west,
+    /// north, east).
+    pub seats: usize,
+}
+
+/// The side of a square, in user units; piece designs use a 100-unit box.
+const SQ: f32 = 100.0;
+/// The gap between the board and a to-move bar.
+const GAP: f32 = 6.0;
+/// The thickness of a to-move bar.
+const BAR: f32 = 16.0;
+/// The band for the coordinates, outside the bar.
+const LABEL: f32 = 44.0;
+/// The frame around the board: gap, bar, coordinates.
+const MARGIN: f32 = GAP + BAR + LABEL;
+/// The largest grid drawn (files `a`…`n`, ranks `1`…`14`).
+const MAX_SIDE: u8 = 14;
+/// The picture's nominal size in CSS pixels per user unit (a square is 50 px).
+const PX_PER_UNIT: f32 = 0.5;
+
+const FRAME: &str = "#f4f2ee";
+const FRAME_EDGE: &str = "#c9c4ba";
+const LIGHT: &str = "#dee3e6";
+const DARK: &str = "#8ca2ad";
+const LABEL_INK: &str = "#4d5459";
+const MOVE_TINT: &str = "#f5d22e";
+const ARROW: &str = "#e2650c";
+const PAUSE: &str = "#6a3d9a";
+
+/// How one seat's pieces look.
+struct Army {
+    /// The body colour.
+    fill: &'static str,
+    /// The outline.
+    line: &'static str,
+    /// Inner lines (eye, slits), in contrast to the fill.
+    detail: &'static str,
+    /// The mark on every piece's base that tells this army apart without hue.
+    badge: &'static str,
+}
+
+/// Seats 1–4: white, black, sand (with dots), brown (with a bar) — Vierschach's
+/// white, black, beige and brown (`rules/vierschach.md` §3).
+const ARMIES: [Army; 4] = [
+    Army { fill: "#fbfbf7", line: "#1d1d1d", detail: "#1d1d1d", badge: "" },
+    Army { fill: "#2c2c2c", line: "#0a0a0a", detail: "#ececec", badge: "" },
+    Army {
+        fill: "#e6be6e",
+        line: "#3a2708",
+        detail: "#3a2708",
+        badge: r##"<circle cx="36" cy="86" r="3.4" fill="#3a2708"/><circle cx="50" cy="86" r="3.4" fill="#3a2708"/><circle cx="64" cy="86" r="3.4" fill="#3a2708"/>"##,
+    },
+    Army {
+        fill: "#8a4418",
+        line: "#1e0c02",
+        detail: "#f6e2c8",
+        badge: r##"<path d="M29 86 H71" stroke="#f6e2c8" stroke-width="4.5" stroke-linecap="round"/>"##,
+    },
+];
+
+fn army(seat: Seat) -> &'static Army {
+    &ARMIES[seat.index() % ARMIES.len()]
+}
+
+/// A piece design in a 100×100 box: body shapes drawn back to front, each filled
+/// and outlined, then inner lines in the detail colour.
+struct Design {
+    body: &'static [&'static str],
+    detail: &'static str,
+}
+
+/// The base every piece stands on.
+const BASE: &str = "M25 79 H75 A5 5 0 0 1 80 84 V88 A5 5 0 0 1 75 93 H25 A5 5 0 0 1 20 88 V84 A5 5 0 0 1 25 79 Z";
+
+fn design(kind: char) -> Design {
+    match kind {
+        'k' => Design {
+            body: &[
+                "M46 7 H54 V14 H61 V22 H54 V44 H46 V22 H39 V14 H46 Z",
+                "M34 66 C19 54 20 34 35 34 C43 34 48 40 50 47 C52 40 57 34 65 34 C80 34 81 54 66 66 Z",
+                "M33 63 H67 A4 4 0 0 1 67 71 H33 A4 4 0 0 1 33 63 Z",
+                "M36 71 Q35 76 29 79 H71 Q65 76 64 71 Z",
+                BASE,
+            ],
+            detail: "M50 49 V62",
+        },
+        'q' => Design {
+            body: &[
+                "M33 64 L21 30 L37 48 L37 21 L46 45 L50 16 L54 45 L63 21 L63 48 L79 30 L67 64 Z",
+                "M33 63 H67 A4 4 0 0 1 67 71 H33 A4 4 0 0 1 33 63 Z",
+                "M36 71 Q35 76 29 79 H71 Q65 76 64 71 Z",
+                BASE,
+                "M21 25.5 A4.5 4.5 0 1 1 21 34.5 A4.5 4.5 0 1 1 21 25.5 Z",
+                "M37 16.5 A4.5 4.5 0 1 1 37 25.5 A4.5 4.5 0 1 1 37 16.5 Z",
+                "M50 11 A5 5 0 1 1 50 21 A5 5 0 1 1 50 11 Z",
+                "M63 16.5 A4.5 4.5 0 1 1 63 25.5 A4.5 4.5 0 1 1 63 16.5 Z",
+                "M79 25.5 A4.5 4.5 0 1 1 79 34.5 A4.5 4.5 0 1 1 79 25.5 Z",
+            ],
+            detail: "",
+        },
+        'r' => Design {
+            body: &[
+                "M33 44 L31 79 H69 L67 44 Z",
+                "M25 18 H36 V26 H44.5 V18 H55.5 V26 H64 V18 H75 V37 L68 44 H32 L25 37 Z",
+                BASE,
+            ],
+            detail: "M32 37 H68 M31.5 72 H68.5",
+        },
+        'b' => Design {
+            body: &[
+                "M41 66 Q41 75 31 79 H69 Q59 75 59 66 Z",
+                "M50 17 C67 29 70 47 61 61 H39 C30 47 33 29 50 17 Z",
+                "M35 59 H65 A4 4 0 0 1 65 67 H35 A4 4 0 0 1 35 59 Z",
+                BASE,
+                "M50 7 A5.5 5.5 0 1 1 50 18 A5.5 5.5 0 1 1 50 7 Z",
+            ],
+            detail: "M44 47 L58 33",
+        },
+        'n' => Design {
+            body: &[
+                "M33 79 C33 68 38 61 47 55 L40 55 C33 61 26 63 21 58 C17 54 19 49 23 45 \
+                 L42 25 L40 13 L50 20 C66 19 78 33 78 52 C78 64 73 71 72 79 Z",
+                BASE,
+            ],
+            detail: "M55 22 C67 26 74 38 73 56 M27 53 L29 52",
+        },
+        _ => Design {
+            body: &[
+                "M39 50 Q39 66 28 79 H72 Q61 66 61 50 Z",
+                "M34 45 H66 A4 4 0 0 1 66 53 H34 A4 4 0 0 1 34 45 Z",
+                "M50 18 A13 13 0 1 1 50 44 A13 13 0 1 1 50 18 Z",
+                BASE,
+            ],
+            detail: "",
+        },
+    }
+}
+
+/// The knight's eye: a dot in the detail colour.
+const KNIGHT_EYE: (f32, f32, f32) = (43.0, 34.0, 3.4);
+
+/// The stroke glyphs of the coordinates: advance width and path, in a box 10
+/// units high with the baseline at 10 (lower-case letters reach up to 4; `g` and
+/// `j` hang down to 13).
+fn glyph(c: char) -> Option<(f32, &'static str)> {
+    Some(match c {
+        'a' => (5.0, "M5 7 A2.5 3 0 0 0 0 7 A2.5 3 0 0 0 5 7 M5 4 V10"),
+        'b' => (5.0, "M0 0 V10 M0 7 A2.5 3 0 0 1 5 7 A2.5 3 0 0 1 0 7"),
+        'c' => (4.6, "M4.6 5 A2.5 3 0 1 0 4.6 9"),
+        'd' => (5.0, "M5 0 V10 M5 7 A2.5 3 0 0 0 0 7 A2.5 3 0 0 0 5 7"),
+        'e' => (5.0, "M0 7 H5 A2.5 3 0 0 0 0 7 A2.5 3 0 0 0 4.4 8.9"),
+        'f' => (4.0, "M4.2 0.7 Q3.6 0 2.8 0 Q1.4 0 1.4 1.8 V10 M0 4 H3.8"),
+        'g' => (5.0, "M5 7 A2.5 3 0 0 0 0 7 A2.5 3 0 0 0 5 7 M5 4 V11 Q5 13 2.6 13 Q1 13 0.3 12.2"),
+        'h' => (5.0, "M0 0 V10 M0 6.6 Q0.4 4 2.6 4 Q5 4 5 6.6 V10"),
+        'i' => (1.0, "M0.5 4 V10 M0.5 1.3 V1.6"),
+        'j' => (3.0, "M2.6 4 V11 Q2.6 13 0.8 13 H0 M2.6 1.3 V1.6"),
+        'k' => (4.6, "M0 0 V10 M4.6 4 L0 8 M1.8 6.6 L4.8 10"),
+        'l' => (2.2, "M0.4 0 V8.4 Q0.4 10 2.2 10"),
+        'm' => (7.6, "M0 10 V4 M0 6.3 Q0.3 4 2 4 Q3.8 4 3.8 6.3 V10 M3.8 6.3 Q4.1 4 5.8 4 Q7.6 4 7.6 6.3 V10"),
+        'n' => (5.0, "M0 10 V4 M0 6.6 Q0.4 4 2.6 4 Q5 4 5 6.6 V10"),
+        '0' => (5.0, "M2.5 0 A2.5 5 0 0 1 2.5 10 A2.5 5 0 0 1 2.5 0"),
+        '1' => (3.2, "M0 2.2 L2.8 0 V10"),
+        '2' => (5.0, "M0.1 2.5 Q0.4 0 2.5 0 Q5 0 5 2.6 Q5 4.6 0 10 H5.2"),
+        '3' => (5.0, "M0.2 1 Q1.2 0 2.5 0 Q4.9 0 4.9 2.4 Q4.9 4.7 2 4.7 Q5.1 4.7 5.1 7.3 Q5.1 10 2.5 10 Q1 10 0 9"),
+        '4' => (5.4, "M3.9 10 V0 L0 7 H5.4"),
+        '5' => (5.0, "M4.8 0 H0.8 L0.4 4.3 Q1.4 3.6 2.6 3.6 Q5.1 3.6 5.1 6.8 Q5.1 10 2.5 10 Q1 10 0 9"),
+        '6' => {
+            (5.0, "M4.4 0.7 Q3.6 0 2.6 0 Q0 0 0 5.4 V6.8 Q0 10 2.6 10 Q5.1 10 5.1 6.8 Q5.1 3.8 2.6 3.8 Q0 3.8 0 6.4")
+        }
+        '7' => (5.0, "M0 0 H5 L1.7 10"),
+        '8' => (
+            5.2,
+            "M2.6 4.7 A2.2 2.35 0 1 1 2.6 0 A2.2 2.35 0 1 1 2.6 4.7 A2.6 2.65 0 1 0 2.6 10 A2.6 2.65 0 1 0 2.6 4.7",
+        ),
+        '9' => (
+            5.0,
+            "M0.7 9.3 Q1.5 10 2.5 10 Q5.1 10 5.1 4.6 V3.2 Q5.1 0 2.5 0 Q0 0 0 3.2 Q0 6.2 2.5 6.2 Q5.1 6.2 5.1 3.6",
+        ),
+        _ => return None,
+    })
+}
+
+/// A number for the SVG text: at most two decimals, no trailing zeros, so equal
+/// inputs always print the same.
+fn num(v: f32) -> String {
+    let r = (v * 100.0).round() / 100.0;
+    let r = if r == 0.0 { 0.0 } else { r };
+    let mut s = format!("{r:.2}");
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
+    }
+    s
+}
+
+/// A side of the board, as seen in the picture.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Side {
+    Bottom,
+    Left,
+    Top,
+    Right,
+}
+
+impl Side {
+    /// Where `seat` sits, seen from the first seat's side (see [`Marks::seats`]).
+    fn of(seat: Seat, seats: usize) -> Side {
+        let clockwise = [Side::Bottom, Side::Left, Side::Top, Side::Right];
+        if seats <= 2 { [Side::Bottom, Side::Top][seat.index() % 2] } else { clockwise[seat.index() % 4] }
+    }
+
+    fn turned(self) -> Side {
+        match self {
+            Side::Bottom => Side::Top,
+            Side::Top => Side::Bottom,
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
+}
+
+/// The picture's layout: grid size and orientation.
+struct Frame {
+    files: u8,
+    ranks: u8,
+    flipped: bool,
+}
+
+impl Frame {
+    /// The top-left corner of `cell` in the picture.
+    fn origin(&self, cell: Cell) -> (f32, f32) {
+        let col = if self.flipped { self.files - 1 - cell.file } else { cell.file };
+        let row = if self.flipped { cell.rank } else { self.ranks - 1 - cell.rank };
+        (MARGIN + f32::from(col) * SQ, MARGIN + f32::from(row) * SQ)
+    }
+
+    fn centre(&self, cell: Cell) -> (f32, f32) {
+        let (x, y) = self.origin(cell);
+        (x + SQ / 2.0, y + SQ / 2.0)
+    }
+
+    fn width(&self) -> f32 {
+        f32::from(self.files) * SQ
+    }
+
+    fn height(&self) -> f32 {
+        f32::from(self.ranks) * SQ
+    }
+
+    fn contains(&self, cell: Cell) -> bool {
+        cell.file < self.files && cell.rank < self.ranks && cell.level == 0
+    }
+}
+
+/// Draws `view` as an SVG document, seen from the first seat's side or, with
+/// `flipped`, turned by half a turn (the side of the seat opposite).
+///
+/// Grids larger than 14×14 are cut to 14×14 (coordinates go to `n` and `14`);
+/// pieces, marks and moves outside the grid or on holes are left out.
+///
+/// # Examples
+/// ```
+/// use fairsteward::render::svg::{Marks, board_svg};
+/// use fairsteward::rules::{Options, VariantId};
+/// let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
+/// let view = rules.board(&rules.start()).unwrap();
+/// let svg = board_svg(&view, &Marks::default(), false);
+/// assert!(svg.starts_with("<svg") && !svg.contains("<text"));
+/// ```
+pub fn board_svg(view: &BoardView, marks: &Marks, flipped: bool) -> String {
+    let Geometry::Square { files, ranks, holes } = &view.geometry;
+    let frame = Frame { files: (*files).clamp(1, MAX_SIDE), ranks: (*ranks).clamp(1, MAX_SIDE), flipped };
+    let on_board = |c: &Cell| frame.contains(*c) && !holes.contains(c);
+    let (w, h) = (frame.width() + 2.0 * MARGIN, frame.height() + 2.0 * MARGIN);
+
+    let mut out = String::with_capacity(16 * 1024);
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 {vw} {vh}" width="{pw}" height="{ph}">"#,
+        vw = num(w),
+        vh = num(h),
+        pw = num(w * PX_PER_UNIT),
+        ph = num(h * PX_PER_UNIT),
+    );
+    out.push('\n');
+    defs(&mut out, view, marks);
+    let _ = writeln!(
+        out,
+        r#"<rect x="1" y="1" width="{}" height="{}" rx="12" fill="{FRAME}" stroke="{FRAME_EDGE}" stroke-width="2"/>"#,
+        num(w - 2.0),
+        num(h - 2.0)
+    );
+
+    // "Light on the right": the first seat's rightmost cell of its first rank is
+    // light, as h1 in chess and k1 in Vierschach (`rules/vierschach.md` §1).
+    let right = (0..frame.files).rev().find(|&f| !holes.contains(&Cell { file: f, rank: 0, level: 0 })).unwrap_or(0);
+    let light_parity = right % 2;
+
+    // The cells, then what lies on them under the pieces.
+    out.push_str(r#"<g id="cells" shape-rendering="crispEdges">"#);
+    out.push('\n');
+    for rank in 0..frame.ranks {
+        for file in 0..frame.files {
+            let cell = Cell { file, rank, level: 0 };
+            if holes.contains(&cell) {
+                continue;
+            }
+            let (x, y) = frame.origin(cell);
+            let colour = if (file + rank) % 2 == light_parity { LIGHT } else { DARK };
+            let _ =
+                writeln!(out, r#"<rect x="{}" y="{}" width="{SQ}" height="{SQ}" fill="{colour}"/>"#, num(x), num(y));
+        }
+    }
+    out.push_str("</g>\n");
+
+    let mut tinted: Vec<Cell> = marks.last_moves.iter().flat_map(|&(a, b)| [a, b]).filter(|c| on_board(c)).collect();
+    tinted.sort();
+    tinted.dedup();
+    for cell in &tinted {
+        let (x, y) = frame.origin(*cell);
+        let _ = writeln!(
+            out,
+            r#"<rect class="last-move" x="{}" y="{}" width="{SQ}" height="{SQ}" fill="{MOVE_TINT}" fill-opacity="0.5"/>"#,
+            num(x),
+            num(y)
+        );
+    }
+
+    let mut paused: Vec<Cell> = view.marked.iter().copied().filter(|c| on_board(c)).collect();
+    paused.sort();
+    paused.dedup();
+    for cell in &paused {
+        let (x, y) = frame.origin(*cell);
+        let _ = writeln!(
+            out,
+            r#"<rect class="marked" x="{}" y="{}" width="{}" height="{}" fill="url(#hatch)" stroke="{PAUSE}" stroke-width="5"/>"#,
+            num(x + 2.5),
+            num(y + 2.5),
+            num(SQ - 5.0),
+            num(SQ - 5.0)
+        );
+    }
+
+    coordinates(&mut out, &frame);
+    bars(&mut out, &frame, marks);
+
+    // The pieces, in cell order.
+    let mut pieces: Vec<&(Cell, PieceView)> = view.pieces.iter().filter(|(c, _)| on_board(c)).collect();
+    pieces.sort_by_key(|(c, _)| *c);
+    for (cell, piece) in pieces {
+        let (x, y) = frame.origin(*cell);
+        let _ = writeln!(out, r##"<use xlink:href="#{}" x="{}" y="{}"/>"##, piece_id(*piece), num(x), num(y));
+    }
+
+    // The last moves' arrows and the pause badges lie over the pieces.
+    for &(from, to) in &marks.last_moves {
+        if from != to && on_board(&from) && on_board(&to) {
+            arrow(&mut out, frame.centre(from), frame.centre(to));
+        }
+    }
+    for cell in &paused {
+        let (x, y) = frame.origin(*cell);
+        let _ = writeln!(out, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x), num(y));
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn piece_id(piece: PieceView) -> String {
+    let kind = piece.kind.to_ascii_lowercase();
+    let kind = if "kqrbnp".contains(kind) { kind } else { 'p' };
+    format!("p{}{kind}", piece.owner.index() % ARMIES.len())
+}
+
+/// The pieces in use (each drawn once and placed with `<use>`), the hatching and
+/// the pause badge.
+fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
+    let mut used: Vec<(usize, char)> = view
+        .pieces
+        .iter()
+        .map(|(_, p)| (p.owner.index() % ARMIES.len(), p.kind.to_ascii_lowercase()))
+        .map(|(o, k)| (o, if "kqrbnp".contains(k) { k } else { 'p' }))
+        .chain(marks.to_move.iter().map(|s| (s.index() % ARMIES.len(), 'k')))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    out.push_str("<defs>\n");
+    for (owner, kind) in used {
+        let a = &ARMIES[owner];
+        let d = design(kind);
+        let _ = write!(
+            out,
+            r#"<g id="p{owner}{kind}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
+            a.fill, a.line
+        );
+        for shape in d.body {
+            let _ = write!(out, r#"<path d="{shape}"/>"#);
+        }
+        if !d.detail.is_empty() {
+            let _ = write!(out, r#"<path d="{}" fill="none" stroke="{}"/>"#, d.detail, a.detail);
+        }
+        if kind == 'n' {
+            let (cx, cy, r) = KNIGHT_EYE;
+            let _ = write!(out, r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{}" stroke="none"/>"#, a.detail);
+        }
+        out.push_str(a.badge);
+        out.push_str("</g>\n");
+    }
+    let _ = writeln!(
+        out,
+        r#"<pattern id="hatch" width="14" height="14" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="14" fill="{PAUSE}" fill-opacity="0.38"/></pattern>"#
+    );
+    let _ = writeln!(
+        out,
+        r##"<g id="pause"><circle cx="80" cy="20" r="15" fill="{PAUSE}" stroke="#ffffff" stroke-width="3"/><path d="M75 13 V27 M85 13 V27" stroke="#ffffff" stroke-width="4.5" stroke-linecap="round"/></g>"##
+    );
+    out.push_str("</defs>\n");
+}
+
+/// Writes `text` in stroke glyphs, centred on (`cx`, `cy`), `size` units high.
+fn label(out: &mut String, text: &str, cx: f32, cy: f32, size: f32) {
+    let scale = size / 10.0;
+    let spacing = 1.6;
+    let glyphs: Vec<(f32, &str)> = text.chars().filter_map(glyph).collect();
+    let width: f32 = glyphs.iter().map(|g| g.0).sum::<f32>() + spacing * (glyphs.len().saturating_sub(1)) as f32;
+    let mut x = cx - width * scale / 2.0;
+    let y = cy - size / 2.0;
+    for (advance, path) in glyphs {
+        let _ =
+            writeln!(out, r#"<path d="{path}" transform="translate({} {}) scale({})"/>"#, num(x), num(y), num(scale));
+        x += (advance + spacing) * scale;
+    }
+}
+
+/// File letters along the top and bottom, rank numbers along both sides.
+fn coordinates(out: &mut String, frame: &Frame) {
+    let size = 22.0;
+    let _ = writeln!(
+        out,
+        r#"<g id="coordinates" fill="none" stroke="{LABEL_INK}" stroke-width="1.45" stroke-linecap="round" stroke-linejoin="round">"#
+    );
+    let (w, h) = (frame.width(), frame.height());
+    let outer = GAP + BAR + LABEL / 2.0;
+    for file in 0..frame.files {
+        let (cx, _) = frame.centre(Cell { file, rank: 0, level: 0 });
+        let name = char::from(b'a' + file).to_string();
+        // Letters sit on the x-height band: lift them by half the band.
+        label(out, &name, cx, MARGIN - outer + 2.0, size);
+        label(out, &name, cx, MARGIN + h + outer - 2.0, size);
+    }
+    for rank in 0..frame.ranks {
+        let (_, cy) = frame.centre(Cell { file: 0, rank, level: 0 });
+        let name = (rank + 1).to_string();
+        label(out, &name, MARGIN - outer, cy, size);
+        label(out, &name, MARGIN + w + outer, cy, size);
+    }
+    out.push_str("</g>\n");
+}
+
+/// A bar along the side of each seat to move, and the seat's king in the corner
+/// at the bar's clockwise end.
+fn bars(out: &mut String, frame: &Frame, marks: &Marks) {
+    let (w, h) = (frame.width(), frame.height());
+    let mut seats = marks.to_move.clone();
+    seats.sort();
+    seats.dedup();
+    for seat in seats {
+        let a = army(seat);
+        let side = Side::of(seat, marks.seats);
+        let side = if frame.flipped { side.turned() } else { side };
+        let near = MARGIN - GAP - BAR;
+        let (x, y, bw, bh) = match side {
+            Side::Bottom => (MARGIN, MARGIN + h + GAP, w, BAR),
+            Side::Top => (MARGIN, near, w, BAR),
+            Side::Left => (near, MARGIN, BAR, h),
+            Side::Right => (MARGIN + w + GAP, MARGIN, BAR, h),
+        };
+        let _ = writeln!(
+            out,
+            r#"<rect class="to-move seat-{}" x="{}" y="{}" width="{}" height="{}" rx="4" fill="{}" stroke="{}" stroke-width="2.5"/>"#,
+            seat.index() + 1,
+            num(x),
+            num(y),
+            num(bw),
+            num(bh),
+            a.fill,
+            a.line
+        );
+        // The corner square at the bar's clockwise end holds the seat's king.
+        let (kx, ky) = match side {
+            Side::Bottom => (0.0, MARGIN + h),
+            Side::Left => (0.0, 0.0),
+            Side::Top => (MARGIN + w, 0.0),
+            Side::Right => (MARGIN + w, MARGIN + h),
+        };
+        let scale = MARGIN / SQ * 0.84;
+        let pad = (MARGIN - SQ * scale) / 2.0;
+        let _ = writeln!(
+            out,
+            r##"<use xlink:href="#p{}k" transform="translate({} {}) scale({})"/>"##,
+            seat.index() % ARMIES.len(),
+            num(kx + pad),
+            num(ky + pad),
+            num(scale)
+        );
+    }
+}
+
+/// An arrow from one cell's centre towards another's, stopping short of the
+/// target's centre so the arriving piece stays visible.
+fn arrow(out: &mut String, (x0, y0): (f32, f32), (x1, y1): (f32, f32)) {
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (ux, uy) = (dx / len, dy / len);
+    let (nx, ny) = (-uy, ux);
+    let (shaft, head_w, head_l, short) = (7.0, 21.0, 32.0, 30.0);
+    let tip = (x1 - ux * short, y1 - uy * short);
+    let neck = (tip.0 - ux * head_l, tip.1 - uy * head_l);
+    let start = (x0 + ux * 12.0, y0 + uy * 12.0);
+    let points = [
+        (start.0 + nx * shaft, start.1 + ny * shaft),
+        (neck.0 + nx * shaft, neck.1 + ny * shaft),
+        (neck.0 + nx * head_w, neck.1 + ny * head_w),
+        tip,
+        (neck.0 - nx * head_w, neck.1 - ny * head_w),
+        (neck.0 - nx * shaft, neck.1 - ny * shaft),
+        (start.0 - nx * shaft, start.1 - ny * shaft),
+    ];
+    let d: Vec<String> = points.iter().map(|(x, y)| format!("{} {}", num(*x), num(*y))).collect();
+    let _ = writeln!(
+        out,
+        r##"<path class="arrow" d="M{} Z" fill="{ARROW}" fill-opacity="0.85" stroke="#ffffff" stroke-opacity="0.9" stroke-width="2.5" stroke-linejoin="round"/>"##,
+        d.join(" L")
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use resvg::{tiny_skia, usvg};
+
+    use super::*;
+    use crate::render::fixtures::four_armies;
+    use crate::rules::{Options, VariantId};
+
+    fn c(file: u8, rank: u8) -> Cell {
+        Cell { file, rank, level: 0 }
+    }
+
+    /// Parses the SVG as the PNG renderer does: it must be well-formed.
+    fn parse(svg: &str) -> usvg::Tree {
+        usvg::Tree::from_str(svg, &usvg::Options::default()).unwrap_or_else(|e| panic!("invalid svg ({e}):\n{svg}"))
+    }
+
+    /// Renders at one pixel per unit and returns the colour at (`x`, `y`) in units.
+    fn pixel(svg: &str, x: f32, y: f32) -> (u8, u8, u8) {
+        let tree = parse(svg);
+        let size = tree.size();
+        let scale = 1.0 / PX_PER_UNIT;
+        let (w, h) = ((size.width() * scale).round() as u32, (size.height() * scale).round() as u32);
+        let mut pixmap = tiny_skia::Pixmap::new(w, h).unwrap();
+        resvg::render(&tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+        let p = pixmap.pixel(x as u32, y as u32).unwrap().demultiply();
+        (p.red(), p.green(), p.blue())
+    }
+
+    fn rgb(hex: &str) -> (u8, u8, u8) {
+        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+        ((v >> 16) as u8, (v >> 8) as u8, v as u8)
+    }
+
+    /// Every kind of every seat, on a 6×4 board: seat `r` on rank `r`.
+    fn all_pieces() -> BoardView {
+        let pieces = (0..4u8)
+            .flat_map(|owner| {
+                "kqrbnp"
+                    .chars()
+                    .enumerate()
+                    .map(move |(f, kind)| (c(f as u8, owner), PieceView { owner: Seat::new(owner), kind }))
+            })
+            .collect();
+        BoardView { geometry: Geometry::Square { files: 6, ranks: 4, holes: Vec::new() }, pieces, marked: Vec::new() }
+    }
+
+    #[test]
+    fn every_piece_kind_of_every_seat_is_drawn() {
+        let svg = board_svg(&all_pieces(), &Marks::default(), false);
+        parse(&svg);
+        for owner in 0..4 {
+            for kind in "kqrbnp".chars() {
+                let id = format!("p{owner}{kind}");
+                assert_eq!(svg.matches(&format!(r#"<g id="{id}""#)).count(), 1, "{id} defined once");
+                assert_eq!(svg.matches(&format!(r##"xlink:href="#{id}""##)).count(), 1, "{id} placed once");
+            }
+        }
+        // Each army's body colour shows on its queen's crown (b2 is light, so the
+        // crown's fill is not the square's).
+        for owner in 0..4u8 {
+            let (x, y) = Frame { files: 6, ranks: 4, flipped: false }.origin(c(1, owner));
+            assert_eq!(pixel(&svg, x + 50.0, y + 55.0), rgb(ARMIES[usize::from(owner)].fill), "seat {owner}");
+        }
+    }
+
+    #[test]
+    fn the_extra_armies_carry_a_mark_besides_their_colour() {
+        let svg = board_svg(&all_pieces(), &Marks::default(), false);
+        let group = |id: &str| {
+            let start = svg.find(&format!(r#"<g id="{id}""#)).unwrap();
+            svg[start..start + svg[start..].find("</g>").unwrap()].to_owned()
+        };
+        assert!(!group("p0k").contains("<circle") && !group("p1k").contains("M29 86"));
+        assert_eq!(group("p2k").matches("<circle").count(), 3, "three dots on the sand army's base");
+        assert!(group("p3k").contains("M29 86 H71"), "a bar across the brown army's base");
+    }
+
+    #[test]
+    fn holes_are_not_drawn() {
+        let view = four_armies();
+        let svg = board_svg(&view, &Marks::default(), false);
+        parse(&svg);
+        let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(cells.matches("<rect").count(), 160, "160 squares (rules/vierschach.md §1)");
+        let frame = Frame { files: 14, ranks: 14, flipped: false };
+        // a1 is a hole: the frame shows; d1 holds South's rook, a4 West's.
+        let (x, y) = frame.origin(c(0, 0));
+        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(FRAME));
+        let (x, y) = frame.origin(c(1, 12));
+        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(FRAME));
+        // Light iff x + y is even (rules/vierschach.md §1): e3 light, d3 dark.
+        let (x, y) = frame.origin(c(4, 2));
+        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(LIGHT));
+        let (x, y) = frame.origin(c(3, 2));
+        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(DARK));
+    }
+
+    #[test]
+    fn chess_squares_are_light_on_the_right() {
+        let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
+        let svg = board_svg(&rules.board(&rules.start()).unwrap(), &Marks::default(), false);
+        let frame = Frame { files: 8, ranks: 8, flipped: false };
+        for (cell, colour) in [(c(7, 0), LIGHT), (c(0, 0), DARK), (c(4, 3), LIGHT), (c(3, 3), DARK)] {
+            let (x, y) = frame.origin(cell);
+            assert_eq!(pixel(&svg, x + 3.0, y + 3.0), rgb(colour), "{cell:?}");
+        }
+    }
+
+    #[test]
+    fn paused_cells_last_moves_and_seats_to_move_are_marked() {
+        let rules = VariantId::Fairschach.rulebook(&Options::new()).unwrap();
+        let view = rules.board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR s KQkq e3,d6 e4,d5 0 2").unwrap();
+        let marks = Marks {
+            last_moves: vec![(c(4, 1), c(4, 3)), (c(3, 6), c(3, 4))],
+            to_move: vec![Seat::new(0), Seat::new(1)],
+            seats: 2,
+        };
+        let svg = board_svg(&view, &marks, false);
+        parse(&svg);
+        assert_eq!(svg.matches("url(#hatch)").count(), 2, "e4 and d5 hatched");
+        assert_eq!(svg.matches(r##"xlink:href="#pause""##).count(), 2, "e4 and d5 badged");
+        assert_eq!(svg.matches(MOVE_TINT).count(), 4, "e2, e4, d7, d5 tinted");
+        assert_eq!(svg.matches(&format!(r#"fill="{ARROW}""#)).count(), 2, "two arrows");
+        assert_eq!(svg.matches(r#"rx="4""#).count(), 2, "two to-move bars");
+
+        // The pause badge sits at the top right of e4; the bars lie along the
+        // bottom (white) and the top (black).
+        let frame = Frame { files: 8, ranks: 8, flipped: false };
+        let (x, y) = frame.origin(c(4, 3));
+        assert_eq!(pixel(&svg, x + 80.0, y + 20.0), rgb(PAUSE));
+        let bar_mid = |top: bool| {
+            let y = if top { MARGIN - GAP - BAR / 2.0 } else { MARGIN + frame.height() + GAP + BAR / 2.0 };
+            pixel(&svg, MARGIN + 150.0, y)
+        };
+        assert_eq!(bar_mid(false), rgb(ARMIES[0].fill));
+        assert_eq!(bar_mid(true), rgb(ARMIES[1].fill));
+        // Seen from black's side, the bars change places.
+        let turned = board_svg(&view, &marks, true);
+        assert_eq!(pixel(&turned, MARGIN + 150.0, MARGIN - GAP - BAR / 2.0), rgb(ARMIES[0].fill));
+    }
+
+    #[test]
+    fn four_seats_sit_clockwise_from_the_bottom() {
+        let view = four_armies();
+        let frame = Frame { files: 14, ranks: 14, flipped: false };
+        let mid = MARGIN + frame.width() / 2.0 + 30.0;
+        let outer = MARGIN + frame.width() + GAP + BAR / 2.0;
+        let inner = MARGIN - GAP - BAR / 2.0;
+        for (seat, (x, y)) in [(0, (mid, outer)), (1, (inner, mid)), (2, (mid, inner)), (3, (outer, mid))] {
+            let marks = Marks { to_move: vec![Seat::new(seat)], seats: 4, ..Marks::default() };
+            let svg = board_svg(&view, &marks, false);
+            assert_eq!(pixel(&svg, x, y), rgb(ARMIES[usize::from(seat)].fill), "seat {seat}");
+        }
+    }
+
+    #[test]
+    fn coordinates_are_drawn_as_paths_for_every_file_and_rank() {
+        let svg = board_svg(&four_armies(), &Marks::default(), true);
+        parse(&svg);
+        assert!(!svg.contains("<text"));
+        for ch in "abcdefghijklmn0123456789".chars() {
+            let (_, path) = glyph(ch).unwrap();
+            assert!(svg.contains(&format!(r#"<path d="{path}""#)), "{ch} drawn");
+        }
+        // 14 files twice, ranks 1-9 twice, 10-14 (two glyphs) twice.
+        let coordinates = svg.split("<g id=\"coordinates\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(coordinates.matches("<path").count(), 2 * 14 + 2 * 9 + 2 * 2 * 5);
+    }
+
+    #[test]
+    fn the_same_position_gives_the_same_bytes() {
+        let marks = Marks { last_moves: vec![(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)], seats: 4 };
+        let mut view = four_armies();
+        view.marked = vec![c(3, 3), c(0, 4)];
+        let first = board_svg(&view, &marks, false);
+        assert_eq!(first, board_svg(&view, &marks, false));
+        // The order of the view's lists does not matter.
+        view.pieces.reverse();
+        view.marked.reverse();
+        assert_eq!(first, board_svg(&view, &marks, false));
+        assert!(first.len() < 64 * 1024, "{} bytes", first.len());
+    }
+
+    #[test]
+    fn what_lies_outside_the_grid_is_left_out() {
+        let mut view = all_pieces();
+        view.pieces.push((c(9, 9), PieceView { owner: Seat::new(0), kind: 'k' }));
+        view.marked.push(c(7, 0));
+        let marks = Marks { last_moves: vec![(c(0, 0), c(20, 20)), (c(1, 1), c(1, 1))], ..Marks::default() };
+        let svg = board_svg(&view, &marks, false);
+        parse(&svg);
+        assert_eq!(svg.matches(r##"xlink:href="#p0k""##).count(), 1);
+        assert!(!svg.contains("url(#hatch)") && !svg.contains(ARROW));
+    }
+
+    #[test]
+    fn numbers_print_the_same_every_time() {
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(-0.001), "0");
+        assert_eq!(num(12.5), "12.5");
+        assert_eq!(num(1.0 / 3.0), "0.33");
+        assert_eq!(num(754.0), "754");
+    }
+}
