@@ -26,7 +26,7 @@ enum Command {
     /// Run the steward: the HTTP API on 127.0.0.1:8080, mail to the spool.
     Serve(serve::ServeArgs),
     /// The rules engine: legal moves, turn resolution, perft (JSON on stdout).
-    Rules(rules::RulesArgs),
+    Rules(Box<rules::RulesArgs>),
 }
 
 /// Prints a command's failure as one line and turns it into an exit status.
