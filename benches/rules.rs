@@ -5,7 +5,10 @@
 //!
 //! 1. Chess perft through the provided `Variant::perft` of the chess rulebook
 //!    against `shakmaty::perft` on the same positions (node counts must agree).
-//! 2. Fairschach pair resolutions per second: a fixed set of random games, moves
+//! 2. Vierschach perft (the provided `Variant::perft` of the Vierschach rulebook)
+//!    next to `shakmaty::perft` of chess from the start, in nodes per second, and
+//!    their ratio.
+//! 3. Fairschach pair resolutions per second: a fixed set of random games, moves
 //!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
 //!    is played once to record the turns; then only the `Variant::resolve` calls
 //!    of those turns (with the game's history, as the steward passes it) are timed.
@@ -16,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use fairsteward::rules::chess::Chess;
 use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
+use fairsteward::rules::vierschach::Vierschach;
 use fairsteward::rules::{Seat, SeatResult, Variant};
 use shakmaty::CastlingMode;
 use shakmaty::fen::Fen;
@@ -96,6 +100,42 @@ fn chess_perft() {
             mnps(expected, t_trait),
             mnps(expected, t_shak),
             t_trait.as_secs_f64() / t_shak.as_secs_f64(),
+        );
+    }
+}
+
+/// Vierschach start perft: depth and nodes (`tests/data/vierschach.perft`).
+const VIERSCHACH_PERFT: [(&str, u32, u64); 2] = [("teams", 5, 3_452_310), ("ffa", 5, 3_452_310)];
+
+fn vierschach_perft() {
+    println!();
+    println!("Vierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
+    let chess: shakmaty::Chess = shakmaty::Chess::default();
+    let (t_chess, n_chess) = best_of(|| shakmaty::perft(black_box(&chess), 5));
+    assert_eq!(n_chess, 4_865_609, "shakmaty perft 5");
+    let chess_mnps = mnps(n_chess, t_chess);
+    println!(
+        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>22}",
+        "", "depth", "nodes", "time", "Mnps", "vierschach / shakmaty"
+    );
+    println!(
+        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
+        "chess (shakmaty::perft)", 5, n_chess, t_chess.as_secs_f64(), chess_mnps
+    );
+    for (mode, depth, expected) in VIERSCHACH_PERFT {
+        let rules = if mode == "ffa" { Vierschach::ffa() } else { Vierschach::teams() };
+        let start = rules.start();
+        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
+        assert_eq!(n, expected, "vierschach {mode} perft {depth}");
+        let v_mnps = mnps(n, t);
+        println!(
+            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
+            format!("vierschach {mode}"),
+            depth,
+            n,
+            t.as_secs_f64(),
+            v_mnps,
+            v_mnps / chess_mnps
         );
     }
 }
@@ -242,5 +282,6 @@ fn main() {
     println!("fairsteward rules benchmark ({} build)", if cfg!(debug_assertions) { "debug" } else { "optimized" });
     println!();
     chess_perft();
+    vierschach_perft();
     fairschach_resolutions();
 }

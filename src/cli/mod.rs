@@ -32,7 +32,7 @@ enum Command {
     /// Player tools: keygen, sign, seal, commit, reveal and submit move envelopes.
     Player(player::PlayerArgs),
     /// The rules engine: legal moves, turn resolution, perft (JSON on stdout).
-    Rules(rules::RulesArgs),
+    Rules(Box<rules::RulesArgs>),
     /// Check a game's transcript offline: chain, signatures, commitments, and
     /// every resolution replayed through the rules (exit 0 when all holds).
     Verify(verify::VerifyArgs),

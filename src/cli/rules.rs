@@ -17,7 +17,7 @@ use crate::rules::{DynVariant, Options, Outcome, RulesError, Seat, VariantId};
 /// `fairsteward rules <variant> <command>`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// The variant: chess or fairschach.
+    /// The variant: chess, fairschach or vierschach.
     #[arg(value_parser = parse_variant)]
     pub variant: VariantId,
     #[command(subcommand)]
@@ -37,6 +37,24 @@ pub struct OptionArgs {
     /// Fairschach FSR 8 switch: off or a number of pieces.
     #[arg(long)]
     pub normal_below: Option<String>,
+    /// Vierschach: teams (default) or ffa.
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Vierschach: what happens to a mated seat's pieces, freeze or remove.
+    #[arg(long)]
+    pub mated: Option<String>,
+    /// Vierschach: on or off (default off).
+    #[arg(long)]
+    pub partner_capture: Option<String>,
+    /// Vierschach: on (default) or off.
+    #[arg(long)]
+    pub pawn_jump: Option<String>,
+    /// Vierschach: on (default) or off.
+    #[arg(long)]
+    pub ally_promotion: Option<String>,
+    /// Vierschach: off (default) or a number of plies.
+    #[arg(long)]
+    pub no_progress: Option<String>,
 }
 
 impl OptionArgs {
@@ -45,8 +63,19 @@ impl OptionArgs {
         if let Some(p) = &self.pause {
             options = options.set("pause", p);
         }
-        if let Some(n) = &self.normal_below {
-            options = options.set("normal_below", n);
+        let named = [
+            ("normal_below", &self.normal_below),
+            ("mode", &self.mode),
+            ("mated", &self.mated),
+            ("partner_capture", &self.partner_capture),
+            ("pawn_jump", &self.pawn_jump),
+            ("ally_promotion", &self.ally_promotion),
+            ("no_progress", &self.no_progress),
+        ];
+        for (name, value) in named {
+            if let Some(v) = value {
+                options = options.set(name, v);
+            }
         }
         options
     }
@@ -122,14 +151,24 @@ pub enum RulesCommand {
 
 #[derive(Serialize)]
 struct OutcomeJson {
-    result: &'static str,
+    result: String,
     reason: &'static str,
 }
 
-fn outcome_json(outcome: Option<Outcome>) -> Value {
+/// The outcome as the conformance JSON writes it; `result` is the scores in seat
+/// order (`1-0`, `1/2-1/2`; for four seats `1-0-1-0`, `1/2-0-1/2-1/2`).
+fn outcome_json(outcome: Option<Outcome>, seats: usize) -> Value {
     match outcome {
         None => Value::Null,
-        Some(o) => json!(OutcomeJson { result: o.result.two_seat_score(), reason: o.reason.as_str() }),
+        Some(o) => json!(OutcomeJson { result: o.result.score_text(seats), reason: o.reason.as_str() }),
+    }
+}
+
+/// "The game is already over", with the score as this game writes it.
+fn game_over(rules: &dyn DynVariant, o: Outcome) -> anyhow::Error {
+    match rules.seat_names().len() {
+        2 => RulesError::GameOver(o).into(),
+        n => anyhow::anyhow!("the game is already over: {} by {}", o.result.score_text(n), o.reason),
     }
 }
 
@@ -137,6 +176,7 @@ fn outcome_json(outcome: Option<Outcome>) -> Value {
 fn state_key(variant: VariantId) -> &'static str {
     match variant {
         VariantId::Chess | VariantId::Fairschach => "fen",
+        VariantId::Vierschach => "state",
     }
 }
 
@@ -197,7 +237,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
                 let status = r.moves.iter().find(|m| m.seat.index() == i).map(|m| m.result.as_str());
                 out.insert((*name).to_owned(), json!(status));
             }
-            out.insert("outcome".to_owned(), outcome_json(r.outcome));
+            out.insert("outcome".to_owned(), outcome_json(r.outcome, rules.seat_names().len()));
             Ok(Value::Object(out))
         }
         RulesCommand::Play { state, moves, options } => {
@@ -208,7 +248,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
             let mut texts = moves.split_whitespace().peekable();
             while texts.peek().is_some() {
                 if let Some(o) = outcome {
-                    bail!("{}", RulesError::GameOver(o));
+                    return Err(game_over(&*rules, o));
                 }
                 let mut turn = Vec::new();
                 for seat in rules.seats_to_move(&state)?.iter() {
@@ -221,7 +261,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
                 history.push(std::mem::replace(&mut state, r.state));
                 outcome = r.outcome;
             }
-            Ok(json!({ "state": state, "outcome": outcome_json(outcome) }))
+            Ok(json!({ "state": state, "outcome": outcome_json(outcome, rules.seat_names().len()) }))
         }
         RulesCommand::Perft { state, depth, options } => {
             let rules = build(options)?;

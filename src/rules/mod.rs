@@ -24,6 +24,7 @@ mod board;
 pub mod chess;
 pub mod fairschach;
 pub(crate) mod notation;
+pub mod vierschach;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -111,17 +112,20 @@ pub enum VariantId {
     Chess,
     /// Simultaneous chess by W. Zühlke (`rules/fairschach.md`).
     Fairschach,
+    /// Chess for four on a plus-shaped board (`rules/vierschach.md`).
+    Vierschach,
 }
 
 impl VariantId {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [VariantId; 2] = [VariantId::Chess, VariantId::Fairschach];
+    pub const ALL: [VariantId; 3] = [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach];
 
     /// The name used in the API, the CLI and the store.
     pub const fn name(self) -> &'static str {
         match self {
             VariantId::Chess => "chess",
             VariantId::Fairschach => "fairschach",
+            VariantId::Vierschach => "vierschach",
         }
     }
 
@@ -133,6 +137,7 @@ impl VariantId {
         Ok(match self {
             VariantId::Chess => Box::new(chess::Chess::new(options)?),
             VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
+            VariantId::Vierschach => Box::new(vierschach::Vierschach::new(options)?),
         })
     }
 }
@@ -157,7 +162,7 @@ impl FromStr for VariantId {
 
 /// A variant name that is not one of [`VariantId::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant {0:?}; known variants: chess, fairschach")]
+#[error("unknown variant {0:?}; known variants: chess, fairschach, vierschach")]
 pub struct UnknownVariant(pub String);
 
 /// A game's options as given at creation: option name to value, both text.
@@ -233,10 +238,15 @@ pub enum OptionsError {
 /// How a finished game was scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
-    /// One seat won.
+    /// One seat won: 1 for it, 0 for the others.
     Win(Seat),
-    /// Nobody won.
+    /// Nobody won: ½ for every seat.
     Draw,
+    /// Several seats won together, 1 each, the others 0 (a Vierschach team).
+    Winners(SeatSet),
+    /// A draw that scores ½ for these seats and 0 for the others (Vierschach
+    /// free-for-all: seats mated or out before the draw get nothing).
+    DrawAmong(SeatSet),
 }
 
 impl GameResult {
@@ -245,7 +255,67 @@ impl GameResult {
         match self {
             GameResult::Win(s) if s.index() == 0 => "1-0",
             GameResult::Win(_) => "0-1",
-            GameResult::Draw => "1/2-1/2",
+            GameResult::Winners(set) if set.contains(Seat(0)) => "1-0",
+            GameResult::Winners(_) => "0-1",
+            GameResult::Draw | GameResult::DrawAmong(_) => "1/2-1/2",
+        }
+    }
+
+    /// The score of `seat` in half points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn half_points(self, seat: Seat) -> u8 {
+        match self {
+            GameResult::Win(s) => 2 * u8::from(s == seat),
+            GameResult::Draw => 1,
+            GameResult::Winners(set) => 2 * u8::from(set.contains(seat)),
+            GameResult::DrawAmong(set) => u8::from(set.contains(seat)),
+        }
+    }
+
+    /// The scores of a game of `seats` seats, in seat order, separated by `-`:
+    /// `1-0` and `1/2-1/2` for two seats (as [`GameResult::two_seat_score`]),
+    /// `1-0-1-0` or `1/2-0-1/2-1/2` for four.
+    pub fn score_text(self, seats: usize) -> String {
+        if seats == 2 {
+            return self.two_seat_score().to_owned();
+        }
+        let score = |i: usize| match self.half_points(Seat(i as u8)) {
+            2 => "1",
+            1 => "1/2",
+            _ => "0",
+        };
+        (0..seats).map(score).collect::<Vec<_>>().join("-")
+    }
+
+    /// The seats that won (empty for a draw).
+    pub fn winners(self) -> SeatSet {
+        match self {
+            GameResult::Win(s) => SeatSet::only(s),
+            GameResult::Winners(set) => set,
+            GameResult::Draw | GameResult::DrawAmong(_) => SeatSet::EMPTY,
+        }
+    }
+
+    /// The result as the store's `winner` column keeps it: the winning seat, `NULL`
+    /// for a draw, `16 + seats` for seats that won together and `32 + seats` for a
+    /// draw among some seats (`seats` as a bit set, bit `i` for seat `i`).
+    pub fn to_winner_code(self) -> Option<i64> {
+        match self {
+            GameResult::Win(s) => Some(s.index() as i64),
+            GameResult::Draw => None,
+            GameResult::Winners(set) => Some(16 + i64::from(set.0)),
+            GameResult::DrawAmong(set) => Some(32 + i64::from(set.0)),
+        }
+    }
+
+    /// Reads [`GameResult::to_winner_code`] back; `None` for a code it never writes.
+    pub fn from_winner_code(code: Option<i64>) -> Option<GameResult> {
+        let set = |c: i64| SeatSet((c & 0xf) as u8);
+        match code {
+            None => Some(GameResult::Draw),
+            Some(c @ 0..=3) => Some(GameResult::Win(Seat(c as u8))),
+            Some(c @ 17..=31) => Some(GameResult::Winners(set(c))),
+            Some(c @ 33..=47) => Some(GameResult::DrawAmong(set(c))),
+            Some(_) => None,
         }
     }
 }
@@ -271,11 +341,13 @@ pub enum EndReason {
     Agreement,
     /// A seat ran out of time.
     Time,
+    /// A number of plies without progress (Vierschach's `no_progress`).
+    NoProgress,
 }
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 9] = [
+    pub const ALL: [EndReason; 10] = [
         EndReason::Checkmate,
         EndReason::BothCheckmated,
         EndReason::Stalemate,
@@ -285,6 +357,7 @@ impl EndReason {
         EndReason::Resignation,
         EndReason::Agreement,
         EndReason::Time,
+        EndReason::NoProgress,
     ];
 
     /// The reason with this name (as [`EndReason::as_str`] writes it).
@@ -304,6 +377,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
+            EndReason::NoProgress => "no progress",
         }
     }
 }

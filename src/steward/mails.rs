@@ -12,7 +12,8 @@ use crate::store::OutboxRow;
 /// sees it flipped).
 fn board_for(game: &Loaded, state: &str, seat: Seat) -> Result<String, StewardError> {
     let view = game.rules.board(state).map_err(internal)?;
-    Ok(crate::render::text::board(&view, game.seats.len() == 2 && seat.index() == 1))
+    let flipped = super::board::sits_opposite(seat, game.seats.len());
+    Ok(crate::render::text::board_for_seats(&view, flipped, game.rules.seat_names()))
 }
 
 fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {

@@ -193,10 +193,23 @@ impl Loaded {
             2 => o.result.two_seat_score().to_owned(),
             _ => match o.result {
                 GameResult::Win(s) => format!("{} wins", self.seat_name(s)),
+                GameResult::Winners(set) => {
+                    format!("{} win", set.iter().map(|s| self.seat_name(s)).collect::<Vec<_>>().join(" and "))
+                }
                 GameResult::Draw => "draw".to_owned(),
+                GameResult::DrawAmong(set) => format!(
+                    "draw, 1/2 each for {}",
+                    set.iter().map(|s| self.seat_name(s)).collect::<Vec<_>>().join(", ")
+                ),
             },
         };
         format!("{score} ({})", o.reason)
+    }
+
+    /// The names of the winning seats, joined with "and"; `None` for a draw.
+    fn winner_names(&self, o: Outcome) -> Option<String> {
+        let names: Vec<String> = o.result.winners().iter().map(|s| self.seat_name(s)).collect();
+        (!names.is_empty()).then(|| names.join(" and "))
     }
 }
 
@@ -442,10 +455,7 @@ impl Steward {
             None => game.outcome_text(o),
         };
         tx.end_game(&game.row.id, o, &score, now)?;
-        let winner = match o.result {
-            GameResult::Win(s) => Some(game.seat_name(s)),
-            GameResult::Draw => None,
-        };
+        let winner = game.winner_names(o);
         tx.append_event(&game.row.id, now, "ended", &json!({"result": score, "winner": winner, "reason": o.reason.as_str()}))?;
         tracing::info!(game = %game.row.id, result = %score, reason = %o.reason, "game over");
         Ok(())

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Loaded, Steward, StewardError, internal};
-use crate::rules::{GameResult, Seat};
+use crate::rules::Seat;
 use crate::store::{Tx, time_text};
 
 /// One seat in a game view.
@@ -174,10 +174,7 @@ pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Opti
         .collect();
     let outcome = g.row.outcome.map(|o| OutcomeView {
         result: super::self_score(g, o).unwrap_or_else(|| g.outcome_text(o)),
-        winner: match o.result {
-            GameResult::Win(s) => Some(g.seat_name(s)),
-            GameResult::Draw => None,
-        },
+        winner: g.winner_names(o),
         reason: o.reason.as_str().to_owned(),
     });
     Ok(GameView {

@@ -203,8 +203,8 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         (Some(_), Some(reason)) => {
             let reason = EndReason::from_name(&reason).ok_or_else(|| corrupt(format!("end reason {reason:?}")))?;
             let result = match winner {
-                Some(w) => GameResult::Win(seat_of(w)?),
-                None => GameResult::Draw,
+                Some(w @ 0..=3) => GameResult::Win(seat_of(w)?),
+                w => GameResult::from_winner_code(w).ok_or_else(|| corrupt(format!("winner {w:?}")))?,
             };
             Some(Outcome { result, reason })
         }
@@ -400,10 +400,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn end_game(&self, game: &GameId, outcome: Outcome, score: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
-        let winner = match outcome.result {
-            GameResult::Win(s) => Some(s.index() as i64),
-            GameResult::Draw => None,
-        };
+        let winner = outcome.result.to_winner_code();
         self.0.execute(
             "UPDATE games SET result = ?2, winner = ?3, end_reason = ?4, updated_at = ?5 WHERE id = ?1",
             params![game.as_str(), score, winner, outcome.reason.as_str(), time_text(now)],

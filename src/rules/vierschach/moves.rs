@@ -1,0 +1,419 @@
+//! Moves, attacks and legality (`rules/vierschach.md` §2, §4–6).
+//!
+//! Moves are generated per piece as the rules file describes them (sliders stop
+//! before a missing square, knights jump over them), then each is tried on a copy
+//! of the board and kept when the mover's king is not attacked by an active enemy
+//! piece and, in teams mode with `mated = freeze`, no more active enemy pieces
+//! attack the partner's king than before (§6).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::Vierschach;
+use super::geometry::{
+    BACK_RANK_OF, CELLS, DIAGONAL, KING_STEPS, KNIGHT_JUMPS, ORTHOGONAL, SEATS, SQUARES, START_LINE_OF, Square,
+};
+use super::state::{Cell, EMPTY, Kind, OFF, VsState, is_piece, kind, owner, piece};
+
+/// What kind of move a [`VsMove`] is, beyond its squares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveKind {
+    /// A step, slide, jump or capture.
+    Normal,
+    /// A pawn's two-square step from its start line (gives an en-passant right).
+    DoubleStep,
+    /// A pawn's jump over its partner's pawn (§4, `pawn_jump`).
+    Jump,
+    /// An en-passant capture.
+    EnPassant,
+    /// `O-O` (0) or `O-O-O` (1), written as the king's move.
+    Castle(u8),
+}
+
+/// A Vierschach move. `Display` is the canonical form of §9: `<from>-<to>`, then
+/// `=Q`, `=R`, `=B` or `=N` for a promotion; castling as the king's move.
+///
+/// Moves order by their canonical text, byte by byte (§9).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VsMove {
+    pub(crate) from: Square,
+    pub(crate) to: Square,
+    pub(crate) promotion: Option<Kind>,
+    pub(crate) kind: MoveKind,
+}
+
+impl VsMove {
+    /// The square the piece leaves (the king's, for castling).
+    pub fn from(self) -> Square {
+        self.from
+    }
+
+    /// The square the piece goes to (the king's, for castling).
+    pub fn to(self) -> Square {
+        self.to
+    }
+
+    /// The piece a pawn becomes.
+    pub fn promotion(self) -> Option<Kind> {
+        self.promotion
+    }
+
+    /// What kind of move it is.
+    pub fn kind(self) -> MoveKind {
+        self.kind
+    }
+
+    /// The canonical text as bytes, zero-padded: byte order of the padded arrays is
+    /// byte order of the texts.
+    fn key(self) -> [u8; 10] {
+        let mut out = [0u8; 10];
+        let mut at = self.from.write_name(&mut out, 0);
+        out[at] = b'-';
+        at = self.to.write_name(&mut out, at + 1);
+        if let Some(k) = self.promotion {
+            out[at] = b'=';
+            out[at + 1] = k.letter() as u8;
+        }
+        out
+    }
+}
+
+impl PartialOrd for VsMove {
+    fn partial_cmp(&self, other: &VsMove) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for VsMove {
+    fn cmp(&self, other: &VsMove) -> Ordering {
+        self.key().cmp(&other.key()).then(self.kind.cmp(&other.kind))
+    }
+}
+
+impl fmt::Display for VsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)?;
+        if let Some(k) = self.promotion {
+            write!(f, "={}", k.letter())?;
+        }
+        Ok(())
+    }
+}
+
+/// The seats whose pieces are active enemies of `seat` (§3, §6), as a bit set.
+pub(crate) fn active_enemies(rules: &Vierschach, state: &VsState, seat: usize) -> u8 {
+    (0..4)
+        .filter(|&e| rules.is_enemy(seat, e) && !state.status[e].is_down())
+        .fold(0, |m, e| m | 1 << e)
+}
+
+/// The seats whose pieces `seat` may capture (§4): active enemies, and the
+/// partner's active pieces with `partner_capture`.
+fn capturable_seats(rules: &Vierschach, state: &VsState, seat: usize) -> u8 {
+    let mut mask = active_enemies(rules, state, seat);
+    if rules.partner_capture
+        && let Some(p) = rules.partner(seat)
+        && !state.status[p].is_down()
+    {
+        mask |= 1 << p;
+    }
+    mask
+}
+
+/// How many pieces of the seats in `mask` attack `target` (§6: could capture there,
+/// pinned or not), counting up to `limit`.
+pub(crate) fn attackers(board: &[Cell; CELLS], target: Square, mask: u8, limit: u32) -> u32 {
+    let t = target.cell() as i16;
+    let ours = |c: Cell| is_piece(c) && mask & (1 << owner(c)) != 0;
+    let mut n = 0;
+    for d in KNIGHT_JUMPS {
+        let c = board[(t + d) as usize];
+        if ours(c) && kind(c) == Kind::Knight {
+            n += 1;
+            if n >= limit {
+                return n;
+            }
+        }
+    }
+    for (dirs, slider) in [(ORTHOGONAL.as_slice(), Kind::Rook), (DIAGONAL.as_slice(), Kind::Bishop)] {
+        for &d in dirs {
+            let mut s = t + d;
+            let mut first = true;
+            while board[s as usize] == EMPTY {
+                s += d;
+                first = false;
+            }
+            let c = board[s as usize];
+            if ours(c) {
+                let k = kind(c);
+                if k == slider || k == Kind::Queen || (first && k == Kind::King) {
+                    n += 1;
+                    if n >= limit {
+                        return n;
+                    }
+                }
+            }
+        }
+    }
+    for (e, g) in SEATS.iter().enumerate() {
+        if mask & (1 << e) == 0 {
+            continue;
+        }
+        for cap in g.captures {
+            if board[(t - cap.offset()) as usize] == piece(e, Kind::Pawn) {
+                n += 1;
+                if n >= limit {
+                    return n;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Whether `seat`'s king is attacked by an active enemy piece.
+pub(crate) fn in_check(rules: &Vierschach, state: &VsState, seat: usize) -> bool {
+    state.kings[seat].is_some_and(|k| attackers(&state.board, k, active_enemies(rules, state, seat), 1) > 0)
+}
+
+/// The seat whose live en-passant entry skipped `square`.
+pub(crate) fn ep_owner(state: &VsState, square: Square) -> Option<usize> {
+    state.ep.iter().position(|e| *e == Some(square))
+}
+
+/// Plays `mv` of `seat` on `board` (pieces only).
+pub(crate) fn apply_to_board(board: &mut [Cell; CELLS], state: &VsState, seat: usize, mv: VsMove) {
+    let moving = board[mv.from.cell()];
+    board[mv.from.cell()] = EMPTY;
+    match mv.kind {
+        MoveKind::Castle(side) => {
+            let c = SEATS[seat].castlings[side as usize];
+            board[c.rook_from.cell()] = EMPTY;
+            board[c.rook_to.cell()] = piece(seat, Kind::Rook);
+            board[c.king_to.cell()] = moving;
+        }
+        MoveKind::EnPassant => {
+            let victim = ep_owner(state, mv.to).expect("an en-passant move has its entry");
+            let pawn = mv.to.step(SEATS[victim].forward).expect("the double-stepper's square");
+            board[pawn.cell()] = EMPTY;
+            board[mv.to.cell()] = moving;
+        }
+        _ => board[mv.to.cell()] = mv.promotion.map_or(moving, |k| piece(seat, k)),
+    }
+}
+
+/// Generates every move of `seat` that follows §4–5, before the check rules of §6.
+/// With `only`, just the moves of the piece on that square.
+fn pseudo_moves(rules: &Vierschach, state: &VsState, seat: usize, only: Option<Square>, out: &mut Vec<VsMove>) {
+    let board = &state.board;
+    let takes = capturable_seats(rules, state, seat);
+    let capturable = |c: Cell| is_piece(c) && takes & (1 << owner(c)) != 0 && kind(c) != Kind::King;
+    let g = &SEATS[seat];
+    let squares: &[Square] = match &only {
+        Some(square) => std::slice::from_ref(square),
+        None => &SQUARES,
+    };
+    for &from in squares {
+        let c = board[from.cell()];
+        if !is_piece(c) || owner(c) != seat {
+            continue;
+        }
+        let f = from.cell() as i16;
+        let push = |to: i16, kind: MoveKind, out: &mut Vec<VsMove>| {
+            out.push(VsMove { from, to: Square::from_cell(to as usize), promotion: None, kind });
+        };
+        match kind(c) {
+            Kind::Pawn => pawn_moves(rules, state, seat, from, takes, out),
+            Kind::Knight => {
+                for d in KNIGHT_JUMPS {
+                    let t = board[(f + d) as usize];
+                    if t == EMPTY || capturable(t) {
+                        push(f + d, MoveKind::Normal, out);
+                    }
+                }
+            }
+            Kind::King => {
+                for d in KING_STEPS {
+                    let t = board[(f + d) as usize];
+                    if t == EMPTY || capturable(t) {
+                        push(f + d, MoveKind::Normal, out);
+                    }
+                }
+            }
+            k => {
+                let dirs: &[i16] = match k {
+                    Kind::Rook => &ORTHOGONAL,
+                    Kind::Bishop => &DIAGONAL,
+                    _ => &KING_STEPS,
+                };
+                for &d in dirs {
+                    let mut s = f + d;
+                    while board[s as usize] == EMPTY {
+                        push(s, MoveKind::Normal, out);
+                        s += d;
+                    }
+                    if capturable(board[s as usize]) {
+                        push(s, MoveKind::Normal, out);
+                    }
+                }
+            }
+        }
+    }
+    // Castling (§5): rights, empty squares, and no attacked square for the king.
+    for side in 0..2 {
+        if !state.castling_right(seat, side) || only.is_some_and(|o| o != g.king_start) {
+            continue;
+        }
+        let c = &g.castlings[side];
+        if c.empty.iter().flatten().any(|s| board[s.cell()] != EMPTY) {
+            continue;
+        }
+        let enemies = active_enemies(rules, state, seat);
+        if [c.king_from, c.king_path[0], c.king_path[1]].iter().any(|&s| attackers(board, s, enemies, 1) > 0) {
+            continue;
+        }
+        out.push(VsMove { from: c.king_from, to: c.king_to, promotion: None, kind: MoveKind::Castle(side as u8) });
+    }
+}
+
+fn pawn_moves(rules: &Vierschach, state: &VsState, seat: usize, from: Square, takes: u8, out: &mut Vec<VsMove>) {
+    let board = &state.board;
+    let g = &SEATS[seat];
+    let f = from.cell() as i16;
+    let fwd = g.forward.offset();
+    let push = |to: i16, kind: MoveKind, out: &mut Vec<VsMove>| {
+        let to = Square::from_cell(to as usize);
+        let on = BACK_RANK_OF[to.cell()] as usize;
+        if on < 4 && rules.promotes_on(seat, on) {
+            for k in Kind::PROMOTIONS {
+                out.push(VsMove { from, to, promotion: Some(k), kind });
+            }
+        } else {
+            out.push(VsMove { from, to, promotion: None, kind });
+        }
+    };
+    let one = board[(f + fwd) as usize];
+    let two = (f + 2 * fwd) as usize;
+    if one == EMPTY {
+        push(f + fwd, MoveKind::Normal, out);
+        if START_LINE_OF[from.cell()] & (1 << seat) != 0 && board[two] == EMPTY {
+            push(f + 2 * fwd, MoveKind::DoubleStep, out);
+        }
+    } else if rules.pawn_jump
+        && let Some(p) = rules.partner(seat)
+        && one == piece(p, Kind::Pawn)
+        && two < CELLS
+        && board[two] == EMPTY
+    {
+        push(f + 2 * fwd, MoveKind::Jump, out);
+    }
+    for cap in g.captures {
+        let t = f + cap.offset();
+        let c = board[t as usize];
+        if c == OFF {
+            continue;
+        }
+        if is_piece(c) {
+            if takes & (1 << owner(c)) != 0 && kind(c) != Kind::King {
+                push(t, MoveKind::Normal, out);
+            }
+        } else if let Some(victim) = ep_owner(state, Square::from_cell(t as usize))
+            && rules.is_enemy(seat, victim)
+        {
+            push(t, MoveKind::EnPassant, out);
+        }
+    }
+}
+
+/// Whether `a` and `b` share a rank, a file or a diagonal: only then can a piece
+/// leaving `a` open a line to `b`.
+fn aligned(a: Square, b: Square) -> bool {
+    let (dx, dy) = (a.x().abs_diff(b.x()), a.y().abs_diff(b.y()));
+    dx == 0 || dy == 0 || dx == dy
+}
+
+/// Tests the check rules of §6 for moves of one seat in one position.
+struct Legality {
+    enemies: u8,
+    king: Option<Square>,
+    in_check: bool,
+    /// The partner's king, when rule 2 applies.
+    partner: Option<Square>,
+    /// How many active enemy pieces attack the partner's king now (counted once,
+    /// when first needed).
+    partner_before: std::cell::Cell<Option<u32>>,
+}
+
+impl Legality {
+    fn new(rules: &Vierschach, state: &VsState, seat: usize) -> Legality {
+        let enemies = active_enemies(rules, state, seat);
+        let partner = if rules.counts_partner_checks() { rules.partner(seat).and_then(|p| state.kings[p]) } else { None };
+        let king = state.kings[seat];
+        let in_check = king.is_some_and(|k| attackers(&state.board, k, enemies, 1) > 0);
+        Legality { enemies, king, in_check, partner, partner_before: std::cell::Cell::new(None) }
+    }
+
+    fn allows(&self, state: &VsState, seat: usize, mv: VsMove) -> bool {
+        // A shortcut, not a rule: a piece other than the king that leaves a square
+        // on no line with either king can neither uncover an attack on them nor
+        // (arriving or capturing) add one, so only a king in check needs the test.
+        let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Jump);
+        if plain
+            && !self.in_check
+            && self.king.is_some_and(|k| k != mv.from && !aligned(k, mv.from))
+            && self.partner.is_none_or(|k| !aligned(k, mv.from))
+        {
+            return true;
+        }
+        let mut board = state.board;
+        apply_to_board(&mut board, state, seat, mv);
+        let king = if Some(mv.from) == self.king { Some(mv.to) } else { self.king };
+        if let Some(k) = king
+            && attackers(&board, k, self.enemies, 1) > 0
+        {
+            return false;
+        }
+        match self.partner {
+            Some(k) => {
+                let before = match self.partner_before.get() {
+                    Some(n) => n,
+                    None => {
+                        let n = attackers(&state.board, k, self.enemies, u32::MAX);
+                        self.partner_before.set(Some(n));
+                        n
+                    }
+                };
+                attackers(&board, k, self.enemies, before + 1) <= before
+            }
+            None => true,
+        }
+    }
+}
+
+/// The legal moves of `seat` in `state`, in generation order (unsorted).
+pub(crate) fn legal_moves(rules: &Vierschach, state: &VsState, seat: usize) -> Vec<VsMove> {
+    let mut moves = Vec::with_capacity(64);
+    pseudo_moves(rules, state, seat, None, &mut moves);
+    let legality = Legality::new(rules, state, seat);
+    moves.retain(|&mv| legality.allows(state, seat, mv));
+    moves
+}
+
+/// Whether `seat` has a legal move (stops at the first).
+pub(crate) fn has_legal_move(rules: &Vierschach, state: &VsState, seat: usize) -> bool {
+    let mut moves = Vec::with_capacity(64);
+    pseudo_moves(rules, state, seat, None, &mut moves);
+    let legality = Legality::new(rules, state, seat);
+    moves.into_iter().any(|mv| legality.allows(state, seat, mv))
+}
+
+/// Whether `mv` is a legal move of `seat` (one piece's moves are generated).
+pub(crate) fn is_legal(rules: &Vierschach, state: &VsState, seat: usize, mv: VsMove) -> bool {
+    let c = state.board[mv.from.cell()];
+    if !is_piece(c) || owner(c) != seat {
+        return false;
+    }
+    let mut moves = Vec::with_capacity(32);
+    pseudo_moves(rules, state, seat, Some(mv.from), &mut moves);
+    moves.contains(&mv) && Legality::new(rules, state, seat).allows(state, seat, mv)
+}
