@@ -48,8 +48,27 @@ pub struct RawMail {
     pub smtp: Option<crate::mail::smtp::RawSmtp>,
     /// `[mail.imap]` (the mail issue).
     pub imap: Option<toml::Value>,
-    /// `[mail.maildir]` (the mail issue).
-    pub maildir: Option<toml::Value>,
+    /// `[mail.maildir]`: absent, no maildir door.
+    pub maildir: Option<RawMaildir>,
+}
+
+/// `[mail.maildir]`: a maildir the steward reads players' mails from.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMaildir {
+    /// The maildir (with `new/` and `cur/`); under `data_dir` when relative.
+    pub path: PathBuf,
+    /// How often `new/` is looked at, in seconds (default 10).
+    pub poll_seconds: Option<u64>,
+}
+
+/// The maildir door's settings.
+#[derive(Clone, Debug)]
+pub struct MaildirConfig {
+    /// The maildir.
+    pub path: PathBuf,
+    /// How often it is looked at.
+    pub poll: std::time::Duration,
 }
 
 /// Command-line values that override the file.
@@ -76,6 +95,8 @@ pub struct Config {
     pub spool_dir: PathBuf,
     /// The SMTP server mails go to (`[mail.smtp]`); `None`: the spool.
     pub smtp: Option<crate::mail::smtp::SmtpConfig>,
+    /// The maildir door, if configured.
+    pub maildir: Option<MaildirConfig>,
 }
 
 impl Config {
@@ -128,11 +149,20 @@ impl Config {
         let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
         let spool_dir = if spool.is_absolute() { spool } else { data_dir.join(spool) };
         let smtp = raw.mail.smtp.map(crate::mail::smtp::SmtpConfig::from_raw).transpose()?;
-        for (name, section) in [("mail.imap", &raw.mail.imap), ("mail.maildir", &raw.mail.maildir)] {
-            if section.is_some() {
-                tracing::warn!("[{name}] is not supported yet by this version and is ignored");
-            }
+        if raw.mail.imap.is_some() {
+            tracing::warn!("[mail.imap] is not supported yet by this version and is ignored; use [mail.maildir] or `fairsteward ingest`");
         }
+        let maildir = match raw.mail.maildir {
+            None => None,
+            Some(m) => {
+                let seconds = m.poll_seconds.unwrap_or(10);
+                if seconds == 0 {
+                    bail!("mail.maildir.poll_seconds must be at least 1");
+                }
+                let path = if m.path.is_absolute() { m.path } else { data_dir.join(m.path) };
+                Some(MaildirConfig { path, poll: std::time::Duration::from_secs(seconds) })
+            }
+        };
         Ok(Config {
             data_dir,
             listen,
@@ -140,6 +170,7 @@ impl Config {
             mail_from,
             spool_dir,
             smtp,
+            maildir,
         })
     }
 

@@ -52,6 +52,10 @@ pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
     let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, wake, stopped));
+    let maildir = config.maildir.clone().map(|m| {
+        tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
+        tokio::spawn(crate::mail::maildir::run(steward.clone(), m.path, m.poll, stop.subscribe()))
+    });
     let addr = listener.local_addr()?;
     tracing::info!(
         listen = %addr,
@@ -62,6 +66,9 @@ pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<
     axum::serve(listener, crate::web::router(steward)).with_graceful_shutdown(shutdown).await?;
     tracing::info!("shutting down; draining the outbox");
     let _ = stop.send(true);
+    if let Some(m) = maildir {
+        let _ = m.await;
+    }
     let _ = drainer.await;
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 pub(crate) mod demo;
 pub(crate) mod game;
+pub(crate) mod ingest;
 pub(crate) mod player;
 pub(crate) mod rules;
 pub(crate) mod serve;
@@ -36,6 +37,8 @@ enum Command {
     /// Check a game's transcript offline: chain, signatures, commitments, and
     /// every resolution replayed through the rules (exit 0 when all holds).
     Verify(verify::VerifyArgs),
+    /// Handle one mail on stdin (for an MTA pipe); exit 75 asks the MTA to retry.
+    Ingest(ingest::IngestArgs),
     /// Admin commands on the steward's store: create, show and list games (JSON on
     /// stdout).
     Game(game::GameArgs),
@@ -108,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => return report(serve::run(args)),
         Command::Player(args) => return player::run(args),
         Command::Verify(args) => return verify::exit_status(args),
+        Command::Ingest(args) => return ingest::exit_status(args),
         Command::Demo(args) => return report(demo::run(args)),
         Command::Game(args) => match game::run(args) {
             Ok(value) => Ok(value),

@@ -42,6 +42,7 @@ fn templates() -> &'static Environment<'static> {
             ("notice.txt", include_str!("../../templates/notice.txt")),
             ("trust.txt", include_str!("../../templates/trust.txt")),
             ("howto.txt", include_str!("../../templates/howto.txt")),
+            ("answer.txt", include_str!("../../templates/answer.txt")),
             ("turn.html", include_str!("../../templates/turn.html")),
             ("started.html", include_str!("../../templates/started.html")),
         ] {
@@ -68,6 +69,8 @@ pub enum MailKind {
     Committed,
     /// Every seat has committed: reveal now.
     Reveal,
+    /// An answer to a player's mail: a receipt, an error, the status, help.
+    Answer,
 }
 
 impl MailKind {
@@ -79,6 +82,7 @@ impl MailKind {
             MailKind::Ended => "ended",
             MailKind::Committed => "commit",
             MailKind::Reveal => "reveal",
+            MailKind::Answer => "answer",
         }
     }
 }
@@ -112,6 +116,9 @@ pub struct Extras {
     pub png: Option<Vec<u8>>,
     /// A `Reply-To` header (the address replies should go to).
     pub reply_to: Option<Mailbox>,
+    /// The player's mail this answers (Message-ID without angle brackets); it
+    /// goes into `In-Reply-To` and `References` after the game's first mail.
+    pub answers: Option<String>,
 }
 
 /// One mail to compose.
@@ -180,7 +187,10 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
     }
     if d.kind != MailKind::Started {
         let root = format!("<{}>", message_id(d.from, d.game, 0, d.seat, MailKind::Started, ""));
-        builder = builder.in_reply_to(root.clone()).references(root);
+        match d.extras.answers.as_deref().filter(|a| !a.contains(['<', '>', ' ', '\r', '\n'])) {
+            Some(theirs) => builder = builder.in_reply_to(format!("<{theirs}>")).references(format!("{root} <{theirs}>")),
+            None => builder = builder.in_reply_to(root.clone()).references(root),
+        }
     }
     let message = match d.extras.html {
         None => builder.header(ContentType::TEXT_PLAIN).body(body)?,

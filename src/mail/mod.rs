@@ -6,9 +6,13 @@
 //! |---|---|---|
 //! | SMTP | out | `[mail.smtp]`: lettre over plain, STARTTLS or TLS ([`smtp`]) |
 //! | spool | out | one `.eml` per message under `data_dir/spool`, when `[mail.smtp]` is absent |
+//! | MTA pipe | in | `fairsteward ingest` reads one message on stdin ([`door`]) |
+//! | maildir | in | `[mail.maildir]`: new messages are handled and moved to `cur/` ([`maildir`]) |
 
 pub mod compose;
+pub mod door;
 pub mod inbound;
+pub mod maildir;
 pub mod outbox;
 pub mod smtp;
 pub mod spool;

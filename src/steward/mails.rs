@@ -5,7 +5,8 @@ use minijinja::{Value, context};
 
 use super::{Head, Loaded, Steward, StewardError, internal};
 use crate::mail::compose::{Draft, Extras, MailKind, compose, compose_with_suffix};
-use crate::rules::{Outcome, Seat, SeatResult, TextResolution};
+use crate::render::svg::Marks;
+use crate::rules::{Geometry, Outcome, Seat, SeatResult, SeatSet, TextResolution};
 use crate::store::OutboxRow;
 
 /// The board as text, seen from `seat`'s side (the second seat of a two-seat game
@@ -14,6 +15,53 @@ fn board_for(game: &Loaded, state: &str, seat: Seat) -> Result<String, StewardEr
     let view = game.rules.board(state).map_err(internal)?;
     let flipped = super::board::sits_opposite(seat, game.seats.len());
     Ok(crate::render::text::board_for_seats(&view, flipped, game.rules.seat_names()))
+}
+
+/// The board pictures of one position, rendered once per side it is seen from.
+struct Pictures<'a> {
+    game: &'a Loaded,
+    view: crate::rules::BoardView,
+    marks: Marks,
+    /// The PNGs drawn so far: `[upright, flipped]`; `Some(None)` after a failure.
+    done: [Option<Option<Vec<u8>>>; 2],
+}
+
+impl<'a> Pictures<'a> {
+    /// The pictures of `state`, marking `last_moves` (canonical moves) and the
+    /// seats in `to_move`.
+    fn new<'m>(
+        game: &'a Loaded,
+        state: &str,
+        last_moves: impl IntoIterator<Item = &'m str>,
+        to_move: SeatSet,
+    ) -> Result<Self, StewardError> {
+        let view = game.rules.board(state).map_err(internal)?;
+        let marks = Marks {
+            last_moves: last_moves.into_iter().filter_map(|m| game.rules.move_cells(m)).collect(),
+            to_move: to_move.iter().collect(),
+            seats: game.seats.len(),
+        };
+        Ok(Pictures { game, view, marks, done: [None, None] })
+    }
+
+    /// The board as a PNG, seen from `seat`'s side; `None` (with a warning in the
+    /// log) if it cannot be rendered: the mail goes without its picture.
+    fn png_for(&mut self, seat: Seat) -> Option<Vec<u8>> {
+        let flipped = super::board::sits_opposite(seat, self.game.seats.len());
+        let (view, marks, game) = (&self.view, &self.marks, self.game);
+        self.done[usize::from(flipped)]
+            .get_or_insert_with(|| {
+                let Geometry::Square { files, ranks, .. } = &view.geometry;
+                let size = if (*files).max(*ranks) > 8 { 800 } else { 640 };
+                let svg = crate::render::svg::board_svg(view, marks, flipped);
+                crate::render::png::board_png(&svg, size)
+                    .inspect_err(|e| {
+                        tracing::warn!(game = %game.row.id, error = %e, "cannot render the board picture; the mail goes without it");
+                    })
+                    .ok()
+            })
+            .clone()
+    }
 }
 
 fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {
@@ -40,6 +88,7 @@ pub(super) fn started(steward: &Steward, game: &Loaded, head: &Head, now: DateTi
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
     let seats: Vec<_> = game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
     let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut pictures = Pictures::new(game, &game.row.state, [], to_move)?;
     game.seats
         .iter()
         .map(|s| {
@@ -72,7 +121,12 @@ pub(super) fn started(steward: &Steward, game: &Loaded, head: &Head, now: DateTi
                     trust => trust(steward, game, head),
                 },
                 date: now,
-                extras: Extras { html: Some("started.html"), png: None, reply_to: None },
+                extras: Extras {
+                    html: Some("started.html"),
+                    png: pictures.png_for(s.seat),
+                    reply_to: steward.reply_address(game, s.seat, game.row.turn),
+                    ..Extras::default()
+                },
             })?)
         })
         .collect()
@@ -100,7 +154,10 @@ pub(super) fn turn(
         })
         .collect();
     let outcome = r.outcome.map(|o| game.outcome_text(o));
-    let to_move = if outcome.is_some() { crate::rules::SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
+    let to_move = if outcome.is_some() { SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
+    // The moves played, as the board picture of the game page marks them.
+    let played = r.moves.iter().filter(|m| matches!(m.result, SeatResult::Played | SeatResult::First));
+    let mut pictures = Pictures::new(game, &r.state, played.map(|m| m.mv.as_str()), to_move)?;
     game.seats
         .iter()
         .map(|s| {
@@ -138,7 +195,12 @@ pub(super) fn turn(
                     trust => trust(steward, game, head),
                 },
                 date: now,
-                extras: Extras { html: Some("turn.html"), png: None, reply_to: None },
+                extras: Extras {
+                    html: Some("turn.html"),
+                    png: pictures.png_for(s.seat),
+                    reply_to: steward.reply_address(game, s.seat, turn + 1),
+                    ..Extras::default()
+                },
             })?)
         })
         .collect()
@@ -209,7 +271,7 @@ pub(super) fn notice(
                         trust => trust(steward, game, head),
                     },
                     date: now,
-                    extras: Extras::default(),
+                    extras: Extras { reply_to: steward.reply_address(game, s.seat, game.row.turn), ..Extras::default() },
                 },
                 &suffix,
             )?)

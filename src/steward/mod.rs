@@ -10,6 +10,7 @@
 //! moved, and when.
 
 pub mod board;
+mod answers;
 mod mails;
 mod moves;
 mod refusal;
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Notify;
 
+pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
 pub use moves::{MoveRequest, Submission};
 pub use refusal::{Refusal, StewardError};
 pub use view::{GameView, MoveView, SeatView, TurnView};

@@ -34,6 +34,13 @@ const MIGRATIONS: &[&str] = &[
          envelope    TEXT,
          PRIMARY KEY (game_id, turn, seat)
      ) STRICT;",
+    // 3: mail handled by the mail door, by Message-ID (or body hash), so a mail
+    // delivered twice is acted on once.
+    "CREATE TABLE mail_seen (
+         key     TEXT PRIMARY KEY,
+         seen_at TEXT NOT NULL,
+         outcome TEXT NOT NULL
+     ) STRICT;",
 ];
 
 /// The schema version this program writes.

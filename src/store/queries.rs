@@ -742,6 +742,38 @@ impl<'c> Tx<'c> {
         Ok(())
     }
 
+    /// Whether the mail door handled a mail with this key before.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn mail_seen(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.0.query_row("SELECT 1 FROM mail_seen WHERE key = ?1", [key], |_| Ok(())).optional()?.is_some())
+    }
+
+    /// Records a mail the door handled.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn mark_mail_seen(&self, key: &str, at: DateTime<Utc>, outcome: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT OR IGNORE INTO mail_seen (key, seen_at, outcome) VALUES (?1, ?2, ?3)",
+            params![key, time_text(at), outcome],
+        )?;
+        Ok(())
+    }
+
+    /// How many answers to players' mails went to `address` since `since`.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn answers_since(&self, address: &str, since: DateTime<Utc>) -> Result<u32, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM outbox WHERE recipient = ?1 COLLATE NOCASE AND message_id LIKE '%.answer-%' AND created_at >= ?2",
+            params![address, time_text(since)],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Mails not yet sent, oldest first.
     ///
     /// # Errors

@@ -1,0 +1,250 @@
+//! The mail door: one raw message in → read it → find who sent it (a reply
+//! capability in a recipient address, or a signed envelope) → the steward →
+//! an answer to the seat's registered address.
+//!
+//! Automatic mail (bounces, auto-replies, lists) is never answered; a message
+//! seen before (same Message-ID, or the same bytes) is ignored; a mail that
+//! proves no seat gets no answer, because nobody verified its sender. Every
+//! message is kept in the store (size-capped) for disputes.
+
+use chrono::{DateTime, Utc};
+use ring::digest;
+
+use crate::ids::hex;
+use crate::mail::inbound::{Intent, ReadMail, read_mail};
+use crate::protocol::Envelope;
+use crate::protocol::capability::{self, Capability};
+use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Refusal, Steward, StewardError, Submission};
+
+/// What became of a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Handled {
+    /// Taken by the steward (a move, commitment, reveal or command); answered.
+    Accepted(String),
+    /// Refused with an answer saying why (the refusal's code).
+    Refused(String),
+    /// Not acted on and not answered, with the reason (automatic, duplicate,
+    /// unauthenticated, unreadable).
+    Ignored(String),
+}
+
+/// The text of `help`.
+const HELP: &str = "Reply to the latest board mail; the first line of your reply is read.
+  a move:      Nf3, e2e4, 5254 (SAN, UCI or ICCF numeric)
+  resign       give up the game
+  draw         offer a draw (or accept the draw offered)
+  accept draw  accept the draw offered
+  decline draw decline it
+  status       the game as it stands
+  help         this text
+A signed or sealed envelope (fairsteward player …) may be pasted instead.";
+
+/// Handles one raw message.
+///
+/// # Errors
+/// Only store failures: the message was then not handled and should be offered
+/// again (an MTA pipe exits 75, IMAP leaves it unflagged).
+pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result<Handled, StewardError> {
+    let key = match read_mail(raw) {
+        Ok(mail) => mail.message_id.clone().unwrap_or_else(|| body_key(raw)),
+        Err(_) => body_key(raw),
+    };
+    if steward.mail_seen(&key).await? {
+        return Ok(Handled::Ignored("seen before".into()));
+    }
+    let handled = match read_mail(raw) {
+        Err(e) => Handled::Ignored(format!("unreadable: {e}")),
+        Ok(mail) => act(steward, &mail, raw, now).await?,
+    };
+    let outcome = match &handled {
+        Handled::Accepted(what) => format!("mail: {what}"),
+        Handled::Refused(code) => format!("refused: {code}"),
+        Handled::Ignored(why) => format!("ignored: {why}"),
+    };
+    steward.mail_done(&key, raw, &outcome, now).await?;
+    tracing::info!(message = %key, outcome = %outcome, "mail handled");
+    Ok(handled)
+}
+
+fn body_key(raw: &[u8]) -> String {
+    format!("sha256:{}", hex(digest::digest(&digest::SHA256, raw).as_ref()))
+}
+
+async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>) -> Result<Handled, StewardError> {
+    if let Some(why) = &mail.automatic {
+        return Ok(Handled::Ignored(format!("automatic mail ({why})")));
+    }
+    let from = steward.from_address();
+    let cap: Option<Capability> = mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
+    let to = AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() };
+
+    // A signed envelope proves its own seat; everything else needs the capability.
+    let envelope = match &mail.intent {
+        Intent::Envelope(text) => match Envelope::find(text) {
+            Ok(Some(env)) => Some(env),
+            Ok(None) => None,
+            Err(e) => {
+                return answer_refusal(steward, cap.as_ref(), &to, "bad_envelope", &e.to_string(), now).await;
+            }
+        },
+        _ => None,
+    };
+    if let Some(env) = envelope {
+        if cap.is_none() && env.sig.is_none() {
+            return Ok(Handled::Ignored("an unsigned envelope without a reply capability".into()));
+        }
+        let (game, seat) = (env.game.clone(), env.seat.clone());
+        let credential = cap.clone().filter(|c| c.game == game).map(Credential::Capability);
+        let req = MoveRequest {
+            game: game.clone(),
+            credential,
+            submission: Submission::Envelope(env),
+            raw: raw.to_vec(),
+            door: "mail",
+        };
+        let about = Capability { game, seat, turn: 0 };
+        return submit(steward, req, &about, &to, now).await;
+    }
+    let Some(cap) = cap else {
+        return Ok(Handled::Ignored("no reply capability and no signed envelope: the sender proves no seat".into()));
+    };
+    let credential = Some(Credential::Capability(cap.clone()));
+    match &mail.intent {
+        Intent::Move(text) => {
+            let req = MoveRequest {
+                game: cap.game.clone(),
+                credential,
+                submission: Submission::Move { turn: cap.turn, text: text.clone() },
+                raw: raw.to_vec(),
+                door: "mail",
+            };
+            submit(steward, req, &cap, &to, now).await
+        }
+        Intent::Resign => command(steward, &cap, &to, now, steward.resign(cap.game.clone(), credential, now).await, "resignation").await,
+        Intent::OfferDraw | Intent::AcceptDraw | Intent::DeclineDraw => {
+            let action = match mail.intent {
+                Intent::DeclineDraw => DrawAction::Decline,
+                Intent::AcceptDraw => DrawAction::Accept,
+                _ => DrawAction::Offer,
+            };
+            let r = steward.draw(cap.game.clone(), credential, action, now).await;
+            command(steward, &cap, &to, now, r, "draw").await
+        }
+        Intent::Status => match steward.status(cap.game.clone(), credential).await {
+            Ok(view) => {
+                let owed: Vec<&str> = view.to_move.iter().map(String::as_str).collect();
+                let text = format!(
+                    "Status of game {}: turn {}, {}.\nState: {}\n{}",
+                    view.id,
+                    view.turn,
+                    match &view.outcome {
+                        Some(o) => format!("over: {} ({})", o.result, o.reason),
+                        None if owed.is_empty() => "nobody owes a move".to_owned(),
+                        None => format!("{} to move", owed.join(" and ")),
+                    },
+                    view.state,
+                    view.seats
+                        .iter()
+                        .find(|s| s.seat.eq_ignore_ascii_case(&cap.seat))
+                        .and_then(|s| s.pending_move.as_ref())
+                        .map_or(String::new(), |m| format!("Your move for this turn is in: {m}.")),
+                );
+                reply(steward, &cap, &to, text, now, Handled::Accepted("status".into())).await
+            }
+            Err(e) => refusal_of(steward, &cap, &to, e, now).await,
+        },
+        Intent::Help => reply(steward, &cap, &to, HELP.to_owned(), now, Handled::Accepted("help".into())).await,
+        Intent::Leave { from, to: until } => {
+            let text = format!(
+                "Leave from {from} to {until} is declared over HTTP for now: POST /api/leave with your seat token and {{\"from\": \"{from}\", \"to\": \"{until}\"}}. Nothing was changed."
+            );
+            reply(steward, &cap, &to, text, now, Handled::Refused("leave_by_mail".into())).await
+        }
+        Intent::Forwarded => {
+            let text = "Your mail is a forwarded mail with nothing of your own to act on. To move, reply to the board mail with your move as the first line.".to_owned();
+            reply(steward, &cap, &to, text, now, Handled::Refused("forwarded".into())).await
+        }
+        Intent::Unreadable(line) => {
+            let text = format!(
+                "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move (Nf3, e2e4 or 5254) as the first line, or one of: resign, draw, accept draw, decline draw, status, help."
+            );
+            reply(steward, &cap, &to, text, now, Handled::Refused("unreadable".into())).await
+        }
+        Intent::Empty => {
+            let text = "Your mail holds nothing but quoted text. Write your move (Nf3, e2e4 or 5254) as the first line of the reply.".to_owned();
+            reply(steward, &cap, &to, text, now, Handled::Refused("empty".into())).await
+        }
+        Intent::Envelope(_) => Ok(Handled::Ignored("an envelope that could not be found again".into())),
+    }
+}
+
+async fn submit(steward: &Steward, req: MoveRequest, about: &Capability, to: &AnswerTo, now: DateTime<Utc>) -> Result<Handled, StewardError> {
+    match steward.submit_move(req, now).await {
+        Ok(r) => {
+            let what = match &r.notation {
+                Some(m) => format!("{} {m}", r.kind),
+                None => format!("commitment {}", r.commitment.as_deref().unwrap_or("")),
+            };
+            let text = format!(
+                "Accepted: {what} for turn {} (receipt {}, received at {}, transcript entry {}).{}",
+                r.turn,
+                r.receipt,
+                r.received_at,
+                r.entry,
+                if r.resolved { " It completed the turn; the new board follows." } else { " The board follows when every seat has moved." }
+            );
+            let cap = Capability { seat: r.seat.clone(), game: r.game.clone(), turn: r.turn };
+            reply(steward, &cap, to, text, now, Handled::Accepted(r.kind.to_owned())).await
+        }
+        Err(e) => refusal_of(steward, about, to, e, now).await,
+    }
+}
+
+async fn command(
+    steward: &Steward,
+    cap: &Capability,
+    to: &AnswerTo,
+    now: DateTime<Utc>,
+    result: Result<crate::steward::GameView, StewardError>,
+    what: &str,
+) -> Result<Handled, StewardError> {
+    match result {
+        // The notices to every seat say what happened; the sender needs no more.
+        Ok(_) => Ok(Handled::Accepted(what.to_owned())),
+        Err(e) => refusal_of(steward, cap, to, e, now).await,
+    }
+}
+
+async fn refusal_of(steward: &Steward, about: &Capability, to: &AnswerTo, e: StewardError, now: DateTime<Utc>) -> Result<Handled, StewardError> {
+    match e {
+        StewardError::Refused(r) => answer_refusal(steward, Some(about), to, r.code(), &r.message(), now).await,
+        StewardError::Internal(detail) => Err(StewardError::Internal(detail)),
+    }
+}
+
+async fn answer_refusal(
+    steward: &Steward,
+    about: Option<&Capability>,
+    to: &AnswerTo,
+    code: &str,
+    message: &str,
+    now: DateTime<Utc>,
+) -> Result<Handled, StewardError> {
+    match about {
+        Some(cap) => {
+            let text = format!("Not accepted: {message}\nNothing already accepted was changed.");
+            reply(steward, cap, to, text, now, Handled::Refused(code.to_owned())).await
+        }
+        None => Ok(Handled::Ignored(format!("{code} from a sender who proves no seat"))),
+    }
+}
+
+async fn reply(steward: &Steward, cap: &Capability, to: &AnswerTo, text: String, now: DateTime<Utc>, handled: Handled) -> Result<Handled, StewardError> {
+    match steward.answer(cap.game.clone(), cap.seat.clone(), to.clone(), text, now).await {
+        Ok(_) => Ok(handled),
+        // An unknown game or seat named by a signed envelope: nobody to answer.
+        Err(StewardError::Refused(Refusal::UnknownGame(g))) => Ok(Handled::Ignored(format!("unknown game {g}"))),
+        Err(StewardError::Internal(d)) if d.contains("lacks") => Ok(Handled::Ignored(d)),
+        Err(e) => Err(e),
+    }
+}

@@ -1,0 +1,149 @@
+//! Answers to players' mails: receipts, refusals, status and help, always sent to
+//! the seat's registered address — never to whoever wrote — and limited per
+//! address, so two robots can never keep each other busy.
+
+use chrono::{DateTime, Duration, Utc};
+use minijinja::context;
+use ring::digest;
+
+use super::{Loaded, Steward, StewardError, internal, load};
+use crate::ids::hex;
+use crate::mail::compose::{Draft, Extras, MailKind, compose_with_suffix};
+use crate::rules::Seat;
+
+/// At most this many answers per address per hour; more are dropped (logged).
+pub const ANSWERS_PER_HOUR: u32 = 10;
+
+/// The player's mail an answer refers to.
+#[derive(Clone, Debug, Default)]
+pub struct AnswerTo {
+    /// Its Message-ID (without angle brackets), for threading and to keep the
+    /// answer's own Message-ID stable when the same mail comes again.
+    pub message_id: Option<String>,
+    /// Its subject.
+    pub subject: String,
+}
+
+impl Steward {
+    /// Queues an answer about `seat` of `game` to that seat's registered address.
+    /// Returns `false` when the address had its hourly share already.
+    ///
+    /// # Errors
+    /// Unknown game or seat; store failures.
+    pub async fn answer(&self, game: String, seat: String, to: AnswerTo, text: String, now: DateTime<Utc>) -> Result<bool, StewardError> {
+        let this = self.clone();
+        let queued = self
+            .store
+            .transaction(move |tx| {
+                let g = load(tx, &game)?;
+                let seat = seat_named(&g, &seat)
+                    .ok_or_else(|| internal(format!("an answer for seat {seat:?} that game {} lacks", g.row.id)))?;
+                let row = &g.seats[seat.index()];
+                let since = now - Duration::hours(1);
+                if tx.answers_since(&row.email, since)? >= ANSWERS_PER_HOUR {
+                    tracing::warn!(game = %g.row.id, to = %row.email, "answer dropped: the hourly limit for this address is reached");
+                    return Ok(false);
+                }
+                let key = to.message_id.clone().unwrap_or_else(|| text.clone());
+                let suffix = format!("-{}", &hex(digest::digest(&digest::SHA256, key.as_bytes()).as_ref())[..12]);
+                let subject = if to.subject.trim().is_empty() {
+                    format!("Game {}: your mail", g.row.id)
+                } else if to.subject.trim_start().to_ascii_lowercase().starts_with("re:") {
+                    to.subject.trim().to_owned()
+                } else {
+                    format!("Re: {}", to.subject.trim())
+                };
+                let head = tx.signed_head(&g.row.id)?;
+                let trust = head.map(|(seq, hash, signature)| {
+                    context! {
+                        fingerprint => this.keys.fingerprint(), head_seq => seq, head_hash => hash, head_signature => signature,
+                    }
+                });
+                let mail = compose_with_suffix(
+                    Draft {
+                        from: &this.from,
+                        game: &g.row.id,
+                        turn: g.row.turn,
+                        seat: seat.index(),
+                        kind: MailKind::Answer,
+                        to_name: &row.name,
+                        to_email: &row.email,
+                        subject,
+                        template: "answer.txt",
+                        context: context! {
+                            game => g.row.id.as_str(),
+                            variant => g.row.variant.name(),
+                            seat_name => g.seat_name(seat),
+                            player => row.name.clone(),
+                            text => text,
+                            public_url => this.public_url.as_str(),
+                            trust => trust,
+                        },
+                        date: now,
+                        extras: Extras {
+                            reply_to: this.reply_address(&g, seat, g.row.turn),
+                            answers: to.message_id.clone(),
+                            ..Extras::default()
+                        },
+                    },
+                    &suffix,
+                )?;
+                tx.queue_mail(&mail, now)?;
+                Ok::<_, StewardError>(true)
+            })
+            .await?;
+        if queued {
+            self.outbox.notify_one();
+        }
+        Ok(queued)
+    }
+
+    /// The steward's own address (`moves@steward.example`).
+    pub fn from_address(&self) -> String {
+        self.from.email.to_string()
+    }
+
+    /// Whether the mail door handled a mail with this key (Message-ID or body hash).
+    ///
+    /// # Errors
+    /// Store failures.
+    pub async fn mail_seen(&self, key: &str) -> Result<bool, StewardError> {
+        let key = key.to_owned();
+        self.store.transaction(move |tx| Ok(tx.mail_seen(&key)?)).await
+    }
+
+    /// Records a handled mail: its key, what became of it, and the raw message
+    /// (size-capped) for disputes.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub async fn mail_done(&self, key: &str, raw: &[u8], outcome: &str, now: DateTime<Utc>) -> Result<(), StewardError> {
+        let (key, raw, outcome) = (key.to_owned(), raw.to_vec(), outcome.to_owned());
+        self.store
+            .transaction(move |tx| {
+                tx.mark_mail_seen(&key, now, &outcome)?;
+                if !outcome.starts_with("mail: ") {
+                    // Accepted submissions kept their raw message already.
+                    tx.insert_inbound(now, "mail", None, &raw, &outcome)?;
+                }
+                Ok(())
+            })
+            .await
+    }
+
+    /// The reply capability address of `seat` for `turn`, as a mailbox.
+    pub(super) fn reply_address(&self, game: &Loaded, seat: Seat, turn: u32) -> Option<lettre::message::Mailbox> {
+        let address = crate::protocol::capability::address(
+            &self.keys,
+            &self.from.email.to_string(),
+            game.row.id.as_str(),
+            &game.seat_name(seat),
+            turn,
+        )?;
+        format!("{} <{address}>", self.from.name.as_deref().unwrap_or("Fairsteward")).parse().ok()
+    }
+}
+
+fn seat_named(game: &Loaded, name: &str) -> Option<Seat> {
+    (0..game.seats.len()).map(|i| Seat::new(i as u8)).find(|&s| game.seat_name(s).eq_ignore_ascii_case(name))
+}

@@ -1,0 +1,245 @@
+//! The mail door through `fairsteward ingest` (an MTA pipe) and the maildir door:
+//! a Fairschach game played by replying to board mails, with duplicates, forged
+//! capabilities, automatic mail, illegal moves and commands.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn fairsteward(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+struct Steward {
+    _dir: tempfile::TempDir,
+    data: PathBuf,
+}
+
+impl Steward {
+    fn new() -> Steward {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        Steward { _dir: dir, data }
+    }
+
+    fn data_arg(&self) -> String {
+        self.data.display().to_string()
+    }
+
+    fn new_game(&self) -> String {
+        let out = fairsteward(
+            &[
+                "game", "new", "--data-dir", &self.data_arg(), "--variant", "fairschach",
+                "--seat", "Alice <alice@example.org>", "--seat", "Bob <bob@example.org>",
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["game"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Pipes one mail into `ingest`; returns the exit code and its stdout line.
+    fn ingest(&self, mail: &str) -> (i32, String) {
+        let out = fairsteward(&["ingest", "--data-dir", &self.data_arg()], mail.as_bytes());
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    }
+
+    fn spool(&self) -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(self.data.join("spool"))
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+                    .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// The Reply-To address of the newest mail to `who` whose file name contains `kind`.
+    fn reply_to(&self, who: &str, kind: &str) -> String {
+        let (name, text) = self
+            .spool()
+            .into_iter()
+            .filter(|(n, t)| n.contains(kind) && header(t, "To").contains(who))
+            .max_by_key(|(n, _)| turn_of(n))
+            .unwrap_or_else(|| panic!("no {kind} mail to {who}: {:?}", self.spool().iter().map(|f| &f.0).collect::<Vec<_>>()));
+        let r = header(&text, "Reply-To");
+        let addr = r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
+        assert!(addr.starts_with("moves+"), "{name}: Reply-To {r:?}");
+        addr
+    }
+
+    fn answers_to(&self, who: &str) -> Vec<String> {
+        self.spool().into_iter().filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who)).map(|(_, t)| decode(&t)).collect()
+    }
+
+    fn game(&self, id: &str) -> Value {
+        let out = fairsteward(&["game", "show", "--data-dir", &self.data_arg(), id], b"");
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+}
+
+fn turn_of(name: &str) -> u32 {
+    name.split('.').nth(1).and_then(|t| t.parse().ok()).unwrap_or(0)
+}
+
+/// A header's (unfolded) value.
+fn header(mail: &str, name: &str) -> String {
+    let head = mail.split("\r\n\r\n").next().unwrap_or("");
+    let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+    unfolded
+        .lines()
+        .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned()))
+        .unwrap_or_default()
+}
+
+/// The text of a mail, with quoted-printable soft breaks and escapes undone.
+fn decode(mail: &str) -> String {
+    let t = mail.replace("=\r\n", "");
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'=' && i + 2 < b.len() && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit() {
+            out.push(u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn reply(from: &str, to: &str, id: &str, body: &str, extra_headers: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: Game board\r\nMessage-ID: <{id}@client.example>\r\nDate: Mon, 23 Nov 2026 02:00:00 +0000\r\n{extra_headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+}
+
+#[test]
+fn a_game_played_by_replying_to_board_mails() {
+    let s = Steward::new();
+    let game = s.new_game();
+    // Ingesting anything drains the queued start mails into the spool.
+    let (code, line) = s.ingest("not a mail at all");
+    assert_eq!(code, 0, "{line}");
+    assert!(line.starts_with("ignored"), "{line}");
+
+    let alice = s.reply_to("alice@", "started");
+    let bob = s.reply_to("bob@", "started");
+    assert!(alice.contains(&format!("+{game}.white.1.")), "{alice}");
+
+    // Alice bottom-posts her move under the quoted board.
+    let body = format!("e4\r\n\r\nOn Mon, Fairsteward wrote:\r\n> Game {game} has begun\r\n> Your move for turn 1.\r\n");
+    let mail = reply("Alice <alice@example.org>", &alice, "a1", &body, "");
+    assert_eq!(s.ingest(&mail), (0, "accepted: move".to_owned()));
+    let answers = s.answers_to("alice@");
+    assert_eq!(answers.len(), 1, "one receipt");
+    assert!(answers[0].contains("Accepted: move e4 for turn 1") && answers[0].contains("receipt r-"), "{}", answers[0]);
+    assert!(header(&s.spool().into_iter().find(|(n, _)| n.contains(".answer-")).unwrap().1, "In-Reply-To").contains("a1@client.example"));
+    // Bob's view shows only that white moved.
+    let view = s.game(&game);
+    assert_eq!(view["moved"], serde_json::json!(["white"]));
+    assert!(!view.to_string().contains("\"e4\""), "{view}");
+
+    // The same mail delivered again is recognised and not answered twice.
+    assert_eq!(s.ingest(&mail), (0, "ignored: seen before".to_owned()));
+    assert_eq!(s.answers_to("alice@").len(), 1);
+
+    // A forged capability (Bob's seat, Alice's mac) proves nothing: no answer.
+    let forged = alice.replace(".white.", ".black.");
+    let (code, line) = s.ingest(&reply("Mallory <m@evil.example>", &forged, "m1", "d5", ""));
+    assert_eq!(code, 0);
+    assert!(line.starts_with("ignored: no reply capability"), "{line}");
+    // An out-of-office to the capability is never answered.
+    let ooo = reply("Bob <bob@example.org>", &bob, "ooo", "I am away.", "Auto-Submitted: auto-replied\r\n");
+    assert!(s.ingest(&ooo).1.starts_with("ignored: automatic"));
+    assert!(s.answers_to("bob@").is_empty());
+
+    // Bob top-posts; the turn resolves and new board mails carry turn-2 capabilities.
+    let body = "d5\r\n\r\nSent from my phone\r\n\r\n> Your move for turn 1.\r\n";
+    assert_eq!(s.ingest(&reply("Bob <bob@example.org>", &bob, "b1", body, "")), (0, "accepted: move".to_owned()));
+    let view = s.game(&game);
+    assert_eq!(view["turn"], 2);
+    assert_eq!(view["history"][0]["moves"][0]["move"], "e4");
+    let alice2 = s.reply_to("alice@", "turn");
+    assert!(alice2.contains(&format!("+{game}.white.2.")), "{alice2}");
+
+    // An illegal move is refused with an answer that says why; nothing changes.
+    let (code, line) = s.ingest(&reply("Alice <alice@example.org>", &alice2, "a2", "Ke5", ""));
+    assert_eq!((code, line.as_str()), (0, "refused: illegal_move"));
+    let last = s.answers_to("alice@").into_iter().find(|a| a.contains("Not accepted")).expect("a refusal answer");
+    assert!(last.contains("Ke5") || last.contains("king"), "{last}");
+    assert_eq!(s.game(&game)["moved"], serde_json::json!([]));
+
+    // A reply to the old turn-1 mail is a move for a resolved turn.
+    let (_, line) = s.ingest(&reply("Alice <alice@example.org>", &alice, "a3", "Nf3", ""));
+    assert_eq!(line, "refused: already_moved");
+
+    // Unreadable text gets help; status gets the state; resign ends the game.
+    assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice2, "a4", "What should I do now?", "")).1, "refused: unreadable");
+    assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice2, "a5", "status", "")).1, "accepted: status");
+    assert!(s.answers_to("alice@").iter().any(|a| a.contains("Status of game") && a.contains("turn 2")));
+    let bob2 = s.reply_to("bob@", "turn");
+    assert_eq!(s.ingest(&reply("Bob <bob@example.org>", &bob2, "b2", "I resign. Well played!", "")).1, "accepted: resignation");
+    let view = s.game(&game);
+    assert_eq!(view["outcome"]["result"], "1-0");
+    assert_eq!(view["outcome"]["reason"], "resignation");
+}
+
+#[test]
+fn ingest_exits_75_when_the_store_cannot_be_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, b"x").unwrap();
+    let data = file.join("data");
+    let out = fairsteward(&["ingest", "--data-dir", &data.display().to_string()], b"From: a@b\r\n\r\ne4\r\n");
+    assert_eq!(out.status.code(), Some(75), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("try again later"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_maildir_door_handles_new_mail_once() {
+    let s = Steward::new();
+    let game = s.new_game();
+    s.ingest("x");
+    let alice = s.reply_to("alice@", "started");
+    let maildir = s.data.join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let mail = reply("Alice <alice@example.org>", &alice, "md1", "Nf3", "");
+    std::fs::write(maildir.join("new/1.a:2,"), &mail).unwrap();
+    std::fs::write(maildir.join("new/2.a"), &mail).unwrap(); // delivered twice
+
+    let config = fairsteward::config::Config::from_raw(
+        toml::from_str(&format!("[mail.maildir]\npath = {:?}\n", maildir.display().to_string())).unwrap(),
+        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()) },
+    )
+    .unwrap();
+    let steward = fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap();
+    let done = fairsteward::mail::maildir::sweep(&steward, &maildir).await.unwrap();
+    let outcomes: Vec<_> = done.iter().map(|(_, h)| h.clone()).collect();
+    use fairsteward::mail::door::Handled;
+    assert_eq!(outcomes, vec![Handled::Accepted("move".into()), Handled::Ignored("seen before".into())]);
+    assert_eq!(std::fs::read_dir(maildir.join("new")).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(maildir.join("cur")).unwrap().count(), 2);
+    assert!(done.iter().all(|(p, _)| p.to_string_lossy().ends_with(":2,S")));
+    let view = steward.status(game, None).await.unwrap();
+    assert_eq!(view.moved, vec!["white".to_owned()]);
+
+}
