@@ -22,8 +22,63 @@ pub struct RawConfig {
     /// `[mail]`.
     #[serde(default)]
     pub mail: RawMail,
-    /// `[schedule]` (read by the clock issue; accepted now so files stay valid).
-    pub schedule: Option<toml::Value>,
+    /// `[schedule]`: the sweep, reminders and the leave allowance.
+    #[serde(default)]
+    pub schedule: RawSchedule,
+}
+
+/// `[schedule]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSchedule {
+    /// The cron expression of the deadline sweep (6 or 7 fields with seconds; a
+    /// classic 5-field expression is read as `0 ` + it).
+    pub sweep: Option<String>,
+    /// Reminder points, hours before a deadline.
+    pub reminders_hours: Option<Vec<u32>>,
+    /// Days of leave a player may take per calendar year.
+    pub leave_days_per_year: Option<u32>,
+}
+
+/// `[schedule]` in force.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    /// The sweep's cron expression as given (after the `0 ` prefix).
+    pub sweep_text: String,
+    /// The sweep's schedule.
+    pub sweep: cron::Schedule,
+    /// What the steward needs: reminder points and the leave allowance.
+    pub clock: crate::clock::Settings,
+}
+
+impl Schedule {
+    /// The default sweep: every five minutes.
+    pub const DEFAULT_SWEEP: &'static str = "0 */5 * * * *";
+
+    fn from_raw(raw: RawSchedule) -> anyhow::Result<Schedule> {
+        let given = raw.sweep.unwrap_or_else(|| Schedule::DEFAULT_SWEEP.to_owned());
+        let fields = given.split_whitespace().count();
+        let sweep_text = match fields {
+            5 => format!("0 {}", given.trim()),
+            6 | 7 => given.trim().to_owned(),
+            _ => bail!(
+                "schedule.sweep {given:?} has {fields} fields; give a cron expression like \"*/5 * * * *\" (5 fields) or \"0 */5 * * * *\" (with seconds)"
+            ),
+        };
+        let sweep: cron::Schedule =
+            sweep_text.parse().with_context(|| format!("schedule.sweep {given:?} is not a cron expression"))?;
+        let mut reminders = raw.reminders_hours.unwrap_or_else(|| crate::clock::Settings::default().reminders_hours);
+        if let Some(bad) = reminders.iter().find(|h| **h == 0 || **h > 24 * 60) {
+            bail!("schedule.reminders_hours: {bad} is not a number of hours from 1 to 1440");
+        }
+        reminders.sort_unstable_by(|a, b| b.cmp(a));
+        reminders.dedup();
+        let leave = raw.leave_days_per_year.unwrap_or(crate::clock::Settings::default().leave_days_per_year);
+        if leave > 366 {
+            bail!("schedule.leave_days_per_year: {leave} is more days than a year has");
+        }
+        Ok(Schedule { sweep_text, sweep, clock: crate::clock::Settings { reminders_hours: reminders, leave_days_per_year: leave } })
+    }
 }
 
 /// `[http]` as written.
@@ -97,6 +152,11 @@ pub struct Config {
     pub smtp: Option<crate::mail::smtp::SmtpConfig>,
     /// The maildir door, if configured.
     pub maildir: Option<MaildirConfig>,
+    /// `[schedule]`: the sweep, reminders, leave.
+    pub schedule: Schedule,
+    /// Where the steward takes the time from: the system clock unless a command
+    /// (`sweep --now`) or a test sets it. Not read from the file.
+    pub clock: crate::clock::Clock,
 }
 
 impl Config {
@@ -163,6 +223,7 @@ impl Config {
                 Some(MaildirConfig { path, poll: std::time::Duration::from_secs(seconds) })
             }
         };
+        let schedule = Schedule::from_raw(raw.schedule)?;
         Ok(Config {
             data_dir,
             listen,
@@ -171,6 +232,8 @@ impl Config {
             spool_dir,
             smtp,
             maildir,
+            schedule,
+            clock: crate::clock::Clock::System,
         })
     }
 
@@ -223,6 +286,26 @@ mod tests {
         let raw: RawConfig = toml::from_str("[mail.smtp]\nport = 25\n").unwrap();
         let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
         assert!(format!("{err:#}").contains("[mail.smtp] needs host"), "{err:#}");
+    }
+
+    #[test]
+    fn the_schedule_has_defaults_and_reads_five_fields() {
+        let c = Config::load(None, &Overrides::default()).unwrap();
+        assert_eq!(c.schedule.sweep_text, "0 */5 * * * *");
+        assert_eq!(c.schedule.clock.reminders_hours, vec![48, 12]);
+        assert_eq!(c.schedule.clock.leave_days_per_year, 30);
+        let raw: RawConfig =
+            toml::from_str("[schedule]\nsweep = \"*/10 * * * *\"\nreminders_hours = [12, 72, 12]\nleave_days_per_year = 21\n").unwrap();
+        let c = Config::from_raw(raw, &Overrides::default()).unwrap();
+        assert_eq!(c.schedule.sweep_text, "0 */10 * * * *");
+        assert_eq!(c.schedule.clock.reminders_hours, vec![72, 12]);
+        assert_eq!(c.schedule.clock.leave_days_per_year, 21);
+        for bad in ["sweep = \"every day\"", "sweep = \"* * *\"", "reminders_hours = [0]", "leave_days_per_year = 400"] {
+            let raw: RawConfig = toml::from_str(&format!("[schedule]\n{bad}\n")).unwrap();
+            let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
+            assert!(format!("{err:#}").contains("schedule."), "{bad}: {err:#}");
+        }
+        assert!(toml::from_str::<RawConfig>("[schedule]\nsweeep = \"x\"").is_err());
     }
 
     #[test]

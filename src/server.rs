@@ -27,7 +27,8 @@ pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
     let keys = StewardKeys::load_or_create(&config.data_dir)
         .with_context(|| format!("cannot load or create the steward's keys in {}", config.data_dir.display()))?;
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
-    Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys)))
+    Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
+        .with_clock(config.clock.clone(), config.schedule.clock.clone()))
 }
 
 /// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool.
@@ -56,6 +57,12 @@ pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<
         tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
         tokio::spawn(crate::mail::maildir::run(steward.clone(), m.path, m.poll, stop.subscribe()))
     });
+    // Clocks: one sweep at once (deadlines may have passed while the daemon was
+    // down), then on the schedule.
+    if let Err(e) = steward.sweep(steward.now()).await {
+        tracing::error!(error = %e, "the start-up sweep failed");
+    }
+    let sweeper = tokio::spawn(sweep_on_schedule(steward.clone(), config.schedule.sweep.clone(), stop.subscribe()));
     let addr = listener.local_addr()?;
     tracing::info!(
         listen = %addr,
@@ -69,8 +76,31 @@ pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<
     if let Some(m) = maildir {
         let _ = m.await;
     }
+    let _ = sweeper.await;
     let _ = drainer.await;
     Ok(())
+}
+
+/// Runs the deadline sweep at every time `schedule` names (read on the system
+/// clock; the sweep itself takes the steward's time) until `shutdown` turns true.
+async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let Some(next) = schedule.upcoming(chrono::Utc).next() else {
+            tracing::warn!("the sweep schedule names no future time; no more sweeps");
+            return;
+        };
+        let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            _ = shutdown.changed() => {}
+        }
+        if *shutdown.borrow() {
+            return;
+        }
+        if let Err(e) = steward.sweep(steward.now()).await {
+            tracing::error!(error = %e, "the sweep failed; it runs again on schedule");
+        }
+    }
 }
 
 /// Completes on SIGINT or SIGTERM.

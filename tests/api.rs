@@ -1266,11 +1266,13 @@ async fn resolution_spools_one_board_mail_per_seat() {
         assert!(mail.header("From").contains("<moves@steward.example>"), "{}", mail.header("From"));
         assert_eq!(mail.header("Subject"), format!("Game {}, turn 2: your move", g.id));
         chrono::DateTime::parse_from_rfc2822(mail.header("Date")).expect("an RFC 5322 date");
-        // Plain text and HTML as alternatives (the HTML shows the board as an image
-        // once a renderer is wired in; until then as text).
+        // Plain text and HTML as alternatives, the HTML with the board as an
+        // inline image.
         assert!(mail.header("Content-Type").starts_with("multipart/alternative"), "{}", mail.header("Content-Type"));
-        let kinds: Vec<&str> = mail.parts.iter().map(|(k, _)| k.as_str()).filter(|k| *k != "image/png").collect();
-        assert_eq!(kinds, ["text/plain", "text/html"], "the parts of the board mail");
+        let kinds: Vec<&str> = mail.parts.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(kinds, ["text/plain", "text/html", "image/png"], "the parts of the board mail");
+        let html = &mail.parts[1].1;
+        assert!(html.contains("src=\"cid:board\""), "{html}");
 
         let body = &mail.body;
         assert!(body.contains(&format!("Game {} (fairschach), turn 1", g.id)), "{body}");

@@ -36,11 +36,10 @@ use tokio::sync::oneshot;
 /// The default sender's domain, part of every Message-ID.
 const DOMAIN: &str = "steward.example";
 
-/// Whether the steward's board mails carry the board as a PNG. The renderer
-/// (`render::png`) is wired into `steward/mails.rs` at the merge; until then the
-/// HTML part shows the text board and must not point at a missing image. Flip
-/// this to `true` then.
-const STEWARD_SENDS_PNG: bool = false;
+/// Whether the steward's board mails carry the board as a PNG: they do
+/// (`steward/mails.rs` renders it with `render::png`). Without one the HTML part
+/// shows the text board and must not point at a missing image.
+const STEWARD_SENDS_PNG: bool = true;
 
 // ---------------------------------------------------------------------------
 // The mail servers
@@ -511,6 +510,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
             html: Some("turn.html"),
             png: Some(PNG.to_vec()),
             reply_to: Some("moves+8KQ2ZJ.0.2.x@steward.example".parse().unwrap()),
+            answers: None,
         },
     })
     .unwrap();

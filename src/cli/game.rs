@@ -57,9 +57,14 @@ enum GameCommand {
         #[arg(long = "seat", value_name = "SEAT", required = true)]
         seats: Vec<String>,
         /// A variant option as KEY=VALUE (repeatable), e.g. pause=capturable or
-        /// normal_below=6 for Fairschach.
+        /// normal_below=6 for Fairschach; a time control as
+        /// clock="days_per_move days=3" (see the README, Clocks).
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
+        /// Create the game as of this time (RFC 3339) instead of now: its clocks
+        /// start then (for tests and operators).
+        #[arg(long, value_name = "TIME", value_parser = parse_now)]
+        now: Option<chrono::DateTime<Utc>>,
     },
     /// Print a game as the API shows it to anyone (JSON).
     ///
@@ -101,13 +106,17 @@ impl From<StewardError> for Failure {
     }
 }
 
-/// Reads a seat given as `Name <address>`.
+/// Reads a seat given as `Name <address>`, optionally followed by the player's
+/// time zone: `Alice <alice@example.org> Europe/Berlin`.
 ///
 /// # Errors
 /// The text is not of that form, or the address is not a mail address.
 pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
-    let shape = || anyhow!("seat {text:?} is not like \"Alice <alice@example.org>\" (a name, then the address in <>)");
-    let trimmed = text.trim();
+    let shape = || anyhow!("seat {text:?} is not like \"Alice <alice@example.org>\" (a name, then the address in <>, then optionally a time zone)");
+    let (trimmed, zone) = match text.trim().rsplit_once('>') {
+        Some((head, zone)) => (format!("{head}>"), Some(zone.trim()).filter(|z| !z.is_empty()).map(str::to_owned)),
+        None => (text.trim().to_owned(), None),
+    };
     let inner = trimmed.strip_suffix('>').ok_or_else(shape)?;
     let (name, email) = inner.rsplit_once('<').ok_or_else(shape)?;
     let name = name.trim().trim_matches('"').trim();
@@ -118,7 +127,17 @@ pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
     email
         .parse::<lettre::Address>()
         .map_err(|_| anyhow!("seat {text:?}: {email:?} is not a mail address"))?;
-    Ok(NewSeat { name: name.to_owned(), email: email.to_owned(), public_key: None })
+    Ok(NewSeat { name: name.to_owned(), email: email.to_owned(), public_key: None, time_zone: zone })
+}
+
+/// Reads `--now`: an RFC 3339 time (`2026-03-01T12:00:00Z`).
+///
+/// # Errors
+/// Text that is not such a time.
+pub fn parse_now(text: &str) -> Result<chrono::DateTime<Utc>, String> {
+    chrono::DateTime::parse_from_rfc3339(text.trim())
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| format!("{text:?} is not an RFC 3339 time like 2026-03-01T12:00:00Z ({e})"))
 }
 
 /// Reads `KEY=VALUE` options.
@@ -183,13 +202,17 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
     super::init_logging_at("warn");
     let load = |c: &ConfigArgs| c.load(None).map_err(Failure::Internal);
     match &args.command {
-        GameCommand::New { config, variant, seats, options } => {
+        GameCommand::New { config, variant, seats, options, now } => {
             let seats = seats.iter().map(|s| parse_seat(s)).collect::<anyhow::Result<Vec<_>>>().map_err(Failure::Input)?;
             let options = parse_options(options).map_err(Failure::Input)?;
-            let config = load(config)?;
+            let mut config = load(config)?;
+            if let Some(t) = now {
+                config.clock = crate::clock::Clock::manual(*t);
+            }
             let new = NewGame { variant: variant.clone(), options, seats };
             with_steward(&config, |steward| async move {
-                let created = steward.create_game(new, Utc::now()).await?;
+                let now = steward.now();
+                let created = steward.create_game(new, now).await?;
                 serde_json::to_value(created).context("printing the game").map_err(Failure::Internal)
             })
         }
@@ -230,6 +253,9 @@ mod tests {
         assert_eq!((s.name.as_str(), s.email.as_str()), ("Alice", "alice@example.org"));
         let s = parse_seat("  \"Bob B. Jones\"  < bob@example.org > ").unwrap();
         assert_eq!((s.name.as_str(), s.email.as_str()), ("Bob B. Jones", "bob@example.org"));
+        let s = parse_seat("Alice <alice@example.org> Europe/Berlin").unwrap();
+        assert_eq!(s.time_zone.as_deref(), Some("Europe/Berlin"));
+        assert_eq!(parse_seat("Alice <alice@example.org>").unwrap().time_zone, None);
         for bad in ["alice@example.org", "<alice@example.org>", "Alice alice@example.org", "Alice <>", "Alice <not an address>"] {
             assert!(parse_seat(bad).is_err(), "{bad}");
         }

@@ -9,6 +9,7 @@ pub(crate) mod ingest;
 pub(crate) mod player;
 pub(crate) mod rules;
 pub(crate) mod serve;
+pub(crate) mod sweep;
 pub(crate) mod verify;
 
 use std::io::Write;
@@ -42,6 +43,9 @@ enum Command {
     /// Admin commands on the steward's store: create, show and list games (JSON on
     /// stdout).
     Game(game::GameArgs),
+    /// Run one deadline sweep as of a time (timeouts, grace notices, reminders),
+    /// then write the queued mails to the spool (JSON report on stdout).
+    Sweep(sweep::SweepArgs),
     /// Watch the steward referee a short Fairschach game, printing every board mail.
     ///
     /// A steward on a temporary directory and 127.0.0.1; a dozen pairs played
@@ -108,6 +112,11 @@ pub fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Rules(args) => rules::run(args),
+        // A failed sweep is the store's or the configuration's: exit status 1.
+        Command::Sweep(args) => match sweep::run(args) {
+            Ok(value) => Ok(value),
+            Err(err) => return report(Err(err)),
+        },
         Command::Serve(args) => return report(serve::run(args)),
         Command::Player(args) => return player::run(args),
         Command::Verify(args) => return verify::exit_status(args),

@@ -45,6 +45,9 @@ fn templates() -> &'static Environment<'static> {
             ("answer.txt", include_str!("../../templates/answer.txt")),
             ("turn.html", include_str!("../../templates/turn.html")),
             ("started.html", include_str!("../../templates/started.html")),
+            ("clocks.txt", include_str!("../../templates/clocks.txt")),
+            ("reminder.txt", include_str!("../../templates/reminder.txt")),
+            ("leave.txt", include_str!("../../templates/leave.txt")),
         ] {
             // The templates are part of the binary; a syntax error is a build bug
             // caught by the tests below.
@@ -71,6 +74,14 @@ pub enum MailKind {
     Reveal,
     /// An answer to a player's mail: a receipt, an error, the status, help.
     Answer,
+    /// Moves due soon: a digest over a player's games (clocks).
+    Reminder,
+    /// A seat is past its deadline, in grace (clocks).
+    Grace,
+    /// A seat ran out of time (clocks).
+    Timeout,
+    /// A player declared leave (clocks).
+    Leave,
 }
 
 impl MailKind {
@@ -83,6 +94,10 @@ impl MailKind {
             MailKind::Committed => "commit",
             MailKind::Reveal => "reveal",
             MailKind::Answer => "answer",
+            MailKind::Reminder => "reminder",
+            MailKind::Grace => "grace",
+            MailKind::Timeout => "timeout",
+            MailKind::Leave => "leave",
         }
     }
 }
@@ -153,6 +168,18 @@ fn message_id(from: &Mailbox, game: &GameId, turn: u32, seat: usize, kind: MailK
     format!("{game}.{turn}.{seat}.{}{extra}@{}", kind.as_str(), from.email.domain())
 }
 
+fn render(template: &'static str, context: &minijinja::Value) -> Result<String, ComposeError> {
+    templates().get_template(template).and_then(|t| t.render(context)).map_err(|e| ComposeError::Template(template, e))
+}
+
+/// `Name <address>`, or the bare address when the name does not fit.
+fn recipient(name: &str, email: &str) -> Result<Mailbox, ComposeError> {
+    format!("{} <{}>", name.replace(['<', '>', '"'], ""), email)
+        .parse()
+        .or_else(|_| email.parse())
+        .map_err(|_| ComposeError::Address(email.to_owned()))
+}
+
 /// Renders and formats a mail, ready for the outbox.
 ///
 /// # Errors
@@ -167,14 +194,8 @@ pub fn compose(d: Draft<'_>) -> Result<OutboxRow, ComposeError> {
 /// # Errors
 /// A template or address problem.
 pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, ComposeError> {
-    let body = templates()
-        .get_template(d.template)
-        .and_then(|t| t.render(&d.context))
-        .map_err(|e| ComposeError::Template(d.template, e))?;
-    let to: Mailbox = format!("{} <{}>", d.to_name.replace(['<', '>', '"'], ""), d.to_email)
-        .parse()
-        .or_else(|_| d.to_email.parse())
-        .map_err(|_| ComposeError::Address(d.to_email.to_owned()))?;
+    let body = render(d.template, &d.context)?;
+    let to = recipient(d.to_name, d.to_email)?;
     let id = message_id(d.from, d.game, d.turn, d.seat, d.kind, suffix);
     let mut builder = Message::builder()
         .from(d.from.clone())
@@ -233,6 +254,57 @@ fn alternative(message_id: &str, text: String, html: String, png: Option<Vec<u8>
     }
 }
 
+/// A mail to one player that is not about one game's turn (a reminder digest
+/// over several games, a leave notice).
+pub struct DigestDraft<'a> {
+    /// The steward's sender address.
+    pub from: &'a Mailbox,
+    /// What it is.
+    pub kind: MailKind,
+    /// What makes its Message-ID unique and stable: `<kind>.<key>@domain`.
+    pub key: String,
+    /// The game it is about, or the first of them (the outbox row's game).
+    pub game: String,
+    /// The recipient's name.
+    pub to_name: &'a str,
+    /// The recipient's address.
+    pub to_email: &'a str,
+    /// The subject line.
+    pub subject: String,
+    /// The template.
+    pub template: &'static str,
+    /// The template's variables.
+    pub context: minijinja::Value,
+    /// The Date header.
+    pub date: DateTime<Utc>,
+}
+
+/// Renders and formats a digest mail, ready for the outbox.
+///
+/// # Errors
+/// A template or address problem.
+pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
+    let body = render(d.template, &d.context)?;
+    let to = recipient(d.to_name, d.to_email)?;
+    let id = format!("{}.{}@{}", d.kind.as_str(), d.key, d.from.email.domain());
+    let message = Message::builder()
+        .from(d.from.clone())
+        .to(to)
+        .subject(d.subject.clone())
+        .date(d.date.into())
+        .message_id(Some(format!("<{id}>")))
+        .header(ContentType::TEXT_PLAIN)
+        .body(body)?;
+    Ok(OutboxRow {
+        id: 0,
+        message_id: id,
+        game_id: d.game,
+        recipient: d.to_email.to_owned(),
+        subject: d.subject,
+        message: message.formatted(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use mail_parser::MimeHeaders;
@@ -241,9 +313,10 @@ mod tests {
 
     #[test]
     fn every_template_renders() {
-        for name in ["turn.txt", "started.txt", "notice.txt", "turn.html", "started.html"] {
+        for name in ["turn.txt", "started.txt", "notice.txt", "turn.html", "started.html", "reminder.txt", "leave.txt", "answer.txt"] {
             let t = templates().get_template(name).unwrap();
-            t.render(minijinja::context! { game => "8KQ2ZJ", moves => Vec::<u8>::new() }).unwrap();
+            t.render(minijinja::context! { game => "8KQ2ZJ", moves => Vec::<u8>::new(), items => Vec::<u8>::new(), games => Vec::<u8>::new() })
+                .unwrap();
         }
     }
 
@@ -326,6 +399,7 @@ mod tests {
             html: Some("turn.html"),
             png: Some(PNG.to_vec()),
             reply_to: Some("moves+8KQ2ZJ.0.2.mac@steward.example".parse().unwrap()),
+            answers: None,
         };
         let a = compose(board_draft(&from, &game, extras())).unwrap();
         let b = compose(board_draft(&from, &game, extras())).unwrap();

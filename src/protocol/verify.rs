@@ -171,7 +171,17 @@ fn check_event(replay: &mut Option<Replay>, game: &str, kind: &str, body: &Value
         }
         "resolved" => resolved(r, body, summary)?,
         "ended" => r.over = true,
-        "moved" | "revealed" | "reveals_requested" | "resigned" | "draw_offered" | "draw_declined" => {
+        // Clocks: a timeout that ends the game is followed by its `ended` entry;
+        // one that does not (a seat out of a game with more seats) changes no state.
+        "timeout" => {
+            if r.over {
+                return Err("an event after the game ended".into());
+            }
+            if body.get("ends_game").and_then(Value::as_bool) == Some(true) {
+                r.over = true;
+            }
+        }
+        "moved" | "revealed" | "reveals_requested" | "resigned" | "draw_offered" | "draw_declined" | "grace" | "leave" => {
             if r.over && kind != "ended" {
                 return Err("an event after the game ended".into());
             }

@@ -278,12 +278,40 @@ impl Variant for Chess {
     fn board(&self, state: &ChessState) -> BoardView {
         board_view(state.0.board(), Vec::new())
     }
+
+    /// rules/chess.md §5, **Decision**: the seat whose time runs out loses, but the
+    /// game is drawn if the opponent has only his king.
+    fn timeout(&self, state: &ChessState, late: SeatSet) -> Option<Outcome> {
+        let first = late.iter().next()?;
+        if late.len() >= 2 {
+            return Some(Outcome::draw(EndReason::Time));
+        }
+        let opponent = if first == WHITE { BLACK } else { WHITE };
+        if state.0.board().by_color(color_of(opponent)).count() == 1 {
+            return Some(Outcome::draw(EndReason::Time));
+        }
+        Some(Outcome::win(opponent, EndReason::Time))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::{GameResult, Variant};
+
+    /// rules/chess.md §5: timeout loses, but not against a lone king.
+    #[test]
+    fn s5_timeout_loses_unless_the_opponent_has_only_his_king() {
+        let start = Chess.start();
+        assert_eq!(Chess.timeout(&start, SeatSet::EMPTY.with(WHITE)), Some(Outcome::win(BLACK, EndReason::Time)));
+        assert_eq!(Chess.timeout(&start, SeatSet::EMPTY.with(BLACK)), Some(Outcome::win(WHITE, EndReason::Time)));
+        // White (king and rook) runs out against Black's lone king: drawn.
+        let lone = state("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(Chess.timeout(&lone, SeatSet::EMPTY.with(WHITE)), Some(Outcome::draw(EndReason::Time)));
+        assert_eq!(Chess.timeout(&lone, SeatSet::EMPTY.with(BLACK)), Some(Outcome::win(WHITE, EndReason::Time)));
+        assert_eq!(Chess.timeout(&start, SeatSet::EMPTY.with(WHITE).with(BLACK)), Some(Outcome::draw(EndReason::Time)));
+        assert_eq!(Chess.timeout(&start, SeatSet::EMPTY), None);
+    }
 
     fn state(fen: &str) -> ChessState {
         Chess.parse_state(fen).expect(fen)

@@ -648,6 +648,21 @@ pub trait Variant {
         }
     }
 
+    /// The outcome when the seats in `late` run out of time together in `state`
+    /// (their deadlines fell at the same instant). In two-seat games the other
+    /// seat wins on time, and both late at once is a draw. Variants with more
+    /// seats follow their rules file; by default a timeout counts as the first
+    /// late seat's resignation, with the reason `time` (`None`: play goes on
+    /// without that seat). Chess overrides it for the lone king (rules/chess.md §5).
+    fn timeout(&self, state: &Self::State, late: SeatSet) -> Option<Outcome> {
+        let first = late.iter().next()?;
+        match self.seat_names().len() {
+            2 if late.len() >= 2 => Some(Outcome::draw(EndReason::Time)),
+            2 => Some(Outcome::win(Seat::new(1 - first.0), EndReason::Time)),
+            _ => self.resignation(state, first).map(|o| Outcome { reason: EndReason::Time, ..o }),
+        }
+    }
+
     /// The name of `seat`.
     ///
     /// # Panics
@@ -814,6 +829,11 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string or a move that is not legal there.
     fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError>;
+    /// The outcome when the seats in `late` run out of time (see [`Variant::timeout`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn timeout(&self, state: &str, late: SeatSet) -> Result<Option<Outcome>, RulesError>;
 
     /// The seat with this name (case-insensitive) or number (1-based).
     ///
@@ -909,6 +929,10 @@ where
 
     fn resignation(&self, state: &str, seat: Seat) -> Result<Option<Outcome>, RulesError> {
         Ok(Variant::resignation(self, &self.parse_state(state)?, seat))
+    }
+
+    fn timeout(&self, state: &str, late: SeatSet) -> Result<Option<Outcome>, RulesError> {
+        Ok(Variant::timeout(self, &self.parse_state(state)?, late))
     }
 
     fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError> {

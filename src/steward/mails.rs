@@ -70,7 +70,7 @@ fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError
 
 /// The mails that open a game, one per seat.
 /// What every mail says about trust: the steward's key and the signed head.
-fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
+pub(super) fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
     context! {
         fingerprint => steward.keys.fingerprint(),
         head_seq => head.seq,
@@ -83,7 +83,13 @@ fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
     }
 }
 
-pub(super) fn started(steward: &Steward, game: &Loaded, head: &Head, now: DateTime<Utc>) -> Result<Vec<OutboxRow>, StewardError> {
+pub(super) fn started(
+    steward: &Steward,
+    game: &Loaded,
+    head: &Head,
+    now: DateTime<Utc>,
+    clocks: &[String],
+) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
     let seats: Vec<_> = game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
@@ -117,6 +123,7 @@ pub(super) fn started(steward: &Steward, game: &Loaded, head: &Head, now: DateTi
                     board => board_for(game, &game.row.state, s.seat)?,
                     you_owe => you_owe,
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
+                    clocks => clocks.to_vec(),
                     public_url => public_url,
                     trust => trust(steward, game, head),
                 },
@@ -139,6 +146,7 @@ pub(super) fn turn(
     r: &TextResolution,
     head: &Head,
     now: DateTime<Utc>,
+    clocks: &[String],
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
@@ -191,6 +199,7 @@ pub(super) fn turn(
                     you_owe => you_owe,
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
+                    clocks => clocks.to_vec(),
                     public_url => public_url,
                     trust => trust(steward, game, head),
                 },

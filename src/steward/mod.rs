@@ -9,8 +9,9 @@
 //! but their own seat: the transcript and the other seats learn only *that* a seat
 //! moved, and when.
 
-pub mod board;
 mod answers;
+pub mod board;
+mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod mails;
 mod moves;
 mod refusal;
@@ -26,6 +27,7 @@ use serde_json::json;
 use tokio::sync::Notify;
 
 pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
+pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 pub use moves::{MoveRequest, Submission};
 pub use refusal::{Refusal, StewardError};
 pub use view::{GameView, MoveView, SeatView, TurnView};
@@ -48,6 +50,10 @@ pub struct NewSeat {
     /// The player's Ed25519 public key (base64), optional.
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The player's time zone (IANA, e.g. `Europe/Berlin`), optional: deadlines
+    /// are shown in it alongside UTC.
+    #[serde(default)]
+    pub time_zone: Option<String>,
 }
 
 /// A game to create.
@@ -56,8 +62,9 @@ pub struct NewSeat {
 pub struct NewGame {
     /// The variant's name (`chess`, `fairschach`).
     pub variant: String,
-    /// The variant's options, e.g. `{"pause": "capturable"}`, and the trust
-    /// options `auth` (`token` | `signature`) and `secrecy` (`hold` | `commit-reveal`).
+    /// The variant's options, e.g. `{"pause": "capturable"}`, the trust
+    /// options `auth` (`token` | `signature`) and `secrecy` (`hold` | `commit-reveal`),
+    /// and the time control `clock` (see [`crate::clock::control`]).
     #[serde(default)]
     pub options: BTreeMap<String, serde_json::Value>,
     /// The seats, in the variant's seat order.
@@ -176,6 +183,9 @@ pub struct Steward {
     public_url: String,
     outbox: Arc<Notify>,
     keys: Arc<StewardKeys>,
+    /// Clocks: the one source of "now", reminder points, leave allowance.
+    clock: crate::clock::Clock,
+    clock_settings: Arc<crate::clock::Settings>,
 }
 
 /// A game loaded in a transaction, with its rulebook.
@@ -300,7 +310,21 @@ impl Steward {
     /// mails; `outbox` is notified after each commit that queued mail; `keys`
     /// sign the transcript and open sealed moves.
     pub fn new(store: Store, from: Mailbox, public_url: String, outbox: Arc<Notify>, keys: Arc<StewardKeys>) -> Steward {
-        Steward { store, from, public_url, outbox, keys }
+        Steward {
+            store,
+            from,
+            public_url,
+            outbox,
+            keys,
+            clock: crate::clock::Clock::System,
+            clock_settings: Arc::new(crate::clock::Settings::default()),
+        }
+    }
+
+    /// The steward taking its time from `clock`, with the reminder points and
+    /// leave allowance of `settings`.
+    pub fn with_clock(self, clock: crate::clock::Clock, settings: crate::clock::Settings) -> Steward {
+        Steward { clock, clock_settings: Arc::new(settings), ..self }
     }
 
     /// The steward's keys.
@@ -330,6 +354,7 @@ impl Steward {
         let variant: VariantId = new.variant.parse().map_err(|e: crate::rules::UnknownVariant| Refusal::BadRequest(e.to_string()))?;
         let mut raw_options = new.options.clone();
         let (auth, secrecy) = trust_options(&mut raw_options)?;
+        let clock_spec = clock::take_option(&mut raw_options)?;
         let options = options_from_json(variant, &raw_options)?;
         let rules = variant.rulebook(&options).map_err(|e| Refusal::BadRequest(e.to_string()))?;
         let names = rules.seat_names();
@@ -375,6 +400,7 @@ impl Steward {
                 _ => {}
             }
         }
+        let zones = clock::time_zones(&new.seats, names)?;
         let tokens: Vec<SeatToken> = new.seats.iter().map(|_| SeatToken::random()).collect();
         let hashes: Vec<String> = tokens.iter().map(SeatToken::hash).collect();
         let this = self.clone();
@@ -423,7 +449,7 @@ impl Steward {
                         p
                     })
                     .collect();
-                tx.append_event(&id, now, "created", &json!({
+                let mut created = json!({
                     "variant": variant.name(),
                     "options": options.iter().collect::<BTreeMap<_, _>>(),
                     "auth": auth.name(),
@@ -431,9 +457,16 @@ impl Steward {
                     "seats": players,
                     "state": game.row.state,
                     "steward_key": this.keys.signing_public_base64(),
-                }))?;
+                });
+                // Clocks: the time control is part of the record.
+                if let Some(spec) = &clock_spec {
+                    created["clock"] = spec.to_json();
+                }
+                tx.append_event(&id, now, "created", &created)?;
+                this.clock_start(tx, &game, clock_spec, &zones, now)?;
                 let head = this.sign_head(tx, &id)?;
-                for mail in mails::started(&this, &game, &head, now)? {
+                let clocks = this.clock_lines(tx, &game, now)?;
+                for mail in mails::started(&this, &game, &head, now, &clocks)? {
                     tx.queue_mail(&mail, now)?;
                 }
                 let view = view::game_view(&this, tx, &game, None)?;
@@ -457,6 +490,7 @@ impl Steward {
             None => game.outcome_text(o),
         };
         tx.end_game(&game.row.id, o, &score, now)?;
+        self.clock_stop_all(tx, game, now)?;
         let winner = game.winner_names(o);
         tx.append_event(&game.row.id, now, "ended", &json!({"result": score, "winner": winner, "reason": o.reason.as_str()}))?;
         tracing::info!(game = %game.row.id, result = %score, reason = %o.reason, "game over");
@@ -468,6 +502,7 @@ impl Steward {
     /// # Errors
     /// Unknown game, bad token, game over.
     pub async fn resign(&self, game: String, credential: Option<Credential>, now: DateTime<Utc>) -> Result<GameView, StewardError> {
+        self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
         let view = self
             .store
@@ -507,6 +542,7 @@ impl Steward {
         action: DrawAction,
         now: DateTime<Utc>,
     ) -> Result<GameView, StewardError> {
+        self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
         let view = self
             .store

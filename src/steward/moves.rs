@@ -102,6 +102,8 @@ impl Steward {
     /// # Errors
     /// A [`Refusal`] for the sender's mistakes; nothing is changed then.
     pub async fn submit_move(&self, req: MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+        // Clocks: a timeout that fell before this submission ends the game first.
+        self.settle_flags(&req.game, now).await?;
         let this = self.clone();
         let raw = req.raw.clone();
         let door = req.door;
@@ -298,6 +300,7 @@ impl Steward {
             envelope: claim.envelope,
         };
         tx.insert_commitment(id, &row)?;
+        self.clock_moved(tx, game, claim.seat, now, true)?; // clocks: the move is fixed
         tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
         let (_, entry) = tx.append_event(id, now, "committed", &json!({
             "turn": row.turn, "seat": seat_name, "commitment": commitment, "receipt": row.receipt,
@@ -306,6 +309,7 @@ impl Steward {
         let all = to_move.iter().all(|s| s == claim.seat || given.iter().any(|c| c.seat == s));
         if all {
             tx.append_event(id, now, "reveals_requested", &json!({"turn": row.turn}))?;
+            self.clock_reveals_requested(tx, game, to_move, now)?; // clocks
         }
         let head = self.sign_head(tx, id)?;
         let announcement =
@@ -408,6 +412,7 @@ impl Steward {
             nonce: claim.nonce,
         };
         tx.insert_move(id, &row)?;
+        self.clock_moved(tx, game, seat, now, salt.is_none())?; // clocks: a reveal was counted at its commitment
         tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
         // The transcript says that the seat moved, never what, until resolution.
         let event = if salt.is_some() { "revealed" } else { "moved" };
@@ -485,6 +490,7 @@ impl Steward {
         })?;
         tx.advance_game(id, &r.state, game.row.turn + 1, now)?;
         tx.clear_draw_offers(id)?;
+        self.clock_turn_resolved(tx, game, &r.state, r.outcome.is_some(), now)?; // clocks
         let moves_json: Vec<_> = r
             .moves
             .iter()
@@ -512,7 +518,8 @@ impl Steward {
             self.end(tx, game, o, now)?;
         }
         let head = self.sign_head(tx, id)?;
-        for mail in mails::turn(self, game, &r, &head, now)? {
+        let clocks = self.clock_lines(tx, game, now)?;
+        for mail in mails::turn(self, game, &r, &head, now, &clocks)? {
             tx.queue_mail(&mail, now)?;
         }
         Ok(())

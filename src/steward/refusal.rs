@@ -83,6 +83,9 @@ pub enum Refusal {
         /// Who has still to commit.
         waiting: String,
     },
+    /// A leave that cannot be granted (clocks): the text names the balance.
+    #[error("{0}")]
+    LeaveRefused(String),
     /// A reveal that does not match its commitment.
     #[error("the move and salt do not match your commitment {commitment}")]
     RevealMismatch {
@@ -113,6 +116,7 @@ impl Refusal {
             Refusal::NoCommitment { .. } => "no_commitment",
             Refusal::RevealTooEarly { .. } => "reveal_too_early",
             Refusal::RevealMismatch { .. } => "reveal_mismatch",
+            Refusal::LeaveRefused(_) => "leave_refused",
         }
     }
 
@@ -144,6 +148,9 @@ impl Refusal {
             }
             Refusal::NoCommitment { .. } => "send your commitment for this turn first (`fairsteward player commit`)".into(),
             Refusal::RevealTooEarly { .. } => "wait for the mail that asks for reveals, then send yours".into(),
+            Refusal::LeaveRefused(_) => {
+                "send {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}, both days included, from today on and within the yearly allowance".into()
+            }
             Refusal::RevealMismatch { .. } => {
                 "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
             }

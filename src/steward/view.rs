@@ -29,6 +29,9 @@ pub struct SeatView {
     /// The seat's own pending move: present only for the seat's own token.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_move: Option<String>,
+    /// The seat's clock (games with a time control).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<super::SeatClockView>,
 }
 
 /// One move of a resolved turn.
@@ -108,6 +111,9 @@ pub struct GameView {
     pub updated_at: String,
     /// The transcript head, signed by the steward.
     pub transcript_head: Option<super::Head>,
+    /// The time control (games with one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<super::ClockView>,
 }
 
 pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<GameView, StewardError> {
@@ -133,6 +139,7 @@ pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Opti
             }
         }
     };
+    let (clock, mut seat_clocks) = steward.clock_views(tx, g)?;
     let seats: Vec<SeatView> = g
         .seats
         .iter()
@@ -148,6 +155,7 @@ pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Opti
                 moved_at: mine.map(|m| time_text(m.received_at)),
                 draw_offer: s.draw_offer,
                 pending_move: mine.filter(|_| viewer == Some(s.seat)).map(|m| m.notation.clone()),
+                clock: seat_clocks.get_mut(s.seat.index()).and_then(Option::take),
             }
         })
         .collect();
@@ -194,5 +202,6 @@ pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Opti
         created_at: time_text(g.row.created_at),
         updated_at: time_text(g.row.updated_at),
         transcript_head: tx.signed_head(id)?.map(|(seq, hash, signature)| super::Head { seq, hash, signature }),
+        clock,
     })
 }

@@ -41,6 +41,57 @@ const MIGRATIONS: &[&str] = &[
          seen_at TEXT NOT NULL,
          outcome TEXT NOT NULL
      ) STRICT;",
+    // 4: clocks (src/store/clock.rs). A game's time control; each seat's clock
+    // (moves counted, time charged, the bank for the move owed, since when it
+    // runs); seats' time zones (display only); reminders and grace notices sent,
+    // at most one per seat, turn, stage and point; players' leave, keyed by the
+    // mail address in lower case.
+    "CREATE TABLE game_clocks (
+         game_id     TEXT PRIMARY KEY REFERENCES games(id),
+         spec        TEXT NOT NULL               -- JSON, clock::ClockSpec::to_json
+     ) STRICT;
+     CREATE TABLE seat_clocks (
+         game_id      TEXT NOT NULL REFERENCES games(id),
+         seat         INTEGER NOT NULL,
+         moves        INTEGER NOT NULL DEFAULT 0,-- moves counted (period control)
+         used_ms      INTEGER NOT NULL DEFAULT 0,-- reflection time charged on finished moves
+         bank_ms      INTEGER NOT NULL,          -- time for the move owed, as at its announcement
+         announced_at TEXT,                      -- the clock runs since; NULL: it stands
+         turn         INTEGER NOT NULL DEFAULT 0,-- the turn announced
+         stage        INTEGER NOT NULL DEFAULT 0,-- 0 move or commitment, 1 reveal
+         flagged_at   TEXT,                      -- timed out in a game that went on
+         PRIMARY KEY (game_id, seat)
+     ) STRICT;
+     ALTER TABLE seats ADD COLUMN time_zone TEXT;
+     CREATE INDEX seats_email ON seats (lower(email));
+     CREATE TABLE reminders_sent (
+         game_id  TEXT NOT NULL REFERENCES games(id),
+         seat     INTEGER NOT NULL,
+         turn     INTEGER NOT NULL,
+         stage    INTEGER NOT NULL,
+         hours    INTEGER NOT NULL,              -- the reminder point, hours before the deadline
+         sent_at  TEXT NOT NULL,
+         PRIMARY KEY (game_id, seat, turn, stage, hours)
+     ) STRICT;
+     CREATE TABLE grace_notices (
+         game_id  TEXT NOT NULL REFERENCES games(id),
+         seat     INTEGER NOT NULL,
+         turn     INTEGER NOT NULL,
+         stage    INTEGER NOT NULL,
+         sent_at  TEXT NOT NULL,
+         PRIMARY KEY (game_id, seat, turn, stage)
+     ) STRICT;
+     CREATE TABLE leaves (
+         id          INTEGER PRIMARY KEY,
+         player      TEXT NOT NULL,              -- mail address, lower case
+         from_date   TEXT NOT NULL,              -- YYYY-MM-DD, included
+         to_date     TEXT NOT NULL,              -- YYYY-MM-DD, included
+         starts_at   TEXT NOT NULL,              -- the clocks stop (UTC)
+         ends_at     TEXT NOT NULL,              -- and run again
+         days        TEXT NOT NULL,              -- JSON array of the days it took from the allowance
+         declared_at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX leaves_player ON leaves (player);",
 ];
 
 /// The schema version this program writes.

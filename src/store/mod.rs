@@ -7,6 +7,7 @@
 //! ever held across an `.await`, and all writes are serialised, so the steward's
 //! read-decide-write runs without races.
 
+mod clock;
 mod migrations;
 mod queries;
 
@@ -17,6 +18,7 @@ use std::thread;
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
+pub use clock::LeaveRow;
 pub use queries::{CommitmentRow, EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text};
 
 /// A failure of the store. Never the player's fault.

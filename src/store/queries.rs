@@ -17,13 +17,13 @@ pub fn time_text(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-fn parse_time(text: &str) -> rusqlite::Result<DateTime<Utc>> {
+pub(super) fn parse_time(text: &str) -> rusqlite::Result<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(text)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e)))
 }
 
-fn corrupt(what: impl Into<String>) -> rusqlite::Error {
+pub(super) fn corrupt(what: impl Into<String>) -> rusqlite::Error {
     let what: String = what.into();
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
 }
@@ -172,7 +172,7 @@ pub struct OutboxRow {
 }
 
 /// The open transaction, with the store's operations.
-pub struct Tx<'c>(&'c Transaction<'c>);
+pub struct Tx<'c>(pub(super) &'c Transaction<'c>);
 
 fn options_json(options: &Options) -> String {
     let map: serde_json::Map<String, serde_json::Value> =
@@ -189,7 +189,7 @@ fn options_from_json(text: &str) -> rusqlite::Result<Options> {
     }))
 }
 
-fn seat_of(i: i64) -> rusqlite::Result<Seat> {
+pub(super) fn seat_of(i: i64) -> rusqlite::Result<Seat> {
     u8::try_from(i).ok().filter(|&i| i < crate::rules::SeatSet::MAX).map(Seat::new).ok_or_else(|| corrupt(format!("seat {i}")))
 }
 

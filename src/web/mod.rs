@@ -11,7 +11,6 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chrono::Utc;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -47,7 +46,8 @@ impl From<StewardError> for ApiError {
                     | Refusal::AlreadyMoved { .. }
                     | Refusal::GameOver(_)
                     | Refusal::Replayed(_)
-                    | Refusal::RevealTooEarly { .. } => StatusCode::CONFLICT,
+                    | Refusal::RevealTooEarly { .. }
+                    | Refusal::LeaveRefused(_) => StatusCode::CONFLICT,
                     Refusal::IllegalMove(_)
                     | Refusal::EnvelopeMismatch(_)
                     | Refusal::NotCommitReveal
@@ -115,6 +115,10 @@ pub fn router(steward: Steward) -> Router {
         .route("/api/games/{id}/transcript", get(transcript))
         .route("/api/games/{id}/board.svg", get(board_svg))
         .route("/api/games/{id}/board.png", get(board_png))
+        // Clocks: leave and the calendar feed.
+        .route("/api/leave", get(leave_status).post(declare_leave))
+        .route("/api/seats/{token}/leave", get(seat_leave_status).post(seat_declare_leave))
+        .route("/api/seats/{token}/deadlines.ics", get(deadlines_ics))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::map_response(json_errors))
@@ -161,7 +165,7 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
         &body,
         r#"{"variant": "fairschach", "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]}"#,
     )?;
-    let created = steward.create_game(new, Utc::now()).await?;
+    let created = steward.create_game(new, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -244,11 +248,11 @@ async fn submit_move(
         json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
     };
     let req = MoveRequest { game: id, credential: Credential::token(token), submission, raw: body.to_vec(), door: "http" };
-    Ok(Json(steward.submit_move(req, Utc::now()).await?).into_response())
+    Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 
 async fn resign(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    Ok(Json(steward.resign(id, Credential::token(bearer(&headers)), Utc::now()).await?).into_response())
+    Ok(Json(steward.resign(id, Credential::token(bearer(&headers)), steward.now()).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -268,7 +272,7 @@ async fn draw(
     } else {
         json_body::<DrawBody>(&body, r#"{"action": "offer"} (or "accept", "decline")"#)?.action
     };
-    Ok(Json(steward.draw(id, Credential::token(bearer(&headers)), action, Utc::now()).await?).into_response())
+    Ok(Json(steward.draw(id, Credential::token(bearer(&headers)), action, steward.now()).await?).into_response())
 }
 
 async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -345,4 +349,42 @@ async fn board_png(
         .map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?
         .map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?;
     Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], png).into_response())
+}
+
+// ---------------------------------------------------------------------------
+// Clocks: leave and the calendar feed
+// ---------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LeaveBody {
+    from: String,
+    to: String,
+}
+
+const LEAVE_EXAMPLE: &str = r#"{"from": "2026-12-24", "to": "2027-01-02"}"#;
+
+async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, ApiError> {
+    let token = bearer(&headers).ok_or(StewardError::Refused(Refusal::BadToken))?;
+    let b: LeaveBody = json_body(&body, LEAVE_EXAMPLE)?;
+    Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, b.from, b.to).await?)).into_response())
+}
+
+async fn leave_status(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let token = bearer(&headers).ok_or(StewardError::Refused(Refusal::BadToken))?;
+    Ok(Json(steward.leave_status(token).await?).into_response())
+}
+
+async fn seat_declare_leave(State(steward): State<Steward>, Path(token): Path<String>, body: Bytes) -> Result<Response, ApiError> {
+    let b: LeaveBody = json_body(&body, LEAVE_EXAMPLE)?;
+    Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, b.from, b.to).await?)).into_response())
+}
+
+async fn seat_leave_status(State(steward): State<Steward>, Path(token): Path<String>) -> Result<Response, ApiError> {
+    Ok(Json(steward.leave_status(token).await?).into_response())
+}
+
+async fn deadlines_ics(State(steward): State<Steward>, Path(token): Path<String>) -> Result<Response, ApiError> {
+    let text = steward.deadlines_ics(token).await?;
+    Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8")], text).into_response())
 }

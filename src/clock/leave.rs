@@ -1,0 +1,243 @@
+//! Leave: a player's declared days off, during which the clocks of every seat in
+//! that player's games stand still (as ICCF does), within a yearly allowance.
+//!
+//! A leave is given as two calendar dates, both included (`leave 2026-12-24 to
+//! 2027-01-02`), read as UTC days: the clocks stop from 00:00 UTC of the first day
+//! (or from the moment of the declaration, if that is later) to 00:00 UTC after the
+//! last. The allowance counts days per calendar year; a leave across New Year takes
+//! each day from its own year, and a day already on leave is not counted twice.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, TimeDelta, Utc};
+
+/// A leave asked for: the first and the last day, both included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaveRequest {
+    /// The first day off.
+    pub from: NaiveDate,
+    /// The last day off.
+    pub to: NaiveDate,
+}
+
+/// Why a leave is not granted; the text says what would be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LeaveError {
+    /// A date that is not `YYYY-MM-DD`.
+    #[error("{0:?} is not a date; write dates as YYYY-MM-DD, like 2026-12-24")]
+    BadDate(String),
+    /// The last day before the first.
+    #[error("the leave ends ({to}) before it begins ({from}); give the first day, then the last")]
+    Backwards {
+        /// The first day.
+        from: NaiveDate,
+        /// The last day.
+        to: NaiveDate,
+    },
+    /// A leave that begins before today.
+    #[error("the leave begins {from}, before today ({today}, UTC); a leave can begin today at the earliest")]
+    InThePast {
+        /// The first day.
+        from: NaiveDate,
+        /// Today.
+        today: NaiveDate,
+    },
+    /// Every day asked for is already on leave.
+    #[error("every day from {from} to {to} is already on leave")]
+    AlreadyOnLeave {
+        /// The first day.
+        from: NaiveDate,
+        /// The last day.
+        to: NaiveDate,
+    },
+    /// More days than the allowance has left.
+    #[error(
+        "the leave takes {wanted} new day(s) of {year}, but only {left} of the {per_year} days allowed in {year} are left ({used} taken); ask for {left} day(s) or fewer in {year}"
+    )]
+    Overuse {
+        /// The year that would overflow.
+        year: i32,
+        /// Days of that year the leave would add.
+        wanted: u32,
+        /// Days of that year already taken.
+        used: u32,
+        /// Days left.
+        left: u32,
+        /// The allowance.
+        per_year: u32,
+    },
+}
+
+/// A year's account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Balance {
+    /// The calendar year.
+    pub year: i32,
+    /// Days taken.
+    pub used: u32,
+    /// Days left.
+    pub left: u32,
+}
+
+impl fmt::Display for Balance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} day(s) taken, {} left", self.year, self.used, self.left)
+    }
+}
+
+fn date(text: &str) -> Result<NaiveDate, LeaveError> {
+    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| LeaveError::BadDate(text.trim().to_owned()))
+}
+
+/// Midnight UTC at the start of `day`.
+pub fn start_of(day: NaiveDate) -> DateTime<Utc> {
+    day.and_time(NaiveTime::MIN).and_utc()
+}
+
+impl LeaveRequest {
+    /// Reads two `YYYY-MM-DD` dates.
+    ///
+    /// # Errors
+    /// A date that does not read, or the last day before the first.
+    pub fn new(from: &str, to: &str) -> Result<LeaveRequest, LeaveError> {
+        let (from, to) = (date(from)?, date(to)?);
+        if to < from {
+            return Err(LeaveError::Backwards { from, to });
+        }
+        Ok(LeaveRequest { from, to })
+    }
+
+    /// Reads the mail command `leave 2026-12-24 to 2027-01-02` (also
+    /// `leave: 2026-12-24 - 2027-01-02`, or one date for one day) from the first
+    /// line of `text` that starts with `leave`. `None` when there is no such line.
+    pub fn from_command(text: &str) -> Option<Result<LeaveRequest, LeaveError>> {
+        let line = text.lines().map(str::trim).find(|l| {
+            l.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("leave"))
+                && l[5..].chars().next().is_none_or(|c| c == ':' || c.is_whitespace())
+        })?;
+        let rest = line[5..].trim_start_matches(':').trim();
+        let words: Vec<&str> = rest.split_whitespace().filter(|w| !matches!(w.to_ascii_lowercase().as_str(), "to" | "-" | "until" | "from")).collect();
+        Some(match words.as_slice() {
+            [one] => LeaveRequest::new(one, one),
+            [from, to] => LeaveRequest::new(from, to),
+            _ => Err(LeaveError::BadDate(rest.to_owned())),
+        })
+    }
+
+    /// The days off, first to last.
+    pub fn days(&self) -> impl Iterator<Item = NaiveDate> {
+        self.from.iter_days().take_while(|d| *d <= self.to)
+    }
+
+    /// How many days.
+    pub fn len(&self) -> u32 {
+        (self.to - self.from).num_days() as u32 + 1
+    }
+
+    /// Never empty: a leave has at least one day.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// When the clocks stand still: from the first day's midnight (UTC) or the
+    /// declaration, whichever is later, to the midnight after the last day.
+    pub fn interval(&self, declared_at: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
+        (start_of(self.from).max(declared_at), start_of(self.to) + TimeDelta::days(1))
+    }
+
+    /// Checks the leave against the days already `taken` and the allowance of
+    /// `per_year` days, on `today`; returns the days it adds.
+    ///
+    /// # Errors
+    /// A leave that begins before today, adds no day, or overdraws a year.
+    pub fn grant(&self, taken: &BTreeSet<NaiveDate>, per_year: u32, today: NaiveDate) -> Result<Vec<NaiveDate>, LeaveError> {
+        if self.from < today {
+            return Err(LeaveError::InThePast { from: self.from, today });
+        }
+        let new: Vec<NaiveDate> = self.days().filter(|d| !taken.contains(d)).collect();
+        if new.is_empty() {
+            return Err(LeaveError::AlreadyOnLeave { from: self.from, to: self.to });
+        }
+        let mut wanted: BTreeMap<i32, u32> = BTreeMap::new();
+        for d in &new {
+            *wanted.entry(d.year()).or_default() += 1;
+        }
+        for (year, wanted) in wanted {
+            let b = balance(taken, per_year, year);
+            if wanted > b.left {
+                return Err(LeaveError::Overuse { year, wanted, used: b.used, left: b.left, per_year });
+            }
+        }
+        Ok(new)
+    }
+}
+
+impl fmt::Display for LeaveRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} to {}", self.from, self.to)
+    }
+}
+
+/// The account of `year` given the days `taken`.
+pub fn balance(taken: &BTreeSet<NaiveDate>, per_year: u32, year: i32) -> Balance {
+    let used = taken.iter().filter(|d| d.year() == year).count() as u32;
+    Balance { year, used, left: per_year.saturating_sub(used) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn the_mail_command_reads() {
+        let r = LeaveRequest::from_command("Hello\n  leave 2026-12-24 to 2027-01-02\nthanks").unwrap().unwrap();
+        assert_eq!((r.from, r.to, r.len()), (d("2026-12-24"), d("2027-01-02"), 10));
+        assert_eq!(LeaveRequest::from_command("LEAVE: 2026-05-01 - 2026-05-03").unwrap().unwrap().len(), 3);
+        assert_eq!(LeaveRequest::from_command("leave 2026-05-01").unwrap().unwrap().len(), 1);
+        assert!(LeaveRequest::from_command("leaves are green\nNf3").is_none());
+        assert!(matches!(LeaveRequest::from_command("leave soon").unwrap(), Err(LeaveError::BadDate(_))));
+        assert!(matches!(LeaveRequest::from_command("leave 2026-05-03 to 2026-05-01").unwrap(), Err(LeaveError::Backwards { .. })));
+    }
+
+    #[test]
+    fn the_allowance_is_counted_per_year_and_refused_with_the_balance() {
+        let today = d("2026-12-01");
+        let mut taken = BTreeSet::new();
+        // 8 days of 2026 and 2 of 2027.
+        let r = LeaveRequest::new("2026-12-24", "2027-01-02").unwrap();
+        let new = r.grant(&taken, 30, today).unwrap();
+        assert_eq!(new.len(), 10);
+        taken.extend(new);
+        assert_eq!(balance(&taken, 30, 2026), Balance { year: 2026, used: 8, left: 22 });
+        assert_eq!(balance(&taken, 30, 2027), Balance { year: 2027, used: 2, left: 28 });
+        // Overlapping days are not counted twice.
+        let again = LeaveRequest::new("2026-12-30", "2027-01-03").unwrap().grant(&taken, 30, today).unwrap();
+        assert_eq!(again, vec![d("2027-01-03")]);
+        // 23 more days of 2026 would overdraw: 22 are left.
+        let err = LeaveRequest::new("2026-12-01", "2026-12-23").unwrap().grant(&taken, 30, today).unwrap_err();
+        assert_eq!(err, LeaveError::Overuse { year: 2026, wanted: 23, used: 8, left: 22, per_year: 30 });
+        assert!(err.to_string().contains("only 22 of the 30 days allowed in 2026 are left (8 taken)"), "{err}");
+        assert!(matches!(
+            LeaveRequest::new("2026-11-30", "2026-12-02").unwrap().grant(&taken, 30, today),
+            Err(LeaveError::InThePast { .. })
+        ));
+        assert!(matches!(
+            LeaveRequest::new("2026-12-25", "2026-12-26").unwrap().grant(&taken, 30, today),
+            Err(LeaveError::AlreadyOnLeave { .. })
+        ));
+    }
+
+    #[test]
+    fn the_clocks_stop_from_the_declaration_at_the_earliest() {
+        let r = LeaveRequest::new("2026-12-24", "2026-12-24").unwrap();
+        let declared = start_of(d("2026-12-24")) + TimeDelta::hours(9);
+        assert_eq!(r.interval(declared), (declared, start_of(d("2026-12-25"))));
+        let early = start_of(d("2026-12-01"));
+        assert_eq!(r.interval(early).0, start_of(d("2026-12-24")));
+    }
+}

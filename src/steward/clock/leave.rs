@@ -1,0 +1,261 @@
+//! Leave and the calendar feed, both reached with a seat's token.
+//!
+//! Leave belongs to the player (the seat's mail address), not the seat: it stops
+//! the clocks of every seat in all of that player's games for its days, is
+//! recorded in each running game's transcript, and is told to the player and to
+//! every opponent — one mail per person, whatever the number of games.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
+use serde::Serialize;
+use serde_json::json;
+
+use super::super::{Refusal, Steward, StewardError, load};
+use super::mails::{self, LeaveGame};
+use super::mail_time;
+use crate::clock::ics;
+use crate::clock::leave::{Balance, LeaveRequest, balance};
+use crate::ids::{GameId, SeatToken};
+use crate::rules::Seat;
+use crate::store::{LeaveRow, Tx, time_text};
+
+/// A player's leave account, as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeaveAnswer {
+    /// The player (mail address).
+    pub player: String,
+    /// The leave just granted, if this answers a declaration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub granted: Option<serde_json::Value>,
+    /// The running games whose clocks the leave stops.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<Vec<String>>,
+    /// Days allowed per calendar year.
+    pub allowance_days: u32,
+    /// This year's and next year's account.
+    pub balance: Vec<Balance>,
+    /// Every leave declared, oldest first.
+    pub leaves: Vec<serde_json::Value>,
+}
+
+fn leave_json(l: &LeaveRow) -> serde_json::Value {
+    json!({
+        "from": l.from.to_string(), "to": l.to.to_string(), "days": l.days.len(),
+        "starts_at": time_text(l.starts_at), "ends_at": time_text(l.ends_at), "declared_at": time_text(l.declared_at),
+    })
+}
+
+fn seat_of_token(tx: &Tx<'_>, token: &str) -> Result<(GameId, Seat, String), StewardError> {
+    let token = token.trim();
+    if token.is_empty() {
+        return Err(Refusal::BadToken.into());
+    }
+    Ok(tx.seat_by_token(&SeatToken::from_presented(token).hash())?.ok_or(Refusal::BadToken)?)
+}
+
+impl Steward {
+    fn leave_account(&self, tx: &Tx<'_>, player: &str, now: DateTime<Utc>) -> Result<LeaveAnswer, StewardError> {
+        let leaves = tx.leaves_of(&[player.to_lowercase()])?;
+        let taken: BTreeSet<_> = leaves.iter().flat_map(|l| l.days.iter().copied()).collect();
+        let per_year = self.clock_settings.leave_days_per_year;
+        let year = now.year();
+        Ok(LeaveAnswer {
+            player: player.to_owned(),
+            granted: None,
+            games: None,
+            allowance_days: per_year,
+            balance: vec![balance(&taken, per_year, year), balance(&taken, per_year, year + 1)],
+            leaves: leaves.iter().map(leave_json).collect(),
+        })
+    }
+
+    /// The leave account of the token's player.
+    ///
+    /// # Errors
+    /// A token that is no seat's.
+    pub async fn leave_status(&self, token: String) -> Result<LeaveAnswer, StewardError> {
+        let this = self.clone();
+        let now = self.now();
+        self.store
+            .transaction(move |tx| {
+                let (_, _, email) = seat_of_token(tx, &token)?;
+                this.leave_account(tx, &email, now)
+            })
+            .await
+    }
+
+    /// Declares leave for the player of the token's seat (HTTP).
+    ///
+    /// # Errors
+    /// A bad token; dates that do not read; a leave in the past, already taken, or
+    /// beyond the yearly allowance (the refusal names the balance).
+    pub async fn declare_leave_by_token(&self, token: String, from: String, to: String) -> Result<LeaveAnswer, StewardError> {
+        let request = LeaveRequest::new(&from, &to).map_err(|e| Refusal::BadRequest(format!("leave: {e}")))?;
+        let player = {
+            let token = token.clone();
+            self.store.transaction(move |tx| Ok::<_, StewardError>(seat_of_token(tx, &token)?.2)).await?
+        };
+        self.declare_leave(player, request).await
+    }
+
+    /// Declares leave for `player` (a mail address): the mail door calls this
+    /// after reading `leave 2026-12-24 to 2027-01-02` from a sender it has
+    /// authenticated ([`LeaveRequest::from_command`]).
+    ///
+    /// # Errors
+    /// As [`Steward::declare_leave_by_token`]; a player with no seat anywhere.
+    pub async fn declare_leave(&self, player: String, request: LeaveRequest) -> Result<LeaveAnswer, StewardError> {
+        let this = self.clone();
+        let now = self.now();
+        let answer = self.store.transaction(move |tx| this.declare_leave_in(tx, &player, request, now)).await?;
+        self.outbox.notify_one();
+        Ok(answer)
+    }
+
+    fn declare_leave_in(&self, tx: &Tx<'_>, player: &str, request: LeaveRequest, now: DateTime<Utc>) -> Result<LeaveAnswer, StewardError> {
+        let key = player.trim().to_lowercase();
+        let per_year = self.clock_settings.leave_days_per_year;
+        let earlier = tx.leaves_of(std::slice::from_ref(&key))?;
+        let taken: BTreeSet<_> = earlier.iter().flat_map(|l| l.days.iter().copied()).collect();
+        let days = request
+            .grant(&taken, per_year, now.date_naive())
+            .map_err(|e| Refusal::LeaveRefused(format!("leave {request} for {player} is refused: {e}")))?;
+        let (starts_at, ends_at) = request.interval(now);
+        let mut row = LeaveRow { id: 0, player: key.clone(), from: request.from, to: request.to, starts_at, ends_at, days, declared_at: now };
+        row.id = tx.insert_leave(&row)?;
+
+        // Every running game of the player: a transcript entry, and who to tell.
+        // Opponents by address (lower case): name, address as given, their games.
+        let mut told: BTreeMap<String, (String, String, Vec<LeaveGame>)> = BTreeMap::new();
+        let mut own_name = player.to_owned();
+        let mut own_games = Vec::new();
+        let mut ids = Vec::new();
+        for id in tx.running_games_of(&key)? {
+            let g = load(tx, id.as_str())?;
+            let mine: Vec<_> = g.seats.iter().filter(|s| s.email.to_lowercase() == key).collect();
+            if let Some(s) = mine.first() {
+                own_name = s.name.clone();
+            }
+            tx.append_event(&id, now, "leave", &json!({
+                "seats": mine.iter().map(|s| g.seat_name(s.seat)).collect::<Vec<_>>(),
+                "from": request.from.to_string(), "to": request.to.to_string(),
+                "starts_at": time_text(starts_at), "ends_at": time_text(ends_at),
+            }))?;
+            self.sign_head(tx, &id)?;
+            let players = g.seats.iter().map(|s| format!("{} {}", g.seat_name(s.seat), s.name)).collect::<Vec<_>>().join(", ");
+            let entry = LeaveGame { game: id.to_string(), variant: g.row.variant.name().to_owned(), players };
+            for s in g.seats.iter().filter(|s| s.email.to_lowercase() != key) {
+                let slot = told.entry(s.email.to_lowercase()).or_insert_with(|| (s.name.clone(), s.email.clone(), Vec::new()));
+                if !slot.2.iter().any(|e| e.game == entry.game) {
+                    slot.2.push(entry.clone());
+                }
+            }
+            own_games.push(entry);
+            ids.push(id.to_string());
+        }
+        let span = format!(
+            "from {} to {} (both days included; the clocks stand still from {} to {})",
+            request.from,
+            request.to,
+            mail_time(starts_at, None),
+            mail_time(ends_at, None)
+        );
+        let mut account = self.leave_account(tx, &key, now)?;
+        let own_text = if own_games.is_empty() {
+            format!("Your leave {span} is recorded. You have no running game now; it will stop the clocks of games that run then.")
+        } else {
+            format!("Your leave {span} is recorded. The clocks of these games stop for it:")
+        };
+        let mail = mails::leave(
+            self,
+            row.id,
+            &own_name,
+            player.trim(),
+            format!("Leave recorded: {} to {}", request.from, request.to),
+            &own_text,
+            &own_games,
+            &account.balance,
+            now,
+        )?;
+        tx.queue_mail(&mail, now)?;
+        for (name, address, games) in told.values() {
+            let text = format!("{own_name} is on leave {span}. The clocks of your games with {own_name} stand still for those days:");
+            let mail = mails::leave(
+                self,
+                row.id,
+                name,
+                address,
+                format!("{own_name} is on leave {} to {}", request.from, request.to),
+                &text,
+                games,
+                &[],
+                now,
+            )?;
+            tx.queue_mail(&mail, now)?;
+        }
+        tracing::info!(player = %key, from = %request.from, to = %request.to, games = ids.len(), "leave recorded");
+        account.granted = Some(leave_json(&row));
+        account.games = Some(ids);
+        Ok(account)
+    }
+
+    /// The token seat's upcoming deadlines as iCalendar text.
+    ///
+    /// # Errors
+    /// A token that is no seat's.
+    pub async fn deadlines_ics(&self, token: String) -> Result<String, StewardError> {
+        let this = self.clone();
+        let now = self.now();
+        self.store
+            .transaction(move |tx| {
+                let (id, seat, _) = seat_of_token(tx, &token)?;
+                let g = load(tx, id.as_str())?;
+                let seat_name = g.seat_name(seat);
+                let domain = this.from.email.domain().to_owned();
+                let url = format!("{}/api/games/{id}", this.public_url);
+                let mut events = Vec::new();
+                if g.row.outcome.is_none()
+                    && let Some(gc) = this.load_clock(tx, &g)?
+                {
+                    let st = gc.status(seat, now);
+                    let c = &gc.seats[seat.index()];
+                    if let (Some(deadline), Some(flag)) = (st.deadline, st.flag_at) {
+                        let what = if c.stage == 1 { "reveal" } else { "move" };
+                        let alarms = this.clock_settings.reminders_hours.iter().map(|h| TimeDelta::hours(i64::from(*h))).collect();
+                        let uid = |kind: &str| format!("{id}-{seat_name}-{}-{}-{kind}@{domain}", c.turn, c.stage);
+                        events.push(ics::Event {
+                            uid: uid("deadline"),
+                            at: deadline,
+                            summary: format!("Fairsteward {id}: your {what} is due (turn {}, {seat_name})", c.turn),
+                            description: format!(
+                                "Game {id} ({}), turn {}: you play {seat_name}. Your {what} is due {}. Time control: {}.",
+                                g.row.variant,
+                                c.turn,
+                                mail_time(deadline, gc.zones[seat.index()]),
+                                gc.spec
+                            ),
+                            url: Some(url.clone()),
+                            alarms,
+                        });
+                        if flag > deadline {
+                            events.push(ics::Event {
+                                uid: uid("grace"),
+                                at: flag,
+                                summary: format!("Fairsteward {id}: grace ends, loss on time (turn {}, {seat_name})", c.turn),
+                                description: format!(
+                                    "Game {id}: if your {what} for turn {} has not arrived by {}, you lose on time.",
+                                    c.turn,
+                                    mail_time(flag, gc.zones[seat.index()])
+                                ),
+                                url: Some(url.clone()),
+                                alarms: Vec::new(),
+                            });
+                        }
+                    }
+                }
+                Ok(ics::calendar(&format!("Fairsteward {id} ({seat_name})"), now, &events))
+            })
+            .await
+    }
+}

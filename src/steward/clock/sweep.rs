@@ -1,0 +1,358 @@
+//! The sweep: finds seats past their deadline and applies the clock rules, one
+//! store transaction per game; then sends the reminders that are due, folded into
+//! one digest per player, in one transaction.
+//!
+//! * A seat past its deadline and its grace times out: the variant says what that
+//!   does ([`crate::rules::Variant::timeout`]). In two-seat games the late seat
+//!   loses on time, and two seats whose deadlines fell at the same instant draw.
+//!   When deadlines fell at different instants, the earliest decides.
+//! * With `grace_hours`, at the deadline the late seat gets a last reminder and
+//!   the others a notice naming who is late (once per seat, turn and stage).
+//! * Reminders go out at the configured points before a deadline, at most one per
+//!   seat, turn, stage and point; a point that lies before the move was announced
+//!   is skipped (a 1-day move gets no 48-hour reminder).
+//!
+//! Every timeout and grace notice is a transcript entry. The same code runs on a
+//! move's arrival ([`Steward::settle_flags`]), so a move that arrives after the
+//! timeout is refused whether or not a sweep has run since.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::Serialize;
+use serde_json::json;
+
+use super::super::{Loaded, Steward, StewardError, load};
+use super::{GameClock, mail_time, mails};
+use crate::clock::human;
+use crate::ids::GameId;
+use crate::rules::{Seat, SeatSet};
+use crate::store::{Tx, time_text};
+
+/// What one sweep did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SweepReport {
+    /// The instant the sweep ran as of (UTC).
+    pub now: String,
+    /// Running games with a clock that were examined.
+    pub games: usize,
+    /// Timeouts applied.
+    pub timeouts: Vec<TimeoutReport>,
+    /// Grace notices sent.
+    pub grace: Vec<GraceReport>,
+    /// Reminder points recorded (seat, turn and point).
+    pub reminders: usize,
+    /// Reminder mails queued (one per player: a digest when several games are due).
+    pub digests: usize,
+    /// Games the sweep could not handle (logged; tried again next time).
+    pub errors: Vec<String>,
+}
+
+/// One timeout.
+#[derive(Clone, Debug, Serialize)]
+pub struct TimeoutReport {
+    /// The game.
+    pub game: String,
+    /// The seats that ran out of time (together).
+    pub seats: Vec<String>,
+    /// When their time (and grace) ran out.
+    pub at: String,
+    /// The result if the timeout ended the game (`1-0`, `1/2-1/2`, …).
+    pub result: Option<String>,
+}
+
+/// One grace notice.
+#[derive(Clone, Debug, Serialize)]
+pub struct GraceReport {
+    /// The game.
+    pub game: String,
+    /// The late seat.
+    pub seat: String,
+    /// Its deadline.
+    pub deadline: String,
+    /// When the timeout applies.
+    pub final_deadline: String,
+}
+
+/// What the sweep did to one game.
+#[derive(Clone, Debug, Default)]
+pub struct GameSweep {
+    /// Timeouts applied.
+    pub timeouts: Vec<TimeoutReport>,
+    /// Grace notices sent.
+    pub grace: Vec<GraceReport>,
+}
+
+impl GameSweep {
+    fn changed(&self) -> bool {
+        !self.timeouts.is_empty() || !self.grace.is_empty()
+    }
+}
+
+/// A reminder due to one seat.
+pub(super) struct Due {
+    pub(super) game: GameId,
+    pub(super) variant: String,
+    pub(super) seat_name: String,
+    pub(super) player: String,
+    pub(super) email: String,
+    pub(super) turn: u32,
+    pub(super) stage: u32,
+    pub(super) hours: u32,
+    pub(super) deadline: String,
+    pub(super) left: String,
+}
+
+fn stage_name(stage: u32) -> &'static str {
+    if stage == 1 { "reveal" } else { "move" }
+}
+
+impl Steward {
+    /// Runs one sweep as of `now`: timeouts and grace notices game by game, then
+    /// the reminders that are due.
+    ///
+    /// # Errors
+    /// Store failures outside a single game (one game's failure is reported in
+    /// [`SweepReport::errors`] and the sweep goes on).
+    pub async fn sweep(&self, now: DateTime<Utc>) -> Result<SweepReport, StewardError> {
+        let ids = self.store.transaction(|tx| Ok::<_, StewardError>(tx.running_clock_games()?)).await?;
+        let mut report = SweepReport { now: time_text(now), games: ids.len(), ..SweepReport::default() };
+        for id in ids {
+            let this = self.clone();
+            let text = id.to_string();
+            match self
+                .store
+                .transaction(move |tx| {
+                    let g = load(tx, id.as_str())?;
+                    this.settle_game(tx, &g, now)
+                })
+                .await
+            {
+                Ok(r) => {
+                    report.timeouts.extend(r.timeouts);
+                    report.grace.extend(r.grace);
+                }
+                Err(e) => {
+                    tracing::error!(game = %text, error = %e, "the sweep could not handle a game");
+                    report.errors.push(format!("{text}: {e}"));
+                }
+            }
+        }
+        let this = self.clone();
+        let (points, digests) = self.store.transaction(move |tx| this.send_reminders(tx, now)).await?;
+        report.reminders = points;
+        report.digests = digests;
+        self.outbox.notify_one();
+        tracing::info!(
+            now = %report.now,
+            games = report.games,
+            timeouts = report.timeouts.len(),
+            grace = report.grace.len(),
+            reminders = report.reminders,
+            "sweep done"
+        );
+        Ok(report)
+    }
+
+    /// Applies the clock rules to one game as of `now` in its own transaction
+    /// (the move path calls it before a submission, so that a move after the
+    /// timeout finds the game over). Unknown games are left to the caller.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub(in crate::steward) async fn settle_flags(&self, game: &str, now: DateTime<Utc>) -> Result<(), StewardError> {
+        let Ok(id) = game.trim().to_ascii_uppercase().parse::<GameId>() else { return Ok(()) };
+        let this = self.clone();
+        let r = self
+            .store
+            .transaction(move |tx| {
+                if !tx.game_exists(&id)? || tx.game_clock(&id)?.is_none() {
+                    return Ok(GameSweep::default());
+                }
+                let g = load(tx, id.as_str())?;
+                this.settle_game(tx, &g, now)
+            })
+            .await?;
+        if r.changed() {
+            self.outbox.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Timeouts and grace notices of one game, in the caller's transaction.
+    pub(super) fn settle_game(&self, tx: &Tx<'_>, g: &Loaded, now: DateTime<Utc>) -> Result<GameSweep, StewardError> {
+        let mut out = GameSweep::default();
+        if g.row.outcome.is_some() {
+            return Ok(out);
+        }
+        let Some(mut gc) = self.load_clock(tx, g)? else { return Ok(out) };
+        loop {
+            let out_seats: Vec<(Seat, DateTime<Utc>, DateTime<Utc>)> = g
+                .seats
+                .iter()
+                .filter_map(|s| {
+                    let st = gc.status(s.seat, now);
+                    st.is_out(now).then(|| (s.seat, st.deadline.unwrap_or(now), st.flag_at.unwrap_or(now)))
+                })
+                .collect();
+            let Some(earliest) = out_seats.iter().map(|(_, _, f)| *f).min() else { break };
+            let first: Vec<(Seat, DateTime<Utc>, DateTime<Utc>)> = out_seats.into_iter().filter(|(_, _, f)| *f == earliest).collect();
+            let late = first.iter().fold(SeatSet::EMPTY, |set, (s, _, _)| set.with(*s));
+            let outcome = g.rules.timeout(&g.row.state, late).map_err(super::super::internal)?;
+            let stage = gc.seats[first[0].0.index()].stage;
+            for (seat, _, flag) in &first {
+                let mut c = gc.seats[seat.index()].stopped(&gc.spec, &gc.stops, *flag, false);
+                c.flagged_at = Some(*flag);
+                tx.save_seat_clock(&g.row.id, *seat, &c)?;
+                gc.seats[seat.index()] = c;
+            }
+            let seats_json: Vec<_> = first
+                .iter()
+                .map(|(s, d, f)| json!({"seat": g.seat_name(*s), "deadline": time_text(*d), "final_deadline": time_text(*f)}))
+                .collect();
+            tx.append_event(&g.row.id, now, "timeout", &json!({
+                "turn": g.row.turn, "stage": stage_name(stage), "seats": seats_json, "ends_game": outcome.is_some(),
+            }))?;
+            let names: Vec<String> =
+                first.iter().map(|(s, _, _)| format!("{} ({})", g.seat_name(*s), g.seats[s.index()].name)).collect();
+            let (_, d0, f0) = first[0];
+            let due = if f0 > d0 {
+                format!("was due {} and the grace ended {}", mail_time(d0, None), mail_time(f0, None))
+            } else {
+                format!("was due {}", mail_time(d0, None))
+            };
+            let what = if stage == 1 { "reveal" } else { "move" };
+            let text = format!(
+                "{} ran out of time: the {what} for turn {} {due}.",
+                names.join(" and "),
+                g.row.turn,
+            );
+            let result = match outcome {
+                Some(o) => {
+                    self.end(tx, g, o, now)?;
+                    Some(super::super::self_score(g, o).unwrap_or_else(|| g.outcome_text(o)))
+                }
+                None => None,
+            };
+            let head = self.sign_head(tx, &g.row.id)?;
+            let suffix = format!("-{}-{}", stage, first.iter().map(|(s, _, _)| s.index().to_string()).collect::<Vec<_>>().join("."));
+            for mail in mails::timeout(self, g, &text, outcome, &suffix, &head, now)? {
+                tx.queue_mail(&mail, now)?;
+            }
+            tracing::info!(game = %g.row.id, seats = %names.join(", "), result = ?result, "timeout");
+            out.timeouts.push(TimeoutReport {
+                game: g.row.id.to_string(),
+                seats: first.iter().map(|(s, _, _)| g.seat_name(*s)).collect(),
+                at: time_text(earliest),
+                result: result.clone(),
+            });
+            if outcome.is_some() {
+                return Ok(out);
+            }
+        }
+        if gc.spec.grace_hours > 0 {
+            self.grace_notices(tx, g, &gc, now, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn grace_notices(&self, tx: &Tx<'_>, g: &Loaded, gc: &GameClock, now: DateTime<Utc>, out: &mut GameSweep) -> Result<(), StewardError> {
+        for s in &g.seats {
+            let st = gc.status(s.seat, now);
+            let c = &gc.seats[s.seat.index()];
+            let (Some(deadline), Some(flag)) = (st.deadline, st.flag_at) else { continue };
+            if !st.is_late(now) || st.is_out(now) || tx.grace_sent(&g.row.id, s.seat, c.turn, c.stage)? {
+                continue;
+            }
+            tx.insert_grace(&g.row.id, s.seat, c.turn, c.stage, now)?;
+            let name = g.seat_name(s.seat);
+            tx.append_event(&g.row.id, now, "grace", &json!({
+                "turn": c.turn, "stage": stage_name(c.stage), "seat": name,
+                "deadline": time_text(deadline), "final_deadline": time_text(flag),
+            }))?;
+            let head = self.sign_head(tx, &g.row.id)?;
+            let what = stage_name(c.stage);
+            let zone = gc.zones[s.seat.index()];
+            let to_late = format!(
+                "Last reminder: your {what} for turn {} was due {}. You have until {} (grace); after that you lose on time.",
+                c.turn,
+                mail_time(deadline, zone),
+                mail_time(flag, zone)
+            );
+            let to_others = format!(
+                "{name} ({}) is late: the {what} for turn {} was due {}. Unless it arrives by {}, {name} loses on time.",
+                s.name,
+                c.turn,
+                mail_time(deadline, None),
+                mail_time(flag, None)
+            );
+            for mail in mails::grace(self, g, s.seat, c.stage, &to_late, &to_others, &head, now)? {
+                tx.queue_mail(&mail, now)?;
+            }
+            out.grace.push(GraceReport {
+                game: g.row.id.to_string(),
+                seat: name,
+                deadline: time_text(deadline),
+                final_deadline: time_text(flag),
+            });
+        }
+        Ok(())
+    }
+
+    /// Records the reminder points that are due and queues one mail per player.
+    /// Returns (points recorded, mails queued).
+    fn send_reminders(&self, tx: &Tx<'_>, now: DateTime<Utc>) -> Result<(usize, usize), StewardError> {
+        let points = self.clock_settings.reminders_hours.clone();
+        if points.is_empty() {
+            return Ok((0, 0));
+        }
+        let mut due: Vec<Due> = Vec::new();
+        let mut recorded = 0;
+        for id in tx.running_clock_games()? {
+            let g = load(tx, id.as_str())?;
+            let Some(gc) = self.load_clock(tx, &g)? else { continue };
+            for s in &g.seats {
+                let st = gc.status(s.seat, now);
+                let c = &gc.seats[s.seat.index()];
+                let (Some(deadline), Some(since)) = (st.deadline, c.announced_at) else { continue };
+                if now > deadline {
+                    continue;
+                }
+                let mut fired = Vec::new();
+                for &h in &points {
+                    let point = deadline - TimeDelta::hours(i64::from(h));
+                    if now >= point && point > since && !tx.reminder_sent(&id, s.seat, c.turn, c.stage, h)? {
+                        tx.insert_reminder(&id, s.seat, c.turn, c.stage, h, now)?;
+                        fired.push(h);
+                    }
+                }
+                recorded += fired.len();
+                // Several points due at once (say, after the daemon was down) make one line.
+                if let Some(&hours) = fired.iter().min() {
+                    due.push(Due {
+                        game: id.clone(),
+                        variant: g.row.variant.name().to_owned(),
+                        seat_name: g.seat_name(s.seat),
+                        player: s.name.clone(),
+                        email: s.email.clone(),
+                        turn: c.turn,
+                        stage: c.stage,
+                        hours,
+                        deadline: mail_time(deadline, gc.zones[s.seat.index()]),
+                        left: human(st.left),
+                    });
+                }
+            }
+        }
+        let mut by_player: BTreeMap<String, Vec<Due>> = BTreeMap::new();
+        for d in due {
+            by_player.entry(d.email.to_lowercase()).or_default().push(d);
+        }
+        let mails = by_player.len();
+        for (_, items) in by_player {
+            let mail = mails::reminder_digest(self, &items, now)?;
+            tx.queue_mail(&mail, now)?;
+        }
+        Ok((recorded, mails))
+    }
+}

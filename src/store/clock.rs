@@ -1,0 +1,292 @@
+//! The store's operations for clocks, leave, reminders and grace notices
+//! (migration 3), named for what `steward/clock.rs` needs.
+
+use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::StoreError;
+use super::queries::{Tx, corrupt, parse_time, seat_of, time_text};
+use crate::clock::{ClockSpec, SeatClock};
+use crate::ids::GameId;
+use crate::rules::Seat;
+
+/// A player's leave as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaveRow {
+    /// Row id.
+    pub id: i64,
+    /// The player's mail address, lower case.
+    pub player: String,
+    /// The first day off.
+    pub from: NaiveDate,
+    /// The last day off.
+    pub to: NaiveDate,
+    /// When the clocks stop.
+    pub starts_at: DateTime<Utc>,
+    /// When they run again.
+    pub ends_at: DateTime<Utc>,
+    /// The days it took from the allowance.
+    pub days: Vec<NaiveDate>,
+    /// When it was declared.
+    pub declared_at: DateTime<Utc>,
+}
+
+fn opt_time(text: Option<String>) -> rusqlite::Result<Option<DateTime<Utc>>> {
+    text.as_deref().map(parse_time).transpose()
+}
+
+fn seat_clock(r: &Row<'_>) -> rusqlite::Result<(Seat, SeatClock)> {
+    Ok((seat_of(r.get("seat")?)?, SeatClock {
+        moves: r.get("moves")?,
+        used: TimeDelta::milliseconds(r.get("used_ms")?),
+        bank: TimeDelta::milliseconds(r.get("bank_ms")?),
+        announced_at: opt_time(r.get("announced_at")?)?,
+        turn: r.get("turn")?,
+        stage: r.get("stage")?,
+        flagged_at: opt_time(r.get("flagged_at")?)?,
+    }))
+}
+
+fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveRow> {
+    let date = |key: &str| -> rusqlite::Result<NaiveDate> {
+        let text: String = r.get(key)?;
+        NaiveDate::parse_from_str(&text, "%Y-%m-%d").map_err(|e| corrupt(format!("{key} {text:?}: {e}")))
+    };
+    let days: String = r.get("days")?;
+    let days: Vec<String> = serde_json::from_str(&days).map_err(|e| corrupt(format!("leave days {days:?}: {e}")))?;
+    Ok(LeaveRow {
+        id: r.get("id")?,
+        player: r.get("player")?,
+        from: date("from_date")?,
+        to: date("to_date")?,
+        starts_at: parse_time(&r.get::<_, String>("starts_at")?)?,
+        ends_at: parse_time(&r.get::<_, String>("ends_at")?)?,
+        days: days
+            .iter()
+            .map(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|e| corrupt(format!("leave day {d:?}: {e}"))))
+            .collect::<rusqlite::Result<_>>()?,
+        declared_at: parse_time(&r.get::<_, String>("declared_at")?)?,
+    })
+}
+
+impl Tx<'_> {
+    /// Stores a game's time control.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn insert_game_clock(&self, game: &GameId, spec: &ClockSpec) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO game_clocks (game_id, spec) VALUES (?1, ?2)",
+            params![game.as_str(), spec.to_json().to_string()],
+        )?;
+        Ok(())
+    }
+
+    /// A game's time control, if it has one.
+    ///
+    /// # Errors
+    /// SQLite errors or a stored spec that no longer reads.
+    pub fn game_clock(&self, game: &GameId) -> Result<Option<ClockSpec>, StoreError> {
+        let text: Option<String> =
+            self.0.query_row("SELECT spec FROM game_clocks WHERE game_id = ?1", [game.as_str()], |r| r.get(0)).optional()?;
+        text.map(|t| {
+            let v: serde_json::Value = serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))?;
+            ClockSpec::from_json(&v).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))
+        })
+        .transpose()
+    }
+
+    /// Writes a seat's clock (inserting it the first time).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn save_seat_clock(&self, game: &GameId, seat: Seat, c: &SeatClock) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO seat_clocks (game_id, seat, moves, used_ms, bank_ms, announced_at, turn, stage, flagged_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (game_id, seat) DO UPDATE SET moves = ?3, used_ms = ?4, bank_ms = ?5, announced_at = ?6,
+                 turn = ?7, stage = ?8, flagged_at = ?9",
+            params![
+                game.as_str(),
+                seat.index() as i64,
+                c.moves,
+                c.used.num_milliseconds(),
+                c.bank.num_milliseconds(),
+                c.announced_at.map(time_text),
+                c.turn,
+                c.stage,
+                c.flagged_at.map(time_text)
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The clocks of a game's seats, in seat order.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn seat_clocks(&self, game: &GameId) -> Result<Vec<(Seat, SeatClock)>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT * FROM seat_clocks WHERE game_id = ?1 ORDER BY seat")?;
+        let rows = stmt.query_map([game.as_str()], seat_clock)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Sets a seat's time zone (an IANA name; display only).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn set_time_zone(&self, game: &GameId, seat: Seat, zone: Option<&str>) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE seats SET time_zone = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game.as_str(), seat.index() as i64, zone],
+        )?;
+        Ok(())
+    }
+
+    /// The seats' time zones, in seat order.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn time_zones(&self, game: &GameId) -> Result<Vec<Option<String>>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT time_zone FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// The games with a clock that have not ended, oldest first.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt id.
+    pub fn running_clock_games(&self) -> Result<Vec<GameId>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT g.id FROM games g JOIN game_clocks c ON c.game_id = g.id WHERE g.result IS NULL ORDER BY g.created_at, g.id",
+        )?;
+        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        ids.into_iter().map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string()))).collect()
+    }
+
+    /// The seat whose token has this hash, in any game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn seat_by_token(&self, token_hash: &str) -> Result<Option<(GameId, Seat, String)>, StoreError> {
+        let row: Option<(String, i64, String)> = self
+            .0
+            .query_row("SELECT game_id, seat, email FROM seats WHERE token_hash = ?1", [token_hash], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        row.map(|(g, s, e)| {
+            Ok((g.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string()))?, seat_of(s)?, e))
+        })
+        .transpose()
+    }
+
+    /// The running games in which `player` (a mail address, any case) holds a
+    /// seat, oldest first.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt id.
+    pub fn running_games_of(&self, player: &str) -> Result<Vec<GameId>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT DISTINCT g.id, g.created_at FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE lower(s.email) = lower(?1) AND g.result IS NULL ORDER BY g.created_at, g.id",
+        )?;
+        let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        ids.into_iter().map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string()))).collect()
+    }
+
+    /// Whether the reminder at `hours` before the deadline went out for this seat,
+    /// turn and stage.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn reminder_sent(&self, game: &GameId, seat: Seat, turn: u32, stage: u32, hours: u32) -> Result<bool, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT 1 FROM reminders_sent WHERE game_id = ?1 AND seat = ?2 AND turn = ?3 AND stage = ?4 AND hours = ?5",
+                params![game.as_str(), seat.index() as i64, turn, stage, hours],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records a reminder point as done (at most once: the key forbids a second).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn insert_reminder(&self, game: &GameId, seat: Seat, turn: u32, stage: u32, hours: u32, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO reminders_sent (game_id, seat, turn, stage, hours, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game.as_str(), seat.index() as i64, turn, stage, hours, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Whether the grace notice for this seat, turn and stage went out.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn grace_sent(&self, game: &GameId, seat: Seat, turn: u32, stage: u32) -> Result<bool, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT 1 FROM grace_notices WHERE game_id = ?1 AND seat = ?2 AND turn = ?3 AND stage = ?4",
+                params![game.as_str(), seat.index() as i64, turn, stage],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records a grace notice.
+    ///
+    /// # Errors
+    /// SQLite errors (a second notice among them).
+    pub fn insert_grace(&self, game: &GameId, seat: Seat, turn: u32, stage: u32, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO grace_notices (game_id, seat, turn, stage, sent_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game.as_str(), seat.index() as i64, turn, stage, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a leave and returns its id.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn insert_leave(&self, l: &LeaveRow) -> Result<i64, StoreError> {
+        let days: Vec<String> = l.days.iter().map(|d| d.format("%Y-%m-%d").to_string()).collect();
+        self.0.execute(
+            "INSERT INTO leaves (player, from_date, to_date, starts_at, ends_at, days, declared_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                l.player,
+                l.from.format("%Y-%m-%d").to_string(),
+                l.to.format("%Y-%m-%d").to_string(),
+                time_text(l.starts_at),
+                time_text(l.ends_at),
+                serde_json::Value::from(days).to_string(),
+                time_text(l.declared_at)
+            ],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    /// The leaves of these players (mail addresses, any case), oldest first.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn leaves_of(&self, players: &[String]) -> Result<Vec<LeaveRow>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT * FROM leaves WHERE player = lower(?1) ORDER BY id")?;
+        let mut out = Vec::new();
+        for p in players {
+            out.extend(stmt.query_map([p], leave_row)?.collect::<rusqlite::Result<Vec<_>>>()?);
+        }
+        out.sort_by_key(|l| l.id);
+        out.dedup_by_key(|l| l.id);
+        Ok(out)
+    }
+}
