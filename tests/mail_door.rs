@@ -243,3 +243,17 @@ async fn the_maildir_door_handles_new_mail_once() {
     assert_eq!(view.moved, vec!["white".to_owned()]);
 
 }
+
+#[test]
+fn leave_is_declared_by_mail_and_overuse_is_refused_with_the_balance() {
+    let s = Steward::new();
+    s.new_game();
+    s.ingest("x");
+    let alice = s.reply_to("alice@", "started");
+    let body = "leave 2027-03-01 to 2027-03-03\r\n\r\n-- \r\nAlice\r\n";
+    assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice, "l1", body, "")).1, "accepted: leave");
+    assert!(s.answers_to("alice@").iter().any(|a| a.contains("is granted") && a.contains("2027: 3 day(s) taken, 27 left")), "{:?}", s.answers_to("alice@"));
+    let (_, line) = s.ingest(&reply("Alice <alice@example.org>", &alice, "l2", "leave 2027-04-01 to 2027-05-15", ""));
+    assert_eq!(line, "refused: leave_refused");
+    assert!(s.answers_to("alice@").iter().any(|a| a.contains("Not accepted") && a.contains("27")), "the refusal names the balance");
+}

@@ -155,10 +155,19 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         },
         Intent::Help => reply(steward, &cap, &to, HELP.to_owned(), now, Handled::Accepted("help".into())).await,
         Intent::Leave { from, to: until } => {
-            let text = format!(
-                "Leave from {from} to {until} is declared over HTTP for now: POST /api/leave with your seat token and {{\"from\": \"{from}\", \"to\": \"{until}\"}}. Nothing was changed."
-            );
-            reply(steward, &cap, &to, text, now, Handled::Refused("leave_by_mail".into())).await
+            let player = steward.seat_address(cap.game.clone(), cap.seat.clone()).await?;
+            let request = crate::clock::leave::LeaveRequest { from: *from, to: *until };
+            match steward.declare_leave(player, request).await {
+                Ok(answer) => {
+                    let balance: Vec<String> = answer.balance.iter().map(|b| format!("{b}")).collect();
+                    let text = format!(
+                        "Leave from {from} to {until} is granted; the clocks of your games stand on those days and your opponents are told.\nBalance: {}",
+                        balance.join("; ")
+                    );
+                    reply(steward, &cap, &to, text, now, Handled::Accepted("leave".into())).await
+                }
+                Err(e) => refusal_of(steward, &cap, &to, e, now).await,
+            }
         }
         Intent::Forwarded => {
             let text = "Your mail is a forwarded mail with nothing of your own to act on. To move, reply to the board mail with your move as the first line.".to_owned();

@@ -131,6 +131,20 @@ impl Steward {
             .await
     }
 
+    /// The registered mail address of `seat` in `game`.
+    ///
+    /// # Errors
+    /// Unknown game or seat; store failures.
+    pub async fn seat_address(&self, game: String, seat: String) -> Result<String, StewardError> {
+        self.store
+            .transaction(move |tx| {
+                let g = load(tx, &game)?;
+                let s = seat_named(&g, &seat).ok_or_else(|| internal(format!("game {} lacks seat {seat:?}", g.row.id)))?;
+                Ok(g.seats[s.index()].email.clone())
+            })
+            .await
+    }
+
     /// The reply capability address of `seat` for `turn`, as a mailbox.
     pub(super) fn reply_address(&self, game: &Loaded, seat: Seat, turn: u32) -> Option<lettre::message::Mailbox> {
         let address = crate::protocol::capability::address(
