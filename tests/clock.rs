@@ -278,7 +278,7 @@ impl Lab {
 
 fn parse_mail(raw: &[u8]) -> Mail {
     let text = String::from_utf8_lossy(raw).replace("\r\n", "\n");
-    let (head, body) = text.split_once("\n\n").expect("a header and a body");
+    let (head, _) = text.split_once("\n\n").expect("a header and a body");
     let mut headers: Vec<(String, String)> = Vec::new();
     for line in head.lines() {
         if line.starts_with([' ', '\t']) {
@@ -290,33 +290,12 @@ fn parse_mail(raw: &[u8]) -> Mail {
         }
     }
     let header = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()).unwrap_or_default();
-    let body = match header("content-transfer-encoding").to_ascii_lowercase().as_str() {
-        "quoted-printable" => quoted_printable(body),
-        "base64" => {
-            use base64::Engine as _;
-            let compact: String = body.split_whitespace().collect();
-            String::from_utf8(base64::engine::general_purpose::STANDARD.decode(compact).unwrap()).unwrap().replace("\r\n", "\n")
-        }
-        _ => body.to_owned(),
-    };
+    // Board mails are multipart/alternative: read the text part.
+    let body = mail_parser::MessageParser::default()
+        .parse(raw)
+        .and_then(|m| m.body_text(0).map(|t| t.replace("\r\n", "\n")))
+        .expect("a text part");
     Mail { to: header("to"), subject: header("subject"), body }
-}
-
-fn quoted_printable(text: &str) -> String {
-    let joined = text.replace("=\n", "");
-    let bytes = joined.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'=' && i + 2 < bytes.len() {
-            out.push(u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap(), 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
 }
 
 fn seat_clock(game: &Value, seat: usize) -> &Value {
