@@ -232,7 +232,7 @@ fn outbox_texts(db: &Path) -> Vec<String> {
         for i in 0..columns {
             match row.get_ref(i).unwrap() {
                 rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
-                    out.push(String::from_utf8_lossy(t).into_owned());
+                    out.push(without_images(&String::from_utf8_lossy(t)));
                 }
                 _ => {}
             }
@@ -241,6 +241,22 @@ fn outbox_texts(db: &Path) -> Vec<String> {
     let mut stmt = conn.prepare("SELECT message FROM outbox").unwrap();
     let bodies: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
     out.extend(bodies.iter().map(|m| parse_mail(m).all_text()));
+    out
+}
+
+/// `text` (a raw mail, or any text) with the base64 body of every image part
+/// replaced by `[image]`: a board picture is not text, and its base64 may spell
+/// anything by chance. The decoded text parts are checked as well.
+fn without_images(text: &str) -> String {
+    let (mut out, mut rest) = (String::new(), text);
+    while let Some(i) = rest.find("Content-Type: image/") {
+        let body = rest[i..].find("\r\n\r\n").map_or(rest.len(), |j| i + j + 4);
+        let end = rest[body..].find("\r\n--").map_or(rest.len(), |j| body + j);
+        out.push_str(&rest[..body]);
+        out.push_str("[image]");
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -1406,7 +1422,7 @@ async fn secrecy_a_pending_move_is_told_only_to_its_own_seat() {
     let files = spool_files(&spool);
     assert_eq!(files.len(), 2, "no mail about a pending move: {:?}", files.keys().collect::<Vec<_>>());
     for (name, bytes) in &files {
-        assert_no_secret(name, &String::from_utf8_lossy(bytes));
+        assert_no_secret(name, &without_images(&String::from_utf8_lossy(bytes)));
         assert_no_secret(name, &parse_mail(bytes).all_text());
     }
 
