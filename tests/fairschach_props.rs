@@ -269,6 +269,8 @@ fn all_legal(board: &Board, color: Color, castling: Bitboard, ep: Option<Square>
 
 /// The same list from shakmaty, where shakmaty accepts the position with `color` to
 /// move (it refuses, e.g., a position in which the other side is in check).
+// shakmaty's own error type is large; this is test code that drops it at once.
+#[allow(clippy::result_large_err)]
 fn shakmaty_legal(board: &Board, color: Color, castling: Bitboard, ep: Option<Square>) -> Option<Vec<String>> {
     let mut setup = Setup::empty();
     setup.board = board.clone();

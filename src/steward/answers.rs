@@ -149,7 +149,7 @@ impl Steward {
     pub(super) fn reply_address(&self, game: &Loaded, seat: Seat, turn: u32) -> Option<lettre::message::Mailbox> {
         let address = crate::protocol::capability::address(
             &self.keys,
-            &self.from.email.to_string(),
+            self.from.email.as_ref(),
             game.row.id.as_str(),
             &game.seat_name(seat),
             turn,
