@@ -181,6 +181,20 @@ fn check_event(replay: &mut Option<Replay>, game: &str, kind: &str, body: &Value
                 r.over = true;
             }
         }
+        "resigned" if body.get("state").is_some() => {
+            // Play went on without the seat: replay what its resignation does.
+            if r.over {
+                return Err("an event after the game ended".into());
+            }
+            let name = text(body, "seat")?;
+            let seat = r.seat(name).ok_or_else(|| format!("no seat {name}"))?;
+            let (after, _, _) = r.rules.retire(&r.state, seat).map_err(|e| format!("{name}'s resignation: {e}"))?;
+            let stated = text(body, "state")?;
+            if after != stated {
+                return Err(format!("{name}'s resignation gives {after} by the rules, the steward wrote {stated}"));
+            }
+            r.state = after;
+        }
         "moved" | "revealed" | "reveals_requested" | "resigned" | "draw_offered" | "draw_declined" | "grace" | "leave" => {
             if r.over && kind != "ended" {
                 return Err("an event after the game ended".into());

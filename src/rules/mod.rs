@@ -648,6 +648,14 @@ pub trait Variant {
         }
     }
 
+    /// What `seat` resigning does to the game: the state after it (a variant
+    /// where play goes on without the seat changes it), remarks, and the outcome
+    /// if the game ends. By default the state stays and [`Variant::resignation`]
+    /// decides.
+    fn retire(&self, state: &Self::State, seat: Seat) -> (Self::State, Vec<String>, Option<Outcome>) {
+        (state.clone(), Vec::new(), self.resignation(state, seat))
+    }
+
     /// The outcome when the seats in `late` run out of time together in `state`
     /// (their deadlines fell at the same instant). In two-seat games the other
     /// seat wins on time, and both late at once is a draw. Variants with more
@@ -824,6 +832,12 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string.
     fn resignation(&self, state: &str, seat: Seat) -> Result<Option<Outcome>, RulesError>;
+    /// What `seat` resigning does (see [`Variant::retire`]): the state after it,
+    /// remarks, and the outcome if the game ends.
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn retire(&self, state: &str, seat: Seat) -> Result<(String, Vec<String>, Option<Outcome>), RulesError>;
     /// The players' notation of a canonical move of `seat` in `state`.
     ///
     /// # Errors
@@ -929,6 +943,11 @@ where
 
     fn resignation(&self, state: &str, seat: Seat) -> Result<Option<Outcome>, RulesError> {
         Ok(Variant::resignation(self, &self.parse_state(state)?, seat))
+    }
+
+    fn retire(&self, state: &str, seat: Seat) -> Result<(String, Vec<String>, Option<Outcome>), RulesError> {
+        let (after, notes, outcome) = Variant::retire(self, &self.parse_state(state)?, seat);
+        Ok((after.to_string(), notes, outcome))
     }
 
     fn timeout(&self, state: &str, late: SeatSet) -> Result<Option<Outcome>, RulesError> {

@@ -223,6 +223,8 @@ pub(super) enum Notice {
     DrawDeclined,
     /// The game ended outside a turn.
     Ended,
+    /// A seat resigned and play goes on without it.
+    Retired(Seat),
     /// A seat committed (commit-reveal games; sent to every seat).
     Committed(Seat),
     /// Every seat has committed: reveal now.
@@ -247,6 +249,7 @@ pub(super) fn notice(
         Notice::DrawOffer(s) => (MailKind::DrawOffer, format!("-{}-{}", s.index(), head.seq), Some(s)),
         Notice::DrawDeclined => (MailKind::DrawOffer, format!("-declined-{}", head.seq), None),
         Notice::Ended => (MailKind::Ended, String::new(), None),
+        Notice::Retired(s) => (MailKind::Ended, format!("-retired-{}", s.index()), None),
         Notice::Committed(s) => (MailKind::Committed, format!("-{}", s.index()), None),
         Notice::RevealNow => (MailKind::Reveal, String::new(), None),
     };

@@ -512,15 +512,41 @@ impl Steward {
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
-                let outcome = g.rules.resignation(&g.row.state, seat).map_err(internal)?.ok_or_else(|| {
-                    Refusal::BadRequest(format!("{} cannot resign alone in {}", g.seat_name(seat), g.row.variant))
-                })?;
-                tx.append_event(&g.row.id, now, "resigned", &json!({"seat": g.seat_name(seat), "turn": g.row.turn}))?;
-                this.end(tx, &g, outcome, now)?;
-                let head = this.sign_head(tx, &g.row.id)?;
+                let (after, notes, outcome) = g.rules.retire(&g.row.state, seat).map_err(internal)?;
+                let goes_on = after != g.row.state;
+                if outcome.is_none() && !goes_on {
+                    return Err(Refusal::BadRequest(format!("{} cannot resign alone in {}", g.seat_name(seat), g.row.variant)).into());
+                }
+                let mut body = json!({"seat": g.seat_name(seat), "turn": g.row.turn});
+                if goes_on {
+                    // Play goes on without the seat (Vierschach free-for-all): the
+                    // transcript records the state, so a verifier can replay it.
+                    body["state_before"] = json!(g.row.state);
+                    body["state"] = json!(after);
+                    body["notes"] = json!(notes);
+                    tx.advance_game(&g.row.id, &after, g.row.turn, now)?;
+                }
+                tx.append_event(&g.row.id, now, "resigned", &body)?;
                 let text = format!("{} ({}) resigned.", g.seat_name(seat), g.seats[seat.index()].name);
-                for mail in mails::notice(&this, &g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
-                    tx.queue_mail(&mail, now)?;
+                match outcome {
+                    Some(outcome) => {
+                        this.end(tx, &g, outcome, now)?;
+                        let head = this.sign_head(tx, &g.row.id)?;
+                        for mail in mails::notice(&this, &g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
+                            tx.queue_mail(&mail, now)?;
+                        }
+                    }
+                    None => {
+                        this.clock_moved(tx, &g, seat, now, false)?; // clocks: the seat is out
+                        this.clock_turn_resolved(tx, &g, &after, false, now)?;
+                        let head = this.sign_head(tx, &g.row.id)?;
+                        let g2 = load(tx, g.row.id.as_str())?;
+                        let owed: Vec<String> = g2.rules.seats_to_move(&after).map_err(internal)?.iter().map(|s| g2.seat_name(s)).collect();
+                        let text = format!("{text} Its pieces leave the board and play goes on; {} to move.", owed.join(" and "));
+                        for mail in mails::notice(&this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
+                            tx.queue_mail(&mail, now)?;
+                        }
+                    }
                 }
                 let g = load(tx, g.row.id.as_str())?;
                 view::game_view(&this, tx, &g, Some(seat))

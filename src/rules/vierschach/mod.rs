@@ -511,4 +511,9 @@ impl Variant for Vierschach {
     fn resignation(&self, state: &VsState, seat: Seat) -> Option<Outcome> {
         self.resignation_outcome(state, seat)
     }
+
+    fn retire(&self, state: &VsState, seat: Seat) -> (VsState, Vec<String>, Option<Outcome>) {
+        let r = self.resign(state, seat);
+        (r.state, r.notes, r.outcome)
+    }
 }

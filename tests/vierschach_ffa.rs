@@ -1,0 +1,85 @@
+//! Vierschach free-for-all: a seat that resigns leaves the board and play goes
+//! on; the last seat standing wins; the transcript replays every resignation.
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use fairsteward::config::{Config, Overrides, RawConfig};
+use fairsteward::steward::{Credential, MoveRequest, NewGame, NewSeat, Submission};
+
+fn seat(name: &str) -> NewSeat {
+    NewSeat { name: name.into(), email: format!("{}@example.org", name.to_lowercase()), public_key: None, time_zone: None }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigned_seats_leave_and_the_last_one_standing_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None }).unwrap();
+    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let mut options = std::collections::BTreeMap::new();
+    options.insert("mode".to_owned(), serde_json::json!("ffa"));
+    let created = steward
+        .create_game(
+            NewGame { variant: "vierschach".into(), options, seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")] },
+            Utc::now(),
+        )
+        .await
+        .unwrap();
+    let id = created.game.id.clone();
+    let token = |i: usize| Some(Credential::Token(created.tokens[i].token.clone()));
+    let start = created.game.state.clone();
+    assert_eq!(created.game.to_move, vec!["south".to_owned()]);
+
+    // West resigns while south is to move: its pieces leave, play goes on.
+    let v = steward.resign(id.clone(), token(1), Utc::now()).await.unwrap();
+    assert!(v.outcome.is_none(), "{v:?}");
+    assert_ne!(v.state, start);
+    assert!(!v.state.contains("wK"), "west's pieces are gone: {}", v.state);
+    assert_eq!(v.to_move, vec!["south".to_owned()]);
+    // A resigned seat cannot resign again, and cannot move.
+    assert!(steward.resign(id.clone(), token(1), Utc::now()).await.is_err());
+
+    // South moves; the turn passes over the empty west seat to north.
+    let req = MoveRequest {
+        game: id.clone(),
+        credential: token(0),
+        submission: Submission::Move { turn: 1, text: "d2-d3".into() },
+        raw: Vec::new(),
+        door: "http",
+    };
+    steward.submit_move(req, Utc::now()).await.unwrap();
+    let v = steward.status(id.clone(), None).await.unwrap();
+    assert_eq!(v.to_move, vec!["north".to_owned()], "west is skipped");
+
+    // North is to move and resigns: the turn passes on to east.
+    let v = steward.resign(id.clone(), token(2), Utc::now()).await.unwrap();
+    assert!(v.outcome.is_none());
+    assert_eq!(v.to_move, vec!["east".to_owned()]);
+    // East resigns: south is the last seat standing.
+    let v = steward.resign(id.clone(), token(3), Utc::now()).await.unwrap();
+    let o = v.outcome.expect("the game is over");
+    assert_eq!(o.winner.as_deref(), Some("south"));
+    assert_eq!(o.reason, "resignation");
+
+    // The transcript, with the three resignations, verifies offline.
+    let events = steward.transcript(id.clone()).await.unwrap();
+    let text: String = events
+        .iter()
+        .map(|e| {
+            let mut line = serde_json::json!({
+                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
+                "prev": e.prev, "hash": e.hash, "body": e.body,
+            });
+            if let Some(s) = &e.signature {
+                line["signature"] = serde_json::json!(s);
+            }
+            format!("{line}\n")
+        })
+        .collect();
+    let summary = fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).unwrap();
+    assert_eq!(summary.turns, 1);
+    assert_eq!(events.iter().filter(|e| e.kind == "resigned").count(), 3);
+    // Any altered state in it does not verify.
+    let forged = text.replacen("wR", "wQ", 1);
+    assert!(fairsteward::protocol::verify::verify(&forged, &steward.keys().signing_public()).is_err());
+}
