@@ -101,8 +101,8 @@ pub struct RawMail {
     pub spool: Option<PathBuf>,
     /// `[mail.smtp]`: absent, mails go to the spool.
     pub smtp: Option<crate::mail::smtp::RawSmtp>,
-    /// `[mail.imap]` (the mail issue).
-    pub imap: Option<toml::Value>,
+    /// `[mail.imap]`: absent, no IMAP door.
+    pub imap: Option<crate::mail::imap::RawImap>,
     /// `[mail.maildir]`: absent, no maildir door.
     pub maildir: Option<RawMaildir>,
 }
@@ -152,6 +152,8 @@ pub struct Config {
     pub smtp: Option<crate::mail::smtp::SmtpConfig>,
     /// The maildir door, if configured.
     pub maildir: Option<MaildirConfig>,
+    /// The IMAP door (`[mail.imap]`), if configured.
+    pub imap: Option<crate::mail::imap::ImapConfig>,
     /// `[schedule]`: the sweep, reminders, leave.
     pub schedule: Schedule,
     /// Where the steward takes the time from: the system clock unless a command
@@ -209,9 +211,7 @@ impl Config {
         let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
         let spool_dir = if spool.is_absolute() { spool } else { data_dir.join(spool) };
         let smtp = raw.mail.smtp.map(crate::mail::smtp::SmtpConfig::from_raw).transpose()?;
-        if raw.mail.imap.is_some() {
-            tracing::warn!("[mail.imap] is not supported yet by this version and is ignored; use [mail.maildir] or `fairsteward ingest`");
-        }
+        let imap = raw.mail.imap.map(crate::mail::imap::ImapConfig::from_raw).transpose()?;
         let maildir = match raw.mail.maildir {
             None => None,
             Some(m) => {
@@ -232,6 +232,7 @@ impl Config {
             spool_dir,
             smtp,
             maildir,
+            imap,
             schedule,
             clock: crate::clock::Clock::System,
         })
@@ -286,6 +287,22 @@ mod tests {
         let raw: RawConfig = toml::from_str("[mail.smtp]\nport = 25\n").unwrap();
         let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
         assert!(format!("{err:#}").contains("[mail.smtp] needs host"), "{err:#}");
+    }
+
+    #[test]
+    fn mail_imap_is_read_and_checked() {
+        assert!(Config::load(None, &Overrides::default()).unwrap().imap.is_none(), "no [mail.imap]: no IMAP door");
+        let raw: RawConfig = toml::from_str(
+            "[mail.imap]\nhost = \"127.0.0.1\"\nport = 1143\ntls = \"none\"\nusername = \"moves\"\npassword = \"p\"\n",
+        )
+        .unwrap();
+        let imap = Config::from_raw(raw, &Overrides::default()).unwrap().imap.unwrap();
+        assert_eq!((imap.port, imap.mailbox.as_str(), imap.idle), (1143, "INBOX", true));
+        let err = toml::from_str::<RawConfig>("[mail.imap]\nhost = \"x\"\nfolder = \"INBOX\"\n").unwrap_err();
+        assert!(err.to_string().contains("unknown field `folder`"), "{err}");
+        let raw: RawConfig = toml::from_str("[mail.imap]\nhost = \"x\"\n").unwrap();
+        let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
+        assert!(format!("{err:#}").contains("[mail.imap] needs username"), "{err:#}");
     }
 
     #[test]

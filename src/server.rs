@@ -57,6 +57,10 @@ pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<
         tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
         tokio::spawn(crate::mail::maildir::run(steward.clone(), m.path, m.poll, stop.subscribe()))
     });
+    let imap = config.imap.clone().map(|i| {
+        tracing::info!(imap = %i.describe(), "reading players' mails over IMAP");
+        tokio::spawn(crate::mail::imap::run(steward.clone(), i, stop.subscribe()))
+    });
     // Clocks: one sweep at once (deadlines may have passed while the daemon was
     // down), then on the schedule.
     if let Err(e) = steward.sweep(steward.now()).await {
@@ -75,6 +79,9 @@ pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<
     let _ = stop.send(true);
     if let Some(m) = maildir {
         let _ = m.await;
+    }
+    if let Some(i) = imap {
+        let _ = i.await;
     }
     let _ = sweeper.await;
     let _ = drainer.await;

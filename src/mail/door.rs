@@ -45,14 +45,15 @@ A signed or sealed envelope (fairsteward player …) may be pasted instead.";
 /// Only store failures: the message was then not handled and should be offered
 /// again (an MTA pipe exits 75, IMAP leaves it unflagged).
 pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result<Handled, StewardError> {
-    let key = match read_mail(raw) {
+    let read = read_mail(raw);
+    let key = match &read {
         Ok(mail) => mail.message_id.clone().unwrap_or_else(|| body_key(raw)),
         Err(_) => body_key(raw),
     };
     if steward.mail_seen(&key).await? {
         return Ok(Handled::Ignored("seen before".into()));
     }
-    let handled = match read_mail(raw) {
+    let handled = match read {
         Err(e) => Handled::Ignored(format!("unreadable: {e}")),
         Ok(mail) => act(steward, &mail, raw, now).await?,
     };

@@ -7,10 +7,12 @@
 //! | SMTP | out | `[mail.smtp]`: lettre over plain, STARTTLS or TLS ([`smtp`]) |
 //! | spool | out | one `.eml` per message under `data_dir/spool`, when `[mail.smtp]` is absent |
 //! | MTA pipe | in | `fairsteward ingest` reads one message on stdin ([`door`]) |
+//! | IMAP | in | `[mail.imap]`: unmarked messages are handled, then flagged `\Seen $FairstewardDone` ([`imap`]) |
 //! | maildir | in | `[mail.maildir]`: new messages are handled and moved to `cur/` ([`maildir`]) |
 
 pub mod compose;
 pub mod door;
+pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod outbox;

@@ -1,0 +1,579 @@
+//! The IMAP door: the steward logs in to the mailbox its capability addresses are
+//! delivered to (`[mail.imap]`), hands every message it has not handled yet to
+//! the [`door`](super::door), and marks it.
+//!
+//! One pass ("sweep"): `UID SEARCH UNKEYWORD $FairstewardDone` (or `UNSEEN` when
+//! the mailbox takes no keywords), then for each UID in order `UID FETCH
+//! BODY.PEEK[]` (peeking, so fetching alone sets no flag), [`handle`], and only
+//! when that succeeded `UID STORE +FLAGS.SILENT (\Seen $FairstewardDone)`.
+//!
+//! * **Nothing twice, nothing lost.** A message is marked only after the store
+//!   holds its outcome. A crash (or a refused STORE) between the two leaves it
+//!   unmarked: it is fetched again at the next pass, and the door recognises it
+//!   (same Message-ID, or the same bytes) and does not act on it or answer it
+//!   again. A store failure in [`handle`] leaves it unmarked too, and it is
+//!   offered again at the next pass.
+//! * **Waiting.** With `idle = true` and a server that advertises `IDLE`, the
+//!   door waits in IDLE (re-issued every 5 minutes) and sweeps on any news;
+//!   otherwise it sweeps every `poll_seconds`. While a message waits for a retry
+//!   it polls.
+//! * **Reconnecting.** Any error (connect, TLS, login, a lost connection) drops
+//!   the connection; the door reconnects after 1 s, 2, 4, … up to 5 minutes,
+//!   and the first good login resets the wait. A shutdown ends it at once.
+//! * **Size.** Messages over [`MAX_MAIL_BYTES`] are not fetched; they are marked
+//!   and left in the mailbox, with a warning.
+
+use std::fmt;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use async_imap::types::{Flag, Mailbox};
+use async_imap::{Client, Session};
+use chrono::Utc;
+use futures_util::TryStreamExt;
+use serde::Deserialize;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+
+use super::door::{Handled, handle};
+use crate::cli::ingest::MAX_MAIL_BYTES;
+use crate::steward::Steward;
+
+/// The keyword set on every message the door has handled.
+pub const DONE_KEYWORD: &str = "$FairstewardDone";
+
+/// How long one IDLE lasts before it is ended and issued again.
+const IDLE_REISSUE: Duration = Duration::from_secs(5 * 60);
+
+/// The longest wait between reconnection attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(5 * 60);
+
+/// How the connection to the IMAP server is protected (`[mail.imap] tls`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImapTls {
+    /// Plain text (a server on the same machine).
+    None,
+    /// Plain connect, then STARTTLS, required.
+    Starttls,
+    /// TLS from the first byte (IMAPS).
+    Tls,
+}
+
+impl ImapTls {
+    /// The port used when none is configured: 143, 143 or 993.
+    pub fn default_port(self) -> u16 {
+        match self {
+            ImapTls::None | ImapTls::Starttls => 143,
+            ImapTls::Tls => 993,
+        }
+    }
+
+    /// The name as written in the configuration.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImapTls::None => "none",
+            ImapTls::Starttls => "starttls",
+            ImapTls::Tls => "tls",
+        }
+    }
+}
+
+/// `[mail.imap]` as written.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawImap {
+    /// The server's name or address (required).
+    pub host: Option<String>,
+    /// The port; by default 143, or 993 with `tls = "tls"`.
+    pub port: Option<u16>,
+    /// `none`, `starttls` (the default) or `tls`.
+    pub tls: Option<ImapTls>,
+    /// The login (required).
+    pub username: Option<String>,
+    /// The password for `username` (required).
+    pub password: Option<String>,
+    /// The mailbox to read (default `INBOX`).
+    pub mailbox: Option<String>,
+    /// Wait with IMAP IDLE when the server offers it (default true).
+    pub idle: Option<bool>,
+    /// Seconds between looks when not idling (default 30).
+    pub poll_seconds: Option<u64>,
+    /// Seconds to wait for the connection and for each answer (default 60).
+    pub timeout_seconds: Option<u64>,
+    /// A PEM file with the CA certificate(s) to trust instead of the public roots.
+    pub ca_file: Option<PathBuf>,
+}
+
+impl fmt::Debug for RawImap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RawImap")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<hidden>"))
+            .field("mailbox", &self.mailbox)
+            .field("idle", &self.idle)
+            .field("poll_seconds", &self.poll_seconds)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
+}
+
+/// `[mail.imap]`, validated.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ImapConfig {
+    /// The server's name or address.
+    pub host: String,
+    /// The port.
+    pub port: u16,
+    /// How the connection is protected.
+    pub tls: ImapTls,
+    /// The login.
+    pub username: String,
+    /// Its password.
+    pub password: String,
+    /// The mailbox read.
+    pub mailbox: String,
+    /// Whether to wait with IDLE when the server offers it.
+    pub idle: bool,
+    /// The time between looks when not idling.
+    pub poll: Duration,
+    /// The connect and per-command timeout.
+    pub timeout: Duration,
+    /// CA certificates to trust instead of the public roots.
+    pub ca_file: Option<PathBuf>,
+}
+
+impl fmt::Debug for ImapConfig {
+    // The password never reaches a log line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ImapConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .field("username", &self.username)
+            .field("password", &"<hidden>")
+            .field("mailbox", &self.mailbox)
+            .field("idle", &self.idle)
+            .field("poll", &self.poll)
+            .field("timeout", &self.timeout)
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
+}
+
+impl ImapConfig {
+    /// Validates `[mail.imap]`.
+    ///
+    /// # Errors
+    /// A missing host, username or password, a password that would travel in
+    /// clear to another machine, a zero port, poll or timeout. The messages name
+    /// the key.
+    pub fn from_raw(raw: RawImap) -> anyhow::Result<ImapConfig> {
+        let Some(host) = raw.host.map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()) else {
+            bail!(
+                "[mail.imap] needs host, the IMAP server's name or address, e.g. host = \"imap.example.org\" (remove [mail.imap] to read no mailbox)"
+            );
+        };
+        if host.contains([':', '/', ' ']) && host.parse::<IpAddr>().is_err() {
+            bail!("mail.imap.host {host:?} must be a bare name or IP address; put the port in mail.imap.port");
+        }
+        let tls = raw.tls.unwrap_or(ImapTls::Starttls);
+        let port = raw.port.unwrap_or_else(|| tls.default_port());
+        if port == 0 {
+            bail!("mail.imap.port must be between 1 and 65535");
+        }
+        let Some(username) = raw.username.filter(|u| !u.is_empty()) else {
+            bail!("[mail.imap] needs username, the login of the mailbox the steward's mail is delivered to");
+        };
+        let Some(password) = raw.password else {
+            bail!("[mail.imap] needs password, the password of mail.imap.username");
+        };
+        if tls == ImapTls::None && !is_loopback(&host) {
+            bail!(
+                "mail.imap: tls = \"none\" would send the password to {host} in clear; use tls = \"starttls\" (port 143) or tls = \"tls\" (port 993)"
+            );
+        }
+        if raw.ca_file.is_some() && tls == ImapTls::None {
+            bail!("mail.imap.ca_file is set but tls = \"none\"; use tls = \"starttls\" or \"tls\", or drop ca_file");
+        }
+        let mailbox = raw.mailbox.unwrap_or_else(|| "INBOX".to_owned());
+        if mailbox.trim().is_empty() {
+            bail!("mail.imap.mailbox must name a mailbox, e.g. \"INBOX\"");
+        }
+        let poll = match raw.poll_seconds {
+            Some(0) => bail!("mail.imap.poll_seconds must be at least 1"),
+            Some(s) => Duration::from_secs(s),
+            None => Duration::from_secs(30),
+        };
+        let timeout = match raw.timeout_seconds {
+            Some(0) => bail!("mail.imap.timeout_seconds must be at least 1"),
+            Some(s) => Duration::from_secs(s),
+            None => Duration::from_secs(60),
+        };
+        Ok(ImapConfig {
+            host,
+            port,
+            tls,
+            username,
+            password,
+            mailbox,
+            idle: raw.idle.unwrap_or(true),
+            poll,
+            timeout,
+            ca_file: raw.ca_file,
+        })
+    }
+
+    /// `user@host:port/mailbox (tls …)`, for log lines.
+    pub fn describe(&self) -> String {
+        format!("{}@{}:{}/{} (tls {})", self.username, self.host, self.port, self.mailbox, self.tls.name())
+    }
+}
+
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost") || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// A connection, plain or TLS.
+trait Io: AsyncRead + AsyncWrite + Unpin + Send + fmt::Debug {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send + fmt::Debug> Io for T {}
+type Conn = Box<dyn Io>;
+
+/// What a sweep did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Swept {
+    /// The messages handled and marked, with what became of each.
+    pub handled: Vec<(u32, Handled)>,
+    /// Messages left unmarked for a retry (the store or the STORE failed).
+    pub retry: usize,
+}
+
+/// Reads the mailbox of `config` until `shutdown` turns true, reconnecting
+/// with backoff after errors.
+pub async fn run(steward: Steward, config: ImapConfig, mut shutdown: watch::Receiver<bool>) {
+    let tls = match tls_connector(&config) {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::error!(imap = %config.describe(), error = %format!("{e:#}"), "the IMAP door cannot set up TLS; it does not run");
+            return;
+        }
+    };
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        match connected(&steward, &config, tls.as_ref(), &mut shutdown, &mut backoff).await {
+            Ok(()) => return,
+            Err(e) => tracing::warn!(
+                imap = %config.describe(),
+                error = %format!("{e:#}"),
+                retry_in = ?backoff,
+                "IMAP door: connection failed or lost; reconnecting"
+            ),
+        }
+        tokio::select! {
+            () = tokio::time::sleep(backoff) => {}
+            _ = shutdown.changed() => {}
+        }
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+}
+
+/// One connection: log in, then sweep and wait until shutdown (`Ok`) or an error.
+async fn connected(
+    steward: &Steward,
+    config: &ImapConfig,
+    tls: Option<&tokio_rustls::TlsConnector>,
+    shutdown: &mut watch::Receiver<bool>,
+    backoff: &mut Duration,
+) -> anyhow::Result<()> {
+    let mut session = connect(config, tls).await?;
+    let capabilities = within(config, "CAPABILITY", session.capabilities()).await?;
+    let can_idle = capabilities.has_str("IDLE");
+    let mailbox = within(config, "SELECT", session.select(&config.mailbox)).await?;
+    let keywords = takes_keywords(&mailbox);
+    *backoff = Duration::from_secs(1);
+    tracing::info!(
+        imap = %config.describe(),
+        idle = config.idle && can_idle,
+        keyword = keywords,
+        "IMAP door: reading the mailbox"
+    );
+    loop {
+        let swept = sweep_session(steward, config, &mut session, keywords).await?;
+        if !swept.handled.is_empty() {
+            tracing::info!(imap = %config.describe(), messages = swept.handled.len(), "IMAP door: mailbox swept");
+        }
+        // Drop what the server told us on the side; the next sweep looks anyway.
+        while session.unsolicited_responses.try_recv().is_ok() {}
+        if *shutdown.borrow() {
+            let _ = within(config, "LOGOUT", session.logout()).await;
+            return Ok(());
+        }
+        if config.idle && can_idle && swept.retry == 0 {
+            let mut idle = session.idle();
+            within(config, "IDLE", idle.init()).await?;
+            {
+                let (wait, _interrupt) = idle.wait_with_timeout(IDLE_REISSUE);
+                tokio::select! {
+                    r = wait => { r.context("IDLE")?; }
+                    () = tokio::time::sleep(IDLE_REISSUE) => {}
+                    _ = shutdown.changed() => {}
+                }
+            }
+            session = within(config, "DONE (ending IDLE)", idle.done()).await?;
+        } else {
+            tokio::select! {
+                () = tokio::time::sleep(config.poll) => {}
+                _ = shutdown.changed() => {}
+            }
+            // Keep the session alive and learn of new mail.
+            within(config, "NOOP", session.noop()).await?;
+        }
+    }
+}
+
+/// Whether the mailbox takes new keywords (`\*` in PERMANENTFLAGS).
+fn takes_keywords(mailbox: &Mailbox) -> bool {
+    mailbox.permanent_flags.iter().any(|f| matches!(f, Flag::MayCreate))
+        || mailbox.permanent_flags.iter().any(|f| matches!(f, Flag::Custom(k) if k.eq_ignore_ascii_case(DONE_KEYWORD)))
+}
+
+/// Connects, reads the greeting, upgrades to TLS as configured and logs in.
+async fn connect(config: &ImapConfig, tls: Option<&tokio_rustls::TlsConnector>) -> anyhow::Result<Session<Conn>> {
+    let addr = (config.host.as_str(), config.port);
+    let tcp = tokio::time::timeout(config.timeout, TcpStream::connect(addr))
+        .await
+        .map_err(|_| anyhow::anyhow!("connecting to {}:{} timed out", config.host, config.port))?
+        .with_context(|| format!("cannot connect to {}:{}", config.host, config.port))?;
+    let client: Client<Conn> = match (config.tls, tls) {
+        (ImapTls::None, _) => {
+            let mut client = Client::new(Box::new(tcp) as Conn);
+            greeting(config, &mut client).await?;
+            client
+        }
+        (ImapTls::Tls, Some(tls)) => {
+            let stream = handshake(config, tls, tcp).await?;
+            let mut client = Client::new(Box::new(stream) as Conn);
+            greeting(config, &mut client).await?;
+            client
+        }
+        (ImapTls::Starttls, Some(tls)) => {
+            let mut plain = Client::new(tcp);
+            greeting(config, &mut plain).await?;
+            within(config, "STARTTLS", plain.run_command_and_check_ok("STARTTLS", None)).await?;
+            let stream = handshake(config, tls, plain.into_inner()).await?;
+            Client::new(Box::new(stream) as Conn)
+        }
+        (_, None) => bail!("no TLS set up for tls = {:?}", config.tls.name()),
+    };
+    let login = tokio::time::timeout(config.timeout, client.login(&config.username, &config.password))
+        .await
+        .map_err(|_| anyhow::anyhow!("LOGIN timed out"))?;
+    // async-imap hands the client back with a login error.
+    login.map_err(|(e, _client)| e).with_context(|| format!("IMAP login as {:?} refused", config.username))
+}
+
+async fn greeting<T: AsyncRead + AsyncWrite + Unpin + Send + fmt::Debug>(
+    config: &ImapConfig,
+    client: &mut Client<T>,
+) -> anyhow::Result<()> {
+    // async-imap hands the server greeting back separately: read it before anything else.
+    let greeting = tokio::time::timeout(config.timeout, client.read_response())
+        .await
+        .map_err(|_| anyhow::anyhow!("no IMAP greeting from {}:{}", config.host, config.port))?
+        .context("reading the IMAP greeting")?;
+    if greeting.is_none() {
+        bail!("{}:{} closed the connection before greeting", config.host, config.port);
+    }
+    Ok(())
+}
+
+async fn handshake(
+    config: &ImapConfig,
+    tls: &tokio_rustls::TlsConnector,
+    tcp: TcpStream,
+) -> anyhow::Result<tokio_rustls::client::TlsStream<TcpStream>> {
+    let name = rustls::pki_types::ServerName::try_from(config.host.clone())
+        .with_context(|| format!("mail.imap.host {:?} is no server name for TLS", config.host))?;
+    tokio::time::timeout(config.timeout, tls.connect(name, tcp))
+        .await
+        .map_err(|_| anyhow::anyhow!("the TLS handshake with {}:{} timed out", config.host, config.port))?
+        .with_context(|| format!("TLS with {}:{} failed", config.host, config.port))
+}
+
+/// The TLS connector for `config` (`None` for `tls = "none"`).
+fn tls_connector(config: &ImapConfig) -> anyhow::Result<Option<tokio_rustls::TlsConnector>> {
+    if config.tls == ImapTls::None {
+        return Ok(None);
+    }
+    let mut roots = rustls::RootCertStore::empty();
+    match &config.ca_file {
+        Some(path) => {
+            use rustls::pki_types::pem::PemObject;
+            let certs: Vec<_> = rustls::pki_types::CertificateDer::pem_file_iter(path)
+                .with_context(|| format!("cannot read mail.imap.ca_file {}", path.display()))?
+                .collect::<Result<_, _>>()
+                .with_context(|| format!("mail.imap.ca_file {} is not PEM", path.display()))?;
+            let (added, _) = roots.add_parsable_certificates(certs);
+            if added == 0 {
+                bail!("mail.imap.ca_file {} holds no usable certificate", path.display());
+            }
+        }
+        None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+    }
+    let tls = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .context("cannot set up TLS for [mail.imap]")?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Some(tokio_rustls::TlsConnector::from(Arc::new(tls))))
+}
+
+/// Runs `fut` (an IMAP command) with the configured timeout.
+async fn within<T, E>(config: &ImapConfig, what: &str, fut: impl Future<Output = Result<T, E>>) -> anyhow::Result<T>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    tokio::time::timeout(config.timeout, fut)
+        .await
+        .map_err(|_| anyhow::anyhow!("{what} timed out after {:?}", config.timeout))?
+        .with_context(|| what.to_owned())
+}
+
+/// One pass over the mailbox: every unmarked message is handled and marked.
+async fn sweep_session(
+    steward: &Steward,
+    config: &ImapConfig,
+    session: &mut Session<Conn>,
+    keywords: bool,
+) -> anyhow::Result<Swept> {
+    let unhandled = if keywords { format!("UNKEYWORD {DONE_KEYWORD}") } else { "UNSEEN".to_owned() };
+    let mark = if keywords { format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})") } else { "+FLAGS.SILENT (\\Seen)".to_owned() };
+    let mut swept = Swept::default();
+
+    // Too big to read: marked, left in the mailbox.
+    let search = format!("{unhandled} LARGER {MAX_MAIL_BYTES}");
+    let mut big: Vec<u32> = within(config, "UID SEARCH", session.uid_search(&search)).await?.into_iter().collect();
+    big.sort_unstable();
+    for uid in big {
+        tracing::warn!(uid, limit = MAX_MAIL_BYTES, "IMAP door: a message over the size limit is marked and not read");
+        store(config, session, uid, &mark).await?;
+    }
+
+    let mut uids: Vec<u32> = within(config, "UID SEARCH", session.uid_search(&unhandled)).await?.into_iter().collect();
+    uids.sort_unstable();
+    for uid in uids {
+        let fetches: Vec<_> = within(config, "UID FETCH", async {
+            session.uid_fetch(uid.to_string(), "BODY.PEEK[]").await?.try_collect::<Vec<_>>().await
+        })
+        .await?;
+        // The answer may carry FLAGS-only updates of other messages on the side:
+        // take the one with this UID and a body.
+        let with_body = || fetches.iter().filter(|f| f.body().is_some());
+        let Some(raw) = with_body().find(|f| f.uid == Some(uid)).or_else(|| with_body().next()).and_then(|f| f.body())
+        else {
+            // Expunged meanwhile.
+            continue;
+        };
+        if raw.len() > MAX_MAIL_BYTES {
+            tracing::warn!(uid, limit = MAX_MAIL_BYTES, "IMAP door: a message over the size limit is marked and not read");
+            store(config, session, uid, &mark).await?;
+            continue;
+        }
+        let handled = match handle(steward, raw, Utc::now()).await {
+            Ok(h) => h,
+            Err(e) => {
+                // Not stored: left unmarked, offered again at the next pass.
+                tracing::error!(uid, error = %e, "IMAP door: the store failed; the message stays unmarked and is retried");
+                swept.retry += 1;
+                continue;
+            }
+        };
+        // Handled and stored. If marking fails, the next pass fetches it again
+        // and the door ignores it as seen before.
+        match store(config, session, uid, &mark).await {
+            Ok(()) => swept.handled.push((uid, handled)),
+            Err(e) => {
+                tracing::warn!(uid, error = %format!("{e:#}"), "IMAP door: marking a handled message failed; it is looked at again later");
+                swept.retry += 1;
+            }
+        }
+    }
+    Ok(swept)
+}
+
+async fn store(config: &ImapConfig, session: &mut Session<Conn>, uid: u32, flags: &str) -> anyhow::Result<()> {
+    within(config, "UID STORE", async { session.uid_store(uid.to_string(), flags).await?.try_collect::<Vec<_>>().await })
+        .await?;
+    Ok(())
+}
+
+/// Connects once, handles every unmarked message in the mailbox and logs out:
+/// one pass of the door, for tests and one-off runs.
+///
+/// # Errors
+/// The server cannot be reached, refuses the login or the mailbox, or a command fails.
+pub async fn sweep_once(steward: &Steward, config: &ImapConfig) -> anyhow::Result<Swept> {
+    let tls = tls_connector(config)?;
+    let mut session = connect(config, tls.as_ref()).await?;
+    let mailbox = within(config, "SELECT", session.select(&config.mailbox)).await?;
+    let swept = sweep_session(steward, config, &mut session, takes_keywords(&mailbox)).await?;
+    let _ = within(config, "LOGOUT", session.logout()).await;
+    Ok(swept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> anyhow::Result<ImapConfig> {
+        ImapConfig::from_raw(toml::from_str::<RawImap>(text)?)
+    }
+
+    #[test]
+    fn defaults() {
+        let c = parse("host = \"imap.example.org\"\nusername = \"moves\"\npassword = \"p\"").unwrap();
+        assert_eq!((c.tls, c.port, c.mailbox.as_str(), c.idle), (ImapTls::Starttls, 143, "INBOX", true));
+        assert_eq!((c.poll, c.timeout), (Duration::from_secs(30), Duration::from_secs(60)));
+        let c = parse("host = \"imap.example.org\"\ntls = \"tls\"\nusername = \"m\"\npassword = \"p\"").unwrap();
+        assert_eq!(c.port, 993);
+        let c = parse(
+            "host = \"127.0.0.1\"\nport = 1143\ntls = \"none\"\nusername = \"m\"\npassword = \"p\"\nmailbox = \"Moves\"\nidle = false\npoll_seconds = 5",
+        )
+        .unwrap();
+        assert_eq!(c.describe(), "m@127.0.0.1:1143/Moves (tls none)");
+        assert_eq!((c.idle, c.poll), (false, Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let err = |text: &str| format!("{:#}", parse(text).unwrap_err());
+        assert!(err("username = \"m\"\npassword = \"p\"").contains("needs host"));
+        assert!(err("host = \"x\"\npassword = \"p\"").contains("needs username"));
+        assert!(err("host = \"x\"\nusername = \"m\"").contains("needs password"));
+        assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nuser = \"a\"").contains("unknown field `user`"));
+        assert!(err("host = \"x\"\ntls = \"ssl\"\nusername = \"m\"\npassword = \"p\"").contains("`starttls`"));
+        assert!(err("host = \"mx.example.org\"\ntls = \"none\"\nusername = \"m\"\npassword = \"p\"").contains("in clear"));
+        assert!(err("host = \"x:143\"\nusername = \"m\"\npassword = \"p\"").contains("mail.imap.port"));
+        assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\npoll_seconds = 0").contains("at least 1"));
+        assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nmailbox = \" \"").contains("mail.imap.mailbox"));
+    }
+
+    #[test]
+    fn the_password_stays_out_of_debug_output() {
+        let c = parse("host = \"x\"\nusername = \"moves\"\npassword = \"hunter2\"").unwrap();
+        assert!(!format!("{c:?}").contains("hunter2"));
+        let raw: RawImap = toml::from_str("host = \"x\"\npassword = \"hunter2\"").unwrap();
+        assert!(!format!("{raw:?}").contains("hunter2"));
+    }
+}

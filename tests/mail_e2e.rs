@@ -1,0 +1,363 @@
+//! A game played by mail end to end, against the real servers `scripts/test`
+//! starts (OpenSMTPD and Dovecot on 127.0.0.1, see tests/smtp.rs): a steward in
+//! this process sends over `[mail.smtp]` and reads its own mailbox over
+//! `[mail.imap]`; the players read their mail over IMAP and answer over SMTP,
+//! the way a mail client does.
+//!
+//! OpenSMTPD delivers `local+detail@any.domain` to the maildir of `local`
+//! (`%{rcpt.user:strip}`), keeping the full address in `Delivered-To`; so the
+//! reply capabilities `moves-…+GAME.seat.turn.mac@example.org` all land in the
+//! mailbox of `moves-…`, which is the one the IMAP door reads.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use fairsteward::config::{Config, Overrides, RawConfig, RawHttp, RawMail};
+use fairsteward::mail::imap::{ImapTls, RawImap};
+use fairsteward::mail::smtp::{RawSmtp, TlsMode};
+use futures_util::TryStreamExt;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use mail_builder::MessageBuilder;
+use mail_builder::headers::raw::Raw;
+use mail_parser::{MessageParser, MimeHeaders};
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+
+const DOMAIN: &str = "example.org";
+
+#[derive(Clone, Debug)]
+struct Stack {
+    smtp_host: String,
+    smtp_port: u16,
+    imap_host: String,
+    imap_port: u16,
+    pass: String,
+}
+
+#[track_caller]
+fn stack() -> Stack {
+    let var = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| {
+            panic!(
+                "{name} is not set: the mail tests need the local SMTP and IMAP servers. Run the tests with \
+                 scripts/test, which starts OpenSMTPD and Dovecot (scripts/mailstack.sh) and exports MAILSTACK_*; \
+                 or, as root, eval \"$(scripts/mailstack.sh)\" before cargo test"
+            )
+        })
+    };
+    let port = |name: &str| var(name).parse::<u16>().unwrap_or_else(|e| panic!("{name}={:?}: {e}", var(name)));
+    Stack {
+        smtp_host: var("MAILSTACK_SMTP_HOST"),
+        smtp_port: port("MAILSTACK_SMTP_PORT"),
+        imap_host: var("MAILSTACK_IMAP_HOST"),
+        imap_port: port("MAILSTACK_IMAP_PORT"),
+        pass: var("MAILSTACK_PASS"),
+    }
+}
+
+/// A local part no other test, and no other test run, uses.
+fn unique(tag: &str) -> String {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    format!("{tag}-{}-{:x}-{}", std::process::id(), nanos % (1 << 40), COUNTER.fetch_add(1, Ordering::SeqCst))
+}
+
+/// A message in a mailbox, with its IMAP flags.
+#[derive(Clone, Debug)]
+struct Mail {
+    raw: Vec<u8>,
+    flags: Vec<String>,
+    message_id: String,
+}
+
+impl Mail {
+    fn header(&self, name: &str) -> Option<String> {
+        let m = MessageParser::default().parse(&self.raw).unwrap();
+        m.header_raw(name).map(|v| v.trim().to_owned())
+    }
+}
+
+/// Every message in `user`'s INBOX (read with BODY.PEEK, so nothing is marked).
+async fn mailbox(stack: &Stack, user: &str) -> Vec<Mail> {
+    let tcp = TcpStream::connect((stack.imap_host.as_str(), stack.imap_port)).await.expect("connect to IMAP");
+    let mut client = async_imap::Client::new(tcp);
+    client.read_response().await.expect("the IMAP greeting").expect("a greeting line");
+    let mut session = client.login(user, &stack.pass).await.map_err(|(e, _)| e).expect("IMAP login");
+    let inbox = session.select("INBOX").await.expect("SELECT INBOX");
+    let mut mails = Vec::new();
+    if inbox.exists > 0 {
+        let fetches: Vec<_> = session
+            .fetch("1:*", "(FLAGS BODY.PEEK[])")
+            .await
+            .expect("FETCH")
+            .try_collect()
+            .await
+            .expect("FETCH answers");
+        // Skip the FLAGS-only updates the server sends on the side while the
+        // steward's door marks messages in the same mailbox.
+        for f in &fetches {
+            let Some(raw) = f.body().map(<[u8]>::to_vec) else { continue };
+            let flags = f.flags().map(|fl| format!("{fl:?}")).collect();
+            let message_id = MessageParser::default().parse(&raw).and_then(|m| m.message_id().map(str::to_owned)).unwrap_or_default();
+            mails.push(Mail { raw, flags, message_id });
+        }
+    }
+    let _ = session.logout().await;
+    mails
+}
+
+/// Takes `\Seen` and the door's keyword off every message in `user`'s INBOX.
+async fn unmark(stack: &Stack, user: &str) {
+    let tcp = TcpStream::connect((stack.imap_host.as_str(), stack.imap_port)).await.expect("connect to IMAP");
+    let mut client = async_imap::Client::new(tcp);
+    client.read_response().await.expect("the IMAP greeting").expect("a greeting line");
+    let mut session = client.login(user, &stack.pass).await.map_err(|(e, _)| e).expect("IMAP login");
+    session.select("INBOX").await.expect("SELECT INBOX");
+    let flags = format!("-FLAGS.SILENT (\\Seen {})", fairsteward::mail::imap::DONE_KEYWORD);
+    let _: Vec<_> = session.store("1:*", flags).await.expect("STORE").try_collect().await.expect("STORE answers");
+    let _ = session.logout().await;
+}
+
+/// Polls `user`'s mailbox until `done` holds (at most `within`).
+async fn wait_for(stack: &Stack, user: &str, within: Duration, what: &str, done: impl Fn(&[Mail]) -> bool) -> Vec<Mail> {
+    let deadline = Instant::now() + within;
+    loop {
+        let mails = mailbox(stack, user).await;
+        if done(&mails) {
+            return mails;
+        }
+        if Instant::now() > deadline {
+            let ids: Vec<_> = mails.iter().map(|m| (&m.message_id, &m.flags)).collect();
+            panic!("timed out after {within:?} waiting for {what} in {user}'s mailbox; it holds {ids:#?}");
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// Sends `raw` from `from` to `to` through the real SMTP server.
+async fn send(stack: &Stack, from: &str, to: &str, raw: &[u8]) {
+    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(stack.smtp_host.as_str())
+        .port(stack.smtp_port)
+        .build();
+    let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
+    transport.send_raw(&envelope, raw).await.expect("the SMTP server takes the reply");
+}
+
+/// The bare address in a `Reply-To` header value.
+fn bare(header: &str) -> String {
+    header.rsplit_once('<').map_or(header, |(_, a)| a.trim_end_matches('>')).trim().to_owned()
+}
+
+fn is_answer(m: &Mail) -> bool {
+    m.message_id.contains(".answer-")
+}
+
+struct Steward {
+    base: String,
+    client: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Steward {
+    /// A steward sending through the mailstack as `moves@example.org` and
+    /// reading `moves`'s mailbox over IMAP.
+    async fn start(stack: &Stack, moves: &str) -> Steward {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let dir = tempfile::tempdir().unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let raw = RawConfig {
+            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
+            mail: RawMail {
+                from: Some(format!("Fairsteward <{moves}@{DOMAIN}>")),
+                smtp: Some(RawSmtp {
+                    host: Some(stack.smtp_host.clone()),
+                    port: Some(stack.smtp_port),
+                    tls: Some(TlsMode::None),
+                    timeout_seconds: Some(10),
+                    ..RawSmtp::default()
+                }),
+                imap: Some(RawImap {
+                    host: Some(stack.imap_host.clone()),
+                    port: Some(stack.imap_port),
+                    tls: Some(ImapTls::None),
+                    username: Some(moves.to_owned()),
+                    password: Some(stack.pass.clone()),
+                    timeout_seconds: Some(10),
+                    ..RawImap::default()
+                }),
+                ..RawMail::default()
+            },
+            ..RawConfig::default()
+        };
+        let config =
+            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) })
+                .expect("a valid configuration");
+        let imap = config.imap.as_ref().expect("[mail.imap] is read");
+        assert!(imap.idle && imap.mailbox == "INBOX", "{imap:?}");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
+            let _ = stopped.await;
+        }));
+        let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+        Steward { base: format!("http://{addr}"), client, stop: Some(stop), task: Some(task), _dir: dir }
+    }
+
+    async fn stop(mut self) {
+        drop(self.stop.take());
+        let task = self.task.take().unwrap();
+        tokio::time::timeout(Duration::from_secs(15), task).await.expect("the steward stops").unwrap().unwrap();
+    }
+
+    async fn game(&self, id: &str) -> Value {
+        let resp = self.client.get(format!("{}/api/games/{id}", self.base)).send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        resp.json().await.unwrap()
+    }
+}
+
+/// A player's reply to the board mail `to`, as a mail client writes it.
+fn reply(from: &str, board: &Mail, id: &str, body: &str, auto: bool) -> Vec<u8> {
+    let reply_to = bare(&board.header("Reply-To").expect("a Reply-To"));
+    let subject = board.header("Subject").unwrap_or_default();
+    let mut b = MessageBuilder::new()
+        .from(from)
+        .to(reply_to.as_str())
+        .subject(format!("Re: {subject}"))
+        .message_id(format!("{id}@client.example"))
+        .in_reply_to(board.message_id.as_str())
+        .references(board.message_id.as_str())
+        .text_body(body.to_owned());
+    if auto {
+        b = b.header("Auto-Submitted", Raw::new("auto-replied"));
+    }
+    b.write_to_vec().unwrap()
+}
+
+/// The board text of a mail quoted, as a mail client quotes it.
+fn quoted(board: &Mail) -> String {
+    let m = MessageParser::default().parse(&board.raw).unwrap();
+    m.body_text(0).unwrap().lines().map(|l| format!("> {l}\r\n")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
+    let stack = stack();
+    let moves = unique("moves");
+    let (alice, bob) = (unique("alice"), unique("bob"));
+    let emails = [format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}")];
+    let steward = Steward::start(&stack, &moves).await;
+
+    // A game over HTTP: each player gets a start mail.
+    let body = json!({"variant": "fairschach", "seats": [
+        {"name": "Alice", "email": emails[0]},
+        {"name": "Bob", "email": emails[1]},
+    ]});
+    let resp = steward.client.post(format!("{}/api/games", steward.base)).json(&body).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 201);
+    let created: Value = resp.json().await.unwrap();
+    let game = created["game"]["id"].as_str().unwrap().to_owned();
+
+    let within = Duration::from_secs(15);
+    let started = |seat: usize| format!("{game}.0.{seat}.started@{DOMAIN}");
+    let a_start = wait_for(&stack, &alice, within, "the start mail", |m| m.len() == 1).await.remove(0);
+    let b_start = wait_for(&stack, &bob, within, "the start mail", |m| m.len() == 1).await.remove(0);
+    assert_eq!(a_start.message_id, started(0));
+    assert_eq!(b_start.message_id, started(1));
+    let cap = bare(&a_start.header("Reply-To").unwrap());
+    assert!(cap.starts_with(&format!("{moves}+{game}.white.1.")) && cap.ends_with(&format!("@{DOMAIN}")), "{cap}");
+
+    // Alice bottom-posts e4 and her client sends it twice; an out-of-office
+    // for Bob answers the capability; then Bob top-posts d5.
+    let a_body = format!("On Mon, Fairsteward wrote:\r\n{}\r\ne4\r\n", quoted(&a_start));
+    let a_reply = reply(&format!("Alice <{}>", emails[0]), &a_start, &unique("a"), &a_body, false);
+    let b_cap = bare(&b_start.header("Reply-To").unwrap());
+    send(&stack, &emails[0], &cap, &a_reply).await;
+    send(&stack, &emails[0], &cap, &a_reply).await;
+    let ooo = reply(&format!("Bob <{}>", emails[1]), &b_start, &unique("ooo"), "I am away until Monday.\r\n", true);
+    send(&stack, &emails[1], &b_cap, &ooo).await;
+    // The door has handled all three before Bob's move comes.
+    let handled = wait_for(&stack, &moves, within, "three handled mails", |m| {
+        m.len() == 3 && m.iter().all(|x| x.flags.iter().any(|f| f.contains("FairstewardDone")))
+    })
+    .await;
+    for m in &handled {
+        assert!(m.flags.iter().any(|f| f.contains("Seen")), "handled mails are \\Seen: {:?}", m.flags);
+        // The subaddress arrived in the steward's own mailbox, named in Delivered-To.
+        let delivered = m.header("Delivered-To").unwrap_or_default();
+        assert!(delivered.starts_with(&format!("{moves}+{game}.")), "Delivered-To: {delivered}");
+    }
+    assert_eq!(steward.game(&game).await["moved"], json!(["white"]));
+    let b_body = format!("d5\r\n\r\nSent from my phone\r\n\r\n{}", quoted(&b_start));
+    send(&stack, &emails[1], &b_cap, &reply(&format!("Bob <{}>", emails[1]), &b_start, &unique("b"), &b_body, false)).await;
+
+    // The steward resolves the turn.
+    let deadline = Instant::now() + within;
+    loop {
+        let view = steward.game(&game).await;
+        if view["turn"] == 2 {
+            assert_eq!(view["history"][0]["moves"][0]["move"], "e4", "{view}");
+            assert_eq!(view["history"][0]["moves"][1]["move"], "d5", "{view}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the turn was not resolved: {view}");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+
+    // Each player: the start mail, one receipt, one turn-1 board mail.
+    for (seat, user) in [&alice, &bob].into_iter().enumerate() {
+        let mails = wait_for(&stack, user, within, "a receipt and the turn-1 board mail", |m| m.len() >= 3).await;
+        let turn_id = format!("{game}.1.{seat}.turn@{DOMAIN}");
+        let boards: Vec<&Mail> = mails.iter().filter(|m| m.message_id == turn_id).collect();
+        assert_eq!(boards.len(), 1, "one turn-1 board mail for seat {seat}");
+        let board = boards[0];
+        let start = format!("<{}>", started(seat));
+        assert_eq!(board.header("In-Reply-To").as_deref(), Some(start.as_str()));
+        assert_eq!(board.header("References").as_deref(), Some(start.as_str()));
+        let parsed = MessageParser::default().parse(&board.raw).unwrap();
+        let png = parsed.parts.iter().find(|p| p.content_type().is_some_and(|c| c.ctype() == "image" && c.subtype() == Some("png")));
+        assert!(png.expect("an image/png part").contents().starts_with(b"\x89PNG"));
+        let text = parsed.body_text(0).unwrap();
+        assert!(text.contains("white: e4 - played") && text.contains("black: d5 - played"), "{text}");
+        let rank1 = if seat == 0 { "  1  R N B Q K B N R  1" } else { "  8  r n b k q b n r  8" };
+        assert!(text.lines().any(|l| l == rank1), "the board text:\n{text}");
+
+        let answers: Vec<&Mail> = mails.iter().filter(|m| is_answer(m)).collect();
+        assert_eq!(answers.len(), 1, "one receipt for seat {seat} (the duplicate and the auto-reply get none): {:?}",
+            mails.iter().map(|m| &m.message_id).collect::<Vec<_>>());
+        let receipt = MessageParser::default().parse(&answers[0].raw).unwrap().body_text(0).unwrap().into_owned();
+        let mv = if seat == 0 { "e4" } else { "d5" };
+        assert!(receipt.contains(&format!("Accepted: move {mv} for turn 1")) && receipt.contains("receipt r-"), "{receipt}");
+        assert_eq!(mails.len(), 3, "nothing else for seat {seat}");
+    }
+    // Nothing more comes, and the steward's mailbox is all handled.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    for user in [&alice, &bob] {
+        assert_eq!(mailbox(&stack, user).await.len(), 3, "no late mail to {user}");
+    }
+    let all = mailbox(&stack, &moves).await;
+    assert_eq!(all.len(), 4);
+    assert!(all.iter().all(|m| m.flags.iter().any(|f| f.contains("FairstewardDone"))), "{:?}",
+        all.iter().map(|m| &m.flags).collect::<Vec<_>>());
+    let ids: BTreeSet<_> = all.iter().map(|m| m.message_id.clone()).collect();
+    assert_eq!(ids.len(), 3, "Alice's reply twice, the auto-reply, Bob's reply");
+
+    // As after a crash between handling and marking: the marks are gone. The door
+    // (told by the server while it idles) handles them again, marks them, and
+    // acts on none of them twice.
+    unmark(&stack, &moves).await;
+    wait_for(&stack, &moves, within, "the mails marked again", |m| {
+        m.len() == 4 && m.iter().all(|x| x.flags.iter().any(|f| f.contains("FairstewardDone")))
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    for user in [&alice, &bob] {
+        assert_eq!(mailbox(&stack, user).await.len(), 3, "nothing answered twice to {user}");
+    }
+    assert_eq!(steward.game(&game).await["turn"], 2);
+    steward.stop().await;
+}
