@@ -83,3 +83,48 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
     let forged = text.replacen("wR", "wQ", 1);
     assert!(fairsteward::protocol::verify::verify(&forged, &steward.keys().signing_public()).is_err());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_out_of_time_leaves_and_play_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let start: chrono::DateTime<Utc> = "2026-11-23T12:00:00Z".parse().unwrap();
+    let mut config = Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None }).unwrap();
+    config.clock = fairsteward::clock::Clock::manual(start);
+    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let mut options = std::collections::BTreeMap::new();
+    options.insert("mode".to_owned(), serde_json::json!("ffa"));
+    options.insert("clock".to_owned(), serde_json::json!({"kind": "days_per_move", "days": 1}));
+    let created = steward
+        .create_game(
+            NewGame { variant: "vierschach".into(), options, seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")] },
+            start,
+        )
+        .await
+        .unwrap();
+    let id = created.game.id.clone();
+    // South, to move, lets the day pass: it times out, leaves the board, and west is to move.
+    let later = start + chrono::Duration::hours(25);
+    config.clock.set(later);
+    steward.sweep(later).await.unwrap();
+    let v = steward.status(id.clone(), None).await.unwrap();
+    assert!(v.outcome.is_none(), "{v:?}");
+    assert!(!v.state.contains("sK"), "south's pieces are gone: {}", v.state);
+    assert_eq!(v.to_move, vec!["west".to_owned()]);
+    let events = steward.transcript(id.clone()).await.unwrap();
+    let timeout = events.iter().find(|e| e.kind == "timeout").expect("a timeout entry");
+    assert_eq!(timeout.body["state"], serde_json::json!(v.state));
+    let text: String = events
+        .iter()
+        .map(|e| {
+            let mut line = serde_json::json!({
+                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
+                "prev": e.prev, "hash": e.hash, "body": e.body,
+            });
+            if let Some(s) = &e.signature {
+                line["signature"] = serde_json::json!(s);
+            }
+            format!("{line}\n")
+        })
+        .collect();
+    fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).expect("the timeout replays");
+}

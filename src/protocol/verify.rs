@@ -177,6 +177,23 @@ fn check_event(replay: &mut Option<Replay>, game: &str, kind: &str, body: &Value
             if r.over {
                 return Err("an event after the game ended".into());
             }
+            if let Some(stated) = body.get("state").and_then(Value::as_str) {
+                // Play went on without the late seats: replay them leaving.
+                let mut after = r.state.clone();
+                for s in body.get("seats").and_then(Value::as_array).into_iter().flatten() {
+                    let name = text(s, "seat")?;
+                    let seat = r.seat(name).ok_or_else(|| format!("no seat {name}"))?;
+                    let (next, _, ended) = r.rules.retire(&after, seat).map_err(|e| format!("{name}'s timeout: {e}"))?;
+                    after = next;
+                    if ended.is_some() {
+                        break;
+                    }
+                }
+                if after != stated {
+                    return Err(format!("the timeout gives {after} by the rules, the steward wrote {stated}"));
+                }
+                r.state = after;
+            }
             if body.get("ends_game").and_then(Value::as_bool) == Some(true) {
                 r.over = true;
             }

@@ -26,7 +26,7 @@ use super::super::{Loaded, Steward, StewardError, load};
 use super::{GameClock, mail_time, mails};
 use crate::clock::human;
 use crate::ids::GameId;
-use crate::rules::{Seat, SeatSet};
+use crate::rules::{EndReason, Outcome, Seat, SeatSet};
 use crate::store::{Tx, time_text};
 
 /// What one sweep did.
@@ -198,7 +198,21 @@ impl Steward {
             let Some(earliest) = out_seats.iter().map(|(_, _, f)| *f).min() else { break };
             let first: Vec<(Seat, DateTime<Utc>, DateTime<Utc>)> = out_seats.into_iter().filter(|(_, _, f)| *f == earliest).collect();
             let late = first.iter().fold(SeatSet::EMPTY, |set, (s, _, _)| set.with(*s));
-            let outcome = g.rules.timeout(&g.row.state, late).map_err(super::super::internal)?;
+            let mut outcome = g.rules.timeout(&g.row.state, late).map_err(super::super::internal)?;
+            // Where play goes on without a late seat (Vierschach free-for-all), the
+            // seat leaves the board as a resignation would take it off.
+            let mut after = g.row.state.clone();
+            if outcome.is_none() {
+                for (seat, _, _) in &first {
+                    let (next, _, ended) = g.rules.retire(&after, *seat).map_err(super::super::internal)?;
+                    after = next;
+                    if let Some(o) = ended {
+                        outcome = Some(Outcome { reason: EndReason::Time, ..o });
+                        break;
+                    }
+                }
+            }
+            let goes_on = after != g.row.state;
             let stage = gc.seats[first[0].0.index()].stage;
             for (seat, _, flag) in &first {
                 let mut c = gc.seats[seat.index()].stopped(&gc.spec, &gc.stops, *flag, false);
@@ -210,9 +224,15 @@ impl Steward {
                 .iter()
                 .map(|(s, d, f)| json!({"seat": g.seat_name(*s), "deadline": time_text(*d), "final_deadline": time_text(*f)}))
                 .collect();
-            tx.append_event(&g.row.id, now, "timeout", &json!({
+            let mut body = json!({
                 "turn": g.row.turn, "stage": stage_name(stage), "seats": seats_json, "ends_game": outcome.is_some(),
-            }))?;
+            });
+            if goes_on {
+                body["state_before"] = json!(g.row.state);
+                body["state"] = json!(after);
+                tx.advance_game(&g.row.id, &after, g.row.turn, now)?;
+            }
+            tx.append_event(&g.row.id, now, "timeout", &body)?;
             let names: Vec<String> =
                 first.iter().map(|(s, _, _)| format!("{} ({})", g.seat_name(*s), g.seats[s.index()].name)).collect();
             let (_, d0, f0) = first[0];
@@ -247,6 +267,12 @@ impl Steward {
                 result: result.clone(),
             });
             if outcome.is_some() {
+                return Ok(out);
+            }
+            if goes_on {
+                // The seats to move changed: their clocks start. The loaded game is
+                // stale now; the next sweep looks again.
+                self.clock_turn_resolved(tx, g, &after, false, now)?;
                 return Ok(out);
             }
         }
