@@ -6,77 +6,21 @@
 //! process. Expected positions and statuses come from `rules/fairschach.md` and
 //! were cross-checked with `fairsteward rules fairschach resolve`.
 
-use std::collections::BTreeMap;
-use std::io::BufRead;
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-use fairsteward::config::{Config, Overrides, RawConfig, RawHttp};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{Answer, MAIL_DOMAIN, Server, Steward, eventually, parse_mail, spool_files};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
 const FS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR s KQkq - - 0 1";
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// Fairschach after the pair e4/d5 from the start (pause `moved`).
 const FS_E4_D5: &str = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR s KQkq e3,d6 e4,d5 0 2";
-/// The default sender's domain, part of every Message-ID.
-const MAIL_DOMAIN: &str = "steward.example";
-
 // ---------------------------------------------------------------------------
-// A steward on a loopback port
+// Games on the steward of tests/common
 // ---------------------------------------------------------------------------
-
-/// A running steward; it shuts down when dropped (the shutdown sender goes away).
-struct Server {
-    base: String,
-    client: reqwest::Client,
-    config: Config,
-    _stop: oneshot::Sender<()>,
-    _dir: tempfile::TempDir,
-}
-
-/// An answer: status, content type and body text.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    content_type: String,
-    www_authenticate: Option<String>,
-    text: String,
-}
-
-impl Answer {
-    #[track_caller]
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("answer {} is not JSON ({e}): {}", self.status, self.text))
-    }
-
-    /// The JSON body of a success with `status`.
-    #[track_caller]
-    fn ok(&self, status: u16) -> Value {
-        assert_eq!(self.status, status, "expected {status}, got {}: {}", self.status, self.text);
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}", self.content_type);
-        self.json()
-    }
-
-    /// Checks an error answer: the status, `{"error": code, "message": ...}` and
-    /// nothing else. Returns the message.
-    #[track_caller]
-    fn error(&self, status: u16, code: &str) -> String {
-        assert_eq!(self.status, status, "expected {status} {code}, got {}: {}", self.status, self.text);
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}: {}", self.content_type, self.text);
-        let v = self.json();
-        let obj = v.as_object().unwrap_or_else(|| panic!("error body is an object: {v}"));
-        assert_eq!(obj.len(), 2, "an error has exactly error and message: {v}");
-        assert_eq!(v["error"], code, "error code: {v}");
-        let message = v["message"].as_str().unwrap_or_else(|| panic!("message is text: {v}")).to_owned();
-        assert!(message.len() > 20, "a helpful message: {message:?}");
-        message
-    }
-}
 
 /// The seat tokens of a created game.
 #[derive(Clone, Debug)]
@@ -94,43 +38,6 @@ fn seats() -> Value {
 }
 
 impl Server {
-    async fn start() -> Server {
-        let dir = tempfile::tempdir().expect("a temporary data directory");
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
-        let addr = listener.local_addr().unwrap();
-        let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
-            ..RawConfig::default()
-        };
-        let config = Config::from_raw(
-            raw,
-            &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) },
-        )
-        .expect("a valid configuration");
-        let (stop, stopped) = oneshot::channel::<()>();
-        let shutdown = async move {
-            let _ = stopped.await;
-        };
-        tokio::spawn(fairsteward::server::serve(config.clone(), listener, shutdown));
-        Server { base: format!("http://{addr}"), client: client(), config, _stop: stop, _dir: dir }
-    }
-
-    async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<Vec<u8>>) -> Answer {
-        send(&self.client, &self.base, method, path, token, body).await
-    }
-
-    async fn get(&self, path: &str, token: Option<&str>) -> Answer {
-        self.send(reqwest::Method::GET, path, token, None).await
-    }
-
-    async fn post(&self, path: &str, token: Option<&str>, body: impl Into<Vec<u8>>) -> Answer {
-        self.send(reqwest::Method::POST, path, token, Some(body.into())).await
-    }
-
-    async fn post_json(&self, path: &str, token: Option<&str>, body: &Value) -> Answer {
-        self.post(path, token, body.to_string()).await
-    }
-
     async fn create_raw(&self, body: &Value) -> Answer {
         self.post_json("/api/games", None, body).await
     }
@@ -143,14 +50,6 @@ impl Server {
             white: created["tokens"][0]["token"].as_str().unwrap().to_owned(),
             black: created["tokens"][1]["token"].as_str().unwrap().to_owned(),
         }
-    }
-
-    async fn game(&self, id: &str, token: Option<&str>) -> Value {
-        self.get(&format!("/api/games/{id}"), token).await.ok(200)
-    }
-
-    async fn mv(&self, id: &str, token: &str, turn: u32, text: &str) -> Answer {
-        self.post_json(&format!("/api/games/{id}/moves"), Some(token), &json!({"turn": turn, "move": text})).await
     }
 
     /// A move that must be accepted; returns the receipt.
@@ -167,56 +66,6 @@ impl Server {
     async fn transcript(&self, id: &str) -> Answer {
         self.get(&format!("/api/games/{id}/transcript"), None).await
     }
-}
-
-fn client() -> reqwest::Client {
-    reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().expect("an HTTP client")
-}
-
-async fn send(
-    client: &reqwest::Client,
-    base: &str,
-    method: reqwest::Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Vec<u8>>,
-) -> Answer {
-    let mut req = client.request(method, format!("{base}{path}"));
-    if let Some(t) = token {
-        req = req.header("Authorization", format!("Bearer {t}"));
-    }
-    if let Some(b) = body {
-        req = req.header("Content-Type", "application/json").body(b);
-    }
-    let resp = req.send().await.unwrap_or_else(|e| panic!("request to {path}: {e}"));
-    let header = |name: &str| resp.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
-    let content_type = header("content-type").unwrap_or_default();
-    let www_authenticate = header("www-authenticate");
-    let status = resp.status().as_u16();
-    let text = resp.text().await.expect("a readable body");
-    Answer { status, content_type, www_authenticate, text }
-}
-
-/// Polls `check` every 25 ms until it returns `Some`, for at most 10 s.
-async fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out after 10 s waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
-
-/// The `.eml` files of a spool directory, by file name.
-fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return BTreeMap::new() };
-    entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect()
 }
 
 /// Every text (and blob, read as text) cell of the `outbox` table, and the
@@ -265,149 +114,6 @@ fn unsent_mail(db: &Path) -> i64 {
     let conn = rusqlite::Connection::open(db).expect("open the steward's database");
     conn.busy_timeout(Duration::from_secs(5)).unwrap();
     conn.query_row("SELECT count(*) FROM outbox WHERE sent_at IS NULL", [], |r| r.get(0)).unwrap()
-}
-
-// ---------------------------------------------------------------------------
-// A small RFC 5322 reader (enough to check what the steward writes)
-// ---------------------------------------------------------------------------
-
-/// A parsed message: headers in order (names as written), the decoded text
-/// body (of a multipart mail: its first text/plain part) and every part.
-struct Mail {
-    headers: Vec<(String, String)>,
-    body: String,
-    /// The leaf parts, depth first: content type (lower case, without
-    /// parameters) and decoded text (binary parts: empty).
-    parts: Vec<(String, String)>,
-}
-
-impl Mail {
-    /// The single value of a header (case-insensitive name); panics when absent
-    /// or repeated.
-    #[track_caller]
-    fn header(&self, name: &str) -> &str {
-        let found: Vec<&str> =
-            self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect();
-        assert_eq!(found.len(), 1, "exactly one {name} header in {:?}", self.headers);
-        found[0]
-    }
-
-    /// Every decoded part, joined: what a reader of any part could see.
-    fn all_text(&self) -> String {
-        self.parts.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n")
-    }
-}
-
-/// Parses `bytes` as an RFC 5322 message, asserting the syntax on the way:
-/// ASCII only, CRLF line ends, lines of at most 998 characters, header fields
-/// `name: value` with folded continuations, an empty line before the body.
-#[track_caller]
-fn parse_mail(bytes: &[u8]) -> Mail {
-    assert!(bytes.is_ascii(), "a mail is 7-bit ASCII");
-    let text = std::str::from_utf8(bytes).unwrap();
-    for (i, b) in bytes.iter().enumerate() {
-        if *b == b'\n' {
-            assert!(i > 0 && bytes[i - 1] == b'\r', "bare LF at byte {i}");
-        }
-        if *b == b'\r' {
-            assert_eq!(bytes.get(i + 1), Some(&b'\n'), "bare CR at byte {i}");
-        }
-    }
-    let (head, body) = text.split_once("\r\n\r\n").expect("an empty line between header and body");
-    for line in body.split("\r\n") {
-        assert!(line.len() <= 998, "body line too long: {line}");
-    }
-    let headers = parse_header_fields(head);
-    let parts = mime_leaves(&headers, body);
-    let body = parts.iter().find(|(t, _)| t == "text/plain").map(|(_, b)| b.clone()).expect("a text/plain part");
-    Mail { headers, body, parts }
-}
-
-#[track_caller]
-fn parse_header_fields(head: &str) -> Vec<(String, String)> {
-    let mut headers: Vec<(String, String)> = Vec::new();
-    for line in head.split("\r\n") {
-        assert!(line.len() <= 998, "header line too long: {line}");
-        if line.starts_with([' ', '\t']) {
-            let last = headers.last_mut().expect("a continuation follows a header field");
-            last.1.push(' ');
-            last.1.push_str(line.trim());
-        } else {
-            let (name, value) = line.split_once(':').unwrap_or_else(|| panic!("not a header field: {line:?}"));
-            assert!(
-                !name.is_empty() && name.bytes().all(|b| (33..=126).contains(&b) && b != b':'),
-                "bad field name {name:?}"
-            );
-            headers.push((name.to_owned(), value.trim().to_owned()));
-        }
-    }
-    headers
-}
-
-/// The leaf parts of a MIME entity, depth first, decoded.
-#[track_caller]
-fn mime_leaves(headers: &[(String, String)], body: &str) -> Vec<(String, String)> {
-    let field = |name: &str| headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
-    let content_type = field("Content-Type").unwrap_or_else(|| "text/plain".to_owned());
-    let kind = content_type.split(';').next().unwrap().trim().to_ascii_lowercase();
-    if kind.starts_with("multipart/") {
-        let boundary = content_type
-            .split(';')
-            .find_map(|p| p.trim().strip_prefix("boundary="))
-            .unwrap_or_else(|| panic!("a boundary in {content_type}"))
-            .trim_matches('"')
-            .to_owned();
-        let delimiter = format!("\r\n--{boundary}");
-        let body = format!("\r\n{body}");
-        let (_preamble, rest) = body.split_once(&delimiter).expect("a first boundary");
-        let mut leaves = Vec::new();
-        for section in rest.split(&delimiter) {
-            if section.starts_with("--") {
-                break;
-            }
-            let section = section.strip_prefix("\r\n").expect("a line break after the boundary");
-            let (head, part) = section.split_once("\r\n\r\n").unwrap_or((section, ""));
-            leaves.extend(mime_leaves(&parse_header_fields(head), part));
-        }
-        return leaves;
-    }
-    let encoding = field("Content-Transfer-Encoding").map(|v| v.to_ascii_lowercase());
-    if !kind.starts_with("text/") {
-        return vec![(kind, String::new())];
-    }
-    let body = match encoding.as_deref() {
-        None | Some("7bit" | "8bit") => body.to_owned(),
-        Some("quoted-printable") => decode_quoted_printable(body),
-        Some("base64") => {
-            use base64::Engine as _;
-            let joined: String = body.split_whitespace().collect();
-            String::from_utf8(base64::engine::general_purpose::STANDARD.decode(joined).expect("valid base64 body"))
-                .expect("a UTF-8 body")
-        }
-        Some(other) => panic!("unexpected Content-Transfer-Encoding {other}"),
-    };
-    vec![(kind, body.replace("\r\n", "\n"))]
-}
-
-fn decode_quoted_printable(text: &str) -> String {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'=' {
-            if bytes[i + 1..].starts_with(b"\r\n") {
-                i += 3;
-                continue;
-            }
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
-            out.push(u8::from_str_radix(hex, 16).expect("a quoted-printable escape"));
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).expect("a UTF-8 body")
 }
 
 // ---------------------------------------------------------------------------
@@ -1285,9 +991,8 @@ async fn resolution_spools_one_board_mail_per_seat() {
         // Plain text and HTML as alternatives, the HTML with the board as an
         // inline image.
         assert!(mail.header("Content-Type").starts_with("multipart/alternative"), "{}", mail.header("Content-Type"));
-        let kinds: Vec<&str> = mail.parts.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(kinds, ["text/plain", "text/html", "image/png"], "the parts of the board mail");
-        let html = &mail.parts[1].1;
+        assert_eq!(mail.kinds(), ["text/plain", "text/html", "image/png"], "the parts of the board mail");
+        let html = &mail.parts[1].text;
         assert!(html.contains("src=\"cid:board\""), "{html}");
 
         let body = &mail.body;
@@ -1441,90 +1146,36 @@ async fn secrecy_a_pending_move_is_told_only_to_its_own_seat() {
     assert!(outbox_texts(&db).iter().any(|c| c.contains("Nh3")));
 }
 
-/// Kills the child when the test ends, however it ends.
-struct ChildGuard(Child);
-
-impl Drop for ChildGuard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secrecy_a_pending_move_never_reaches_the_log() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["serve", "--data-dir"])
-        .arg(dir.path())
-        .args(["--listen", "127.0.0.1:0"])
-        .env("RUST_LOG", "debug")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the fairsteward binary starts");
-    let stderr = child.stderr.take().unwrap();
-    let mut guard = ChildGuard(child);
-    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
-    let reader = {
-        let lines = lines.clone();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stderr).lines() {
-                match line {
-                    Ok(l) => lines.lock().unwrap().push(l),
-                    Err(_) => break,
-                }
-            }
-        })
-    };
-    let addr: SocketAddr = eventually("the listening line on stderr", || {
-        lines.lock().unwrap().iter().find_map(|l| {
-            let rest = l.split("listening on http://").nth(1)?;
-            rest.split_whitespace().next()?.parse().ok()
-        })
-    })
-    .await;
-    let base = format!("http://{addr}");
-    let http = client();
-    let created = send(
-        &http,
-        &base,
-        reqwest::Method::POST,
-        "/api/games",
-        None,
-        Some(json!({"variant": "fairschach", "seats": seats()}).to_string().into_bytes()),
-    )
-    .await
-    .ok(201);
+    let mut steward = Steward::start(dir.path()).await;
+    let api = steward.api();
+    let created = api.post_json("/api/games", None, &json!({"variant": "fairschach", "seats": seats()})).await.ok(201);
     let id = created["game"]["id"].as_str().unwrap().to_owned();
     let white = created["tokens"][0]["token"].as_str().unwrap().to_owned();
     let black = created["tokens"][1]["token"].as_str().unwrap().to_owned();
     let moves = format!("/api/games/{id}/moves");
-    let body = json!({"turn": 1, "move": "Nh3"}).to_string().into_bytes();
-    let r = send(&http, &base, reqwest::Method::POST, &moves, Some(&white), Some(body.clone())).await.ok(200);
+    let body = json!({"turn": 1, "move": "Nh3"});
+    let r = api.post_json(&moves, Some(&white), &body).await.ok(200);
     assert_eq!(r["resolved"], false);
     // A repeat, a refused different move, and the views of the game.
-    send(&http, &base, reqwest::Method::POST, &moves, Some(&white), Some(body)).await.ok(200);
-    let other = json!({"turn": 1, "move": "Na3"}).to_string().into_bytes();
-    send(&http, &base, reqwest::Method::POST, &moves, Some(&white), Some(other)).await.error(409, "already_moved");
+    api.post_json(&moves, Some(&white), &body).await.ok(200);
+    let other = json!({"turn": 1, "move": "Na3"});
+    api.post_json(&moves, Some(&white), &other).await.error(409, "already_moved");
     for token in [None, Some(black.as_str()), Some(white.as_str())] {
-        send(&http, &base, reqwest::Method::GET, &format!("/api/games/{id}"), token, None).await.ok(200);
+        api.get(&format!("/api/games/{id}"), token).await.ok(200);
     }
-    send(&http, &base, reqwest::Method::GET, &format!("/api/games/{id}/transcript"), None, None).await;
+    api.get(&format!("/api/games/{id}/transcript"), None).await;
     // Wait until the steward has logged the accepted move and spooled the start
     // mails, so the log holds everything these requests caused.
     eventually("the log of the accepted move and the spooled mails", || {
-        let l = lines.lock().unwrap();
-        (l.iter().any(|l| l.contains("move accepted")) && l.iter().filter(|l| l.contains("mail spooled")).count() == 2)
-            .then_some(())
+        (steward.count("move accepted") > 0 && steward.count("mail spooled") == 2).then_some(())
     })
     .await;
 
-    let _ = guard.0.kill();
-    let _ = guard.0.wait();
-    reader.join().unwrap();
-    let log = lines.lock().unwrap().join("\n");
+    steward.stop();
+    let log = steward.log();
     assert!(log.contains("move accepted"), "the log records the accepted move:\n{log}");
     assert!(log.contains(&id), "the log names the game:\n{log}");
     assert_no_secret("the log", &log);

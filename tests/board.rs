@@ -4,39 +4,17 @@
 //! port, with its own temporary data directory), plays through the real API and
 //! reads the pictures as a browser or a mail client would.
 
-use std::time::Duration;
+mod common;
 
-use fairsteward::config::{Config, Overrides, RawConfig, RawHttp};
+use common::{Answer, Server};
 use resvg::{tiny_skia, usvg};
-use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-
-/// A running steward; it shuts down when dropped (the shutdown sender goes away).
-struct Server {
-    base: String,
-    client: reqwest::Client,
-    _stop: oneshot::Sender<()>,
-    _dir: tempfile::TempDir,
-}
-
-/// An answer: status, content type and body.
-struct Answer {
-    status: u16,
-    content_type: String,
-    cache_control: String,
-    body: Vec<u8>,
-}
+use serde_json::json;
 
 impl Answer {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
     /// The SVG of a 200 answer, checked to be one usvg reads.
     #[track_caller]
     fn svg(&self) -> String {
-        assert_eq!(self.status, 200, "{}", self.text());
+        assert_eq!(self.status, 200, "{}", self.text);
         assert_eq!(self.content_type, "image/svg+xml");
         assert_eq!(self.cache_control, "no-cache", "a board changes: never cached stale");
         let svg = String::from_utf8(self.body.clone()).expect("SVG is UTF-8");
@@ -47,21 +25,10 @@ impl Answer {
     /// The decoded PNG of a 200 answer.
     #[track_caller]
     fn png(&self) -> tiny_skia::Pixmap {
-        assert_eq!(self.status, 200, "{}", self.text());
+        assert_eq!(self.status, 200, "{}", self.text);
         assert_eq!(self.content_type, "image/png");
         assert_eq!(&self.body[..8], b"\x89PNG\r\n\x1a\n", "the PNG signature");
         tiny_skia::Pixmap::decode_png(&self.body).expect("a PNG that decodes")
-    }
-
-    /// Checks an error answer: the status and `{"error": code, "message": ...}`.
-    #[track_caller]
-    fn error(&self, status: u16, code: &str) -> String {
-        assert_eq!(self.status, status, "expected {status} {code}, got {}: {}", self.status, self.text());
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}", self.content_type);
-        let v: Value = serde_json::from_slice(&self.body).expect("a JSON error");
-        assert_eq!(v["error"], code, "{v}");
-        assert_eq!(v.as_object().unwrap().len(), 2, "exactly error and message: {v}");
-        v["message"].as_str().unwrap().to_owned()
     }
 }
 
@@ -72,43 +39,12 @@ struct Game {
 }
 
 impl Server {
-    async fn start() -> Server {
-        let dir = tempfile::tempdir().expect("a temporary data directory");
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
-        let addr = listener.local_addr().unwrap();
-        let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
-            ..RawConfig::default()
-        };
-        let config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) })
-                .expect("a valid configuration");
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(fairsteward::server::serve(config, listener, async move {
-            let _ = stopped.await;
-        }));
-        let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().unwrap();
-        Server { base: format!("http://{addr}"), client, _stop: stop, _dir: dir }
-    }
-
-    async fn get(&self, path: &str) -> Answer {
-        let resp =
-            self.client.get(format!("{}{path}", self.base)).send().await.unwrap_or_else(|e| panic!("GET {path}: {e}"));
-        let header = |name: &str| resp.headers().get(name).map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
-        let (content_type, cache_control) = (header("content-type"), header("cache-control"));
-        let status = resp.status().as_u16();
-        let body = resp.bytes().await.expect("a readable body").to_vec();
-        Answer { status, content_type, cache_control, body }
-    }
-
     async fn create(&self, variant: &str) -> Game {
         let body = json!({"variant": variant, "seats": [
             {"name": "Alice", "email": "alice@example.org"},
             {"name": "Bob", "email": "bob@example.org"},
         ]});
-        let resp = self.client.post(format!("{}/api/games", self.base)).body(body.to_string()).send().await.unwrap();
-        assert_eq!(resp.status().as_u16(), 201);
-        let created: Value = resp.json().await.unwrap();
+        let created = self.post_json("/api/games", None, &body).await.ok(201);
         Game {
             id: created["game"]["id"].as_str().unwrap().to_owned(),
             tokens: created["tokens"]
@@ -121,16 +57,8 @@ impl Server {
     }
 
     async fn play(&self, game: &Game, seat: usize, turn: u32, text: &str) {
-        let resp = self
-            .client
-            .post(format!("{}/api/games/{}/moves", self.base, game.id))
-            .header("Authorization", format!("Bearer {}", game.tokens[seat]))
-            .body(json!({"turn": turn, "move": text}).to_string())
-            .send()
-            .await
-            .unwrap();
-        let status = resp.status().as_u16();
-        assert_eq!(status, 200, "move {text}: {}", resp.text().await.unwrap());
+        let a = self.mv(&game.id, &game.tokens[seat], turn, text).await;
+        assert_eq!(a.status, 200, "move {text}: {}", a.text);
     }
 }
 
@@ -145,32 +73,32 @@ async fn a_fairschach_pair_shows_its_moves_and_pauses() {
     let board = |query: &str| format!("/api/games/{}/board.svg{query}", game.id);
 
     // The start: both seats owe a move, nothing moved, nothing paused.
-    let svg = server.get(&board("")).await.svg();
+    let svg = server.get(&board(""), None).await.svg();
     assert!(!svg.contains("<text"), "no fonts: everything is paths");
     assert_eq!(count(&svg, "to-move"), 2);
     assert_eq!((count(&svg, "arrow"), count(&svg, "last-move"), count(&svg, "marked")), (0, 0, 0));
 
     server.play(&game, 0, 1, "e4").await;
     // A pending move never shows.
-    assert_eq!(server.get(&board("")).await.svg(), svg);
+    assert_eq!(server.get(&board(""), None).await.svg(), svg);
     server.play(&game, 1, 1, "d5").await;
 
     // rules/fairschach.md §5: e4 and d5 are paused in the next pair.
-    let svg = server.get(&board("")).await.svg();
+    let svg = server.get(&board(""), None).await.svg();
     assert_eq!(count(&svg, "arrow"), 2, "e2-e4 and d7-d5");
     assert_eq!(count(&svg, "last-move"), 4, "e2, e4, d7, d5 tinted");
     assert_eq!(count(&svg, "marked"), 2, "e4 and d5 paused");
     assert_eq!(count(&svg, "to-move"), 2);
 
     // Black's side is the board turned; white's and the default are the same.
-    let black = server.get(&board("?seat=black")).await.svg();
+    let black = server.get(&board("?seat=black"), None).await.svg();
     assert_ne!(black, svg);
-    assert_eq!(server.get(&board("?seat=2")).await.svg(), black);
-    assert_eq!(server.get(&board("?seat=White")).await.svg(), svg);
+    assert_eq!(server.get(&board("?seat=2"), None).await.svg(), black);
+    assert_eq!(server.get(&board("?seat=White"), None).await.svg(), svg);
 
-    let png = server.get(&format!("/api/games/{}/board.png", game.id)).await.png();
+    let png = server.get(&format!("/api/games/{}/board.png", game.id), None).await.png();
     assert_eq!((png.width(), png.height()), (640, 640));
-    let png = server.get(&format!("/api/games/{}/board.png?seat=black&size=300", game.id)).await.png();
+    let png = server.get(&format!("/api/games/{}/board.png?seat=black&size=300", game.id), None).await.png();
     assert_eq!((png.width(), png.height()), (300, 300));
 }
 
@@ -179,7 +107,7 @@ async fn a_chess_move_shows_one_arrow_and_the_other_seat_to_move() {
     let server = Server::start().await;
     let game = server.create("chess").await;
     server.play(&game, 0, 1, "e4").await;
-    let svg = server.get(&format!("/api/games/{}/board.svg", game.id)).await.svg();
+    let svg = server.get(&format!("/api/games/{}/board.svg", game.id), None).await.svg();
     assert_eq!(count(&svg, "arrow"), 1);
     assert_eq!(count(&svg, "to-move seat-2"), 1, "black to move");
     assert_eq!(count(&svg, "to-move"), 1);
@@ -193,7 +121,7 @@ async fn a_chess_move_shows_one_arrow_and_the_other_seat_to_move() {
         .await
         .unwrap();
     assert_eq!(resp.status().as_u16(), 200);
-    let svg = server.get(&format!("/api/games/{}/board.svg", game.id)).await.svg();
+    let svg = server.get(&format!("/api/games/{}/board.svg", game.id), None).await.svg();
     assert_eq!((count(&svg, "to-move"), count(&svg, "arrow")), (0, 1));
 }
 
@@ -202,12 +130,12 @@ async fn bad_requests_get_json_errors() {
     let server = Server::start().await;
     let game = server.create("fairschach").await;
     for path in ["/api/games/ZZZZZZ/board.svg", "/api/games/ZZZZZZ/board.png", "/api/games/not-an-id/board.png"] {
-        server.get(path).await.error(404, "unknown_game");
+        server.get(path, None).await.error(404, "unknown_game");
     }
-    let message = server.get(&format!("/api/games/{}/board.svg?seat=green", game.id)).await.error(400, "bad_request");
+    let message = server.get(&format!("/api/games/{}/board.svg?seat=green", game.id), None).await.error(400, "bad_request");
     assert!(message.contains("white, black"), "{message}");
-    server.get(&format!("/api/games/{}/board.png?size=10", game.id)).await.error(400, "bad_request");
-    server.get(&format!("/api/games/{}/board.png?size=big", game.id)).await.error(400, "bad_request");
-    server.get(&format!("/api/games/{}/board.svg?size=300", game.id)).await.error(400, "bad_request");
-    server.get(&format!("/api/games/{}/board.svg?colour=blue", game.id)).await.error(400, "bad_request");
+    server.get(&format!("/api/games/{}/board.png?size=10", game.id), None).await.error(400, "bad_request");
+    server.get(&format!("/api/games/{}/board.png?size=big", game.id), None).await.error(400, "bad_request");
+    server.get(&format!("/api/games/{}/board.svg?size=300", game.id), None).await.error(400, "bad_request");
+    server.get(&format!("/api/games/{}/board.svg?colour=blue", game.id), None).await.error(400, "bad_request");
 }

@@ -14,25 +14,19 @@
 //! `fairsteward rules fairschach play --moves "Nh3 Nh6 Rg1 Rg8 Ng5 Ng4"`: every
 //! move is played.
 
-use std::collections::BTreeMap;
-use std::io::BufRead;
-use std::net::SocketAddr;
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
-use fairsteward::config::{Config, Overrides, RawConfig, RawHttp};
+use common::{Api, Server, Steward, eventually, spool_files};
 use fairsteward::protocol::verify::{Summary, verify};
 use fairsteward::protocol::{
     Body, Envelope, MAX_ENVELOPE_BYTES, PlayerKey, SEALING_KEY_FILE, SIGNING_KEY_FILE, StewardKeys, commitment,
     decode_base64, fingerprint, public_key_from_base64, random_nonce, random_salt, seal,
 };
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 const FS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR s KQkq - - 0 1";
 
@@ -41,56 +35,8 @@ const PAIRS: [(&str, &str, &str, &str); 3] =
     [("Nh3", "g1h3", "Nh6", "g8h6"), ("Rg1", "h1g1", "Rg8", "h8g8"), ("Ng5", "h3g5", "Ng4", "h6g4")];
 
 // ---------------------------------------------------------------------------
-// A steward on a loopback port
+// Games on the steward of tests/common
 // ---------------------------------------------------------------------------
-
-/// A running steward.
-struct Server {
-    base: String,
-    client: reqwest::Client,
-    config: Config,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<anyhow::Result<()>>>,
-    _dir: Option<tempfile::TempDir>,
-}
-
-/// An answer: status, content type and body text.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    content_type: String,
-    text: String,
-}
-
-impl Answer {
-    #[track_caller]
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("answer {} is not JSON ({e}): {}", self.status, self.text))
-    }
-
-    /// The JSON body of a success with `status`.
-    #[track_caller]
-    fn ok(&self, status: u16) -> Value {
-        assert_eq!(self.status, status, "expected {status}, got {}: {}", self.status, self.text);
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}", self.content_type);
-        self.json()
-    }
-
-    /// Checks an error answer: the status, `{"error": code, "message": ...}` and
-    /// nothing else, with a message long enough to help. Returns the message.
-    #[track_caller]
-    fn error(&self, status: u16, code: &str) -> String {
-        assert_eq!(self.status, status, "expected {status} {code}, got {}: {}", self.status, self.text);
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}: {}", self.content_type, self.text);
-        let v = self.json();
-        let obj = v.as_object().unwrap_or_else(|| panic!("error body is an object: {v}"));
-        assert_eq!(obj.len(), 2, "an error has exactly error and message: {v}");
-        assert_eq!(v["error"], code, "error code: {v}");
-        let message = v["message"].as_str().unwrap_or_else(|| panic!("message is text: {v}")).to_owned();
-        assert!(message.len() > 40, "a helpful message: {message:?}");
-        message
-    }
-}
 
 /// A created game: its id, the seat tokens, and the seats' keys when registered.
 struct Game {
@@ -130,54 +76,7 @@ fn seats(keys: Option<(&PlayerKey, &PlayerKey)>) -> Value {
     s
 }
 
-fn client() -> reqwest::Client {
-    reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().expect("an HTTP client")
-}
-
-async fn send(
-    client: &reqwest::Client,
-    url: String,
-    method: reqwest::Method,
-    token: Option<&str>,
-    body: Option<(&str, Vec<u8>)>,
-) -> Answer {
-    let mut req = client.request(method, &url);
-    if let Some(t) = token {
-        req = req.header("Authorization", format!("Bearer {t}"));
-    }
-    if let Some((content_type, b)) = body {
-        req = req.header("Content-Type", content_type).body(b);
-    }
-    let resp = req.send().await.unwrap_or_else(|e| panic!("request to {url}: {e}"));
-    let content_type = resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
-    let status = resp.status().as_u16();
-    let text = resp.text().await.expect("a readable body");
-    Answer { status, content_type, text }
-}
-
-/// A JSON-speaking or envelope-speaking client of one steward.
-#[derive(Clone)]
-struct Api {
-    base: String,
-    client: reqwest::Client,
-}
-
 impl Api {
-    async fn get(&self, path: &str, token: Option<&str>) -> Answer {
-        send(&self.client, format!("{}{path}", self.base), reqwest::Method::GET, token, None).await
-    }
-
-    async fn post_json(&self, path: &str, token: Option<&str>, body: &Value) -> Answer {
-        let body = Some(("application/json", body.to_string().into_bytes()));
-        send(&self.client, format!("{}{path}", self.base), reqwest::Method::POST, token, body).await
-    }
-
-    /// Posts envelope text as `text/plain`.
-    async fn post_text(&self, path: &str, token: Option<&str>, text: &str) -> Answer {
-        let body = Some(("text/plain; charset=utf-8", text.as_bytes().to_vec()));
-        send(&self.client, format!("{}{path}", self.base), reqwest::Method::POST, token, body).await
-    }
-
     async fn create(&self, variant: &str, options: Value, keys: Option<(PlayerKey, PlayerKey)>) -> Game {
         let seats = seats(keys.as_ref().map(|(w, b)| (w, b)));
         let created = self.post_json("/api/games", None, &json!({"variant": variant, "options": options, "seats": seats})).await.ok(201);
@@ -187,10 +86,6 @@ impl Api {
             black: created["tokens"][1]["token"].as_str().unwrap().to_owned(),
             keys,
         }
-    }
-
-    async fn game(&self, id: &str, token: Option<&str>) -> Value {
-        self.get(&format!("/api/games/{id}"), token).await.ok(200)
     }
 
     async fn transcript(&self, id: &str) -> String {
@@ -226,65 +121,6 @@ impl Api {
     }
 }
 
-impl Server {
-    async fn start() -> Server {
-        let dir = tempfile::tempdir().expect("a temporary data directory");
-        let mut s = Server::start_in(dir.path()).await;
-        s._dir = Some(dir);
-        s
-    }
-
-    async fn start_in(data_dir: &Path) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
-        let addr = listener.local_addr().unwrap();
-        let raw = RawConfig { http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) }, ..RawConfig::default() };
-        let config = Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_owned()), listen: Some(addr.to_string()) })
-            .expect("a valid configuration");
-        let (stop, stopped) = oneshot::channel::<()>();
-        let shutdown = async move {
-            let _ = stopped.await;
-        };
-        let task = tokio::spawn(fairsteward::server::serve(config.clone(), listener, shutdown));
-        Server { base: format!("http://{addr}"), client: client(), config, stop: Some(stop), task: Some(task), _dir: None }
-    }
-
-    /// Shuts the steward down and waits until it has.
-    async fn shut_down(mut self) {
-        drop(self.stop.take());
-        let task = self.task.take().unwrap();
-        tokio::time::timeout(Duration::from_secs(10), task)
-            .await
-            .expect("the steward shuts down within 10 s")
-            .expect("the serve task does not panic")
-            .expect("the steward serves and stops without error");
-    }
-
-    fn api(&self) -> Api {
-        Api { base: self.base.clone(), client: self.client.clone() }
-    }
-}
-
-/// Polls `check` every 25 ms until it returns `Some`, for at most 10 s.
-async fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out after 10 s waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
-
-/// The `.eml` files of a spool directory, by file name.
-fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return BTreeMap::new() };
-    entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect()
-}
 
 // ---------------------------------------------------------------------------
 // Envelopes
@@ -434,7 +270,7 @@ async fn signed_game_takes_signed_envelopes_without_a_token_and_refuses_the_rest
     no_black_key[1].as_object_mut().unwrap().remove("public_key");
     for seats in [seats(None), no_black_key] {
         let a = api.post_json("/api/games", None, &json!({"variant": "fairschach", "options": {"auth": "signature"}, "seats": seats})).await;
-        let m = a.error(400, "bad_request");
+        let m = a.error_longer_than(400, "bad_request", 40);
         assert!(m.contains("public_key") && m.contains("signature"), "{m}");
     }
 
@@ -444,9 +280,9 @@ async fn signed_game_takes_signed_envelopes_without_a_token_and_refuses_the_rest
 
     // A JSON move with the seat's token is not enough; nor is an unsigned envelope.
     let before = api.snapshot(&g).await;
-    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error(403, "signature_required");
+    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error_longer_than(403, "signature_required", 40);
     assert!(m.contains("signed"), "{m}");
-    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error(403, "signature_required");
+    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error_longer_than(403, "signature_required", 40);
     assert_unchanged(&before, &api.snapshot(&g).await);
 
     // Signed envelopes without a token: three pairs.
@@ -606,7 +442,7 @@ async fn refusal_an_envelope_altered_after_signing_is_403_bad_signature() {
     let signed = envelope(&g.id, "black", 2, mv("Rg8"), Some(g.black_key()));
     let altered = signed.replace("move: Rg8", "move: Na6");
     assert_ne!(altered, signed);
-    let m = api.post_text(&g.moves(), None, &altered).await.error(403, "bad_signature");
+    let m = api.post_text(&g.moves(), None, &altered).await.error_longer_than(403, "bad_signature", 40);
     assert!(m.contains("does not verify") && m.contains("black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -619,7 +455,7 @@ async fn refusal_an_envelope_signed_with_the_other_seats_key_is_403_naming_that_
     let g = signed_game_white_moved(&api).await;
     let before = api.snapshot(&g).await;
     // Black's envelope signed by white (who has moved already and might want to move for black).
-    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "black", 2, mv("Na6"), Some(g.white_key()))).await.error(403, "bad_signature");
+    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "black", 2, mv("Na6"), Some(g.white_key()))).await.error_longer_than(403, "bad_signature", 40);
     assert!(m.contains("signed with the key of white"), "{m}");
     assert!(m.contains("black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
@@ -645,7 +481,7 @@ async fn refusal_an_envelope_for_another_game_is_422_envelope_mismatch() {
     // Black's envelope for game g, sent to the other game (where turn 1 is owed).
     for turn in [1, 2] {
         let text = envelope(&g.id, "black", turn, mv("Rg8"), Some(g.black_key()));
-        let m = api.post_text(&other_moves, None, &text).await.error(422, "envelope_mismatch");
+        let m = api.post_text(&other_moves, None, &text).await.error_longer_than(422, "envelope_mismatch", 40);
         assert!(m.contains(&format!("for game {}", g.id)) && m.contains(&other_id), "{m}");
     }
     let after = (api.snapshot(&g).await, api.game(&other_id, None).await, api.transcript(&other_id).await);
@@ -662,12 +498,12 @@ async fn refusal_an_envelope_for_another_seat_than_the_token_is_422_envelope_mis
     let g = api.create("fairschach", json!({}), None).await;
     api.accept_json(&g, &g.white, json!({"turn": 1, "move": "Nh3"})).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error(422, "envelope_mismatch");
+    let m = api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error_longer_than(422, "envelope_mismatch", 40);
     assert!(m.contains("the token is white's but the envelope is for black"), "{m}");
     // Without a token an unsigned envelope proves no seat at all.
-    api.post_text(&g.moves(), None, &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error(401, "bad_token");
+    api.post_text(&g.moves(), None, &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error_longer_than(401, "bad_token", 40);
     // A seat the game does not have.
-    let m = api.post_text(&g.moves(), Some(&g.black), &envelope(&g.id, "red", 1, mv("Nh6"), None)).await.error(422, "envelope_mismatch");
+    let m = api.post_text(&g.moves(), Some(&g.black), &envelope(&g.id, "red", 1, mv("Nh6"), None)).await.error_longer_than(422, "envelope_mismatch", 40);
     assert!(m.contains("red") && m.contains("white, black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     let r = api.accept_text(&g, Some(&g.black), &envelope(&g.id, "black", 1, mv("Nh6"), None)).await;
@@ -681,7 +517,7 @@ async fn refusal_an_envelope_for_another_turn_is_409_wrong_turn() {
     let api = s.api();
     let g = signed_game_white_moved(&api).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "black", 3, mv("Rg8"), Some(g.black_key()))).await.error(409, "wrong_turn");
+    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "black", 3, mv("Rg8"), Some(g.black_key()))).await.error_longer_than(409, "wrong_turn", 40);
     assert!(m.contains("turn 3") && m.contains("turn 2") && m.contains("\"turn\": 2"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -706,7 +542,7 @@ async fn refusal_a_replayed_envelope_of_a_resolved_turn_is_409_replayed() {
     let before = api.snapshot(&g).await;
     // The move of the resolved turn 1, signed again (a new nonce).
     let again = envelope(&g.id, "white", 1, mv("Nh3"), Some(g.white_key()));
-    let m = api.post_text(&g.moves(), None, &again).await.error(409, "replayed");
+    let m = api.post_text(&g.moves(), None, &again).await.error_longer_than(409, "replayed", 40);
     assert!(m.contains("turn 1") && m.contains(first["receipt"].as_str().unwrap()) && m.contains("resolved"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -718,7 +554,7 @@ async fn refusal_a_replayed_envelope_of_a_resolved_turn_is_409_replayed() {
     api.accept_json(&cg, &cg.black, json!({"turn": 1, "move": "Nh6", "salt": hex(&bs)})).await;
     let before = api.snapshot(&cg).await;
     assert_eq!(before.0["turn"], 2);
-    let m = api.post_text(&cg.moves(), Some(&cg.white), &commit_1).await.error(409, "replayed");
+    let m = api.post_text(&cg.moves(), Some(&cg.white), &commit_1).await.error_longer_than(409, "replayed", 40);
     assert!(m.contains("turn 1"), "{m}");
     assert_unchanged(&before, &api.snapshot(&cg).await);
 }
@@ -731,7 +567,7 @@ async fn refusal_the_very_envelope_of_a_resolved_turn_sent_again_is_409_replayed
     let api = s.api();
     let (g, white_1, _) = signed_game_with_turn_1_envelope(&api).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), None, &white_1).await.error(409, "replayed");
+    let m = api.post_text(&g.moves(), None, &white_1).await.error_longer_than(409, "replayed", 40);
     assert!(m.contains("turn 1"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -743,7 +579,7 @@ async fn refusal_a_second_different_move_for_a_turn_is_409_already_moved() {
     let api = s.api();
     let g = signed_game_white_moved(&api).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "white", 2, mv("Na3"), Some(g.white_key()))).await.error(409, "already_moved");
+    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "white", 2, mv("Na3"), Some(g.white_key()))).await.error_longer_than(409, "already_moved", 40);
     assert!(m.contains("white already gave a move for turn 2"), "{m}");
     assert!(!m.contains("Rg1"), "the refusal does not tell the pending move: {m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
@@ -780,10 +616,10 @@ async fn refusal_a_reveal_that_does_not_match_its_commitment_is_422_reveal_misma
     other_salt[0] ^= 1;
     for (text, salt) in [("Na6", &bs), ("Nh6", &other_salt)] {
         let e = envelope(&g.id, "black", 1, Body::Reveal { text: text.into(), salt: salt.clone() }, None);
-        let m = api.post_text(&g.moves(), Some(&g.black), &e).await.error(422, "reveal_mismatch");
+        let m = api.post_text(&g.moves(), Some(&g.black), &e).await.error_longer_than(422, "reveal_mismatch", 40);
         assert!(m.contains("do not match your commitment"), "{m}");
         let body = json!({"turn": 1, "move": text, "salt": hex(salt)});
-        api.post_json(&g.moves(), Some(&g.black), &body).await.error(422, "reveal_mismatch");
+        api.post_json(&g.moves(), Some(&g.black), &body).await.error_longer_than(422, "reveal_mismatch", 40);
     }
     assert_unchanged(&before, &api.snapshot(&g).await);
     let r = api.accept_json(&g, &g.black, json!({"turn": 1, "move": "Nh6", "salt": hex(&bs)})).await;
@@ -801,11 +637,11 @@ async fn refusal_a_move_sealed_to_another_key_is_400_bad_envelope() {
     let (_, ours, _) = steward_info(&api).await;
     assert_ne!(elsewhere, ours);
     let text = envelope(&g.id, "black", 1, Body::Sealed(seal("Nh6", &elsewhere, &g.id, "black", 1)), None);
-    let m = api.post_text(&g.moves(), Some(&g.black), &text).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), Some(&g.black), &text).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("sealed to another key"), "{m}");
     // Sealed to our key but for another turn: the binding fails the same way.
     let text = envelope(&g.id, "black", 1, Body::Sealed(seal("Nh6", &ours, &g.id, "black", 2)), None);
-    let m = api.post_text(&g.moves(), Some(&g.black), &text).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), Some(&g.black), &text).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("sealed to another key"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     let r = api.accept_text(&g, Some(&g.black), &envelope(&g.id, "black", 1, Body::Sealed(seal("Nh6", &ours, &g.id, "black", 1)), None)).await;
@@ -822,24 +658,24 @@ async fn refusal_truncated_or_garbled_base64_is_400_bad_envelope() {
     let sig_line = signed.lines().find(|l| l.starts_with("sig: ")).unwrap();
     // The sig line cut in the middle (a mail client's doing).
     let cut = signed.replace(sig_line, &sig_line[..sig_line.len() - 20]);
-    let m = api.post_text(&g.moves(), None, &cut).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), None, &cut).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("truncated or garbled base64") && m.contains("sig"), "{m}");
     // Characters base64 does not have.
     let garbled_value = sig_line["sig: ".len()..].replacen(|c: char| c.is_ascii_alphabetic(), "!", 3);
     let garbled = signed.replace(sig_line, &format!("sig: {garbled_value}"));
     assert!(garbled.contains('!'), "{garbled}");
-    let m = api.post_text(&g.moves(), None, &garbled).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), None, &garbled).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("sig"), "{m}");
     // A sealed value cut short.
     let (_, sealing, _) = steward_info(&api).await;
     let sealed = envelope(&g.id, "black", 2, Body::Sealed(seal("Rg8", &sealing, &g.id, "black", 2)), Some(g.black_key()));
     let sealed_line = sealed.lines().find(|l| l.starts_with("sealed: ")).unwrap();
     let short = sealed.replace(sealed_line, &sealed_line[..sealed_line.len() - 8]);
-    let m = api.post_text(&g.moves(), None, &short).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), None, &short).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("sealed"), "{m}");
     // The END line cut off.
     let unterminated = signed.replace("-----END FAIRSTEWARD MOVE-----\n", "");
-    let m = api.post_text(&g.moves(), None, &unterminated).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), None, &unterminated).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("cut off"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -854,7 +690,7 @@ async fn refusal_an_unknown_field_is_400_bad_envelope_naming_it() {
     let signed = envelope(&g.id, "black", 2, mv("Rg8"), Some(g.black_key()));
     let with_color = signed.replace("\nsig: ", "\ncolor: red\nsig: ");
     assert!(with_color.contains("color: red"));
-    let m = api.post_text(&g.moves(), None, &with_color).await.error(400, "bad_envelope");
+    let m = api.post_text(&g.moves(), None, &with_color).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("unknown field \"color\""), "{m}");
     assert!(m.contains("game, seat, turn, move"), "the message lists the fields: {m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
@@ -876,7 +712,7 @@ async fn refusal_an_oversized_envelope_is_refused_with_400_or_413() {
     match a.status {
         413 => {}
         _ => {
-            let m = a.error(400, "bad_envelope");
+            let m = a.error_longer_than(400, "bad_envelope", 40);
             assert!(m.contains(&MAX_ENVELOPE_BYTES.to_string()), "{m}");
         }
     }
@@ -885,7 +721,7 @@ async fn refusal_an_oversized_envelope_is_refused_with_400_or_413() {
     let a = api.post_text(&g.moves(), None, &long).await;
     assert!(matches!(a.status, 400 | 413), "{} {}", a.status, a.text);
     if a.status == 400 {
-        a.error(400, "bad_envelope");
+        a.error_longer_than(400, "bad_envelope", 40);
     }
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -919,9 +755,9 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
 
     // A plain move is refused: commit first.
     let before = api.snapshot(&g).await;
-    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error(422, "commit_first");
+    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error_longer_than(422, "commit_first", 40);
     assert!(m.contains("commit"), "{m}");
-    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error(422, "commit_first");
+    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error_longer_than(422, "commit_first", 40);
     assert_unchanged(&before, &api.snapshot(&g).await);
 
     // White commits in JSON.
@@ -947,9 +783,9 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
     assert_eq!(again["receipt"], r["receipt"]);
     let other = hex(&commitment(&g.id, "white", 1, "Na3", &ws));
     let before = api.snapshot(&g).await;
-    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "commit": other})).await.error(409, "already_moved");
+    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "commit": other})).await.error_longer_than(409, "already_moved", 40);
     // White reveals before black has committed.
-    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&ws)})).await.error(409, "reveal_too_early");
+    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&ws)})).await.error_longer_than(409, "reveal_too_early", 40);
     assert!(m.contains("black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     assert!(reveal_mails(&spool, &g.id, 1).is_empty());
@@ -970,7 +806,7 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
 
     // A reveal that does not match is refused; then both reveal: JSON and envelope.
     let before = api.snapshot(&g).await;
-    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&bs)})).await.error(422, "reveal_mismatch");
+    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&bs)})).await.error_longer_than(422, "reveal_mismatch", 40);
     assert_unchanged(&before, &api.snapshot(&g).await);
     let r = api.accept_json(&g, &g.white, json!({"turn": 1, "move": "Nh3", "salt": hex(&ws)})).await;
     assert_eq!((r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some("Nh3"), Some(false)));
@@ -1069,7 +905,7 @@ async fn sealed_moves_and_sealed_reveals_are_accepted() {
     assert_eq!((r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some("Nh3"), Some(false)), "{r}");
     // A sealed reveal whose move does not match is refused like any other.
     let wrong = sealed_reveal(&cg.id, "black", 1, "Na6", &bs, &sealing);
-    api.post_text(&cg.moves(), Some(&cg.black), &wrong).await.error(422, "reveal_mismatch");
+    api.post_text(&cg.moves(), Some(&cg.black), &wrong).await.error_longer_than(422, "reveal_mismatch", 40);
     let r = api.accept_text(&cg, Some(&cg.black), &sealed_reveal(&cg.id, "black", 1, "Nh6", &bs, &sealing)).await;
     assert_eq!((r["kind"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some(true)), "{r}");
     let v = api.game(&cg.id, None).await;
@@ -1084,16 +920,6 @@ async fn sealed_moves_and_sealed_reveals_are_accepted() {
 // ---------------------------------------------------------------------------
 // 6. No leaks: a pending move is nowhere in clear before its turn resolves
 // ---------------------------------------------------------------------------
-
-/// Kills the child when the test ends, however it ends.
-struct ChildGuard(Child);
-
-impl Drop for ChildGuard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn is_base64_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
@@ -1241,17 +1067,9 @@ fn stored_places(data_dir: &Path, spool: &Path, log: &str) -> Vec<(String, Vec<u
     places
 }
 
-/// The child's stderr, line by line, as read so far.
-struct Log(Arc<Mutex<Vec<String>>>);
-
-impl Log {
-    fn text(&self) -> String {
-        self.0.lock().unwrap().join("\n") + "\n"
-    }
-
-    fn count(&self, needle: &str) -> usize {
-        self.0.lock().unwrap().iter().filter(|l| l.contains(needle)).count()
-    }
+/// The child's log so far, every line ended.
+fn text(log: &Steward) -> String {
+    log.log() + "\n"
 }
 
 #[track_caller]
@@ -1270,39 +1088,8 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
     let dir = tempfile::tempdir().unwrap();
     let data_dir = dir.path().to_owned();
     let spool: PathBuf = data_dir.join("spool");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["serve", "--data-dir"])
-        .arg(&data_dir)
-        .args(["--listen", "127.0.0.1:0"])
-        .env("RUST_LOG", "debug")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the fairsteward binary starts");
-    let stderr = child.stderr.take().unwrap();
-    let mut guard = ChildGuard(child);
-    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
-    let reader = {
-        let lines = lines.clone();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stderr).lines() {
-                match line {
-                    Ok(l) => lines.lock().unwrap().push(l),
-                    Err(_) => break,
-                }
-            }
-        })
-    };
-    let log = Log(lines.clone());
-    let addr: SocketAddr = eventually("the listening line on stderr", || {
-        lines.lock().unwrap().iter().find_map(|l| {
-            let rest = l.split("listening on http://").nth(1)?;
-            rest.split_whitespace().next()?.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok()
-        })
-    })
-    .await;
-    let api = Api { base: format!("http://{addr}"), client: client() };
+    let mut log = Steward::start(&data_dir).await;
+    let api = log.api();
     let (_, sealing, _) = steward_info(&api).await;
     let key = api.steward_key().await;
     let g = api.create("fairschach", json!({"secrecy": "commit-reveal"}), None).await;
@@ -1324,7 +1111,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         })
         .await;
         let pending = [(*w_san, *w_uci), (*b_san, *b_uci)];
-        assert_nowhere_in_clear(&format!("turn {turn} after both commitments"), &stored_places(&data_dir, &spool, &log.text()), &pending);
+        assert_nowhere_in_clear(&format!("turn {turn} after both commitments"), &stored_places(&data_dir, &spool, &text(&log)), &pending);
 
         // White's sealed reveal: accepted, and still nowhere in clear.
         let r = api.accept_text(&g, Some(&g.white), &sealed_reveal(&g.id, "white", turn, w_uci, &ws, &sealing)).await;
@@ -1338,9 +1125,9 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         let t = api.transcript(&g.id).await;
         assert!(clear_in(t.as_bytes(), w_uci, w_san).is_none(), "the transcript: {t}");
         let wrong = sealed_reveal(&g.id, "white", turn, "a2a3", &ws, &sealing);
-        api.post_text(&g.moves(), Some(&g.white), &wrong).await.error(409, "already_moved");
+        api.post_text(&g.moves(), Some(&g.white), &wrong).await.error_longer_than(409, "already_moved", 40);
         eventually("the log of white's reveal", || (log.count(" accepted game=") >= accepted).then_some(())).await;
-        assert_nowhere_in_clear(&format!("turn {turn} after white's reveal"), &stored_places(&data_dir, &spool, &log.text()), &pending);
+        assert_nowhere_in_clear(&format!("turn {turn} after white's reveal"), &stored_places(&data_dir, &spool, &text(&log)), &pending);
 
         // Black's sealed reveal resolves the turn.
         let r = api.accept_text(&g, Some(&g.black), &sealed_reveal(&g.id, "black", turn, b_san, &bs, &sealing)).await;
@@ -1359,7 +1146,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
             (mails.len() == 2).then_some(mails)
         })
         .await;
-        let places = stored_places(&data_dir, &spool, &log.text());
+        let places = stored_places(&data_dir, &spool, &text(&log));
         for (san, uci) in pending {
             let db: Vec<u8> = places.iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b.clone()).collect();
             assert!(clear_in(&db, uci, san).is_some(), "control: {san} ({uci}) is found in the database once resolved");
@@ -1372,10 +1159,8 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
     let summary = verify(&t, &key).unwrap_or_else(|f| panic!("{f}\n{t}"));
     assert_eq!((summary.turns, summary.commitments, summary.sealed), (3, 6, 6));
 
-    let _ = guard.0.kill();
-    let _ = guard.0.wait();
-    reader.join().unwrap();
-    let full = log.text();
+    log.stop();
+    let full = text(&log);
     assert!(full.contains(" accepted game=") && full.contains(&g.id), "the log records the game's submissions:\n{full}");
     assert!(!full.contains(&g.white) && !full.contains(&g.black), "seat tokens never reach the log");
 }

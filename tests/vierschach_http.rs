@@ -24,21 +24,17 @@
 //! and 12); east is mated after turn 13. Both seats of a team mated: the other
 //! team wins (§8), 1-0-1-0.
 
-use std::collections::BTreeMap;
-use std::path::Path;
-use std::time::{Duration, Instant};
+mod common;
 
-use fairsteward::config::{Config, Overrides, RawConfig, RawHttp};
+use std::time::Duration;
+
+use common::{MAIL_DOMAIN, Part, Server, eventually_within, parse_mail, spool_files};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
 /// The start, `rules/vierschach.md` §10.
 const START: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePeN/wBwP10ePeB/wQwP10ePeK/wKwP10ePeQ/wBwP10ePeB/wNwP10ePeN/wRwP10ePeR/8/sPsPsPsPsPsPsPsP/sRsNsBsQsKsBsNsR s d1,k1,a4,n4,a11,n11,d14,k14 - aaaa 0 1";
 /// After the 13 moves (`fairsteward rules vierschach play`): west and east mated.
 const FINAL: &str = "nRnNnBnKnQnBnNnR/2nP1nP1nPnP/nPnP1nP1nP2/wRwP10ePeR/wNwP10ePeN/wBwP9eP1eB/wQ1wP9ePeK/wKwP9eP1eQ/wB1wP9ePeB/wNwP10ePeN/wRwP9eP1eR/sP1sP1sP2sP/1sP1sP1sPsP1/sRsNsBsQsKsBsNsR e d1,k1,a4,n4,a11,n11,d14,k14 - amam 0 4";
-/// The default sender's domain, part of every Message-ID.
-const MAIL_DOMAIN: &str = "steward.example";
 const SEATS: [&str; 4] = ["south", "west", "north", "east"];
 const PLAYERS: [(&str, &str); 4] = [
     ("Sam", "sam@example.org"),
@@ -69,234 +65,6 @@ const PLAY: [(usize, &str, &str, &[&str]); 13] = [
     (2, "i13-i12", "i12", &[]),
 ];
 
-// ---------------------------------------------------------------------------
-// A steward on a loopback port (as tests/api.rs)
-// ---------------------------------------------------------------------------
-
-struct Server {
-    base: String,
-    client: reqwest::Client,
-    config: Config,
-    _stop: oneshot::Sender<()>,
-    _dir: tempfile::TempDir,
-}
-
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    content_type: String,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
-    #[track_caller]
-    fn ok(&self, status: u16) -> Value {
-        assert_eq!(self.status, status, "expected {status}, got {}: {}", self.status, self.text());
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}", self.content_type);
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
-    }
-
-    /// Checks an error answer and returns its message.
-    #[track_caller]
-    fn error(&self, status: u16, code: &str) -> String {
-        assert_eq!(self.status, status, "expected {status} {code}, got {}: {}", self.status, self.text());
-        let v: Value = serde_json::from_slice(&self.body).expect("a JSON error");
-        assert_eq!(v["error"], code, "{v}");
-        assert_eq!(v.as_object().unwrap().len(), 2, "exactly error and message: {v}");
-        v["message"].as_str().unwrap().to_owned()
-    }
-}
-
-impl Server {
-    async fn start() -> Server {
-        let dir = tempfile::tempdir().expect("a temporary data directory");
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
-        let addr = listener.local_addr().unwrap();
-        let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
-            ..RawConfig::default()
-        };
-        let config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) })
-                .expect("a valid configuration");
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(fairsteward::server::serve(config.clone(), listener, async move {
-            let _ = stopped.await;
-        }));
-        let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().unwrap();
-        Server { base: format!("http://{addr}"), client, config, _stop: stop, _dir: dir }
-    }
-
-    async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<String>) -> Answer {
-        let mut req = self.client.request(method, format!("{}{path}", self.base));
-        if let Some(t) = token {
-            req = req.header("Authorization", format!("Bearer {t}"));
-        }
-        if let Some(b) = body {
-            req = req.header("Content-Type", "application/json").body(b);
-        }
-        let resp = req.send().await.unwrap_or_else(|e| panic!("request to {path}: {e}"));
-        let content_type =
-            resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
-        let status = resp.status().as_u16();
-        let body = resp.bytes().await.expect("a readable body").to_vec();
-        Answer { status, content_type, body }
-    }
-
-    async fn get(&self, path: &str) -> Answer {
-        self.send(reqwest::Method::GET, path, None, None).await
-    }
-
-    async fn game(&self, id: &str) -> Value {
-        self.get(&format!("/api/games/{id}")).await.ok(200)
-    }
-
-    async fn mv(&self, id: &str, token: &str, turn: u32, text: &str) -> Answer {
-        let body = json!({"turn": turn, "move": text}).to_string();
-        self.send(reqwest::Method::POST, &format!("/api/games/{id}/moves"), Some(token), Some(body)).await
-    }
-}
-
-/// Polls `check` every 25 ms until it returns `Some`, for at most 20 s.
-async fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out after 20 s waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
-
-/// The `.eml` files of a spool directory, by file name.
-fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return BTreeMap::new() };
-    entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect()
-}
-
-// ---------------------------------------------------------------------------
-// A small MIME reader: headers and leaf parts (decoded text; binary parts raw)
-// ---------------------------------------------------------------------------
-
-struct Mail {
-    headers: Vec<(String, String)>,
-    /// The leaf parts, depth first: content type (lower case), Content-ID, and
-    /// the decoded content.
-    parts: Vec<(String, Option<String>, Vec<u8>)>,
-}
-
-impl Mail {
-    #[track_caller]
-    fn header(&self, name: &str) -> &str {
-        let found: Vec<&str> =
-            self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect();
-        assert_eq!(found.len(), 1, "exactly one {name} header in {:?}", self.headers);
-        found[0]
-    }
-
-    fn kinds(&self) -> Vec<&str> {
-        self.parts.iter().map(|(k, _, _)| k.as_str()).collect()
-    }
-
-    #[track_caller]
-    fn text(&self, kind: &str) -> String {
-        let (_, _, body) = self.parts.iter().find(|(k, _, _)| k == kind).unwrap_or_else(|| panic!("a {kind} part"));
-        String::from_utf8(body.clone()).expect("UTF-8 text").replace("\r\n", "\n")
-    }
-}
-
-#[track_caller]
-fn parse_mail(bytes: &[u8]) -> Mail {
-    assert!(bytes.is_ascii(), "a mail is 7-bit ASCII");
-    let text = std::str::from_utf8(bytes).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").expect("an empty line between header and body");
-    for line in text.split("\r\n") {
-        assert!(line.len() <= 998, "line too long: {line}");
-    }
-    let headers = header_fields(head);
-    let parts = leaves(&headers, body);
-    Mail { headers, parts }
-}
-
-fn header_fields(head: &str) -> Vec<(String, String)> {
-    let mut headers: Vec<(String, String)> = Vec::new();
-    for line in head.split("\r\n") {
-        if line.starts_with([' ', '\t']) {
-            let last = headers.last_mut().expect("a continuation follows a header field");
-            last.1.push(' ');
-            last.1.push_str(line.trim());
-        } else if let Some((name, value)) = line.split_once(':') {
-            headers.push((name.to_owned(), value.trim().to_owned()));
-        }
-    }
-    headers
-}
-
-fn leaves(headers: &[(String, String)], body: &str) -> Vec<(String, Option<String>, Vec<u8>)> {
-    let field = |name: &str| headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
-    let content_type = field("Content-Type").unwrap_or_else(|| "text/plain".to_owned());
-    let kind = content_type.split(';').next().unwrap().trim().to_ascii_lowercase();
-    if kind.starts_with("multipart/") {
-        let boundary = content_type
-            .split(';')
-            .find_map(|p| p.trim().strip_prefix("boundary="))
-            .unwrap_or_else(|| panic!("a boundary in {content_type}"))
-            .trim_matches('"')
-            .to_owned();
-        let delimiter = format!("\r\n--{boundary}");
-        let body = format!("\r\n{body}");
-        let (_preamble, rest) = body.split_once(&delimiter).expect("a first boundary");
-        let mut out = Vec::new();
-        for section in rest.split(&delimiter) {
-            if section.starts_with("--") {
-                break;
-            }
-            let section = section.strip_prefix("\r\n").expect("a line break after the boundary");
-            let (head, part) = section.split_once("\r\n\r\n").unwrap_or((section, ""));
-            out.extend(leaves(&header_fields(head), part));
-        }
-        return out;
-    }
-    let content_id = field("Content-ID").map(|v| v.trim_matches(['<', '>']).to_owned());
-    let content = match field("Content-Transfer-Encoding").map(|v| v.to_ascii_lowercase()).as_deref() {
-        None | Some("7bit" | "8bit") => body.as_bytes().to_vec(),
-        Some("quoted-printable") => quoted_printable(body),
-        Some("base64") => {
-            use base64::Engine as _;
-            let joined: String = body.split_whitespace().collect();
-            base64::engine::general_purpose::STANDARD.decode(joined).expect("valid base64")
-        }
-        Some(other) => panic!("unexpected Content-Transfer-Encoding {other}"),
-    };
-    vec![(kind, content_id, content)]
-}
-
-fn quoted_printable(text: &str) -> Vec<u8> {
-    let (bytes, mut out, mut i) = (text.as_bytes(), Vec::new(), 0);
-    while i < bytes.len() {
-        if bytes[i] == b'=' {
-            if !bytes[i + 1..].starts_with(b"\r\n") {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
-                out.push(u8::from_str_radix(hex, 16).expect("a quoted-printable escape"));
-            }
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
 /// The width and height of a PNG.
 #[track_caller]
 fn png_size(png: &[u8]) -> (u32, u32) {
@@ -314,15 +82,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     let s = Server::start().await;
     let spool = s.config.spool_dir.clone();
     let seats: Vec<Value> = PLAYERS.iter().map(|(name, email)| json!({"name": name, "email": email})).collect();
-    let created = s
-        .send(
-            reqwest::Method::POST,
-            "/api/games",
-            None,
-            Some(json!({"variant": "vierschach", "seats": seats}).to_string()),
-        )
-        .await
-        .ok(201);
+    let created = s.post_json("/api/games", None, &json!({"variant": "vierschach", "seats": seats})).await.ok(201);
     let id = created["game"]["id"].as_str().unwrap().to_owned();
     let tokens: Vec<String> =
         created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
@@ -331,7 +91,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
         created["tokens"].as_array().unwrap().iter().map(|t| t["seat"].as_str().unwrap()).collect();
     assert_eq!(token_seats, SEATS, "one token per seat, in seat order");
 
-    let v = s.game(&id).await;
+    let v = s.game(&id, None).await;
     assert_eq!(v["variant"], "vierschach");
     assert_eq!(v["state"], START);
     assert_eq!(v["turn"], 1);
@@ -352,7 +112,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
         let a = s.mv(&id, &tokens[seat], turn, text).await;
         let r = a.ok(200);
         assert_eq!(r["resolved"], true, "a Vierschach turn is one move: {r}");
-        let v = s.game(&id).await;
+        let v = s.game(&id, None).await;
         assert_eq!(v["to_move"], json!(next), "after turn {turn} ({} {text})", SEATS[seat]);
         assert_eq!(v["turn"], turn + 1);
         let status = v["state"].as_str().unwrap().split(' ').nth(4).unwrap().to_owned();
@@ -373,7 +133,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     }
 
     // The end: west and east are both mated, so south and north win (§8).
-    let v = s.game(&id).await;
+    let v = s.game(&id, None).await;
     assert_eq!(v["state"], FINAL);
     assert_eq!(v["to_move"], json!([]));
     assert_eq!(v["phase"], "none");
@@ -387,7 +147,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
         assert_eq!(t["moves"], json!([{"seat": SEATS[seat], "move": san, "status": "played"}]), "{t}");
     }
     // The transcript ends the game once, with both winners.
-    let t = s.get(&format!("/api/games/{id}/transcript")).await.text();
+    let t = s.get(&format!("/api/games/{id}/transcript"), None).await.text;
     let ended: Vec<Value> =
         t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|e| e["kind"] == "ended").collect();
     assert_eq!(ended.len(), 1, "{t}");
@@ -406,7 +166,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
                 .chain((1..=13).map(move |turn| format!("{id}.{turn}.{seat}.turn@{MAIL_DOMAIN}.eml")))
         })
         .collect();
-    let files = eventually("every board mail in the spool", || {
+    let files = eventually_within(Duration::from_secs(20), "every board mail in the spool", || {
         let files = spool_files(&spool);
         expected.iter().all(|name| files.contains_key(name)).then_some(files)
     })
@@ -443,7 +203,7 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
             assert!(text.lines().any(|l| l.trim_end() == rank1.trim_end()), "{rank1:?} for seat {seat}:\n{text}");
             let html = mail.text("text/html");
             assert!(html.contains("src=\"cid:board\""), "{html}");
-            let (_, cid, png) = &mail.parts[2];
+            let Part { content_id: cid, content: png, .. } = &mail.parts[2];
             assert_eq!(cid.as_deref(), Some("board"));
             assert_eq!(png_size(png), (800, 800), "a 14x14 board is drawn 800 pixels wide");
             if turn > 0 {
@@ -462,15 +222,15 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     assert!(after9.text("text/plain").contains("Next: north to move (turn 10)."), "{}", after9.text("text/plain"));
 
     // The board picture of the finished game.
-    let png = s.get(&format!("/api/games/{id}/board.png")).await;
-    assert_eq!(png.status, 200, "{}", png.text());
+    let png = s.get(&format!("/api/games/{id}/board.png"), None).await;
+    assert_eq!(png.status, 200, "{}", png.text);
     assert_eq!(png.content_type, "image/png");
     let (w, h) = png_size(&png.body);
     assert_eq!(w, h, "the plus-shaped board is square");
-    let north = s.get(&format!("/api/games/{id}/board.png?seat=north&size=400")).await;
+    let north = s.get(&format!("/api/games/{id}/board.png?seat=north&size=400"), None).await;
     assert_eq!(png_size(&north.body), (400, 400));
-    assert_ne!(north.body, s.get(&format!("/api/games/{id}/board.png?size=400")).await.body, "north sees it turned");
-    let svg = String::from_utf8(s.get(&format!("/api/games/{id}/board.svg")).await.body).unwrap();
+    assert_ne!(north.body, s.get(&format!("/api/games/{id}/board.png?size=400"), None).await.body, "north sees it turned");
+    let svg = String::from_utf8(s.get(&format!("/api/games/{id}/board.svg"), None).await.body).unwrap();
     assert_eq!(svg.matches("class=\"arrow").count(), 1, "the last move, i13-i12");
     assert_eq!(svg.matches("class=\"to-move").count(), 0, "nobody is to move");
 }

@@ -241,8 +241,6 @@ pub(super) fn notice(
     head: &Head,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
-    let (from, public_url) = (&steward.from, steward.public_url.as_str());
-    let outcome = outcome.map(|o| game.outcome_text(o));
     let (kind, suffix, skip) = match what {
         // A seat may offer, decline and offer again in one turn: the transcript
         // place keeps each notice's Message-ID its own.
@@ -253,17 +251,36 @@ pub(super) fn notice(
         Notice::Committed(s) => (MailKind::Committed, format!("-{}", s.index()), None),
         Notice::RevealNow => (MailKind::Reveal, String::new(), None),
     };
+    to_seats(steward, game, kind, &suffix, skip, text, |_| text.to_owned(), outcome, head, now)
+}
+
+/// A notice on notice.txt to every seat of `game` but `skip`: the subject says
+/// `subject` (or the outcome, once there is one), the body `text(seat)`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn to_seats(
+    steward: &Steward,
+    game: &Loaded,
+    kind: MailKind,
+    suffix: &str,
+    skip: Option<Seat>,
+    subject: &str,
+    text: impl Fn(Seat) -> String,
+    outcome: Option<Outcome>,
+    head: &Head,
+    now: DateTime<Utc>,
+) -> Result<Vec<OutboxRow>, StewardError> {
+    let outcome = outcome.map(|o| game.outcome_text(o));
     game.seats
         .iter()
         .filter(|s| Some(s.seat) != skip)
         .map(|s| {
             let subject = match &outcome {
                 Some(o) => format!("Game {} is over: {o}", game.row.id),
-                None => format!("Game {}: {text}", game.row.id),
+                None => format!("Game {}: {subject}", game.row.id),
             };
             Ok(compose_with_suffix(
                 Draft {
-                    from,
+                    from: &steward.from,
                     game: &game.row.id,
                     turn: game.row.turn,
                     seat: s.seat.index(),
@@ -277,15 +294,15 @@ pub(super) fn notice(
                         variant => game.row.variant.name(),
                         seat_name => game.seat_name(s.seat),
                         player => s.name.clone(),
-                        text => text,
+                        text => text(s.seat),
                         outcome => outcome.clone(),
-                        public_url => public_url,
+                        public_url => steward.public_url.as_str(),
                         trust => trust(steward, game, head),
                     },
                     date: now,
                     extras: Extras { reply_to: steward.reply_address(game, s.seat, game.row.turn), ..Extras::default() },
                 },
-                &suffix,
+                suffix,
             )?)
         })
         .collect()

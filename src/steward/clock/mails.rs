@@ -4,12 +4,12 @@
 use chrono::{DateTime, Utc};
 use minijinja::context;
 
-use super::super::mails::trust;
+use super::super::mails::to_seats;
 use super::super::{Head, Loaded, Steward, StewardError};
 use super::sweep::Due;
 use crate::clock::leave::Balance;
 use crate::ids::sha256_hex;
-use crate::mail::compose::{DigestDraft, Draft, MailKind, compose_digest, compose_with_suffix};
+use crate::mail::compose::{DigestDraft, MailKind, compose_digest};
 use crate::rules::{Outcome, Seat};
 use crate::store::OutboxRow;
 
@@ -17,60 +17,6 @@ use crate::store::OutboxRow;
 /// of a Message-ID (a mail address does not appear in it).
 fn key(text: &str) -> String {
     sha256_hex(text.as_bytes())[..12].to_owned()
-}
-
-/// A notice to every seat of `game` (`to` filters), on notice.txt.
-#[allow(clippy::too_many_arguments)]
-fn to_seats(
-    steward: &Steward,
-    game: &Loaded,
-    kind: MailKind,
-    suffix: &str,
-    subject: &str,
-    text: impl Fn(Seat) -> String,
-    outcome: Option<Outcome>,
-    head: &Head,
-    now: DateTime<Utc>,
-) -> Result<Vec<OutboxRow>, StewardError> {
-    let outcome = outcome.map(|o| game.outcome_text(o));
-    game.seats
-        .iter()
-        .map(|s| {
-            let subject = match &outcome {
-                Some(o) => format!("Game {} is over: {o}", game.row.id),
-                None => format!("Game {}: {subject}", game.row.id),
-            };
-            Ok(compose_with_suffix(
-                Draft {
-                    from: &steward.from,
-                    game: &game.row.id,
-                    turn: game.row.turn,
-                    seat: s.seat.index(),
-                    kind,
-                    to_name: &s.name,
-                    to_email: &s.email,
-                    subject,
-                    template: "notice.txt",
-                    context: context! {
-                        game => game.row.id.as_str(),
-                        variant => game.row.variant.name(),
-                        seat_name => game.seat_name(s.seat),
-                        player => s.name.clone(),
-                        text => text(s.seat),
-                        outcome => outcome.clone(),
-                        public_url => steward.public_url.as_str(),
-                        trust => trust(steward, game, head),
-                    },
-                    date: now,
-                    extras: crate::mail::compose::Extras {
-                        reply_to: steward.reply_address(game, s.seat, game.row.turn),
-                        ..Default::default()
-                    },
-                },
-                suffix,
-            )?)
-        })
-        .collect()
 }
 
 /// The mails of a timeout, one per seat.
@@ -83,7 +29,7 @@ pub(super) fn timeout(
     head: &Head,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
-    to_seats(steward, game, MailKind::Timeout, suffix, text, |_| text.to_owned(), outcome, head, now)
+    to_seats(steward, game, MailKind::Timeout, suffix, None, text, |_| text.to_owned(), outcome, head, now)
 }
 
 /// The grace mails: a last reminder to the late seat, a notice to the others.
@@ -105,6 +51,7 @@ pub(super) fn grace(
         game,
         MailKind::Grace,
         &suffix,
+        None,
         &subject,
         |s| if s == late { to_late.to_owned() } else { to_others.to_owned() },
         None,
