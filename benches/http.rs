@@ -206,6 +206,8 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
             let _ = stopped.await;
         }));
         let base = format!("http://{addr}");
+        // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS * 2).build().expect("HTTP client");
 
         // The games, dealt to the clients so that each has both variants.

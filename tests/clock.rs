@@ -102,6 +102,8 @@ struct Mail {
 
 impl Lab {
     async fn new(start: &str) -> Lab {
+        // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let mut lab = Lab {
             dir: tempfile::tempdir().unwrap(),
             clock: Clock::manual(t(start)),

@@ -385,6 +385,8 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
 
     let mut run = 0;
     let mut server = tokio::task::block_in_place(|| start_server(dir.path(), run, &log));
+    // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let shared = Arc::new(Shared {
         base: RwLock::new(format!("http://{}", server.addr)),
         stop: AtomicBool::new(false),

@@ -323,6 +323,8 @@ impl Steward {
 }
 
 fn http_client() -> reqwest::Client {
+    // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap()
 }
 

@@ -296,10 +296,6 @@ fn unreachable(what: &str, url: &str, e: &reqwest::Error) -> anyhow::Error {
         text.push_str(&s.to_string());
         source = s.source();
     }
-    if url.starts_with("https:") {
-        // reqwest is built without TLS here (Cargo.toml); say so plainly.
-        text.push_str(" (this build speaks plain http only: use an http:// address, or mail the envelope)");
-    }
     remote(text)
 }
 

@@ -104,6 +104,8 @@ impl Server {
 
 /// An HTTP client for the tests: no proxy, a generous timeout (pictures take a while).
 pub fn client() -> reqwest::Client {
+    // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().expect("an HTTP client")
 }
 
