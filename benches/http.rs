@@ -38,27 +38,9 @@ const ROUNDS: usize = 3;
 const MAX_TURN: u32 = 120;
 const SEED: u64 = 0x5EED_F00D_4772_B0A7;
 
-/// xorshift64 (Marsaglia 2003): tiny, deterministic, good enough to pick moves.
-struct XorShift64(u64);
-
-impl XorShift64 {
-    fn new(seed: u64) -> XorShift64 {
-        XorShift64(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "../tests/common/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift64;
 
 /// One game as a client tracks it.
 struct Game {

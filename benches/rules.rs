@@ -36,28 +36,9 @@ const GAMES: usize = 200;
 const MAX_PAIRS: usize = 80;
 const SEED: u64 = 0x5EED_FA12_5C4A_C400;
 
-/// xorshift64 (Marsaglia 2003): tiny, deterministic, good enough to pick moves.
-struct XorShift64(u64);
-
-impl XorShift64 {
-    fn new(seed: u64) -> XorShift64 {
-        XorShift64(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// An index below `n` (n > 0); the modulo bias is irrelevant here.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "../tests/common/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift64;
 
 /// Runs `f` `RUNS` times and returns the shortest time and the last result.
 fn best_of<T>(mut f: impl FnMut() -> T) -> (Duration, T) {

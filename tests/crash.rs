@@ -59,32 +59,9 @@ const PATIENCE: Duration = Duration::from_secs(30);
 // A tiny seeded generator (no `rand` dependency)
 // ---------------------------------------------------------------------------
 
-/// xorshift64 (Marsaglia 2003).
-#[derive(Clone)]
-struct XorShift64(u64);
-
-impl XorShift64 {
-    fn new(seed: u64) -> XorShift64 {
-        XorShift64(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn between(&mut self, (lo, hi): (u64, u64)) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-}
+#[path = "common/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift64;
 
 fn seed() -> u64 {
     if let Ok(text) = std::env::var("FAIRSTEWARD_CRASH_SEED") {
@@ -354,7 +331,7 @@ async fn client(shared: Arc<Shared>, game: Game, seed: u64) -> Vec<Accepted> {
             let s = Seat::new(u8::try_from(seat).expect("seat"));
             let legal = rules.legal_moves(&state, s).expect("legal moves of the shown state");
             assert!(!legal.is_empty(), "game {} turn {turn}: seat {seat} owes a move but has none", game.id);
-            let uci = legal[rng.below(legal.len() as u64) as usize].clone();
+            let uci = legal[rng.below(legal.len())].clone();
             // Half the moves go as SAN, half as UCI.
             let text = if rng.below(2) == 0 { rules.notation(&state, s, &uci).expect("notation") } else { uci.clone() };
             let body = json!({"turn": turn, "move": text}).to_string();

@@ -9,8 +9,9 @@
 //! reply capabilities `moves-…+GAME.seat.turn.mac@example.org` all land in the
 //! mailbox of `moves-…`, which is the one the IMAP door reads.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use fairsteward::config::{Config, Overrides, RawConfig, RawHttp, RawMail};
@@ -25,44 +26,10 @@ use serde_json::{Value, json};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
+use common::mailstack::{Stack, stack, unique};
+
 const DOMAIN: &str = "example.org";
 
-#[derive(Clone, Debug)]
-struct Stack {
-    smtp_host: String,
-    smtp_port: u16,
-    imap_host: String,
-    imap_port: u16,
-    pass: String,
-}
-
-#[track_caller]
-fn stack() -> Stack {
-    let var = |name: &str| {
-        std::env::var(name).unwrap_or_else(|_| {
-            panic!(
-                "{name} is not set: the mail tests need the local SMTP and IMAP servers. Run the tests with \
-                 scripts/test, which starts OpenSMTPD and Dovecot (scripts/mailstack.sh) and exports MAILSTACK_*; \
-                 or, as root, eval \"$(scripts/mailstack.sh)\" before cargo test"
-            )
-        })
-    };
-    let port = |name: &str| var(name).parse::<u16>().unwrap_or_else(|e| panic!("{name}={:?}: {e}", var(name)));
-    Stack {
-        smtp_host: var("MAILSTACK_SMTP_HOST"),
-        smtp_port: port("MAILSTACK_SMTP_PORT"),
-        imap_host: var("MAILSTACK_IMAP_HOST"),
-        imap_port: port("MAILSTACK_IMAP_PORT"),
-        pass: var("MAILSTACK_PASS"),
-    }
-}
-
-/// A local part no other test, and no other test run, uses.
-fn unique(tag: &str) -> String {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    format!("{tag}-{}-{:x}-{}", std::process::id(), nanos % (1 << 40), COUNTER.fetch_add(1, Ordering::SeqCst))
-}
 
 /// A message in a mailbox, with its IMAP flags.
 #[derive(Clone, Debug)]

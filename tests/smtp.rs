@@ -14,14 +14,16 @@
 //! open, it relays, optionally slowly. Stopping OpenSMTPD itself would disturb the
 //! other tests.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use fairsteward::config::{Config, Overrides, RawConfig, RawHttp, RawMail};
 use fairsteward::mail::compose::{Draft, Extras, MailKind, compose};
@@ -32,6 +34,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
+
+use common::mailstack::{Stack, stack, unique};
 
 /// The default sender's domain, part of every Message-ID.
 const DOMAIN: &str = "steward.example";
@@ -45,43 +49,6 @@ const STEWARD_SENDS_PNG: bool = true;
 // The mail servers
 // ---------------------------------------------------------------------------
 
-/// Where scripts/mailstack.sh put the servers.
-#[derive(Clone, Debug)]
-struct Stack {
-    smtp_host: String,
-    smtp_port: u16,
-    imap_host: String,
-    imap_port: u16,
-    pass: String,
-}
-
-#[track_caller]
-fn stack() -> Stack {
-    let var = |name: &str| {
-        std::env::var(name).unwrap_or_else(|_| {
-            panic!(
-                "{name} is not set: the mail tests need the local SMTP and IMAP servers. Run the tests with \
-                 scripts/test, which starts OpenSMTPD and Dovecot (scripts/mailstack.sh) and exports MAILSTACK_*; \
-                 or, as root, eval \"$(scripts/mailstack.sh)\" before cargo test"
-            )
-        })
-    };
-    let port = |name: &str| var(name).parse::<u16>().unwrap_or_else(|e| panic!("{name}={:?}: {e}", var(name)));
-    Stack {
-        smtp_host: var("MAILSTACK_SMTP_HOST"),
-        smtp_port: port("MAILSTACK_SMTP_PORT"),
-        imap_host: var("MAILSTACK_IMAP_HOST"),
-        imap_port: port("MAILSTACK_IMAP_PORT"),
-        pass: var("MAILSTACK_PASS"),
-    }
-}
-
-/// A local part no other test, and no other test run, uses.
-fn unique(tag: &str) -> String {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
-    format!("fs-{tag}-{}-{:x}-{}", std::process::id(), nanos % (1 << 48), COUNTER.fetch_add(1, Ordering::SeqCst))
-}
 
 /// Every message in `user`'s INBOX, read over IMAP (without marking it seen).
 async fn mailbox(stack: &Stack, user: &str) -> Vec<Vec<u8>> {

@@ -14,7 +14,7 @@ use crate::ids::hex;
 use crate::mail::inbound::{Intent, ReadMail, read_mail};
 use crate::protocol::Envelope;
 use crate::protocol::capability::{self, Capability};
-use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Refusal, Steward, StewardError, Submission};
+use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Steward, StewardError, Submission};
 
 /// What became of a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -253,8 +253,7 @@ async fn reply(steward: &Steward, cap: &Capability, to: &AnswerTo, text: String,
     match steward.answer(cap.game.clone(), cap.seat.clone(), to.clone(), text, now).await {
         Ok(_) => Ok(handled),
         // An unknown game or seat named by a signed envelope: nobody to answer.
-        Err(StewardError::Refused(Refusal::UnknownGame(g))) => Ok(Handled::Ignored(format!("unknown game {g}"))),
-        Err(StewardError::Internal(d)) if d.contains("lacks") => Ok(Handled::Ignored(d)),
+        Err(StewardError::Refused(r)) => Ok(Handled::Ignored(format!("nobody to answer: {r}"))),
         Err(e) => Err(e),
     }
 }

@@ -21,6 +21,8 @@
 
 use ring::digest;
 
+use crate::ids::hex;
+
 /// The `prev` of the first entry.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -55,15 +57,6 @@ impl Entry<'_> {
 /// What the steward signs to vouch for a transcript up to and including `seq`.
 pub fn head_message(game: &str, seq: u32, hash: &str) -> Vec<u8> {
     format!("fairsteward-head-v1\n{game}\n{seq}\n{hash}\n").into_bytes()
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
 }
 
 #[cfg(test)]

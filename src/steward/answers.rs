@@ -6,7 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 use ring::digest;
 
-use super::{Loaded, Steward, StewardError, internal, load};
+use super::{Loaded, Refusal, Steward, StewardError, load};
 use crate::ids::hex;
 use crate::mail::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::rules::Seat;
@@ -36,8 +36,7 @@ impl Steward {
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = seat_named(&g, &seat)
-                    .ok_or_else(|| internal(format!("an answer for seat {seat:?} that game {} lacks", g.row.id)))?;
+                let seat = seat_named(&g, &seat).ok_or_else(|| no_seat(&g, &seat))?;
                 let row = &g.seats[seat.index()];
                 let since = now - Duration::hours(1);
                 if tx.answers_since(&row.email, since)? >= ANSWERS_PER_HOUR {
@@ -139,7 +138,7 @@ impl Steward {
         self.store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let s = seat_named(&g, &seat).ok_or_else(|| internal(format!("game {} lacks seat {seat:?}", g.row.id)))?;
+                let s = seat_named(&g, &seat).ok_or_else(|| no_seat(&g, &seat))?;
                 Ok(g.seats[s.index()].email.clone())
             })
             .await
@@ -156,6 +155,11 @@ impl Steward {
         )?;
         format!("{} <{address}>", self.from.name.as_deref().unwrap_or("Fairsteward")).parse().ok()
     }
+}
+
+/// A game named with a seat it does not have (a signed envelope may claim any).
+fn no_seat(game: &Loaded, seat: &str) -> StewardError {
+    Refusal::EnvelopeMismatch(format!("game {} has no seat {seat:?}", game.row.id)).into()
 }
 
 fn seat_named(game: &Loaded, name: &str) -> Option<Seat> {

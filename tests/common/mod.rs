@@ -7,6 +7,8 @@
 //! steward spools. Each test file uses a subset.
 #![allow(dead_code)]
 
+pub mod mailstack;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
