@@ -80,7 +80,12 @@ async fn create_game(http: &reqwest::Client, base: &str, variant: VariantId, n: 
     Game {
         id: created["game"]["id"].as_str().expect("id").to_owned(),
         rules,
-        tokens: created["tokens"].as_array().expect("tokens").iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect(),
+        tokens: created["tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .map(|t| t["token"].as_str().unwrap().to_owned())
+            .collect(),
         history: Vec::new(),
         state,
         turn: 1,
@@ -88,7 +93,14 @@ async fn create_game(http: &reqwest::Client, base: &str, variant: VariantId, n: 
 }
 
 /// Plays its games round-robin, one turn of one game at a time, until `stop`.
-async fn client(http: reqwest::Client, base: String, mut games: Vec<Game>, seed: u64, stop: Arc<AtomicBool>, first_n: usize) -> ClientReport {
+async fn client(
+    http: reqwest::Client,
+    base: String,
+    mut games: Vec<Game>,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+    first_n: usize,
+) -> ClientReport {
     let mut rng = XorShift64::new(seed);
     let mut report = ClientReport::default();
     let mut next_n = first_n;
@@ -203,7 +215,16 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
         let tasks: Vec<_> = games
             .into_iter()
             .enumerate()
-            .map(|(c, g)| tokio::spawn(client(http.clone(), base.clone(), g, SEED ^ (c as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F), stop.clone(), GAMES + c)))
+            .map(|(c, g)| {
+                tokio::spawn(client(
+                    http.clone(),
+                    base.clone(),
+                    g,
+                    SEED ^ (c as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F),
+                    stop.clone(),
+                    GAMES + c,
+                ))
+            })
             .collect();
         tokio::time::sleep(WARMUP + WINDOW).await;
         stop.store(true, Ordering::Relaxed);
@@ -324,7 +345,10 @@ fn main() {
         WARMUP.as_secs(),
         WINDOW.as_secs()
     );
-    println!("Raw inserts: one `moves`-shaped row per BEGIN IMMEDIATE … COMMIT, {} s, alone and with", RAW_WINDOW.as_secs());
+    println!(
+        "Raw inserts: one `moves`-shaped row per BEGIN IMMEDIATE … COMMIT, {} s, alone and with",
+        RAW_WINDOW.as_secs()
+    );
     println!("  another thread writing and fsyncing 3 KB files in a loop beside (as the outbox drainer spools mails)");
     println!("Both: WAL + synchronous=FULL, a fresh database under {} (same file system)", dir.path().display());
     println!("{ROUNDS} rounds, HTTP and raw alternating");
@@ -363,10 +387,34 @@ fn main() {
         last = Some(http);
     }
     let (h, r, b) = (median(http_rates.clone()), median(raw_rates.clone()), median(beside_rates.clone()));
-    println!("  {:<6} {:>9.1} {:>7} {:>7}   {:>9.1} {:>7} {:>7}   {:>13.1}   {:>8.2} {:>11.2}", "median", h, "", "", r, "", "", b, h / r, h / b);
+    println!(
+        "  {:<6} {:>9.1} {:>7} {:>7}   {:>9.1} {:>7} {:>7}   {:>13.1}   {:>8.2} {:>11.2}",
+        "median",
+        h,
+        "",
+        "",
+        r,
+        "",
+        "",
+        b,
+        h / r,
+        h / b
+    );
     let best = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     let (h, r, b) = (best(&http_rates), best(&raw_rates), best(&beside_rates));
-    println!("  {:<6} {:>9.1} {:>7} {:>7}   {:>9.1} {:>7} {:>7}   {:>13.1}   {:>8.2} {:>11.2}", "best", h, "", "", r, "", "", b, h / r, h / b);
+    println!(
+        "  {:<6} {:>9.1} {:>7} {:>7}   {:>9.1} {:>7} {:>7}   {:>13.1}   {:>8.2} {:>11.2}",
+        "best",
+        h,
+        "",
+        "",
+        r,
+        "",
+        "",
+        b,
+        h / r,
+        h / b
+    );
     println!();
     let last = last.expect("ROUNDS > 0");
     let moves = last.all_moves.max(1) as f64;

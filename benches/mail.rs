@@ -103,7 +103,11 @@ fn quoted_board(game: &str, seat: &str, player: &str, cap: &str, quote: &str) ->
         "-- ".into(),
         "Fairsteward, the correspondence referee".into(),
     ];
-    lines.iter().map(|l| if l.is_empty() { quote.trim_end().to_owned() } else { format!("{quote}{l}") }).collect::<Vec<_>>().join("\n")
+    lines
+        .iter()
+        .map(|l| if l.is_empty() { quote.trim_end().to_owned() } else { format!("{quote}{l}") })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn capitalised(s: &str) -> String {
@@ -144,7 +148,8 @@ fn reply_mail(n: usize, game: &str, seat: &str, player: &str, email: &str, cap: 
          Subject: Re: Game {game}: your move\r\n\
          To: Fairsteward <{cap}>\r\n"
     );
-    let words = "Let’s see what you make of that – I’ve been looking forward to this opening all week, so no pressure at all.";
+    let words =
+        "Let’s see what you make of that – I’ve been looking forward to this opening all week, so no pressure at all.";
     if n.is_multiple_of(2) {
         // Gmail-like: multipart/alternative, both parts quoted-printable.
         let boundary = format!("000000000000a1b2c3{n:010}");
@@ -174,7 +179,9 @@ fn reply_mail(n: usize, game: &str, seat: &str, player: &str, email: &str, cap: 
     } else {
         // iPhone-like: text/plain, quoted-printable, "Sent from my iPhone" signature.
         let board = quoted_board(game, seat, player, cap, "> ");
-        let text = format!("{mv}\n\nSent from my iPhone\n\n> On 23 Nov 2026, at 14:02, Fairsteward <{cap}> wrote:\n>\n{board}\n");
+        let text = format!(
+            "{mv}\n\nSent from my iPhone\n\n> On 23 Nov 2026, at 14:02, Fairsteward <{cap}> wrote:\n>\n{board}\n"
+        );
         format!(
             "{head}Content-Type: text/plain;\r\n\tcharset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\nX-Mailer: iPhone Mail (22B91)\r\n\r\n{}",
             quoted_printable(&text)
@@ -199,20 +206,29 @@ async fn set_up(dir: &Path) -> (Steward, PathBuf, Vec<Vec<u8>>) {
     }
     let mut messages = Vec::with_capacity(GAMES * 2);
     for g in 0..GAMES {
-        let players = [(format!("Alice {g}"), format!("alice{g}@example.org")), (format!("Bob {g}"), format!("bob{g}@example.net"))];
+        let players = [
+            (format!("Alice {g}"), format!("alice{g}@example.org")),
+            (format!("Bob {g}"), format!("bob{g}@example.net")),
+        ];
         let new = NewGame {
             variant: "fairschach".into(),
             options: Default::default(),
             seats: players
                 .iter()
-                .map(|(name, email)| NewSeat { name: name.clone(), email: email.clone(), public_key: None, time_zone: None })
+                .map(|(name, email)| NewSeat {
+                    name: name.clone(),
+                    email: email.clone(),
+                    public_key: None,
+                    time_zone: None,
+                })
                 .collect(),
         };
         let created = steward.create_game(new, Utc::now()).await.expect("create a game");
         let game = created.game.id.clone();
         for (seat, (player, email)) in players.iter().enumerate() {
             let name = seat_name(seat);
-            let cap = fairsteward::protocol::capability::address(steward.keys(), &from, &game, name, 1).expect("a capability");
+            let cap = fairsteward::protocol::capability::address(steward.keys(), &from, &game, name, 1)
+                .expect("a capability");
             let n = messages.len();
             let raw = reply_mail(n, &game, name, player, email, &cap, if seat == 0 { "e4" } else { "e5" });
             // Sweep order is file-name order: white then black of each game.
@@ -298,7 +314,9 @@ fn latency_part() {
         var("MAILSTACK_PASS"),
     ) else {
         println!("SMTP-accepted player mail -> board mails accepted by SMTP, with IMAP IDLE: skipped.");
-        println!("  It needs the local mail servers: eval \"$(bash scripts/mailstack.sh)\" first (as scripts/test does).");
+        println!(
+            "  It needs the local mail servers: eval \"$(bash scripts/mailstack.sh)\" first (as scripts/test does)."
+        );
         return;
     };
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
@@ -390,8 +408,12 @@ fn latency_part() {
     took.sort_by(f64::total_cmp);
     let median = took[took.len() / 2];
     let p99 = took[((took.len() as f64 * 0.99).ceil() as usize).min(took.len()) - 1];
-    println!("SMTP-accepted player mail -> both board mails accepted by SMTP (OpenSMTPD + Dovecot on 127.0.0.1, IMAP IDLE):");
-    println!("  {LATENCY_GAMES} games, the completing reply timed from the SMTP 250 to the outbox marking both turn mails sent");
+    println!(
+        "SMTP-accepted player mail -> both board mails accepted by SMTP (OpenSMTPD + Dovecot on 127.0.0.1, IMAP IDLE):"
+    );
+    println!(
+        "  {LATENCY_GAMES} games, the completing reply timed from the SMTP 250 to the outbox marking both turn mails sent"
+    );
     println!("  median {median:.0} ms, p99 {p99:.0} ms, min {:.0} ms, max {:.0} ms", took[0], took[took.len() - 1]);
 }
 
@@ -408,10 +430,19 @@ fn main() {
     println!(
         "Maildir: {GAMES} Fairschach games, one reply per seat to its start mail (white e4, black e5: every second mail resolves a turn);"
     );
-    println!("  Gmail-like multipart/alternative (quoted-printable text + HTML) and iPhone-like quoted-printable text/plain, alternating;");
-    println!("  top-posted move, signature, quoted board; each to the seat's reply capability. One maildir::sweep over new/ is timed:");
-    println!("  parse + read + capability check + durable store (WAL, synchronous=FULL) + rename to cur/; no outbox drainer running.");
-    println!("  Data directory under {} ; {cores} cores. In memory: the same bytes, {PARSE_PASSES} passes, best of 3.", dir.path().display());
+    println!(
+        "  Gmail-like multipart/alternative (quoted-printable text + HTML) and iPhone-like quoted-printable text/plain, alternating;"
+    );
+    println!(
+        "  top-posted move, signature, quoted board; each to the seat's reply capability. One maildir::sweep over new/ is timed:"
+    );
+    println!(
+        "  parse + read + capability check + durable store (WAL, synchronous=FULL) + rename to cur/; no outbox drainer running."
+    );
+    println!(
+        "  Data directory under {} ; {cores} cores. In memory: the same bytes, {PARSE_PASSES} passes, best of 3.",
+        dir.path().display()
+    );
     println!("{ROUNDS} rounds, each a fresh steward");
     println!();
     println!(
@@ -444,9 +475,23 @@ fn main() {
         last = Some(r);
     }
     let (s, rd, p) = (median(sweep_rates), median(read_rates), median(parse_rates));
-    println!("  {:<6} {:>8} {:>9} {:>12.1} {:>14.0} {:>14.0} {:>12.5} {:>10.2}", "median", "", "", s, rd, p, s / p, 1e3 / s);
+    println!(
+        "  {:<6} {:>8} {:>9} {:>12.1} {:>14.0} {:>14.0} {:>12.5} {:>10.2}",
+        "median",
+        "",
+        "",
+        s,
+        rd,
+        p,
+        s / p,
+        1e3 / s
+    );
     println!();
-    println!("  parse rate / sweep rate: {:.0}x (mail-parser alone), {:.0}x (read_mail: parse + text + quotes + intent)", p / s, rd / s);
+    println!(
+        "  parse rate / sweep rate: {:.0}x (mail-parser alone), {:.0}x (read_mail: parse + text + quotes + intent)",
+        p / s,
+        rd / s
+    );
     let r = last.expect("ROUNDS > 0");
     println!(
         "  last round: {} messages ({:.1} KB average), {} accepted, {} turns resolved, {} mails queued in the outbox \

@@ -101,7 +101,11 @@ fn vierschach_perft() {
     );
     println!(
         "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
-        "chess (shakmaty::perft)", 5, n_chess, t_chess.as_secs_f64(), chess_mnps
+        "chess (shakmaty::perft)",
+        5,
+        n_chess,
+        t_chess.as_secs_f64(),
+        chess_mnps
     );
     for (mode, depth, expected) in VIERSCHACH_PERFT {
         let rules = if mode == "ffa" { Vierschach::ffa() } else { Vierschach::teams() };

@@ -77,7 +77,11 @@ impl Schedule {
         if leave > 366 {
             bail!("schedule.leave_days_per_year: {leave} is more days than a year has");
         }
-        Ok(Schedule { sweep_text, sweep, clock: crate::clock::Settings { reminders_hours: reminders, leave_days_per_year: leave } })
+        Ok(Schedule {
+            sweep_text,
+            sweep,
+            clock: crate::clock::Settings { reminders_hours: reminders, leave_days_per_year: leave },
+        })
     }
 }
 
@@ -190,24 +194,19 @@ impl Config {
     /// # Errors
     /// Values that do not parse.
     pub fn from_raw(raw: RawConfig, overrides: &Overrides) -> anyhow::Result<Config> {
-        let data_dir = overrides
-            .data_dir
-            .clone()
-            .or(raw.data_dir)
-            .unwrap_or_else(|| PathBuf::from(Config::DEFAULT_DATA_DIR));
+        let data_dir =
+            overrides.data_dir.clone().or(raw.data_dir).unwrap_or_else(|| PathBuf::from(Config::DEFAULT_DATA_DIR));
         let listen_text =
             overrides.listen.clone().or(raw.http.listen).unwrap_or_else(|| Config::DEFAULT_LISTEN.to_owned());
-        let listen: SocketAddr = listen_text
-            .parse()
-            .with_context(|| format!("listen address {listen_text:?} is not an IP address and port, like 127.0.0.1:8080"))?;
+        let listen: SocketAddr = listen_text.parse().with_context(|| {
+            format!("listen address {listen_text:?} is not an IP address and port, like 127.0.0.1:8080")
+        })?;
         let public_url = raw.http.public_url.unwrap_or_else(|| format!("http://{listen}"));
         if !public_url.starts_with("http://") && !public_url.starts_with("https://") {
             bail!("http.public_url {public_url:?} must start with http:// or https://");
         }
         let from_text = raw.mail.from.unwrap_or_else(|| Config::DEFAULT_FROM.to_owned());
-        let mail_from = from_text
-            .parse()
-            .with_context(|| format!("mail.from {from_text:?} is not a mail address"))?;
+        let mail_from = from_text.parse().with_context(|| format!("mail.from {from_text:?} is not a mail address"))?;
         let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
         let spool_dir = if spool.is_absolute() { spool } else { data_dir.join(spool) };
         let smtp = raw.mail.smtp.map(crate::mail::smtp::SmtpConfig::from_raw).transpose()?;
@@ -311,13 +310,16 @@ mod tests {
         assert_eq!(c.schedule.sweep_text, "0 */5 * * * *");
         assert_eq!(c.schedule.clock.reminders_hours, vec![48, 12]);
         assert_eq!(c.schedule.clock.leave_days_per_year, 30);
-        let raw: RawConfig =
-            toml::from_str("[schedule]\nsweep = \"*/10 * * * *\"\nreminders_hours = [12, 72, 12]\nleave_days_per_year = 21\n").unwrap();
+        let raw: RawConfig = toml::from_str(
+            "[schedule]\nsweep = \"*/10 * * * *\"\nreminders_hours = [12, 72, 12]\nleave_days_per_year = 21\n",
+        )
+        .unwrap();
         let c = Config::from_raw(raw, &Overrides::default()).unwrap();
         assert_eq!(c.schedule.sweep_text, "0 */10 * * * *");
         assert_eq!(c.schedule.clock.reminders_hours, vec![72, 12]);
         assert_eq!(c.schedule.clock.leave_days_per_year, 21);
-        for bad in ["sweep = \"every day\"", "sweep = \"* * *\"", "reminders_hours = [0]", "leave_days_per_year = 400"] {
+        for bad in ["sweep = \"every day\"", "sweep = \"* * *\"", "reminders_hours = [0]", "leave_days_per_year = 400"]
+        {
             let raw: RawConfig = toml::from_str(&format!("[schedule]\n{bad}\n")).unwrap();
             let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
             assert!(format!("{err:#}").contains("schedule."), "{bad}: {err:#}");

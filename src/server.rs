@@ -46,7 +46,11 @@ pub fn sink(config: &Config) -> anyhow::Result<Sink> {
 ///
 /// # Errors
 /// The store cannot be opened or the server fails.
-pub async fn serve(config: Config, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn serve(
+    config: Config,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let wake = Arc::new(Notify::new());
     let steward = open(&config, wake.clone())?;
     let sink = sink(&config)?;

@@ -164,7 +164,9 @@ async fn create_fairschach_game_returns_201_with_one_token_per_seat() {
 
     // Options are kept; a second game gets another id.
     let with_options = s
-        .create_raw(&json!({"variant": "Fairschach", "options": {"pause": "capturable", "normal_below": 6}, "seats": seats()}))
+        .create_raw(
+            &json!({"variant": "Fairschach", "options": {"pause": "capturable", "normal_below": 6}, "seats": seats()}),
+        )
         .await
         .ok(201);
     assert_eq!(with_options["game"]["variant"], "fairschach");
@@ -216,10 +218,16 @@ async fn create_with_a_bad_body_is_400_with_a_helpful_message() {
     let m = s.create_raw(&json!({"variant": "fairschach"})).await.error(400, "bad_request");
     assert!(m.contains("seats"), "{m}");
     // A field the API does not know.
-    let m = s.create_raw(&json!({"variant": "fairschach", "seats": seats(), "colour": "white"})).await.error(400, "bad_request");
+    let m = s
+        .create_raw(&json!({"variant": "fairschach", "seats": seats(), "colour": "white"}))
+        .await
+        .error(400, "bad_request");
     assert!(m.contains("colour"), "{m}");
     // A seat without an email.
-    let m = s.create_raw(&json!({"variant": "chess", "seats": [{"name": "A"}, {"name": "B"}]})).await.error(400, "bad_request");
+    let m = s
+        .create_raw(&json!({"variant": "chess", "seats": [{"name": "A"}, {"name": "B"}]}))
+        .await
+        .error(400, "bad_request");
     assert!(m.contains("email"), "{m}");
     // Wrong types.
     s.create_raw(&json!({"variant": 7, "seats": seats()})).await.error(400, "bad_request");
@@ -395,7 +403,14 @@ async fn move_without_a_valid_token_is_401_and_changes_nothing() {
         .await
         .unwrap();
     assert_eq!(basic.status().as_u16(), 401);
-    let empty = s.client.post(format!("{}{path}", s.base)).header("Authorization", "Bearer ").body(body.to_string()).send().await.unwrap();
+    let empty = s
+        .client
+        .post(format!("{}{path}", s.base))
+        .header("Authorization", "Bearer ")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(empty.status().as_u16(), 401);
     // Even a garbage body is refused for the token first.
     s.post(&path, None, "garbage").await.error(401, "bad_token");
@@ -726,7 +741,11 @@ async fn simultaneous_moves_resolve_each_pair_exactly_once() {
     let g = s.create("fairschach", json!({})).await;
     for (turn, w, b) in [(1, "e4", "e5"), (2, "Nc3", "Nc6"), (3, "d3", "d6")] {
         // Both seats, and a repeat of white's move, arrive at the same time.
-        let (wa, ba, wr) = tokio::join!(s.mv(&g.id, &g.white, turn, w), s.mv(&g.id, &g.black, turn, b), s.mv(&g.id, &g.white, turn, w));
+        let (wa, ba, wr) = tokio::join!(
+            s.mv(&g.id, &g.white, turn, w),
+            s.mv(&g.id, &g.black, turn, b),
+            s.mv(&g.id, &g.white, turn, w)
+        );
         let (wa, ba, wr) = (wa.ok(200), ba.ok(200), wr.ok(200));
         assert_eq!(wa, wr, "the repeat gets the same receipt");
         let resolved = [&wa, &ba].iter().filter(|r| r["resolved"] == true).count();
@@ -945,8 +964,14 @@ async fn transcript_is_json_lines_in_order() {
     assert_eq!(resolved["state"], FS_E4_D5);
     let moves = resolved["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 2);
-    assert_eq!((&moves[0]["seat"], &moves[0]["move"], &moves[0]["status"]), (&json!("white"), &json!("e4"), &json!("played")));
-    assert_eq!((&moves[1]["seat"], &moves[1]["move"], &moves[1]["status"]), (&json!("black"), &json!("d5"), &json!("played")));
+    assert_eq!(
+        (&moves[0]["seat"], &moves[0]["move"], &moves[0]["status"]),
+        (&json!("white"), &json!("e4"), &json!("played"))
+    );
+    assert_eq!(
+        (&moves[1]["seat"], &moves[1]["move"], &moves[1]["status"]),
+        (&json!("black"), &json!("d5"), &json!("played"))
+    );
     assert_eq!(events[4]["body"]["seat"], "white");
 }
 
@@ -979,7 +1004,8 @@ async fn resolution_spools_one_board_mail_per_seat() {
     assert!(leftovers.is_empty(), "no temporary files left: {leftovers:?}");
 
     let public = format!("{}/api/games/{}", s.base, g.id);
-    for (seat, (name, address)) in [("Alice", "alice@example.org"), ("Bob", "bob@example.org")].into_iter().enumerate() {
+    for (seat, (name, address)) in [("Alice", "alice@example.org"), ("Bob", "bob@example.org")].into_iter().enumerate()
+    {
         let mail = parse_mail(&files[&turn_mail(seat)]);
         assert_eq!(mail.header("Message-ID"), format!("<{}.1.{seat}.turn@{MAIL_DOMAIN}>", g.id));
         assert_eq!(mail.header("In-Reply-To"), format!("<{}.0.{seat}.started@{MAIL_DOMAIN}>", g.id));

@@ -132,7 +132,8 @@ async fn bad_requests_get_json_errors() {
     for path in ["/api/games/ZZZZZZ/board.svg", "/api/games/ZZZZZZ/board.png", "/api/games/not-an-id/board.png"] {
         server.get(path, None).await.error(404, "unknown_game");
     }
-    let message = server.get(&format!("/api/games/{}/board.svg?seat=green", game.id), None).await.error(400, "bad_request");
+    let message =
+        server.get(&format!("/api/games/{}/board.svg?seat=green", game.id), None).await.error(400, "bad_request");
     assert!(message.contains("white, black"), "{message}");
     server.get(&format!("/api/games/{}/board.png?size=10", game.id), None).await.error(400, "bad_request");
     server.get(&format!("/api/games/{}/board.png?size=big", game.id), None).await.error(400, "bad_request");

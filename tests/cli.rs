@@ -23,10 +23,7 @@ const FS_NORMAL_BLACK: &str = "4k3/8/8/8/8/8/8/R3K3 b - - - 0 40";
 // ---------------------------------------------------------------------------
 
 fn fairsteward(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(args)
-        .output()
-        .expect("the fairsteward binary runs")
+    Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).output().expect("the fairsteward binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -261,9 +258,10 @@ fn chess_play_insufficient_material_as_soon_as_it_arises() {
         })
     );
     // chess.md §10's K+B v K position is over: no move can be played from it.
-    refused(&["rules", "chess", "play", "--state", "8/8/4k3/8/8/3K4/8/5B2 w - - 0 1", "--moves", "Ke2"], &[
-        "insufficient material",
-    ]);
+    refused(
+        &["rules", "chess", "play", "--state", "8/8/4k3/8/8/3K4/8/5B2 w - - 0 1", "--moves", "Ke2"],
+        &["insufficient material"],
+    );
 }
 
 #[test]
@@ -449,9 +447,10 @@ fn fairschach_switch_to_normal_mode() {
 fn refuses_unparsable_fen() {
     refused(&["rules", "chess", "legal", "--state", "garbage"], &["invalid chess state", "garbage"]);
     refused(&["rules", "chess", "perft", "--fen", "rnbqkbnr/pppppppp w KQkq - 0 1", "--depth", "1"], &["invalid"]);
-    refused(&["rules", "fairschach", "resolve", "--fen", "garbage", "--white", "e4", "--black", "e5"], &[
-        "invalid fairschach state",
-    ]);
+    refused(
+        &["rules", "fairschach", "resolve", "--fen", "garbage", "--white", "e4", "--black", "e5"],
+        &["invalid fairschach state"],
+    );
     // A chess FEN (6 fields) is not a Fairschach FEN (7 fields).
     refused(&["rules", "fairschach", "legal", "--fen", CHESS_START, "--side", "white"], &["7 fields"]);
 }
@@ -489,9 +488,10 @@ fn refuses_illegal_moves() {
 fn refuses_ambiguous_moves() {
     // Knights on c3 and g1 can both go to e2.
     let fs = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPP1PPP/R1BQKBNR s KQkq - - 0 1";
-    refused(&["rules", "fairschach", "resolve", "--fen", fs, "--white", "Ne2", "--black", "e5"], &[
-        "Ne2", "ambiguous", "Nce2", "Nge2",
-    ]);
+    refused(
+        &["rules", "fairschach", "resolve", "--fen", fs, "--white", "Ne2", "--black", "e5"],
+        &["Ne2", "ambiguous", "Nce2", "Nge2"],
+    );
     let chess = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 1";
     refused(&["rules", "chess", "play", "--state", chess, "--moves", "Ne2"], &["Ne2", "ambiguous"]);
     // Disambiguated, both are fine.
@@ -509,10 +509,10 @@ fn refuses_text_that_is_not_a_move() {
 
 #[test]
 fn refuses_a_move_from_the_side_not_to_move_in_normal_mode() {
-    refused(&["rules", "fairschach", "resolve", "--fen", FS_NORMAL_BLACK, "--black", "Kd7", "--white", "Ra2"], &[
-        "white",
-        "not to move",
-    ]);
+    refused(
+        &["rules", "fairschach", "resolve", "--fen", FS_NORMAL_BLACK, "--black", "Kd7", "--white", "Ra2"],
+        &["white", "not to move"],
+    );
     refused(&["rules", "fairschach", "resolve", "--fen", FS_NORMAL_BLACK, "--white", "Ra2"], &["white", "not to move"]);
 }
 
@@ -521,21 +521,20 @@ fn refuses_missing_moves_and_unreadable_history() {
     refused(&["rules", "fairschach", "resolve", "--white", "e4"], &["black"]);
     let missing = std::env::temp_dir().join(format!("fairsteward-cli-no-such-file-{}", std::process::id()));
     let missing = missing.to_str().expect("UTF-8 path");
-    refused(&["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--history", missing], &[
-        "history",
-    ]);
+    refused(&["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--history", missing], &["history"]);
     let bad = TempFile::new("bad-history", &format!("{FS_START}\nnot a fen\n"));
-    refused(&["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--history", bad.path()], &[
-        "history", "line 2",
-    ]);
+    refused(
+        &["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--history", bad.path()],
+        &["history", "line 2"],
+    );
 }
 
 #[test]
 fn refuses_bad_pause_value() {
-    refused(&["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--pause", "sometimes"], &[
-        "pause",
-        "sometimes",
-    ]);
+    refused(
+        &["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--pause", "sometimes"],
+        &["pause", "sometimes"],
+    );
     refused(&["rules", "fairschach", "legal", "--side", "white", "--pause", "sometimes"], &["pause", "sometimes"]);
     // Chess has no pause option at all.
     refused(&["rules", "chess", "legal", "--pause", "off"], &["pause"]);
@@ -544,9 +543,10 @@ fn refuses_bad_pause_value() {
 #[test]
 fn refuses_unknown_option() {
     refused(&["rules", "chess", "legal", "--frobnicate"], &["--frobnicate"]);
-    refused(&["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--frobnicate", "1"], &[
-        "--frobnicate",
-    ]);
+    refused(
+        &["rules", "fairschach", "resolve", "--white", "e4", "--black", "e5", "--frobnicate", "1"],
+        &["--frobnicate"],
+    );
 }
 
 #[test]

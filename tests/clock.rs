@@ -127,9 +127,15 @@ impl Lab {
         assert!(self.server.is_none(), "already running");
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let raw = RawConfig { http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) }, ..RawConfig::default() };
-        let mut config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(self.data_dir().to_owned()), listen: Some(addr.to_string()) }).unwrap();
+        let raw = RawConfig {
+            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
+            ..RawConfig::default()
+        };
+        let mut config = Config::from_raw(
+            raw,
+            &Overrides { data_dir: Some(self.data_dir().to_owned()), listen: Some(addr.to_string()) },
+        )
+        .unwrap();
         config.clock = self.clock.clone();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
@@ -159,7 +165,8 @@ impl Lab {
             req = req.header("Content-Type", "application/json").body(b.to_string());
         }
         let resp = req.send().await.unwrap();
-        let content_type = resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+        let content_type =
+            resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
         let status = resp.status().as_u16();
         Answer { status, content_type, text: resp.text().await.unwrap() }
     }
@@ -184,7 +191,10 @@ impl Lab {
                 s
             })
             .collect();
-        let v = self.post("/api/games", None, json!({"variant": variant, "options": {"clock": clock}, "seats": seats})).await.ok(201);
+        let v = self
+            .post("/api/games", None, json!({"variant": variant, "options": {"clock": clock}, "seats": seats}))
+            .await
+            .ok(201);
         Game {
             id: v["game"]["id"].as_str().unwrap().to_owned(),
             tokens: v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect(),
@@ -201,7 +211,8 @@ impl Lab {
 
     /// A move by seat `seat` (0-based) at the clock's time now.
     async fn mv(&self, g: &Game, seat: usize, turn: u32, text: &str) -> Answer {
-        self.post(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[seat]), json!({"turn": turn, "move": text})).await
+        self.post(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[seat]), json!({"turn": turn, "move": text}))
+            .await
     }
 
     /// A move that must be accepted, made at `at`.
@@ -224,7 +235,8 @@ impl Lab {
             .unwrap();
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success(), "sweep --now {at} failed: {stderr}");
-        let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sweep printed no JSON ({e}): {stdout}"));
+        let v: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sweep printed no JSON ({e}): {stdout}"));
         assert_eq!(v["errors"], json!([]), "{v}");
         v
     }
@@ -236,7 +248,11 @@ impl Lab {
     }
 
     async fn kinds(&self, g: &Game) -> Vec<String> {
-        self.transcript(g).await.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["kind"].as_str().unwrap().to_owned()).collect()
+        self.transcript(g)
+            .await
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["kind"].as_str().unwrap().to_owned())
+            .collect()
     }
 
     /// Checks the transcript offline, as `fairsteward verify` does.
@@ -266,7 +282,11 @@ impl Lab {
             if prefixes.iter().all(|p| spool.keys().any(|k| k.starts_with(p))) {
                 return spool;
             }
-            assert!(Instant::now() < deadline, "timed out waiting for {prefixes:?} in {:?}", spool.keys().collect::<Vec<_>>());
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {prefixes:?} in {:?}",
+                spool.keys().collect::<Vec<_>>()
+            );
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
@@ -449,7 +469,8 @@ async fn period_control_carries_unused_time_and_the_earliest_flag_decides() {
 async fn fischer_adds_the_increment_up_to_the_cap() {
     let lab = Lab::new(T0).await;
     let t0 = t(T0);
-    let g = lab.alice_bob("chess", json!({"kind": "fischer", "base_days": 2, "increment_days": 1, "cap_days": 3})).await;
+    let g =
+        lab.alice_bob("chess", json!({"kind": "fischer", "base_days": 2, "increment_days": 1, "cap_days": 3})).await;
     assert_eq!(seat_clock(&lab.game(&g).await, 0)["deadline"], api(t0 + days(2)));
     // White uses 12 h: 1.5 + 1 = 2.5 days.
     lab.play_at(t0 + hours(12), &g, 0, 1, "e4").await;
@@ -498,7 +519,10 @@ async fn grace_sends_a_last_reminder_and_a_notice_then_the_timeout_applies() {
 
     let r = lab.sweep(deadline + secs(1));
     assert_eq!(r["timeouts"], json!([]));
-    assert_eq!(r["grace"], json!([{"game": g.id, "seat": "white", "deadline": api(deadline), "final_deadline": api(deadline + hours(24))}]));
+    assert_eq!(
+        r["grace"],
+        json!([{"game": g.id, "seat": "white", "deadline": api(deadline), "final_deadline": api(deadline + hours(24))}])
+    );
     let spool = lab.spool();
     let to_white = &spool[&format!("{}.1.0.grace-0-0@steward.example.eml", g.id)];
     let to_black = &spool[&format!("{}.1.1.grace-0-0@steward.example.eml", g.id)];
@@ -589,7 +613,13 @@ async fn reminder_points_due_together_make_one_mail_and_a_one_day_move_skips_48_
     let lab = Lab::new(T0).await;
     let t0 = t(T0);
     let g = lab.alice_bob("chess", json!("days_per_move days=3")).await;
-    let short = lab.create("chess", json!("days_per_move days=1"), &[("Dora", "dora@example.org", None), ("Bob", "bob@example.org", None)]).await;
+    let short = lab
+        .create(
+            "chess",
+            json!("days_per_move days=1"),
+            &[("Dora", "dora@example.org", None), ("Bob", "bob@example.org", None)],
+        )
+        .await;
     // First sweep 10 hours before G's deadline (the daemon was down): both points
     // are due; one mail. Dora's 1-day game is 10 hours past its 12-hour point.
     let r = lab.sweep(t0 + days(2) + hours(14));
@@ -599,7 +629,13 @@ async fn reminder_points_due_together_make_one_mail_and_a_one_day_move_skips_48_
     assert!(mails[0].to.contains("alice@") && mails[0].body.contains(&g.id));
     assert_eq!(r["reminders"], 2);
     let lab2 = Lab::new(T0).await;
-    let d = lab2.create("chess", json!("days_per_move days=1"), &[("Dora", "dora@example.org", None), ("Bob", "bob@example.org", None)]).await;
+    let d = lab2
+        .create(
+            "chess",
+            json!("days_per_move days=1"),
+            &[("Dora", "dora@example.org", None), ("Bob", "bob@example.org", None)],
+        )
+        .await;
     assert_eq!(lab2.sweep(t0 + hours(1))["reminders"], 0, "no 48-hour reminder for a 1-day move");
     let r = lab2.sweep(t0 + hours(13));
     assert_eq!(r["reminders"], 1);
@@ -615,11 +651,24 @@ async fn leave_stops_every_clock_of_the_players_games_and_a_deadline_inside_it_m
     let start = "2026-12-21T12:00:00Z";
     let lab = Lab::new(start).await;
     let t0 = t(start);
-    let g1 = lab.create("chess", json!("days_per_move days=3"), &[("Alice", "alice@example.org", None), ("Bob", "bob@example.org", None)]).await;
-    let g2 = lab.create("fairschach", json!("days_per_move days=3"), &[("Carol", "carol@example.org", None), ("Alice", "ALICE@example.org", None)]).await;
+    let g1 = lab
+        .create(
+            "chess",
+            json!("days_per_move days=3"),
+            &[("Alice", "alice@example.org", None), ("Bob", "bob@example.org", None)],
+        )
+        .await;
+    let g2 = lab
+        .create(
+            "fairschach",
+            json!("days_per_move days=3"),
+            &[("Carol", "carol@example.org", None), ("Alice", "ALICE@example.org", None)],
+        )
+        .await;
     // G1's deadline (Dec 24 noon) lies inside the leave Dec 24 to Jan 2.
     assert_eq!(seat_clock(&lab.game(&g1).await, 0)["deadline"], api(t0 + days(3)));
-    let granted = lab.post("/api/leave", Some(&g1.tokens[0]), json!({"from": "2026-12-24", "to": "2027-01-02"})).await.ok(201);
+    let granted =
+        lab.post("/api/leave", Some(&g1.tokens[0]), json!({"from": "2026-12-24", "to": "2027-01-02"})).await.ok(201);
     assert_eq!(granted["player"], "alice@example.org");
     assert_eq!(granted["granted"]["days"], 10);
     assert_eq!(granted["granted"]["starts_at"], "2026-12-24T00:00:00.000Z");
@@ -629,7 +678,10 @@ async fn leave_stops_every_clock_of_the_players_games_and_a_deadline_inside_it_m
     let mut expected = vec![g1.id.as_str(), g2.id.as_str()];
     expected.sort_unstable();
     assert_eq!(games, expected);
-    assert_eq!(granted["balance"], json!([{"year": 2026, "used": 8, "left": 22}, {"year": 2027, "used": 2, "left": 28}]));
+    assert_eq!(
+        granted["balance"],
+        json!([{"year": 2026, "used": 8, "left": 22}, {"year": 2027, "used": 2, "left": 28}])
+    );
 
     // 2.5 days run before the leave; the last half day after it.
     let moved = t("2027-01-03T12:00:00Z");
@@ -657,7 +709,9 @@ async fn leave_stops_every_clock_of_the_players_games_and_a_deadline_inside_it_m
     let to_alice = leave.iter().find(|m| m.to.contains("alice@")).unwrap();
     assert!(to_alice.body.contains("2026: 8 day(s) taken, 22 left"), "{}", to_alice.body);
     let to_carol = leave.iter().find(|m| m.to.contains("carol@")).unwrap();
-    assert!(to_carol.body.contains("Alice is on leave from 2026-12-24 to 2027-01-02") && to_carol.body.contains(&g2.id));
+    assert!(
+        to_carol.body.contains("Alice is on leave from 2026-12-24 to 2027-01-02") && to_carol.body.contains(&g2.id)
+    );
 
     // Sweeps during the leave find nothing; the clocks stand.
     lab.set(t("2026-12-28T00:00:00Z"));
@@ -682,23 +736,31 @@ async fn the_leave_allowance_is_kept_per_year_and_overuse_is_refused_with_the_ba
     let a = lab.post(&path, None, json!({"from": "2027-02-01", "to": "2027-02-25"})).await.ok(201);
     assert_eq!(a["balance"][0], json!({"year": 2027, "used": 25, "left": 5}));
     // Six more days would overdraw 2027.
-    let msg = lab.post(&path, None, json!({"from": "2027-03-01", "to": "2027-03-06"})).await.error(409, "leave_refused");
+    let msg =
+        lab.post(&path, None, json!({"from": "2027-03-01", "to": "2027-03-06"})).await.error(409, "leave_refused");
     assert!(msg.contains("only 5 of the 30 days allowed in 2027 are left (25 taken)"), "{msg}");
     // Days already on leave are not counted twice; five more fit exactly.
     let a = lab.post(&path, None, json!({"from": "2027-02-24", "to": "2027-03-02"})).await.ok(201);
-    assert_eq!((a["granted"]["from"].clone(), a["granted"]["days"].clone()), (json!("2027-02-24"), json!(5)), "two of the seven days were taken");
+    assert_eq!(
+        (a["granted"]["from"].clone(), a["granted"]["days"].clone()),
+        (json!("2027-02-24"), json!(5)),
+        "two of the seven days were taken"
+    );
     assert_eq!(a["balance"][0], json!({"year": 2027, "used": 30, "left": 0}));
     // The same account with the bearer form, for the player's other seat.
     let status = lab.get("/api/leave", Some(bob)).await.ok(200);
     assert_eq!(status["leaves"].as_array().unwrap().len(), 2);
     assert_eq!(status["allowance_days"], 30);
     // Refusals: the past, dates that do not read, no token.
-    let msg = lab.post(&path, None, json!({"from": "2027-01-01", "to": "2027-01-02"})).await.error(409, "leave_refused");
+    let msg =
+        lab.post(&path, None, json!({"from": "2027-01-01", "to": "2027-01-02"})).await.error(409, "leave_refused");
     assert!(msg.contains("before today"), "{msg}");
     lab.post(&path, None, json!({"from": "24.12.2027", "to": "2027-12-26"})).await.error(400, "bad_request");
     lab.post(&path, None, json!({"from": "2027-12-26", "to": "2027-12-24"})).await.error(400, "bad_request");
     lab.post("/api/leave", None, json!({"from": "2027-12-24", "to": "2027-12-26"})).await.error(401, "bad_token");
-    lab.post("/api/seats/nosuchtoken/leave", None, json!({"from": "2027-12-24", "to": "2027-12-26"})).await.error(401, "bad_token");
+    lab.post("/api/seats/nosuchtoken/leave", None, json!({"from": "2027-12-24", "to": "2027-12-26"}))
+        .await
+        .error(401, "bad_token");
     // Next year has its own allowance.
     let a = lab.post(&path, None, json!({"from": "2027-12-31", "to": "2028-01-10"})).await.error(409, "leave_refused");
     assert!(a.contains("2027"), "{a}");
@@ -739,7 +801,9 @@ fn parse_ics(text: &str) -> Vec<BTreeMap<String, String>> {
             let triggers: Vec<String> = c
                 .components
                 .iter()
-                .filter_map(|a| a.properties.iter().find(|x| x.name.as_str() == "TRIGGER").map(|x| x.val.as_str().to_owned()))
+                .filter_map(|a| {
+                    a.properties.iter().find(|x| x.name.as_str() == "TRIGGER").map(|x| x.val.as_str().to_owned())
+                })
                 .collect();
             p.insert("triggers".into(), triggers.join(","));
             p
@@ -784,15 +848,23 @@ async fn deadlines_stay_in_utc_across_dst_and_are_shown_in_the_players_zone() {
     let start = "2026-03-27T12:00:00Z";
     let lab = Lab::new(start).await;
     let g = lab
-        .create("fairschach", json!("days_per_move days=3"), &[
-            ("Alice", "alice@example.org", Some("Europe/Berlin")),
-            ("Bob", "bob@example.org", Some("America/New_York")),
-        ])
+        .create(
+            "fairschach",
+            json!("days_per_move days=3"),
+            &[
+                ("Alice", "alice@example.org", Some("Europe/Berlin")),
+                ("Bob", "bob@example.org", Some("America/New_York")),
+            ],
+        )
         .await;
     let v = lab.game(&g).await;
     // Three days are 72 hours of UTC, whatever the clocks on the wall do.
     assert_eq!(seat_clock(&v, 0)["deadline"], "2026-03-30T12:00:00.000Z");
-    assert_eq!(seat_clock(&v, 0)["deadline_local"], "2026-03-30T14:00:00+02:00", "CEST after the change (CET +01:00 at the start)");
+    assert_eq!(
+        seat_clock(&v, 0)["deadline_local"],
+        "2026-03-30T14:00:00+02:00",
+        "CEST after the change (CET +01:00 at the start)"
+    );
     assert_eq!(seat_clock(&v, 0)["time_zone"], "Europe/Berlin");
     assert_eq!(seat_clock(&v, 1)["deadline_local"], "2026-03-30T08:00:00-04:00");
     // The board mail shows UTC with the local time alongside.
@@ -804,7 +876,13 @@ async fn deadlines_stay_in_utc_across_dst_and_are_shown_in_the_players_zone() {
     // Autumn: back to winter time on 2026-10-25 in Berlin.
     let autumn = "2026-10-23T12:00:00Z";
     lab.set(t(autumn));
-    let h = lab.create("chess", json!("days_per_move days=3"), &[("Alice", "alice@example.org", Some("Europe/Berlin")), ("Bob", "bob@example.org", None)]).await;
+    let h = lab
+        .create(
+            "chess",
+            json!("days_per_move days=3"),
+            &[("Alice", "alice@example.org", Some("Europe/Berlin")), ("Bob", "bob@example.org", None)],
+        )
+        .await;
     let v = lab.game(&h).await;
     assert_eq!(seat_clock(&v, 0)["deadline"], "2026-10-26T12:00:00.000Z");
     assert_eq!(seat_clock(&v, 0)["deadline_local"], "2026-10-26T13:00:00+01:00");
@@ -853,8 +931,12 @@ async fn commit_reveal_stops_the_clock_at_the_commitment_and_times_the_reveal() 
     let lab = Lab::new(T0).await;
     let t0 = t(T0);
     let v = lab
-        .post("/api/games", None, json!({"variant": "fairschach", "options": {"clock": "days_per_move days=1", "secrecy": "commit-reveal"},
-            "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "fairschach", "options": {"clock": "days_per_move days=1", "secrecy": "commit-reveal"},
+            "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]}),
+        )
         .await
         .ok(201);
     let g = Game {
@@ -865,19 +947,35 @@ async fn commit_reveal_stops_the_clock_at_the_commitment_and_times_the_reveal() 
     let hexs = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let commit = |seat: &str, mv: &str| hexs(&fairsteward::protocol::commitment(&g.id, seat, 1, mv, &salt));
     lab.set(t0 + hours(1));
-    lab.post(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[0]), json!({"turn": 1, "commit": commit("white", "e4")})).await.ok(200);
+    lab.post(
+        &format!("/api/games/{}/moves", g.id),
+        Some(&g.tokens[0]),
+        json!({"turn": 1, "commit": commit("white", "e4")}),
+    )
+    .await
+    .ok(200);
     let v = lab.game(&g).await;
     assert_eq!(seat_clock(&v, 0)["running"], false, "the move is fixed at the commitment");
     assert_eq!(seat_clock(&v, 0)["used_seconds"], 3600);
     lab.set(t0 + hours(2));
-    lab.post(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[1]), json!({"turn": 1, "commit": commit("black", "e5")})).await.ok(200);
+    lab.post(
+        &format!("/api/games/{}/moves", g.id),
+        Some(&g.tokens[1]),
+        json!({"turn": 1, "commit": commit("black", "e5")}),
+    )
+    .await
+    .ok(200);
     // Reveals are asked for now: both clocks run again, a day for the reveal.
     let v = lab.game(&g).await;
     assert_eq!(seat_clock(&v, 0)["deadline"], api(t0 + hours(2) + days(1)));
     lab.set(t0 + hours(3));
-    lab.post(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[0]), json!({"turn": 1, "move": "e4", "salt": hexs(&salt)}))
-        .await
-        .ok(200);
+    lab.post(
+        &format!("/api/games/{}/moves", g.id),
+        Some(&g.tokens[0]),
+        json!({"turn": 1, "move": "e4", "salt": hexs(&salt)}),
+    )
+    .await
+    .ok(200);
     // Black never reveals.
     let r = lab.sweep(t0 + hours(2) + days(1) + secs(1));
     assert_eq!(r["timeouts"][0]["seats"], json!(["black"]), "{r}");
@@ -899,15 +997,26 @@ async fn bad_clock_options_are_refused_with_what_to_send() {
         (json!(5), "object or a text"),
     ] {
         let a = lab
-            .post("/api/games", None, json!({"variant": "chess", "options": {"clock": clock}, "seats": [
-                {"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]}))
+            .post(
+                "/api/games",
+                None,
+                json!({"variant": "chess", "options": {"clock": clock}, "seats": [
+                {"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]}),
+            )
             .await;
         let msg = a.error(400, "bad_request");
         assert!(msg.contains("option clock") && msg.contains(phrase), "{clock}: {msg}");
     }
     // A game without a clock has none, and the sweep leaves it alone.
-    let g = lab.post("/api/games", None, json!({"variant": "chess", "seats": [
-        {"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]})).await.ok(201);
+    let g = lab
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "chess", "seats": [
+        {"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]}),
+        )
+        .await
+        .ok(201);
     assert!(g["game"].get("clock").is_none() && g["game"]["seats"][0].get("clock").is_none(), "{g}");
     assert_eq!(lab.sweep(t(T0) + days(400))["games"], 0);
 }
@@ -922,9 +1031,20 @@ fn the_command_line_alone_game_new_then_sweep_now() {
         serde_json::from_slice(&out.stdout).unwrap()
     };
     let created = run(&[
-        "game", "new", "--data-dir", d, "--variant", "chess", "--now", "2026-06-01T00:00:00Z",
-        "--seat", "Alice <alice@example.org> Europe/Paris", "--seat", "Bob <bob@example.org>",
-        "--option", "clock=days_per_move days=2 grace_hours=6",
+        "game",
+        "new",
+        "--data-dir",
+        d,
+        "--variant",
+        "chess",
+        "--now",
+        "2026-06-01T00:00:00Z",
+        "--seat",
+        "Alice <alice@example.org> Europe/Paris",
+        "--seat",
+        "Bob <bob@example.org>",
+        "--option",
+        "clock=days_per_move days=2 grace_hours=6",
     ]);
     let id = created["game"]["id"].as_str().unwrap().to_owned();
     let clock = &created["game"]["seats"][0]["clock"];
@@ -943,7 +1063,10 @@ fn the_command_line_alone_game_new_then_sweep_now() {
     let shown = run(&["game", "show", "--data-dir", d, &id]);
     assert_eq!(shown["outcome"]["reason"], "time");
     // Bad --now: one line, exit 2.
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(["sweep", "--data-dir", d, "--now", "tomorrow"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["sweep", "--data-dir", d, "--now", "tomorrow"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("RFC 3339"));
 }

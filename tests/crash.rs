@@ -72,9 +72,11 @@ fn seed() -> u64 {
         };
         return parsed.unwrap_or_else(|e| panic!("FAIRSTEWARD_CRASH_SEED={text:?} is not a number: {e}"));
     }
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock after 1970").as_nanos();
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock after 1970").as_nanos();
     // Mix the time so that close starts give unrelated seeds.
-    let mut x = XorShift64::new((nanos as u64) ^ ((nanos >> 64) as u64) ^ u64::from(std::process::id()).rotate_left(32));
+    let mut x =
+        XorShift64::new((nanos as u64) ^ ((nanos >> 64) as u64) ^ u64::from(std::process::id()).rotate_left(32));
     x.next();
     x.next()
 }
@@ -120,7 +122,10 @@ fn start_server(dir: &Path, run: usize, log: &Log) -> Server {
         Err(e) => {
             let _ = child.kill();
             let status = child.wait();
-            panic!("server run {run} did not say where it listens ({e}; {status:?}); its log:\n{}", log.lock().unwrap().join("\n"));
+            panic!(
+                "server run {run} did not say where it listens ({e}; {status:?}); its log:\n{}",
+                log.lock().unwrap().join("\n")
+            );
         }
     }
 }
@@ -265,7 +270,12 @@ fn accepted(game: &Game, sent: &Sent, status: u16, receipt: Value) -> Accepted {
 
 /// Posts one move; `Ok` when answered 2xx (then, now and then, posts it again and
 /// compares the receipts), `Err` with the time when there was no answer.
-async fn play_one(shared: Arc<Shared>, game: Game, sent: Sent, repeat: bool) -> Result<Accepted, (Sent, DateTime<Utc>)> {
+async fn play_one(
+    shared: Arc<Shared>,
+    game: Game,
+    sent: Sent,
+    repeat: bool,
+) -> Result<Accepted, (Sent, DateTime<Utc>)> {
     let token = &game.tokens[sent.seat];
     match post_move(&shared, &game.id, token, &sent.body).await {
         Reply::NoAnswer => {
@@ -297,7 +307,8 @@ async fn client(shared: Arc<Shared>, game: Game, seed: u64) -> Vec<Accepted> {
             let (status, receipt) = post_until_answered(&shared, &game.id, &game.tokens[sent.seat], &sent.body).await;
             let a = accepted(&game, &sent, status, receipt);
             // Accepted before the answer was lost (receipt times are milliseconds)?
-            let at = DateTime::parse_from_rfc3339(a.receipt["received_at"].as_str().expect("received_at")).expect("RFC 3339");
+            let at = DateTime::parse_from_rfc3339(a.receipt["received_at"].as_str().expect("received_at"))
+                .expect("RFC 3339");
             if at + chrono::Duration::milliseconds(1) < lost_at {
                 shared.answer_lost.fetch_add(1, Ordering::Relaxed);
             }
@@ -381,12 +392,15 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
                 {"name": format!("First {i}"), "email": format!("first{i}@example.org")},
                 {"name": format!("Second {i}"), "email": format!("second{i}@example.org")},
             ]});
-            let response =
-                shared.http.post(shared.url("/api/games")).json(&body).send().await.expect("create a game");
+            let response = shared.http.post(shared.url("/api/games")).json(&body).send().await.expect("create a game");
             assert_eq!(response.status().as_u16(), 201);
             let created: Value = response.json().await.expect("JSON");
-            let tokens: Vec<String> =
-                created["tokens"].as_array().expect("tokens").iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
+            let tokens: Vec<String> = created["tokens"]
+                .as_array()
+                .expect("tokens")
+                .iter()
+                .map(|t| t["token"].as_str().unwrap().to_owned())
+                .collect();
             let seat_names: Vec<String> =
                 created["tokens"].as_array().unwrap().iter().map(|t| t["seat"].as_str().unwrap().to_owned()).collect();
             games.push(Game { id: created["game"]["id"].as_str().unwrap().to_owned(), variant, seat_names, tokens });
@@ -397,7 +411,13 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
     let clients: Vec<_> = games
         .iter()
         .enumerate()
-        .map(|(i, g)| tokio::spawn(client(shared.clone(), g.clone(), seed ^ (0xA076_1D64_78BD_642F_u64.wrapping_mul(i as u64 + 1)))))
+        .map(|(i, g)| {
+            tokio::spawn(client(
+                shared.clone(),
+                g.clone(),
+                seed ^ (0xA076_1D64_78BD_642F_u64.wrapping_mul(i as u64 + 1)),
+            ))
+        })
         .collect();
 
     // Kill and restart.
@@ -488,13 +508,23 @@ fn replay(game: &Game, moves: &[Accepted]) -> Replay {
         let seats: Vec<usize> = given.keys().copied().collect();
         if seats != to_move {
             // Not complete: must be the last, still pending turn.
-            assert!(seats.iter().all(|s| to_move.contains(s)), "game {} turn {turn}: moves from {seats:?}, to move {to_move:?}", game.id);
-            assert_eq!(turn, *by_turn.keys().last().unwrap(), "game {}: turn {turn} incomplete but later turns played", game.id);
+            assert!(
+                seats.iter().all(|s| to_move.contains(s)),
+                "game {} turn {turn}: moves from {seats:?}, to move {to_move:?}",
+                game.id
+            );
+            assert_eq!(
+                turn,
+                *by_turn.keys().last().unwrap(),
+                "game {}: turn {turn} incomplete but later turns played",
+                game.id
+            );
             break;
         }
         let history = &r.states[..r.states.len() - 1];
         let pairs: Vec<(Seat, String)> = given.iter().map(|(&s, m)| (Seat::new(s as u8), m.clone())).collect();
-        let res = rules.resolve(history, &state, &pairs).unwrap_or_else(|e| panic!("game {} turn {turn}: {e}", game.id));
+        let res =
+            rules.resolve(history, &state, &pairs).unwrap_or_else(|e| panic!("game {} turn {turn}: {e}", game.id));
         r.moves.push(res.moves.iter().map(|m| (m.seat.index(), m.mv.clone(), m.result.as_str().to_owned())).collect());
         r.notes.push(res.notes.clone());
         r.states.push(res.state);
@@ -523,8 +553,14 @@ fn check_transcript(game: &Game, moves: &[Accepted], view: &Value, transcript: &
     assert_eq!(ours.len(), moves.len(), "game {g}: receipt ids are distinct");
     for a in moves {
         let id = a.receipt["receipt"].as_str().unwrap();
-        let (turn, seat) = moved.get(id).unwrap_or_else(|| panic!("game {g}: receipt {id} ({:?}) missing from the transcript", a.sent));
-        assert_eq!((*turn, seat.as_str()), (u64::from(a.sent.turn), game.seat_names[a.sent.seat].as_str()), "game {g} receipt {id}");
+        let (turn, seat) = moved
+            .get(id)
+            .unwrap_or_else(|| panic!("game {g}: receipt {id} ({:?}) missing from the transcript", a.sent));
+        assert_eq!(
+            (*turn, seat.as_str()),
+            (u64::from(a.sent.turn), game.seat_names[a.sent.seat].as_str()),
+            "game {g} receipt {id}"
+        );
     }
     let extra: Vec<_> = moved.keys().filter(|k| !ours.contains(k.as_str())).collect();
     assert!(extra.is_empty(), "game {g}: accepted moves no client got a receipt for: {extra:?}");
@@ -542,7 +578,13 @@ fn check_transcript(game: &Game, moves: &[Accepted], view: &Value, transcript: &
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| (m["seat"].as_str().unwrap().to_owned(), m["uci"].as_str().unwrap().to_owned(), m["status"].as_str().unwrap().to_owned()))
+            .map(|m| {
+                (
+                    m["seat"].as_str().unwrap().to_owned(),
+                    m["uci"].as_str().unwrap().to_owned(),
+                    m["status"].as_str().unwrap().to_owned(),
+                )
+            })
             .collect();
         let want: Vec<(String, String, String)> =
             r.moves[t].iter().map(|(s, m, st)| (game.seat_names[*s].clone(), m.clone(), st.clone())).collect();
@@ -553,7 +595,10 @@ fn check_transcript(game: &Game, moves: &[Accepted], view: &Value, transcript: &
     for e in transcript.iter().filter(|e| e["kind"] == "moved") {
         let turn = e["body"]["turn"].as_u64().unwrap() as usize;
         if turn <= k {
-            assert!(e["seq"].as_u64() < resolved[turn - 1]["seq"].as_u64(), "game {g}: a move after its turn's resolution: {e}");
+            assert!(
+                e["seq"].as_u64() < resolved[turn - 1]["seq"].as_u64(),
+                "game {g}: a move after its turn's resolution: {e}"
+            );
         }
     }
     let ended = transcript.iter().filter(|e| e["kind"] == "ended").count();
@@ -571,7 +616,8 @@ fn check_transcript(game: &Game, moves: &[Accepted], view: &Value, transcript: &
     }
     let pending: BTreeSet<String> =
         moves.iter().filter(|a| a.sent.turn as usize == k + 1).map(|a| game.seat_names[a.sent.seat].clone()).collect();
-    let shown: BTreeSet<String> = view["moved"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
+    let shown: BTreeSet<String> =
+        view["moved"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
     assert_eq!(shown, pending, "game {g}: seats shown as moved in the open turn");
 }
 
@@ -592,7 +638,9 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         let k = r.moves.len();
 
         let (state, turn, result): (String, u32, Option<String>) = conn
-            .query_row("SELECT state, turn, result FROM games WHERE id = ?1", [g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .query_row("SELECT state, turn, result FROM games WHERE id = ?1", [g], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
             .unwrap();
         assert_eq!(state, r.states[k], "game {g}: stored state differs from the replay");
         assert_eq!(turn as usize, k + 1, "game {g}: stored turn");
@@ -605,7 +653,14 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
             .unwrap();
         let rows: Vec<(u32, usize, String, String, String, bool)> = stmt
             .query_map([g], |row| {
-                Ok((row.get(0)?, row.get::<_, i64>(1)? as usize, row.get(2)?, row.get(3)?, row.get(4)?, row.get::<_, i64>(5)? != 0))
+                Ok((
+                    row.get(0)?,
+                    row.get::<_, i64>(1)? as usize,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                    row.get::<_, i64>(5)? != 0,
+                ))
             })
             .unwrap()
             .collect::<Result<_, _>>()
@@ -613,11 +668,14 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         assert_eq!(rows.len(), moves.len(), "game {g}: stored moves vs receipts");
         let mut completes = BTreeMap::<u32, usize>::new();
         for (turn, seat, receipt, canonical, status, complete) in &rows {
-            let a = moves
-                .iter()
-                .find(|a| a.receipt["receipt"] == json!(receipt))
-                .unwrap_or_else(|| panic!("game {g}: stored receipt {receipt} (turn {turn}, seat {seat}) was never given"));
-            assert_eq!((a.sent.turn, a.sent.seat, &a.sent.uci), (*turn, *seat, canonical), "game {g} receipt {receipt}");
+            let a = moves.iter().find(|a| a.receipt["receipt"] == json!(receipt)).unwrap_or_else(|| {
+                panic!("game {g}: stored receipt {receipt} (turn {turn}, seat {seat}) was never given")
+            });
+            assert_eq!(
+                (a.sent.turn, a.sent.seat, &a.sent.uci),
+                (*turn, *seat, canonical),
+                "game {g} receipt {receipt}"
+            );
             let want = if (*turn as usize) <= k {
                 r.moves[*turn as usize - 1].iter().find(|m| m.0 == *seat).map_or("?", |m| m.2.as_str())
             } else {
@@ -634,8 +692,11 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         // Turns: 1..k, each once, chained, as the replay.
         let mut stmt =
             conn.prepare("SELECT turn, state_before, state_after FROM turns WHERE game_id = ?1 ORDER BY turn").unwrap();
-        let turns: Vec<(u32, String, String)> =
-            stmt.query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?))).unwrap().collect::<Result<_, _>>().unwrap();
+        let turns: Vec<(u32, String, String)> = stmt
+            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
         assert_eq!(turns.len(), k, "game {g}: stored turns");
         for (i, (t, before, after)) in turns.iter().enumerate() {
             assert_eq!(*t as usize, i + 1, "game {g}: turn numbers are consecutive");
@@ -645,8 +706,11 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
 
         // Events: the transcript's rows; one resolution per turn.
         let mut stmt = conn.prepare("SELECT seq, kind, body FROM events WHERE game_id = ?1 ORDER BY seq").unwrap();
-        let events: Vec<(u32, String, String)> =
-            stmt.query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?))).unwrap().collect::<Result<_, _>>().unwrap();
+        let events: Vec<(u32, String, String)> = stmt
+            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
         let mut resolutions = BTreeMap::<u64, usize>::new();
         for (i, (seq, kind, body)) in events.iter().enumerate() {
             assert_eq!(*seq as usize, i + 1, "game {g}: event seqs");
@@ -656,18 +720,26 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
             }
         }
         assert_eq!(resolutions.len(), k, "game {g}: resolved turns in the events table");
-        assert!(resolutions.iter().enumerate().all(|(i, (t, n))| *t == i as u64 + 1 && *n == 1), "game {g}: {resolutions:?}");
+        assert!(
+            resolutions.iter().enumerate().all(|(i, (t, n))| *t == i as u64 + 1 && *n == 1),
+            "game {g}: {resolutions:?}"
+        );
         let moved: usize = events.iter().filter(|e| e.1 == "moved").count();
         assert_eq!(moved, moves.len(), "game {g}: moved events");
 
         // What each move's transaction wrote with it.
         let inbound: i64 = conn
-            .query_row("SELECT COUNT(*) FROM inbound WHERE game_id = ?1 AND outcome = 'accepted'", [g], |row| row.get(0))
+            .query_row("SELECT COUNT(*) FROM inbound WHERE game_id = ?1 AND outcome = 'accepted'", [g], |row| {
+                row.get(0)
+            })
             .unwrap();
         assert_eq!(inbound as usize, moves.len(), "game {g}: accepted inbound messages");
         let mut stmt = conn.prepare("SELECT message_id, message, sent_at FROM outbox WHERE game_id = ?1").unwrap();
-        let mails: Vec<(String, Vec<u8>, Option<String>)> =
-            stmt.query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?))).unwrap().collect::<Result<_, _>>().unwrap();
+        let mails: Vec<(String, Vec<u8>, Option<String>)> = stmt
+            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
         let ids: BTreeSet<String> = mails.iter().map(|m| m.0.split('@').next().unwrap().to_owned()).collect();
         let mut want: BTreeSet<String> = (0..2).map(|s| format!("{g}.0.{s}.started")).collect();
         want.extend((1..=k).flat_map(|t| (0..2).map(move |s| format!("{g}.{t}.{s}.turn"))));
@@ -677,7 +749,8 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
                 unsent.insert(fairsteward::mail::spool::file_for(spool, id).with_extension("eml.tmp"));
             } else {
                 let path = fairsteward::mail::spool::file_for(spool, id);
-                let on_disk = std::fs::read(&path).unwrap_or_else(|e| panic!("mail {id} marked sent but {}: {e}", path.display()));
+                let on_disk = std::fs::read(&path)
+                    .unwrap_or_else(|e| panic!("mail {id} marked sent but {}: {e}", path.display()));
                 assert_eq!(&on_disk, message, "mail {id}: the spool file differs from the outbox");
             }
         }

@@ -91,11 +91,15 @@ fn the_demo_ends_in_checkmate_with_a_final_state_line() {
     let (stdout, _) = demo_stdout();
     let id = game_id(&stdout);
     assert!(
-        stdout.contains(&format!("\nFinal state: game {id} is over after 12 pairs: 0-1 (checkmate), Black (Bob) wins.\n")),
+        stdout.contains(&format!(
+            "\nFinal state: game {id} is over after 12 pairs: 0-1 (checkmate), Black (Bob) wins.\n"
+        )),
         "{stdout}"
     );
     assert!(
-        stdout.trim_end().ends_with("Final position: r1b1r1k1/ppp2ppp/2n5/P1P1p3/2q1n3/R1P2N2/3P1bPP/2BQK2R s K - f2,c5 0 13"),
+        stdout
+            .trim_end()
+            .ends_with("Final position: r1b1r1k1/ppp2ppp/2n5/P1P1p3/2q1n3/R1P2N2/3P1bPP/2BQK2R s K - f2,c5 0 13"),
         "{stdout}"
     );
     assert_eq!(stdout.matches(&format!("--- Subject: Game {id} is over: 0-1 (checkmate)")).count(), 2);
@@ -111,7 +115,12 @@ fn the_demo_prints_the_same_text_every_time_and_leaves_nothing_behind() {
         text.replace(id, "GAMEID")
             .lines()
             .map(|l| match l.split_once(": ") {
-                Some((k, _)) if ["Transcript head", "Steward signature", "Steward key fingerprint"].contains(&k.trim_start_matches([' ', '|'])) => k,
+                Some((k, _))
+                    if ["Transcript head", "Steward signature", "Steward key fingerprint"]
+                        .contains(&k.trim_start_matches([' ', '|'])) =>
+                {
+                    k
+                }
                 _ => l,
             })
             .collect::<Vec<_>>()

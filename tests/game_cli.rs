@@ -139,7 +139,8 @@ fn a_configuration_file_names_the_store() {
     let config = tmp.path().join("fairsteward.toml");
     std::fs::write(&config, format!("data_dir = {:?}\n", data.to_str().unwrap())).unwrap();
     let config = dir_arg(&config);
-    let created = json_of(&["game", "new", "--config", &config, "--seat", "A <a@example.org>", "--seat", "B <b@example.org>"]);
+    let created =
+        json_of(&["game", "new", "--config", &config, "--seat", "A <a@example.org>", "--seat", "B <b@example.org>"]);
     assert_eq!(created["game"]["variant"], "fairschach", "fairschach is the default variant");
     assert!(data.join("steward.db").is_file());
     assert_eq!(count_games(&dir_arg(&data)), 1);
@@ -161,22 +162,59 @@ fn a_bad_seat_spec_is_exit_2_and_creates_nothing() {
     let dir = dir_arg(tmp.path());
     new_game(&dir, &[]);
     for bad in ["alice@example.org", "Alice alice@example.org", "<alice@example.org>", "Alice <no address>"] {
-        fails(2, &["game", "new", "--data-dir", &dir, "--seat", bad, "--seat", "Bob <bob@example.org>"], &["seat", bad]);
+        fails(
+            2,
+            &["game", "new", "--data-dir", &dir, "--seat", bad, "--seat", "Bob <bob@example.org>"],
+            &["seat", bad],
+        );
     }
     fails(2, &["game", "new", "--data-dir", &dir, "--seat", "Alice <alice@example.org>"], &["2 seats", "1 given"]);
     fails(
         2,
-        &["game", "new", "--data-dir", &dir, "--seat", "A <a@example.org>", "--seat", "B <b@example.org>", "--option", "pause"],
+        &[
+            "game",
+            "new",
+            "--data-dir",
+            &dir,
+            "--seat",
+            "A <a@example.org>",
+            "--seat",
+            "B <b@example.org>",
+            "--option",
+            "pause",
+        ],
         &["KEY=VALUE"],
     );
     fails(
         2,
-        &["game", "new", "--data-dir", &dir, "--seat", "A <a@example.org>", "--seat", "B <b@example.org>", "--option", "pause=often"],
+        &[
+            "game",
+            "new",
+            "--data-dir",
+            &dir,
+            "--seat",
+            "A <a@example.org>",
+            "--seat",
+            "B <b@example.org>",
+            "--option",
+            "pause=often",
+        ],
         &["pause", "often"],
     );
     fails(
         2,
-        &["game", "new", "--data-dir", &dir, "--variant", "go", "--seat", "A <a@example.org>", "--seat", "B <b@example.org>"],
+        &[
+            "game",
+            "new",
+            "--data-dir",
+            &dir,
+            "--variant",
+            "go",
+            "--seat",
+            "A <a@example.org>",
+            "--seat",
+            "B <b@example.org>",
+        ],
         &["go"],
     );
     fails(2, &["game", "new", "--data-dir", &dir], &["--seat"]);

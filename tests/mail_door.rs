@@ -39,8 +39,16 @@ impl Steward {
     fn new_game(&self) -> String {
         let out = fairsteward(
             &[
-                "game", "new", "--data-dir", &self.data_arg(), "--variant", "fairschach",
-                "--seat", "Alice <alice@example.org>", "--seat", "Bob <bob@example.org>",
+                "game",
+                "new",
+                "--data-dir",
+                &self.data_arg(),
+                "--variant",
+                "fairschach",
+                "--seat",
+                "Alice <alice@example.org>",
+                "--seat",
+                "Bob <bob@example.org>",
             ],
             b"",
         );
@@ -75,7 +83,9 @@ impl Steward {
             .into_iter()
             .filter(|(n, t)| n.contains(kind) && header(t, "To").contains(who))
             .max_by_key(|(n, _)| turn_of(n))
-            .unwrap_or_else(|| panic!("no {kind} mail to {who}: {:?}", self.spool().iter().map(|f| &f.0).collect::<Vec<_>>()));
+            .unwrap_or_else(|| {
+                panic!("no {kind} mail to {who}: {:?}", self.spool().iter().map(|f| &f.0).collect::<Vec<_>>())
+            });
         let r = header(&text, "Reply-To");
         let addr = r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
         assert!(addr.starts_with("moves+"), "{name}: Reply-To {r:?}");
@@ -83,7 +93,11 @@ impl Steward {
     }
 
     fn answers_to(&self, who: &str) -> Vec<String> {
-        self.spool().into_iter().filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who)).map(|(_, t)| decode(&t)).collect()
+        self.spool()
+            .into_iter()
+            .filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who))
+            .map(|(_, t)| decode(&t))
+            .collect()
     }
 
     fn game(&self, id: &str) -> Value {
@@ -144,13 +158,17 @@ fn a_game_played_by_replying_to_board_mails() {
     assert!(alice.contains(&format!("+{game}.white.1.")), "{alice}");
 
     // Alice bottom-posts her move under the quoted board.
-    let body = format!("e4\r\n\r\nOn Mon, Fairsteward wrote:\r\n> Game {game} has begun\r\n> Your move for turn 1.\r\n");
+    let body =
+        format!("e4\r\n\r\nOn Mon, Fairsteward wrote:\r\n> Game {game} has begun\r\n> Your move for turn 1.\r\n");
     let mail = reply("Alice <alice@example.org>", &alice, "a1", &body, "");
     assert_eq!(s.ingest(&mail), (0, "accepted: move".to_owned()));
     let answers = s.answers_to("alice@");
     assert_eq!(answers.len(), 1, "one receipt");
     assert!(answers[0].contains("Accepted: move e4 for turn 1") && answers[0].contains("receipt r-"), "{}", answers[0]);
-    assert!(header(&s.spool().into_iter().find(|(n, _)| n.contains(".answer-")).unwrap().1, "In-Reply-To").contains("a1@client.example"));
+    assert!(
+        header(&s.spool().into_iter().find(|(n, _)| n.contains(".answer-")).unwrap().1, "In-Reply-To")
+            .contains("a1@client.example")
+    );
     // Bob's view shows only that white moved.
     let view = s.game(&game);
     assert_eq!(view["moved"], serde_json::json!(["white"]));
@@ -191,11 +209,17 @@ fn a_game_played_by_replying_to_board_mails() {
     assert_eq!(line, "refused: already_moved");
 
     // Unreadable text gets help; status gets the state; resign ends the game.
-    assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice2, "a4", "What should I do now?", "")).1, "refused: unreadable");
+    assert_eq!(
+        s.ingest(&reply("Alice <alice@example.org>", &alice2, "a4", "What should I do now?", "")).1,
+        "refused: unreadable"
+    );
     assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice2, "a5", "status", "")).1, "accepted: status");
     assert!(s.answers_to("alice@").iter().any(|a| a.contains("Status of game") && a.contains("turn 2")));
     let bob2 = s.reply_to("bob@", "turn");
-    assert_eq!(s.ingest(&reply("Bob <bob@example.org>", &bob2, "b2", "I resign. Well played!", "")).1, "accepted: resignation");
+    assert_eq!(
+        s.ingest(&reply("Bob <bob@example.org>", &bob2, "b2", "I resign. Well played!", "")).1,
+        "accepted: resignation"
+    );
     let view = s.game(&game);
     assert_eq!(view["outcome"]["result"], "1-0");
     assert_eq!(view["outcome"]["reason"], "resignation");
@@ -241,7 +265,6 @@ async fn the_maildir_door_handles_new_mail_once() {
     assert!(done.iter().all(|(p, _)| p.to_string_lossy().ends_with(":2,S")));
     let view = steward.status(game, None).await.unwrap();
     assert_eq!(view.moved, vec!["white".to_owned()]);
-
 }
 
 #[test]
@@ -252,8 +275,15 @@ fn leave_is_declared_by_mail_and_overuse_is_refused_with_the_balance() {
     let alice = s.reply_to("alice@", "started");
     let body = "leave 2027-03-01 to 2027-03-03\r\n\r\n-- \r\nAlice\r\n";
     assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice, "l1", body, "")).1, "accepted: leave");
-    assert!(s.answers_to("alice@").iter().any(|a| a.contains("is granted") && a.contains("2027: 3 day(s) taken, 27 left")), "{:?}", s.answers_to("alice@"));
+    assert!(
+        s.answers_to("alice@").iter().any(|a| a.contains("is granted") && a.contains("2027: 3 day(s) taken, 27 left")),
+        "{:?}",
+        s.answers_to("alice@")
+    );
     let (_, line) = s.ingest(&reply("Alice <alice@example.org>", &alice, "l2", "leave 2027-04-01 to 2027-05-15", ""));
     assert_eq!(line, "refused: leave_refused");
-    assert!(s.answers_to("alice@").iter().any(|a| a.contains("Not accepted") && a.contains("27")), "the refusal names the balance");
+    assert!(
+        s.answers_to("alice@").iter().any(|a| a.contains("Not accepted") && a.contains("27")),
+        "the refusal names the balance"
+    );
 }

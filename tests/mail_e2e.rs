@@ -30,7 +30,6 @@ use common::mailstack::{Stack, stack, unique};
 
 const DOMAIN: &str = "example.org";
 
-
 /// A message in a mailbox, with its IMAP flags.
 #[derive(Clone, Debug)]
 struct Mail {
@@ -67,7 +66,10 @@ async fn mailbox(stack: &Stack, user: &str) -> Vec<Mail> {
         for f in &fetches {
             let Some(raw) = f.body().map(<[u8]>::to_vec) else { continue };
             let flags = f.flags().map(|fl| format!("{fl:?}")).collect();
-            let message_id = MessageParser::default().parse(&raw).and_then(|m| m.message_id().map(str::to_owned)).unwrap_or_default();
+            let message_id = MessageParser::default()
+                .parse(&raw)
+                .and_then(|m| m.message_id().map(str::to_owned))
+                .unwrap_or_default();
             mails.push(Mail { raw, flags, message_id });
         }
     }
@@ -88,7 +90,13 @@ async fn unmark(stack: &Stack, user: &str) {
 }
 
 /// Polls `user`'s mailbox until `done` holds (at most `within`).
-async fn wait_for(stack: &Stack, user: &str, within: Duration, what: &str, done: impl Fn(&[Mail]) -> bool) -> Vec<Mail> {
+async fn wait_for(
+    stack: &Stack,
+    user: &str,
+    within: Duration,
+    what: &str,
+    done: impl Fn(&[Mail]) -> bool,
+) -> Vec<Mail> {
     let deadline = Instant::now() + within;
     loop {
         let mails = mailbox(stack, user).await;
@@ -105,9 +113,8 @@ async fn wait_for(stack: &Stack, user: &str, within: Duration, what: &str, done:
 
 /// Sends `raw` from `from` to `to` through the real SMTP server.
 async fn send(stack: &Stack, from: &str, to: &str, raw: &[u8]) {
-    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(stack.smtp_host.as_str())
-        .port(stack.smtp_port)
-        .build();
+    let transport =
+        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(stack.smtp_host.as_str()).port(stack.smtp_port).build();
     let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
     transport.send_raw(&envelope, raw).await.expect("the SMTP server takes the reply");
 }
@@ -260,7 +267,8 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
     }
     assert_eq!(steward.game(&game).await["moved"], json!(["white"]));
     let b_body = format!("d5\r\n\r\nSent from my phone\r\n\r\n{}", quoted(&b_start));
-    send(&stack, &emails[1], &b_cap, &reply(&format!("Bob <{}>", emails[1]), &b_start, &unique("b"), &b_body, false)).await;
+    send(&stack, &emails[1], &b_cap, &reply(&format!("Bob <{}>", emails[1]), &b_start, &unique("b"), &b_body, false))
+        .await;
 
     // The steward resolves the turn.
     let deadline = Instant::now() + within;
@@ -286,7 +294,10 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
         assert_eq!(board.header("In-Reply-To").as_deref(), Some(start.as_str()));
         assert_eq!(board.header("References").as_deref(), Some(start.as_str()));
         let parsed = MessageParser::default().parse(&board.raw).unwrap();
-        let png = parsed.parts.iter().find(|p| p.content_type().is_some_and(|c| c.ctype() == "image" && c.subtype() == Some("png")));
+        let png = parsed
+            .parts
+            .iter()
+            .find(|p| p.content_type().is_some_and(|c| c.ctype() == "image" && c.subtype() == Some("png")));
         assert!(png.expect("an image/png part").contents().starts_with(b"\x89PNG"));
         let text = parsed.body_text(0).unwrap();
         assert!(text.contains("white: e4 - played") && text.contains("black: d5 - played"), "{text}");
@@ -294,11 +305,18 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
         assert!(text.lines().any(|l| l == rank1), "the board text:\n{text}");
 
         let answers: Vec<&Mail> = mails.iter().filter(|m| is_answer(m)).collect();
-        assert_eq!(answers.len(), 1, "one receipt for seat {seat} (the duplicate and the auto-reply get none): {:?}",
-            mails.iter().map(|m| &m.message_id).collect::<Vec<_>>());
+        assert_eq!(
+            answers.len(),
+            1,
+            "one receipt for seat {seat} (the duplicate and the auto-reply get none): {:?}",
+            mails.iter().map(|m| &m.message_id).collect::<Vec<_>>()
+        );
         let receipt = MessageParser::default().parse(&answers[0].raw).unwrap().body_text(0).unwrap().into_owned();
         let mv = if seat == 0 { "e4" } else { "d5" };
-        assert!(receipt.contains(&format!("Accepted: move {mv} for turn 1")) && receipt.contains("receipt r-"), "{receipt}");
+        assert!(
+            receipt.contains(&format!("Accepted: move {mv} for turn 1")) && receipt.contains("receipt r-"),
+            "{receipt}"
+        );
         assert_eq!(mails.len(), 3, "nothing else for seat {seat}");
     }
     // Nothing more comes, and the steward's mailbox is all handled.
@@ -308,8 +326,11 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
     }
     let all = mailbox(&stack, &moves).await;
     assert_eq!(all.len(), 4);
-    assert!(all.iter().all(|m| m.flags.iter().any(|f| f.contains("FairstewardDone"))), "{:?}",
-        all.iter().map(|m| &m.flags).collect::<Vec<_>>());
+    assert!(
+        all.iter().all(|m| m.flags.iter().any(|f| f.contains("FairstewardDone"))),
+        "{:?}",
+        all.iter().map(|m| &m.flags).collect::<Vec<_>>()
+    );
     let ids: BTreeSet<_> = all.iter().map(|m| m.message_id.clone()).collect();
     assert_eq!(ids.len(), 3, "Alice's reply twice, the auto-reply, Bob's reply");
 

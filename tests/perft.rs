@@ -18,8 +18,8 @@ use std::time::Instant;
 
 use fairsteward::rules::chess::Chess;
 use fairsteward::rules::{DynVariant, Options, Variant, VariantId};
-use shakmaty::fen::Fen;
 use shakmaty::CastlingMode;
+use shakmaty::fen::Fen;
 
 const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess.perft"));
 
@@ -174,12 +174,8 @@ fn dyn_variant_perft_on_the_state_string() {
             Ok(canonical) => failures.push(format!("{}: FEN reads back as {canonical:?}", case.name())),
             Err(e) => failures.push(format!("{}: {e}", case.name())),
         }
-        let &(depth, nodes) = case
-            .counts
-            .iter()
-            .filter(|(d, _)| *d >= 2)
-            .min_by_key(|(d, _)| *d)
-            .unwrap_or(&case.counts[0]);
+        let &(depth, nodes) =
+            case.counts.iter().filter(|(d, _)| *d >= 2).min_by_key(|(d, _)| *d).unwrap_or(&case.counts[0]);
         match rules.perft(&case.fen, depth) {
             Ok(got) if got == nodes => {}
             Ok(got) => failures

@@ -40,7 +40,13 @@ fn stderr(out: &Output) -> String {
 
 /// A failure is one line on stderr, `fairsteward: …`, with the given status.
 fn fails(out: &Output, code: i32) -> String {
-    assert_eq!(out.status.code(), Some(code), "stdout {:?} stderr {:?}", String::from_utf8_lossy(&out.stdout), stderr(out));
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout {:?} stderr {:?}",
+        String::from_utf8_lossy(&out.stdout),
+        stderr(out)
+    );
     let err = stderr(out);
     assert!(err.starts_with("fairsteward: ") && err.trim_end().lines().count() == 1, "{err:?}");
     assert!(out.stdout.is_empty());
@@ -75,7 +81,10 @@ fn sign_prints_an_envelope_that_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let (key, public) = keygen(dir.path(), "alice.key");
     let out = ok(&player(&with_target("sign", &["--move", "Nf3", "--key", &key])));
-    assert!(out.starts_with("-----BEGIN FAIRSTEWARD MOVE-----\ngame: 8KQ2ZJ\nseat: white\nturn: 12\nmove: Nf3\nnonce: "), "{out}");
+    assert!(
+        out.starts_with("-----BEGIN FAIRSTEWARD MOVE-----\ngame: 8KQ2ZJ\nseat: white\nturn: 12\nmove: Nf3\nnonce: "),
+        "{out}"
+    );
     let env = Envelope::parse(&out).unwrap();
     env.verify(&public).unwrap();
     assert_eq!(env.body, Body::Move("Nf3".into()));
@@ -90,7 +99,10 @@ fn sign_prints_an_envelope_that_verifies() {
 fn bad_input_is_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let (key, _) = keygen(dir.path(), "alice.key");
-    let err = fails(&player(&["sign", "--game", "8KQ2Z", "--seat", "white", "--turn", "1", "--move", "e4", "--key", &key]), 2);
+    let err = fails(
+        &player(&["sign", "--game", "8KQ2Z", "--seat", "white", "--turn", "1", "--move", "e4", "--key", &key]),
+        2,
+    );
     assert!(err.contains("game id"), "{err}");
     fails(&player(&with_target("sign", &["--move", "", "--key", &key])), 2);
     fails(&player(&with_target("sign", &["--move", "e4", "--key", dir.path().join("none").to_str().unwrap()])), 2);
@@ -114,7 +126,9 @@ fn seal_prints_an_envelope_the_steward_opens() {
     assert_eq!(open_sealed(sealed, &steward, &env.game, &env.seat, env.turn).unwrap(), "Nf3");
     assert!(open_sealed(sealed, &steward, &env.game, &env.seat, 13).is_err());
 
-    let signed = Envelope::parse(&ok(&player(&with_target("seal", &["--move", "Nf3", "--steward-key", &b64, "--key", &key])))).unwrap();
+    let signed =
+        Envelope::parse(&ok(&player(&with_target("seal", &["--move", "Nf3", "--steward-key", &b64, "--key", &key]))))
+            .unwrap();
     signed.verify(&public).unwrap();
 }
 
@@ -135,7 +149,10 @@ fn commit_then_reveal_from_the_saved_file() {
     // The salt file is never replaced: it may hold the salt of an earlier commitment.
     let err = fails(&player(&with_target("commit", &["--move", "Nc3", "--save", saved.to_str().unwrap()])), 2);
     assert!(err.contains("never replaced"), "{err}");
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&saved).unwrap()).unwrap()["move"], "Nf3");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&saved).unwrap()).unwrap()["move"],
+        "Nf3"
+    );
 
     let reveal = Envelope::parse(&ok(&player(&["reveal", "--from", saved.to_str().unwrap(), "--key", &key]))).unwrap();
     reveal.verify(&public).unwrap();
@@ -165,7 +182,11 @@ fn commit_prints_the_salt_and_reveal_takes_it() {
     // A sealed reveal: the move sealed, the salt beside it.
     let steward = StewardKeys::load_or_create(dir.path()).unwrap();
     let b64 = steward.sealing_public_base64();
-    let sealed = Envelope::parse(&ok(&player(&with_target("reveal", &["--move", "e4", "--salt", &salt, "--steward-key", &b64])))).unwrap();
+    let sealed = Envelope::parse(&ok(&player(&with_target(
+        "reveal",
+        &["--move", "e4", "--salt", &salt, "--steward-key", &b64],
+    ))))
+    .unwrap();
     let Body::Sealed(bytes) = &sealed.body else { panic!("not sealed") };
     let text = open_sealed(bytes, &steward, &sealed.game, &sealed.seat, sealed.turn).unwrap();
     assert_eq!(commitment(&sealed.game, &sealed.seat, sealed.turn, &text, sealed.salt.as_deref().unwrap()), c);
@@ -176,7 +197,10 @@ fn submit_print_finds_the_envelope_in_a_mail() {
     let dir = tempfile::tempdir().unwrap();
     let (key, public) = keygen(dir.path(), "alice.key");
     let env = ok(&player(&with_target("sign", &["--move", "Nf3", "--key", &key])));
-    let mail: String = format!("Hello,\r\n\r\n{}\r\nAlice\r\n", env.lines().map(|l| format!("> {l}  ")).collect::<Vec<_>>().join("\r\n"));
+    let mail: String = format!(
+        "Hello,\r\n\r\n{}\r\nAlice\r\n",
+        env.lines().map(|l| format!("> {l}  ")).collect::<Vec<_>>().join("\r\n")
+    );
     let file = dir.path().join("mail.txt");
     std::fs::write(&file, &mail).unwrap();
     let printed = ok(&player(&["submit", "--print", "--file", file.to_str().unwrap()]));
@@ -236,12 +260,19 @@ fn submit_posts_the_envelope_as_text_with_the_token() {
     std::fs::write(&file, &env).unwrap();
     let (url, server) = serve(vec![
         (200, r#"{"receipt":"r-1","kind":"commit"}"#.to_owned()),
-        (409, r#"{"error":"already_moved","message":"white already moved in turn 12; nothing was changed"}"#.to_owned()),
+        (
+            409,
+            r#"{"error":"already_moved","message":"white already moved in turn 12; nothing was changed"}"#.to_owned(),
+        ),
     ]);
-    let out = ok(&player(&["submit", "--url", &format!("{url}/"), "--token", "tok123", "--file", file.to_str().unwrap()]));
+    let out =
+        ok(&player(&["submit", "--url", &format!("{url}/"), "--token", "tok123", "--file", file.to_str().unwrap()]));
     assert_eq!(out, "{\"receipt\":\"r-1\",\"kind\":\"commit\"}\n");
     let err = fails(&player(&["submit", "--url", &url, "--game", "8KQ2ZJ", "--file", file.to_str().unwrap()]), 1);
-    assert!(err.contains("white already moved in turn 12") && err.contains("already_moved") && err.contains("409"), "{err}");
+    assert!(
+        err.contains("white already moved in turn 12") && err.contains("already_moved") && err.contains("409"),
+        "{err}"
+    );
 
     let requests = server.join().unwrap();
     let first = &requests[0];

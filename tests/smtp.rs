@@ -49,7 +49,6 @@ const STEWARD_SENDS_PNG: bool = true;
 // The mail servers
 // ---------------------------------------------------------------------------
 
-
 /// Every message in `user`'s INBOX, read over IMAP (without marking it seen).
 async fn mailbox(stack: &Stack, user: &str) -> Vec<Vec<u8>> {
     let tcp = TcpStream::connect((stack.imap_host.as_str(), stack.imap_port))

@@ -79,7 +79,10 @@ fn seats(keys: Option<(&PlayerKey, &PlayerKey)>) -> Value {
 impl Api {
     async fn create(&self, variant: &str, options: Value, keys: Option<(PlayerKey, PlayerKey)>) -> Game {
         let seats = seats(keys.as_ref().map(|(w, b)| (w, b)));
-        let created = self.post_json("/api/games", None, &json!({"variant": variant, "options": options, "seats": seats})).await.ok(201);
+        let created = self
+            .post_json("/api/games", None, &json!({"variant": variant, "options": options, "seats": seats}))
+            .await
+            .ok(201);
         Game {
             id: created["game"]["id"].as_str().unwrap().to_owned(),
             white: created["tokens"][0]["token"].as_str().unwrap().to_owned(),
@@ -121,7 +124,6 @@ impl Api {
     }
 }
 
-
 // ---------------------------------------------------------------------------
 // Envelopes
 // ---------------------------------------------------------------------------
@@ -141,7 +143,8 @@ fn mv(text: &str) -> Body {
 
 /// A sealed reveal: the move sealed to the steward, with the salt of its commitment.
 fn sealed_reveal(game: &str, seat: &str, turn: u32, text: &str, salt: &[u8], sealing_key: &[u8; 32]) -> String {
-    let mut e = Envelope::new(game, seat, turn, Body::Sealed(seal(text, sealing_key, game, seat, turn))).with_nonce(&random_nonce());
+    let mut e = Envelope::new(game, seat, turn, Body::Sealed(seal(text, sealing_key, game, seat, turn)))
+        .with_nonce(&random_nonce());
     e.salt = Some(salt.to_vec());
     e.to_text()
 }
@@ -153,8 +156,10 @@ fn hex(bytes: &[u8]) -> String {
 /// The steward's public keys as GET /api/steward gives them.
 async fn steward_info(api: &Api) -> ([u8; 32], [u8; 32], String) {
     let info = api.get("/api/steward", None).await.ok(200);
-    let signing = public_key_from_base64(info["signing_key"].as_str().expect("signing_key")).expect("32 bytes of base64");
-    let sealing = public_key_from_base64(info["sealing_key"].as_str().expect("sealing_key")).expect("32 bytes of base64");
+    let signing =
+        public_key_from_base64(info["signing_key"].as_str().expect("signing_key")).expect("32 bytes of base64");
+    let sealing =
+        public_key_from_base64(info["sealing_key"].as_str().expect("sealing_key")).expect("32 bytes of base64");
     let fp = info["fingerprint"].as_str().expect("fingerprint").to_owned();
     (signing, sealing, fp)
 }
@@ -162,13 +167,23 @@ async fn steward_info(api: &Api) -> ([u8; 32], [u8; 32], String) {
 /// Creates a signed Fairschach game and plays `pairs` pairs of signed envelopes
 /// without a token.
 async fn signed_game(api: &Api, pairs: usize) -> Game {
-    let g = api.create("fairschach", json!({"auth": "signature"}), Some((PlayerKey::generate(), PlayerKey::generate()))).await;
+    let g = api
+        .create("fairschach", json!({"auth": "signature"}), Some((PlayerKey::generate(), PlayerKey::generate())))
+        .await;
     for (i, (w, _, b, _)) in PAIRS.iter().take(pairs).enumerate() {
         let turn = i as u32 + 1;
         let r = api.accept_text(&g, None, &envelope(&g.id, "white", turn, mv(w), Some(g.white_key()))).await;
-        assert_eq!((r["kind"].as_str(), r["seat"].as_str(), r["resolved"].as_bool()), (Some("move"), Some("white"), Some(false)), "{r}");
+        assert_eq!(
+            (r["kind"].as_str(), r["seat"].as_str(), r["resolved"].as_bool()),
+            (Some("move"), Some("white"), Some(false)),
+            "{r}"
+        );
         let r = api.accept_text(&g, None, &envelope(&g.id, "black", turn, mv(b), Some(g.black_key()))).await;
-        assert_eq!((r["kind"].as_str(), r["seat"].as_str(), r["resolved"].as_bool()), (Some("move"), Some("black"), Some(true)), "{r}");
+        assert_eq!(
+            (r["kind"].as_str(), r["seat"].as_str(), r["resolved"].as_bool()),
+            (Some("move"), Some("black"), Some(true)),
+            "{r}"
+        );
     }
     g
 }
@@ -246,7 +261,14 @@ async fn steward_keys_are_published_private_and_the_same_after_a_restart() {
     assert_eq!((summary.entries, summary.steward_signatures), (1, 1));
     assert!(t.contains(&base64_of(&signing)), "the created entry names the steward key: {t}");
     // A move sealed to the published key still opens.
-    let r = s.api().accept_text(&g, Some(&g.white), &envelope(&g.id, "white", 1, Body::Sealed(seal("Nh3", &sealing, &g.id, "white", 1)), None)).await;
+    let r = s
+        .api()
+        .accept_text(
+            &g,
+            Some(&g.white),
+            &envelope(&g.id, "white", 1, Body::Sealed(seal("Nh3", &sealing, &g.id, "white", 1)), None),
+        )
+        .await;
     assert_eq!(r["move"], "Nh3", "{r}");
     s.shut_down().await;
 }
@@ -269,20 +291,39 @@ async fn signed_game_takes_signed_envelopes_without_a_token_and_refuses_the_rest
     let mut no_black_key = seats(Some((&PlayerKey::generate(), &PlayerKey::generate())));
     no_black_key[1].as_object_mut().unwrap().remove("public_key");
     for seats in [seats(None), no_black_key] {
-        let a = api.post_json("/api/games", None, &json!({"variant": "fairschach", "options": {"auth": "signature"}, "seats": seats})).await;
+        let a = api
+            .post_json(
+                "/api/games",
+                None,
+                &json!({"variant": "fairschach", "options": {"auth": "signature"}, "seats": seats}),
+            )
+            .await;
         let m = a.error_longer_than(400, "bad_request", 40);
         assert!(m.contains("public_key") && m.contains("signature"), "{m}");
     }
 
-    let g = api.create("fairschach", json!({"auth": "signature"}), Some((PlayerKey::generate(), PlayerKey::generate()))).await;
+    let g = api
+        .create("fairschach", json!({"auth": "signature"}), Some((PlayerKey::generate(), PlayerKey::generate())))
+        .await;
     let v = api.game(&g.id, None).await;
-    assert_eq!((v["auth"].as_str(), v["secrecy"].as_str(), v["phase"].as_str()), (Some("signature"), Some("hold"), Some("move")));
+    assert_eq!(
+        (v["auth"].as_str(), v["secrecy"].as_str(), v["phase"].as_str()),
+        (Some("signature"), Some("hold"), Some("move"))
+    );
 
     // A JSON move with the seat's token is not enough; nor is an unsigned envelope.
     let before = api.snapshot(&g).await;
-    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error_longer_than(403, "signature_required", 40);
+    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error_longer_than(
+        403,
+        "signature_required",
+        40,
+    );
     assert!(m.contains("signed"), "{m}");
-    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error_longer_than(403, "signature_required", 40);
+    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error_longer_than(
+        403,
+        "signature_required",
+        40,
+    );
     assert_unchanged(&before, &api.snapshot(&g).await);
 
     // Signed envelopes without a token: three pairs.
@@ -303,7 +344,9 @@ async fn signed_game_takes_signed_envelopes_without_a_token_and_refuses_the_rest
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| (t["moves"][0]["move"].as_str().unwrap().to_owned(), t["moves"][1]["move"].as_str().unwrap().to_owned()))
+        .map(|t| {
+            (t["moves"][0]["move"].as_str().unwrap().to_owned(), t["moves"][1]["move"].as_str().unwrap().to_owned())
+        })
         .collect();
     let expected: Vec<(String, String)> = PAIRS.iter().map(|(w, _, b, _)| ((*w).to_owned(), (*b).to_owned())).collect();
     assert_eq!(played, expected);
@@ -354,7 +397,15 @@ fn replace_at(line: &str, at: usize, to: char) -> String {
 /// Another character of the same kind (hex digit, base64 letter): a one-byte change
 /// that keeps the text readable.
 fn other_char(c: char) -> char {
-    if c == '0' { '1' } else if c.is_ascii_digit() || c.is_ascii_lowercase() { '0' } else if c == 'A' { 'B' } else { 'A' }
+    if c == '0' {
+        '1'
+    } else if c.is_ascii_digit() || c.is_ascii_lowercase() {
+        '0'
+    } else if c == 'A' {
+        'B'
+    } else {
+        'A'
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -370,12 +421,18 @@ async fn tampered_transcripts_fail_verify_naming_the_entry_in_library_and_cli() 
     let out = verify_cli(dir.path(), "good.jsonl", &t, &key);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "stdout {stdout} stderr {}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains(&g.id) && stdout.contains("3 turns replayed") && stdout.contains("6 player signatures"), "{stdout}");
+    assert!(
+        stdout.contains(&g.id) && stdout.contains("3 turns replayed") && stdout.contains("6 player signatures"),
+        "{stdout}"
+    );
 
     let ls = lines(&t);
     let entries: Vec<Value> = ls.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
     let kinds: Vec<&str> = entries.iter().map(|e| e["kind"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["created", "moved", "moved", "resolved", "moved", "moved", "resolved", "moved", "moved", "resolved"]);
+    assert_eq!(
+        kinds,
+        ["created", "moved", "moved", "resolved", "moved", "moved", "resolved", "moved", "moved", "resolved"]
+    );
     let n = ls.len();
     let with = |k: usize, new_line: Option<String>| -> String {
         let mut out: Vec<String> = ls.iter().map(|l| (*l).to_owned()).collect();
@@ -400,7 +457,7 @@ async fn tampered_transcripts_fail_verify_naming_the_entry_in_library_and_cli() 
     // One character of a body: the receipt of entry 5 (moved).
     cases.push(("a receipt in a body", with(5, flip(5, at(5, "\"receipt\":\"r-"))), 5, "altered"));
     // One character of a body inside a resolution: the UCI of white's Rg1 (h1g1 -> h1g2).
-    let uci = at(7, "\"uci\":\"h1g") ;
+    let uci = at(7, "\"uci\":\"h1g");
     cases.push(("a move in a resolution", with(7, Some(replace_at(ls[6], uci, '2'))), 7, "altered"));
     // One character of a stated hash.
     cases.push(("a hash", with(3, flip(3, at(3, "\"hash\":\"") + 10)), 3, "altered"));
@@ -455,7 +512,10 @@ async fn refusal_an_envelope_signed_with_the_other_seats_key_is_403_naming_that_
     let g = signed_game_white_moved(&api).await;
     let before = api.snapshot(&g).await;
     // Black's envelope signed by white (who has moved already and might want to move for black).
-    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "black", 2, mv("Na6"), Some(g.white_key()))).await.error_longer_than(403, "bad_signature", 40);
+    let m = api
+        .post_text(&g.moves(), None, &envelope(&g.id, "black", 2, mv("Na6"), Some(g.white_key())))
+        .await
+        .error_longer_than(403, "bad_signature", 40);
     assert!(m.contains("signed with the key of white"), "{m}");
     assert!(m.contains("black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
@@ -473,7 +533,14 @@ async fn refusal_an_envelope_for_another_game_is_422_envelope_mismatch() {
         {"name": "Alice", "email": "alice@example.org", "public_key": keys.0.public_key_base64()},
         {"name": "Bob", "email": "bob@example.org", "public_key": keys.1.public_key_base64()},
     ]);
-    let other = api.post_json("/api/games", None, &json!({"variant": "fairschach", "options": {"auth": "signature"}, "seats": seats})).await.ok(201);
+    let other = api
+        .post_json(
+            "/api/games",
+            None,
+            &json!({"variant": "fairschach", "options": {"auth": "signature"}, "seats": seats}),
+        )
+        .await
+        .ok(201);
     let other_id = other["game"]["id"].as_str().unwrap().to_owned();
     let other_moves = format!("/api/games/{other_id}/moves");
     let before = (api.snapshot(&g).await, api.game(&other_id, None).await, api.transcript(&other_id).await);
@@ -498,12 +565,22 @@ async fn refusal_an_envelope_for_another_seat_than_the_token_is_422_envelope_mis
     let g = api.create("fairschach", json!({}), None).await;
     api.accept_json(&g, &g.white, json!({"turn": 1, "move": "Nh3"})).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error_longer_than(422, "envelope_mismatch", 40);
+    let m = api
+        .post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "black", 1, mv("Nh6"), None))
+        .await
+        .error_longer_than(422, "envelope_mismatch", 40);
     assert!(m.contains("the token is white's but the envelope is for black"), "{m}");
     // Without a token an unsigned envelope proves no seat at all.
-    api.post_text(&g.moves(), None, &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error_longer_than(401, "bad_token", 40);
+    api.post_text(&g.moves(), None, &envelope(&g.id, "black", 1, mv("Nh6"), None)).await.error_longer_than(
+        401,
+        "bad_token",
+        40,
+    );
     // A seat the game does not have.
-    let m = api.post_text(&g.moves(), Some(&g.black), &envelope(&g.id, "red", 1, mv("Nh6"), None)).await.error_longer_than(422, "envelope_mismatch", 40);
+    let m = api
+        .post_text(&g.moves(), Some(&g.black), &envelope(&g.id, "red", 1, mv("Nh6"), None))
+        .await
+        .error_longer_than(422, "envelope_mismatch", 40);
     assert!(m.contains("red") && m.contains("white, black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     let r = api.accept_text(&g, Some(&g.black), &envelope(&g.id, "black", 1, mv("Nh6"), None)).await;
@@ -517,7 +594,10 @@ async fn refusal_an_envelope_for_another_turn_is_409_wrong_turn() {
     let api = s.api();
     let g = signed_game_white_moved(&api).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "black", 3, mv("Rg8"), Some(g.black_key()))).await.error_longer_than(409, "wrong_turn", 40);
+    let m = api
+        .post_text(&g.moves(), None, &envelope(&g.id, "black", 3, mv("Rg8"), Some(g.black_key())))
+        .await
+        .error_longer_than(409, "wrong_turn", 40);
     assert!(m.contains("turn 3") && m.contains("turn 2") && m.contains("\"turn\": 2"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     finish_turn_2(&api, &g).await;
@@ -526,7 +606,9 @@ async fn refusal_an_envelope_for_another_turn_is_409_wrong_turn() {
 /// A signed game after turn 1 (Nh3 / Nh6), with white's Rg1 in for turn 2; also
 /// returns white's accepted envelope of turn 1 and its receipt.
 async fn signed_game_with_turn_1_envelope(api: &Api) -> (Game, String, Value) {
-    let g = api.create("fairschach", json!({"auth": "signature"}), Some((PlayerKey::generate(), PlayerKey::generate()))).await;
+    let g = api
+        .create("fairschach", json!({"auth": "signature"}), Some((PlayerKey::generate(), PlayerKey::generate())))
+        .await;
     let white_1 = envelope(&g.id, "white", 1, mv("Nh3"), Some(g.white_key()));
     let first = api.accept_text(&g, None, &white_1).await;
     api.accept_text(&g, None, &envelope(&g.id, "black", 1, mv("Nh6"), Some(g.black_key()))).await;
@@ -579,7 +661,10 @@ async fn refusal_a_second_different_move_for_a_turn_is_409_already_moved() {
     let api = s.api();
     let g = signed_game_white_moved(&api).await;
     let before = api.snapshot(&g).await;
-    let m = api.post_text(&g.moves(), None, &envelope(&g.id, "white", 2, mv("Na3"), Some(g.white_key()))).await.error_longer_than(409, "already_moved", 40);
+    let m = api
+        .post_text(&g.moves(), None, &envelope(&g.id, "white", 2, mv("Na3"), Some(g.white_key())))
+        .await
+        .error_longer_than(409, "already_moved", 40);
     assert!(m.contains("white already gave a move for turn 2"), "{m}");
     assert!(!m.contains("Rg1"), "the refusal does not tell the pending move: {m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
@@ -608,7 +693,12 @@ async fn refusal_a_reveal_that_does_not_match_its_commitment_is_422_reveal_misma
     let s = Server::start().await;
     let api = s.api();
     let (g, ws, bs) = committed_game(&api, json!({"secrecy": "commit-reveal"})).await;
-    api.accept_text(&g, Some(&g.white), &envelope(&g.id, "white", 1, Body::Reveal { text: "Nh3".into(), salt: ws.clone() }, None)).await;
+    api.accept_text(
+        &g,
+        Some(&g.white),
+        &envelope(&g.id, "white", 1, Body::Reveal { text: "Nh3".into(), salt: ws.clone() }, None),
+    )
+    .await;
     let before = api.snapshot(&g).await;
     // Another move with the right salt; the right move with another salt; both as
     // an envelope and as JSON.
@@ -644,7 +734,13 @@ async fn refusal_a_move_sealed_to_another_key_is_400_bad_envelope() {
     let m = api.post_text(&g.moves(), Some(&g.black), &text).await.error_longer_than(400, "bad_envelope", 40);
     assert!(m.contains("sealed to another key"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
-    let r = api.accept_text(&g, Some(&g.black), &envelope(&g.id, "black", 1, Body::Sealed(seal("Nh6", &ours, &g.id, "black", 1)), None)).await;
+    let r = api
+        .accept_text(
+            &g,
+            Some(&g.black),
+            &envelope(&g.id, "black", 1, Body::Sealed(seal("Nh6", &ours, &g.id, "black", 1)), None),
+        )
+        .await;
     assert_eq!(r["resolved"], true);
 }
 
@@ -668,7 +764,8 @@ async fn refusal_truncated_or_garbled_base64_is_400_bad_envelope() {
     assert!(m.contains("sig"), "{m}");
     // A sealed value cut short.
     let (_, sealing, _) = steward_info(&api).await;
-    let sealed = envelope(&g.id, "black", 2, Body::Sealed(seal("Rg8", &sealing, &g.id, "black", 2)), Some(g.black_key()));
+    let sealed =
+        envelope(&g.id, "black", 2, Body::Sealed(seal("Rg8", &sealing, &g.id, "black", 2)), Some(g.black_key()));
     let sealed_line = sealed.lines().find(|l| l.starts_with("sealed: ")).unwrap();
     let short = sealed.replace(sealed_line, &sealed_line[..sealed_line.len() - 8]);
     let m = api.post_text(&g.moves(), None, &short).await.error_longer_than(400, "bad_envelope", 40);
@@ -736,9 +833,12 @@ fn reveal_mails(spool: &Path, game: &str, turn: u32) -> Vec<String> {
     spool_files(spool)
         .into_iter()
         .filter(|(name, bytes)| {
-            name.starts_with(&format!("{game}.{turn}.")) && String::from_utf8_lossy(bytes).lines().any(|l| {
-                l.to_ascii_lowercase().starts_with("message-id:") && l.contains(&format!("<{game}.{turn}.")) && l.contains(".reveal@")
-            })
+            name.starts_with(&format!("{game}.{turn}."))
+                && String::from_utf8_lossy(bytes).lines().any(|l| {
+                    l.to_ascii_lowercase().starts_with("message-id:")
+                        && l.contains(&format!("<{game}.{turn}."))
+                        && l.contains(".reveal@")
+                })
         })
         .map(|(name, _)| name)
         .collect()
@@ -751,13 +851,24 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
     let spool = s.config.spool_dir.clone();
     let g = api.create("fairschach", json!({"secrecy": "commit-reveal"}), None).await;
     let v = api.game(&g.id, None).await;
-    assert_eq!((v["secrecy"].as_str(), v["auth"].as_str(), v["phase"].as_str()), (Some("commit-reveal"), Some("token"), Some("commit")));
+    assert_eq!(
+        (v["secrecy"].as_str(), v["auth"].as_str(), v["phase"].as_str()),
+        (Some("commit-reveal"), Some("token"), Some("commit"))
+    );
 
     // A plain move is refused: commit first.
     let before = api.snapshot(&g).await;
-    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error_longer_than(422, "commit_first", 40);
+    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3"})).await.error_longer_than(
+        422,
+        "commit_first",
+        40,
+    );
     assert!(m.contains("commit"), "{m}");
-    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error_longer_than(422, "commit_first", 40);
+    api.post_text(&g.moves(), Some(&g.white), &envelope(&g.id, "white", 1, mv("Nh3"), None)).await.error_longer_than(
+        422,
+        "commit_first",
+        40,
+    );
     assert_unchanged(&before, &api.snapshot(&g).await);
 
     // White commits in JSON.
@@ -783,9 +894,16 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
     assert_eq!(again["receipt"], r["receipt"]);
     let other = hex(&commitment(&g.id, "white", 1, "Na3", &ws));
     let before = api.snapshot(&g).await;
-    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "commit": other})).await.error_longer_than(409, "already_moved", 40);
+    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "commit": other})).await.error_longer_than(
+        409,
+        "already_moved",
+        40,
+    );
     // White reveals before black has committed.
-    let m = api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&ws)})).await.error_longer_than(409, "reveal_too_early", 40);
+    let m = api
+        .post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&ws)}))
+        .await
+        .error_longer_than(409, "reveal_too_early", 40);
     assert!(m.contains("black"), "{m}");
     assert_unchanged(&before, &api.snapshot(&g).await);
     assert!(reveal_mails(&spool, &g.id, 1).is_empty());
@@ -802,18 +920,32 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
         (m.len() == 2).then_some(m)
     })
     .await;
-    assert_eq!(mails, [format!("{}.1.0.reveal@steward.example.eml", g.id), format!("{}.1.1.reveal@steward.example.eml", g.id)]);
+    assert_eq!(
+        mails,
+        [format!("{}.1.0.reveal@steward.example.eml", g.id), format!("{}.1.1.reveal@steward.example.eml", g.id)]
+    );
 
     // A reveal that does not match is refused; then both reveal: JSON and envelope.
     let before = api.snapshot(&g).await;
-    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&bs)})).await.error_longer_than(422, "reveal_mismatch", 40);
+    api.post_json(&g.moves(), Some(&g.white), &json!({"turn": 1, "move": "Nh3", "salt": hex(&bs)}))
+        .await
+        .error_longer_than(422, "reveal_mismatch", 40);
     assert_unchanged(&before, &api.snapshot(&g).await);
     let r = api.accept_json(&g, &g.white, json!({"turn": 1, "move": "Nh3", "salt": hex(&ws)})).await;
-    assert_eq!((r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some("Nh3"), Some(false)));
+    assert_eq!(
+        (r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()),
+        (Some("reveal"), Some("Nh3"), Some(false))
+    );
     let v = api.game(&g.id, None).await;
     assert_eq!((v["turn"].as_u64(), &v["moved"], &v["history"]), (Some(1), &json!(["white"]), &json!([])));
     assert_eq!(v["state"], FS_START, "nothing is played before both reveals are in");
-    let r = api.accept_text(&g, Some(&g.black), &envelope(&g.id, "black", 1, Body::Reveal { text: "Nh6".into(), salt: bs.clone() }, None)).await;
+    let r = api
+        .accept_text(
+            &g,
+            Some(&g.black),
+            &envelope(&g.id, "black", 1, Body::Reveal { text: "Nh6".into(), salt: bs.clone() }, None),
+        )
+        .await;
     assert_eq!((r["kind"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some(true)));
     let v = api.game(&g.id, None).await;
     assert_eq!(v["turn"], 2);
@@ -830,7 +962,12 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
         api.accept_text(&g, Some(g.token(seat)), &envelope(&g.id, seat, 2, Body::Commit(c), None)).await;
     }
     for (seat, text, salt) in [("white", "Rg1", &ws), ("black", "Rg8", &bs)] {
-        api.accept_text(&g, Some(g.token(seat)), &envelope(&g.id, seat, 2, Body::Reveal { text: text.into(), salt: salt.clone() }, None)).await;
+        api.accept_text(
+            &g,
+            Some(g.token(seat)),
+            &envelope(&g.id, seat, 2, Body::Reveal { text: text.into(), salt: salt.clone() }, None),
+        )
+        .await;
     }
     let v = api.game(&g.id, None).await;
     assert_eq!(v["turn"], 3);
@@ -840,7 +977,10 @@ async fn commit_reveal_game_commits_reveals_and_resolves() {
     let summary = verify(&t, &api.steward_key().await).unwrap_or_else(|f| panic!("{f}\n{t}"));
     assert_eq!(summary.turns, 2);
     assert_eq!(summary.commitments, 2 * summary.turns);
-    let kinds: Vec<String> = lines(&t).iter().map(|l| serde_json::from_str::<Value>(l).unwrap()["kind"].as_str().unwrap().to_owned()).collect();
+    let kinds: Vec<String> = lines(&t)
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["kind"].as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(kinds.iter().filter(|k| *k == "committed").count(), 4);
     assert_eq!(kinds.iter().filter(|k| *k == "reveals_requested").count(), 2);
     assert_eq!(kinds.iter().filter(|k| *k == "revealed").count(), 4);
@@ -887,14 +1027,33 @@ async fn sealed_moves_and_sealed_reveals_are_accepted() {
 
     // A game that holds moves: sealed envelopes with the seat tokens.
     let g = api.create("fairschach", json!({}), None).await;
-    let r = api.accept_text(&g, Some(&g.white), &envelope(&g.id, "white", 1, Body::Sealed(seal("Nh3", &sealing, &g.id, "white", 1)), None)).await;
-    assert_eq!((r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()), (Some("move"), Some("Nh3"), Some(false)), "{r}");
+    let r = api
+        .accept_text(
+            &g,
+            Some(&g.white),
+            &envelope(&g.id, "white", 1, Body::Sealed(seal("Nh3", &sealing, &g.id, "white", 1)), None),
+        )
+        .await;
+    assert_eq!(
+        (r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()),
+        (Some("move"), Some("Nh3"), Some(false)),
+        "{r}"
+    );
     assert_eq!(api.game(&g.id, Some(&g.white)).await["seats"][0]["pending_move"], "Nh3");
     assert!(!api.get(&format!("/api/games/{}", g.id), None).await.text.contains("Nh3"));
-    let r = api.accept_text(&g, Some(&g.black), &envelope(&g.id, "black", 1, Body::Sealed(seal("g8h6", &sealing, &g.id, "black", 1)), None)).await;
+    let r = api
+        .accept_text(
+            &g,
+            Some(&g.black),
+            &envelope(&g.id, "black", 1, Body::Sealed(seal("g8h6", &sealing, &g.id, "black", 1)), None),
+        )
+        .await;
     assert_eq!((r["move"].as_str(), r["resolved"].as_bool()), (Some("Nh6"), Some(true)), "{r}");
     let v = api.game(&g.id, None).await;
-    assert_eq!((&v["history"][0]["moves"][0]["move"], &v["history"][0]["moves"][1]["move"]), (&json!("Nh3"), &json!("Nh6")));
+    assert_eq!(
+        (&v["history"][0]["moves"][0]["move"], &v["history"][0]["moves"][1]["move"]),
+        (&json!("Nh3"), &json!("Nh6"))
+    );
     let t = api.transcript(&g.id).await;
     let summary = verify(&t, &key).unwrap_or_else(|f| panic!("{f}\n{t}"));
     assert_eq!((summary.turns, summary.sealed), (1, 2));
@@ -902,14 +1061,21 @@ async fn sealed_moves_and_sealed_reveals_are_accepted() {
     // A commit-reveal game: sealed reveals (sealed + salt).
     let (cg, ws, bs) = committed_game(&api, json!({"secrecy": "commit-reveal"})).await;
     let r = api.accept_text(&cg, Some(&cg.white), &sealed_reveal(&cg.id, "white", 1, "Nh3", &ws, &sealing)).await;
-    assert_eq!((r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some("Nh3"), Some(false)), "{r}");
+    assert_eq!(
+        (r["kind"].as_str(), r["move"].as_str(), r["resolved"].as_bool()),
+        (Some("reveal"), Some("Nh3"), Some(false)),
+        "{r}"
+    );
     // A sealed reveal whose move does not match is refused like any other.
     let wrong = sealed_reveal(&cg.id, "black", 1, "Na6", &bs, &sealing);
     api.post_text(&cg.moves(), Some(&cg.black), &wrong).await.error_longer_than(422, "reveal_mismatch", 40);
     let r = api.accept_text(&cg, Some(&cg.black), &sealed_reveal(&cg.id, "black", 1, "Nh6", &bs, &sealing)).await;
     assert_eq!((r["kind"].as_str(), r["resolved"].as_bool()), (Some("reveal"), Some(true)), "{r}");
     let v = api.game(&cg.id, None).await;
-    assert_eq!((&v["history"][0]["moves"][0]["move"], &v["history"][0]["moves"][1]["move"]), (&json!("Nh3"), &json!("Nh6")));
+    assert_eq!(
+        (&v["history"][0]["moves"][0]["move"], &v["history"][0]["moves"][1]["move"]),
+        (&json!("Nh3"), &json!("Nh6"))
+    );
     let t = api.transcript(&cg.id).await;
     let summary = verify(&t, &key).unwrap_or_else(|f| panic!("{f}\n{t}"));
     assert_eq!((summary.turns, summary.commitments, summary.sealed), (1, 2, 2));
@@ -1036,7 +1202,10 @@ fn decoded_body(mail: &[u8]) -> Vec<u8> {
                 if bytes[i] == b'=' && bytes[i + 1..].starts_with(b"\r\n") {
                     i += 3;
                 } else if bytes[i] == b'=' && i + 2 < bytes.len() {
-                    out.push(u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("00"), 16).unwrap_or(b'?'));
+                    out.push(
+                        u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("00"), 16)
+                            .unwrap_or(b'?'),
+                    );
                     i += 3;
                 } else {
                     out.push(bytes[i]);
@@ -1111,7 +1280,11 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         })
         .await;
         let pending = [(*w_san, *w_uci), (*b_san, *b_uci)];
-        assert_nowhere_in_clear(&format!("turn {turn} after both commitments"), &stored_places(&data_dir, &spool, &text(&log)), &pending);
+        assert_nowhere_in_clear(
+            &format!("turn {turn} after both commitments"),
+            &stored_places(&data_dir, &spool, &text(&log)),
+            &pending,
+        );
 
         // White's sealed reveal: accepted, and still nowhere in clear.
         let r = api.accept_text(&g, Some(&g.white), &sealed_reveal(&g.id, "white", turn, w_uci, &ws, &sealing)).await;
@@ -1127,7 +1300,11 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         let wrong = sealed_reveal(&g.id, "white", turn, "a2a3", &ws, &sealing);
         api.post_text(&g.moves(), Some(&g.white), &wrong).await.error_longer_than(409, "already_moved", 40);
         eventually("the log of white's reveal", || (log.count(" accepted game=") >= accepted).then_some(())).await;
-        assert_nowhere_in_clear(&format!("turn {turn} after white's reveal"), &stored_places(&data_dir, &spool, &text(&log)), &pending);
+        assert_nowhere_in_clear(
+            &format!("turn {turn} after white's reveal"),
+            &stored_places(&data_dir, &spool, &text(&log)),
+            &pending,
+        );
 
         // Black's sealed reveal resolves the turn.
         let r = api.accept_text(&g, Some(&g.black), &sealed_reveal(&g.id, "black", turn, b_san, &bs, &sealing)).await;
@@ -1141,17 +1318,27 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         // store, the transcript and the board mails.
         let turn_mails = eventually("the board mails of the turn", || {
             let files = spool_files(&spool);
-            let mails: Vec<Vec<u8>> =
-                files.into_iter().filter(|(n, _)| n.starts_with(&format!("{}.{turn}.", g.id)) && n.contains(".turn@")).map(|(_, b)| b).collect();
+            let mails: Vec<Vec<u8>> = files
+                .into_iter()
+                .filter(|(n, _)| n.starts_with(&format!("{}.{turn}.", g.id)) && n.contains(".turn@"))
+                .map(|(_, b)| b)
+                .collect();
             (mails.len() == 2).then_some(mails)
         })
         .await;
         let places = stored_places(&data_dir, &spool, &text(&log));
         for (san, uci) in pending {
-            let db: Vec<u8> = places.iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b.clone()).collect();
+            let db: Vec<u8> =
+                places.iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b.clone()).collect();
             assert!(clear_in(&db, uci, san).is_some(), "control: {san} ({uci}) is found in the database once resolved");
-            assert!(clear_in(api.transcript(&g.id).await.as_bytes(), uci, san).is_some(), "control: {san} in the transcript");
-            assert!(turn_mails.iter().any(|m| clear_in(&decoded_body(m), uci, san).is_some()), "control: {san} in the board mails");
+            assert!(
+                clear_in(api.transcript(&g.id).await.as_bytes(), uci, san).is_some(),
+                "control: {san} in the transcript"
+            );
+            assert!(
+                turn_mails.iter().any(|m| clear_in(&decoded_body(m), uci, san).is_some()),
+                "control: {san} in the board mails"
+            );
         }
     }
 
@@ -1161,6 +1348,9 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
 
     log.stop();
     let full = text(&log);
-    assert!(full.contains(" accepted game=") && full.contains(&g.id), "the log records the game's submissions:\n{full}");
+    assert!(
+        full.contains(" accepted game=") && full.contains(&g.id),
+        "the log records the game's submissions:\n{full}"
+    );
     assert!(!full.contains(&g.white) && !full.contains(&g.black), "seat tokens never reach the log");
 }

@@ -8,19 +8,30 @@ use fairsteward::config::{Config, Overrides, RawConfig};
 use fairsteward::steward::{Credential, MoveRequest, NewGame, NewSeat, Submission};
 
 fn seat(name: &str) -> NewSeat {
-    NewSeat { name: name.into(), email: format!("{}@example.org", name.to_lowercase()), public_key: None, time_zone: None }
+    NewSeat {
+        name: name.into(),
+        email: format!("{}@example.org", name.to_lowercase()),
+        public_key: None,
+        time_zone: None,
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigned_seats_leave_and_the_last_one_standing_wins() {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None }).unwrap();
+    let config =
+        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
+            .unwrap();
     let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
     let mut options = std::collections::BTreeMap::new();
     options.insert("mode".to_owned(), serde_json::json!("ffa"));
     let created = steward
         .create_game(
-            NewGame { variant: "vierschach".into(), options, seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")] },
+            NewGame {
+                variant: "vierschach".into(),
+                options,
+                seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")],
+            },
             Utc::now(),
         )
         .await
@@ -88,7 +99,9 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
 async fn a_seat_out_of_time_leaves_and_play_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let start: chrono::DateTime<Utc> = "2026-11-23T12:00:00Z".parse().unwrap();
-    let mut config = Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None }).unwrap();
+    let mut config =
+        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
+            .unwrap();
     config.clock = fairsteward::clock::Clock::manual(start);
     let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
     let mut options = std::collections::BTreeMap::new();
@@ -96,7 +109,11 @@ async fn a_seat_out_of_time_leaves_and_play_goes_on() {
     options.insert("clock".to_owned(), serde_json::json!({"kind": "days_per_move", "days": 1}));
     let created = steward
         .create_game(
-            NewGame { variant: "vierschach".into(), options, seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")] },
+            NewGame {
+                variant: "vierschach".into(),
+                options,
+                seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")],
+            },
             start,
         )
         .await

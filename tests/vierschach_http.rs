@@ -229,7 +229,11 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     assert_eq!(w, h, "the plus-shaped board is square");
     let north = s.get(&format!("/api/games/{id}/board.png?seat=north&size=400"), None).await;
     assert_eq!(png_size(&north.body), (400, 400));
-    assert_ne!(north.body, s.get(&format!("/api/games/{id}/board.png?size=400"), None).await.body, "north sees it turned");
+    assert_ne!(
+        north.body,
+        s.get(&format!("/api/games/{id}/board.png?size=400"), None).await.body,
+        "north sees it turned"
+    );
     let svg = String::from_utf8(s.get(&format!("/api/games/{id}/board.svg"), None).await.body).unwrap();
     assert_eq!(svg.matches("class=\"arrow").count(), 1, "the last move, i13-i12");
     assert_eq!(svg.matches("class=\"to-move").count(), 0, "nobody is to move");

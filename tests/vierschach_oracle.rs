@@ -106,7 +106,9 @@ fn perft(depth: &str) {
         let nodes = line["nodes"].as_u64().expect("nodes");
         match rules.perft(&state, depth) {
             Ok(n) if n == nodes => {}
-            other => issues.push(format!("{} {state} perft {depth}: oracle {nodes}, engine {other:?}", line["options"])),
+            other => {
+                issues.push(format!("{} {state} perft {depth}: oracle {nodes}, engine {other:?}", line["options"]))
+            }
         }
     }
     assert!(issues.is_empty(), "{}", issues.join("\n"));

@@ -85,7 +85,9 @@ fn check(wanted: impl Fn(u32, u64) -> bool + Sync) -> usize {
                         checked += 1;
                         match rules.perft(&case.state, depth) {
                             Ok(n) if n == nodes => {}
-                            other => failures.push(format!("{} perft {depth}: expected {nodes}, got {other:?}", case.id)),
+                            other => {
+                                failures.push(format!("{} perft {depth}: expected {nodes}, got {other:?}", case.id))
+                            }
                         }
                     }
                     (checked, failures)

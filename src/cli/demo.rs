@@ -195,11 +195,10 @@ async fn demo(data_dir: &Path) -> anyhow::Result<()> {
         .await
         .context("cannot listen on 127.0.0.1")?;
     let addr = listener.local_addr()?;
-    let raw = RawConfig {
-        http: RawHttp { listen: None, public_url: Some(PUBLIC_URL.to_owned()) },
-        ..RawConfig::default()
-    };
-    let config = Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_path_buf()), listen: Some(addr.to_string()) })?;
+    let raw =
+        RawConfig { http: RawHttp { listen: None, public_url: Some(PUBLIC_URL.to_owned()) }, ..RawConfig::default() };
+    let config =
+        Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_path_buf()), listen: Some(addr.to_string()) })?;
     let spool = config.spool_dir.clone();
     let (stop, stop_signal) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(crate::server::serve(config, listener, async move {
@@ -247,7 +246,11 @@ impl Players {
 /// Plays the script against the steward at `base`, printing the mails from `spool`.
 async fn play(base: &str, spool: &Path) -> anyhow::Result<()> {
     let players = Players {
-        http: reqwest::Client::builder().timeout(PATIENCE).no_proxy().build().context("cannot build the HTTP client")?,
+        http: reqwest::Client::builder()
+            .timeout(PATIENCE)
+            .no_proxy()
+            .build()
+            .context("cannot build the HTTP client")?,
         base: base.to_owned(),
     };
     say!("Fairsteward demo: a steward on a temporary directory, its HTTP API on 127.0.0.1, mail to the spool.");
@@ -375,9 +378,9 @@ async fn print_mails(spool: &Path, prefix: &str, kind: &str, count: usize) -> an
                 .filter_map(Result::ok)
                 .map(|e| e.path())
                 .filter(|p| {
-                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                        n.starts_with(prefix) && n.contains(&marker) && n.ends_with(".eml")
-                    })
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(prefix) && n.contains(&marker) && n.ends_with(".eml"))
                 })
                 .collect(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -540,13 +543,19 @@ mod tests {
 
     #[test]
     fn mails_are_read_in_every_transfer_encoding() {
-        let plain = Mail::parse(b"To: Alice <a@x.org>\r\nSubject: Game 1\r\n  continued\r\n\r\nline one\r\nline two\r\n").unwrap();
+        let plain =
+            Mail::parse(b"To: Alice <a@x.org>\r\nSubject: Game 1\r\n  continued\r\n\r\nline one\r\nline two\r\n")
+                .unwrap();
         assert_eq!((plain.to.as_str(), plain.subject.as_str()), ("Alice <a@x.org>", "Game 1 continued"));
         assert_eq!(plain.body, "line one\nline two\n");
-        let qp = Mail::parse(b"To: a@x.org\r\nSubject: s\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nB=C3=B6rd =\r\nend\r\n")
-            .unwrap();
+        let qp = Mail::parse(
+            b"To: a@x.org\r\nSubject: s\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nB=C3=B6rd =\r\nend\r\n",
+        )
+        .unwrap();
         assert_eq!(qp.body, "B\u{f6}rd end\n");
-        let b64 = Mail::parse(b"To: a@x.org\r\nSubject: s\r\nContent-Transfer-Encoding: base64\r\n\r\naGVs\r\nbG8=\r\n").unwrap();
+        let b64 =
+            Mail::parse(b"To: a@x.org\r\nSubject: s\r\nContent-Transfer-Encoding: base64\r\n\r\naGVs\r\nbG8=\r\n")
+                .unwrap();
         assert_eq!(b64.body, "hello");
         let multipart = Mail::parse(
             b"To: a@x.org\r\nSubject: s\r\nContent-Type: multipart/alternative;\r\n boundary=\"=_b\"\r\n\r\n--=_b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nB=C3=B6rd\r\n--=_b\r\nContent-Type: text/html\r\n\r\n<p>html</p>\r\n--=_b--\r\n",

@@ -24,11 +24,9 @@ use crate::steward::{GameView, NewGame, NewSeat, Steward, StewardError};
 
 /// `fairsteward game <command>`.
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Every command prints one JSON value on stdout. Bad input (an unknown game, a bad seat or \
+#[command(after_help = "Every command prints one JSON value on stdout. Bad input (an unknown game, a bad seat or \
                   option) prints one line on stderr and exits with status 2; a failure of the store or the \
-                  configuration exits with status 1."
-)]
+                  configuration exits with status 1.")]
 pub struct GameArgs {
     #[command(subcommand)]
     command: GameCommand,
@@ -112,7 +110,11 @@ impl From<StewardError> for Failure {
 /// # Errors
 /// The text is not of that form, or the address is not a mail address.
 pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
-    let shape = || anyhow!("seat {text:?} is not like \"Alice <alice@example.org>\" (a name, then the address in <>, then optionally a time zone)");
+    let shape = || {
+        anyhow!(
+            "seat {text:?} is not like \"Alice <alice@example.org>\" (a name, then the address in <>, then optionally a time zone)"
+        )
+    };
     let (trimmed, zone) = match text.trim().rsplit_once('>') {
         Some((head, zone)) => (format!("{head}>"), Some(zone.trim()).filter(|z| !z.is_empty()).map(str::to_owned)),
         None => (text.trim().to_owned(), None),
@@ -124,9 +126,7 @@ pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
     if name.is_empty() || email.is_empty() || name.contains(['<', '>']) {
         return Err(shape());
     }
-    email
-        .parse::<lettre::Address>()
-        .map_err(|_| anyhow!("seat {text:?}: {email:?} is not a mail address"))?;
+    email.parse::<lettre::Address>().map_err(|_| anyhow!("seat {text:?}: {email:?} is not a mail address"))?;
     Ok(NewSeat { name: name.to_owned(), email: email.to_owned(), public_key: None, time_zone: zone })
 }
 
@@ -203,7 +203,8 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
     let load = |c: &ConfigArgs| c.load(None).map_err(Failure::Internal);
     match &args.command {
         GameCommand::New { config, variant, seats, options, now } => {
-            let seats = seats.iter().map(|s| parse_seat(s)).collect::<anyhow::Result<Vec<_>>>().map_err(Failure::Input)?;
+            let seats =
+                seats.iter().map(|s| parse_seat(s)).collect::<anyhow::Result<Vec<_>>>().map_err(Failure::Input)?;
             let options = parse_options(options).map_err(Failure::Input)?;
             let mut config = load(config)?;
             if let Some(t) = now {
@@ -256,7 +257,13 @@ mod tests {
         let s = parse_seat("Alice <alice@example.org> Europe/Berlin").unwrap();
         assert_eq!(s.time_zone.as_deref(), Some("Europe/Berlin"));
         assert_eq!(parse_seat("Alice <alice@example.org>").unwrap().time_zone, None);
-        for bad in ["alice@example.org", "<alice@example.org>", "Alice alice@example.org", "Alice <>", "Alice <not an address>"] {
+        for bad in [
+            "alice@example.org",
+            "<alice@example.org>",
+            "Alice alice@example.org",
+            "Alice <>",
+            "Alice <not an address>",
+        ] {
             assert!(parse_seat(bad).is_err(), "{bad}");
         }
     }

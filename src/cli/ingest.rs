@@ -75,7 +75,10 @@ pub fn exit_status(args: &IngestArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("fairsteward: the mail was not handled, try again later: {}", format!("{e:#}").replace('\n', " "));
+            eprintln!(
+                "fairsteward: the mail was not handled, try again later: {}",
+                format!("{e:#}").replace('\n', " ")
+            );
             ExitCode::from(75)
         }
     }

@@ -33,8 +33,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::hex;
 use crate::protocol::{
-    Body, Envelope, EnvelopeError, MAX_MOVE_BYTES, PlayerKey, commitment, decode_hex, fingerprint, public_key_from_base64,
-    random_nonce, random_salt, same_fingerprint, try_seal,
+    Body, Envelope, EnvelopeError, MAX_MOVE_BYTES, PlayerKey, commitment, decode_hex, fingerprint,
+    public_key_from_base64, random_nonce, random_salt, same_fingerprint, try_seal,
 };
 
 /// `fairsteward player <command>`.
@@ -231,7 +231,14 @@ fn dispatch(command: &PlayerCommand) -> anyhow::Result<String> {
         PlayerCommand::Keygen(a) => keygen(a),
         PlayerCommand::Sign(a) => {
             let key = load_key(Some(&a.key))?;
-            envelope(&a.target.game, &a.target.seat, a.target.turn, Body::Move(move_text(&a.target.mv)?), None, key.as_ref())
+            envelope(
+                &a.target.game,
+                &a.target.seat,
+                a.target.turn,
+                Body::Move(move_text(&a.target.mv)?),
+                None,
+                key.as_ref(),
+            )
         }
         PlayerCommand::Seal(a) => seal(a),
         PlayerCommand::Commit(a) => commit(a),
@@ -264,7 +271,14 @@ fn move_text(text: &str) -> anyhow::Result<String> {
 
 /// Builds an envelope with a fresh nonce, checks it by reading its own text back
 /// (which also normalises it), signs it when a key is given, and returns its text.
-fn envelope(game: &str, seat: &str, turn: u32, body: Body, salt: Option<Vec<u8>>, key: Option<&PlayerKey>) -> anyhow::Result<String> {
+fn envelope(
+    game: &str,
+    seat: &str,
+    turn: u32,
+    body: Body,
+    salt: Option<Vec<u8>>,
+    key: Option<&PlayerKey>,
+) -> anyhow::Result<String> {
     let mut env = Envelope::new(game, seat, turn, body).with_nonce(&random_nonce());
     env.salt = salt;
     let mut env = Envelope::parse(&env.to_text()).context("cannot make that envelope")?;
@@ -282,8 +296,10 @@ fn base_url(url: &str) -> String {
 
 /// Runs one HTTP exchange on a small runtime of its own.
 fn http<T>(f: impl AsyncFnOnce(reqwest::Client) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the HTTP client")?;
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().context("cannot start the HTTP client")?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the HTTP client")?;
+    let client =
+        reqwest::Client::builder().timeout(Duration::from_secs(30)).build().context("cannot start the HTTP client")?;
     runtime.block_on(f(client))
 }
 
@@ -340,14 +356,18 @@ fn sealing_key(a: &StewardKeyArgs) -> anyhow::Result<Option<[u8; 32]>> {
     }
     let keys: Keys = serde_json::from_str(&body)
         .map_err(|e| remote(format!("{url} did not answer with the steward's keys ({e})")))?;
-    let (Some(sealing), Some(signing)) = (public_key_from_base64(&keys.sealing_key), public_key_from_base64(&keys.signing_key)) else {
+    let (Some(sealing), Some(signing)) =
+        (public_key_from_base64(&keys.sealing_key), public_key_from_base64(&keys.signing_key))
+    else {
         return Err(remote(format!("{url} answered with keys that are not 32 bytes of base64")));
     };
     let fp = fingerprint(&signing, &sealing);
     if let Some(served) = &keys.fingerprint
         && !same_fingerprint(served, &fp)
     {
-        return Err(remote(format!("the keys from {url} do not match the fingerprint it sent ({served}); do not send it your move")));
+        return Err(remote(format!(
+            "the keys from {url} do not match the fingerprint it sent ({served}); do not send it your move"
+        )));
     }
     if let Some(expected) = &a.fingerprint
         && !same_fingerprint(expected, &fp)
@@ -384,9 +404,16 @@ fn commit(a: &CommitArgs) -> anyhow::Result<String> {
             let saved = Saved { game: env.game, seat: env.seat, turn: env.turn, mv: text, salt: hex(&salt) };
             let json = serde_json::to_string_pretty(&saved).expect("plain data serialises");
             write_private(path, format!("{json}\n").as_bytes()).with_context(|| {
-                format!("cannot save the salt to {} (an existing file is never replaced: choose a new name per turn)", path.display())
+                format!(
+                    "cannot save the salt to {} (an existing file is never replaced: choose a new name per turn)",
+                    path.display()
+                )
             })?;
-            eprintln!("kept the move and salt in {}; reveal with `fairsteward player reveal --from {}`", path.display(), path.display());
+            eprintln!(
+                "kept the move and salt in {}; reveal with `fairsteward player reveal --from {}`",
+                path.display(),
+                path.display()
+            );
         }
         None => eprintln!(
             "salt: {}\nkeep it: the reveal needs it (`fairsteward player reveal --game {} --seat {} --turn {} --move {:?} --salt {}`)",
@@ -420,11 +447,15 @@ fn reveal(a: &RevealArgs) -> anyhow::Result<String> {
             (Some(game), Some(seat), Some(turn), Some(mv), Some(salt)) => {
                 Saved { game: game.clone(), seat: seat.clone(), turn, mv: mv.clone(), salt: salt.clone() }
             }
-            _ => bail!("reveal needs --from FILE (from `player commit --save`), or all of --game, --seat, --turn, --move and --salt"),
+            _ => bail!(
+                "reveal needs --from FILE (from `player commit --save`), or all of --game, --seat, --turn, --move and --salt"
+            ),
         },
     };
     let text = move_text(&saved.mv)?;
-    let salt = decode_hex(&saved.salt).map_err(|_| EnvelopeError::Hex("salt")).context("the salt is not the hex `player commit` printed")?;
+    let salt = decode_hex(&saved.salt)
+        .map_err(|_| EnvelopeError::Hex("salt"))
+        .context("the salt is not the hex `player commit` printed")?;
     let key = load_key(a.key.as_deref())?;
     match sealing_key(&a.steward)? {
         Some(steward) => {

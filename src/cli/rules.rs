@@ -253,7 +253,10 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
                 let mut turn = Vec::new();
                 for seat in rules.seats_to_move(&state)?.iter() {
                     let Some(text) = texts.next() else {
-                        bail!("the moves end in the middle of a turn: {} has no move", rules.seat_names()[seat.index()]);
+                        bail!(
+                            "the moves end in the middle of a turn: {} has no move",
+                            rules.seat_names()[seat.index()]
+                        );
                     };
                     turn.push((seat, text.to_owned()));
                 }
@@ -280,9 +283,8 @@ fn read_history(rules: &dyn DynVariant, path: &PathBuf, current: &str) -> anyhow
         if line.trim().is_empty() {
             continue;
         }
-        let state = rules
-            .canonical_state(line)
-            .with_context(|| format!("history file {} line {}", path.display(), n + 1))?;
+        let state =
+            rules.canonical_state(line).with_context(|| format!("history file {} line {}", path.display(), n + 1))?;
         if state != current {
             states.push(state);
         }

@@ -17,8 +17,10 @@ use crate::mail::outbox::{Sink, drain_once};
 
 /// `fairsteward sweep`.
 #[derive(Debug, Args)]
-#[command(after_help = "Prints {\"now\", \"games\", \"timeouts\": [...], \"grace\": [...], \"reminders\", \"digests\", \
-                        \"errors\", \"mails_spooled\"}.\n\nExample:\n  fairsteward sweep --data-dir ./fairsteward-data --now 2026-03-04T10:00:01Z")]
+#[command(
+    after_help = "Prints {\"now\", \"games\", \"timeouts\": [...], \"grace\": [...], \"reminders\", \"digests\", \
+                        \"errors\", \"mails_spooled\"}.\n\nExample:\n  fairsteward sweep --data-dir ./fairsteward-data --now 2026-03-04T10:00:01Z"
+)]
 pub struct SweepArgs {
     #[command(flatten)]
     config: ConfigArgs,
@@ -37,7 +39,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<Value> {
     if let Some(t) = args.now {
         config.clock = crate::clock::Clock::manual(t);
     }
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let steward = crate::server::open(&config, Arc::new(Notify::new()))?;
         let report = steward.sweep(steward.now()).await.map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -58,7 +58,8 @@ fn steward_key(args: &VerifyArgs) -> anyhow::Result<([u8; 32], bool)> {
     }
     let Some(url) = &args.url else { bail!("give --steward-key (the signing_key of GET /api/steward)") };
     let base = url.split("/api/").next().unwrap_or(url);
-    let info: serde_json::Value = serde_json::from_str(&fetch(&format!("{base}/api/steward"))?).context("the steward's key answer is not JSON")?;
+    let info: serde_json::Value = serde_json::from_str(&fetch(&format!("{base}/api/steward"))?)
+        .context("the steward's key answer is not JSON")?;
     let k = info.get("signing_key").and_then(|v| v.as_str()).context("the steward's key answer has no signing_key")?;
     Ok((crate::protocol::public_key_from_base64(k).context("the steward's signing_key is not readable")?, true))
 }
@@ -86,7 +87,11 @@ pub fn run(args: &VerifyArgs) -> Result<Summary, VerifyError> {
 pub fn exit_status(args: &VerifyArgs) -> ExitCode {
     match run(args) {
         Ok(s) => {
-            let sealed = if s.sealed > 0 { format!(" ({} sealed moves taken as the steward opened them)", s.sealed) } else { String::new() };
+            let sealed = if s.sealed > 0 {
+                format!(" ({} sealed moves taken as the steward opened them)", s.sealed)
+            } else {
+                String::new()
+            };
             println!(
                 "transcript of game {} holds: {} entries chained, {} steward signatures, {} player signatures, {} commitments matched, {} turns replayed{sealed}",
                 s.game, s.entries, s.steward_signatures, s.player_signatures, s.commitments, s.turns,

@@ -106,7 +106,9 @@ impl ClockSpec {
             "period" => &["kind", "moves", "days", "double_after_days", "grace_hours"],
             "fischer" => &["kind", "base_days", "increment_days", "cap_days", "double_after_days", "grace_hours"],
             other => {
-                return Err(err(format!("kind {other:?} is not a time control; use days_per_move, period or fischer: {SHAPES}")));
+                return Err(err(format!(
+                    "kind {other:?} is not a time control; use days_per_move, period or fischer: {SHAPES}"
+                )));
             }
         };
         if let Some(unknown) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
@@ -268,7 +270,12 @@ fn text_to_map(text: &str) -> Result<Map<String, Value>, ClockSpecError> {
     Ok(map)
 }
 
-fn number(map: &Map<String, Value>, key: &str, range: std::ops::RangeInclusive<u32>, what: &str) -> Result<u32, ClockSpecError> {
+fn number(
+    map: &Map<String, Value>,
+    key: &str,
+    range: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<u32, ClockSpecError> {
     let bounds = format!("a whole number from {} to {}", range.start(), range.end());
     let value = map.get(key).ok_or_else(|| err(format!("{key} ({what}) is missing; give {bounds}")))?;
     let n = match value {
@@ -277,7 +284,10 @@ fn number(map: &Map<String, Value>, key: &str, range: std::ops::RangeInclusive<u
         _ => None,
     };
     let n = n.ok_or_else(|| err(format!("{key} ({what}) is {value}, not {bounds}")))?;
-    u32::try_from(n).ok().filter(|n| range.contains(n)).ok_or_else(|| err(format!("{key} ({what}) is {n}; give {bounds}")))
+    u32::try_from(n)
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| err(format!("{key} ({what}) is {n}; give {bounds}")))
 }
 
 #[cfg(test)]
@@ -305,11 +315,10 @@ mod tests {
         for s in [p, f] {
             assert_eq!(spec(s.to_json()), s);
         }
-        assert_eq!(spec(json!({"kind": "fischer", "base_days": 10, "increment_days": 1})).control, TimeControl::Fischer {
-            base_days: 10,
-            increment_days: 1,
-            cap_days: 10
-        });
+        assert_eq!(
+            spec(json!({"kind": "fischer", "base_days": 10, "increment_days": 1})).control,
+            TimeControl::Fischer { base_days: 10, increment_days: 1, cap_days: 10 }
+        );
     }
 
     #[test]
@@ -319,8 +328,13 @@ mod tests {
         assert!(refused(json!({"kind": "days_per_move"})).contains("days (days per move) is missing"));
         assert!(refused(json!({"kind": "blitz"})).contains("days_per_move, period or fischer"));
         assert!(refused(json!({"days": 3})).contains("kind is missing"));
-        assert!(refused(json!({"kind": "period", "moves": 10, "days": 50, "increment_days": 1})).contains("does not take"));
-        assert!(refused(json!({"kind": "fischer", "base_days": 30, "increment_days": 1, "cap_days": 20})).contains("at least 30"));
+        assert!(
+            refused(json!({"kind": "period", "moves": 10, "days": 50, "increment_days": 1})).contains("does not take")
+        );
+        assert!(
+            refused(json!({"kind": "fischer", "base_days": 30, "increment_days": 1, "cap_days": 20}))
+                .contains("at least 30")
+        );
         assert!(refused(json!({"kind": "days_per_move", "days": 2.5})).contains("whole number"));
         assert!(refused(json!({"kind": "days_per_move", "days": 3, "grace_hours": -1})).contains("grace_hours"));
         assert!(refused(json!(7)).contains("object or a text"));
@@ -359,7 +373,10 @@ mod tests {
     #[test]
     fn descriptions_read_well() {
         assert_eq!(spec(json!("days_per_move days=1")).to_string(), "1 day per move");
-        assert_eq!(spec(json!("period moves=10 days=50 grace_hours=24")).to_string(), "10 moves in 50 days; 24 hours of grace after a deadline");
+        assert_eq!(
+            spec(json!("period moves=10 days=50 grace_hours=24")).to_string(),
+            "10 moves in 50 days; 24 hours of grace after a deadline"
+        );
         assert_eq!(
             spec(json!("fischer base_days=30 increment_days=1 cap_days=50 double_after_days=20")).to_string(),
             "Fischer: 30 days + 1 day per move, at most 50 days; days beyond 20 on one move count double"

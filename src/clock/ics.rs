@@ -147,14 +147,18 @@ mod tests {
     #[test]
     fn a_calendar_has_its_frame_and_events() {
         let t = DateTime::parse_from_rfc3339("2026-12-24T12:00:00Z").unwrap().with_timezone(&Utc);
-        let cal = calendar("Fairsteward", t, &[Event {
-            uid: "8KQ2ZJ-white-3-0-deadline@steward.example".into(),
-            at: t,
-            summary: "Move due, game 8KQ2ZJ".into(),
-            description: "Turn 3, you play white".into(),
-            url: Some("http://127.0.0.1:8080/api/games/8KQ2ZJ".into()),
-            alarms: vec![TimeDelta::hours(48), TimeDelta::hours(12)],
-        }]);
+        let cal = calendar(
+            "Fairsteward",
+            t,
+            &[Event {
+                uid: "8KQ2ZJ-white-3-0-deadline@steward.example".into(),
+                at: t,
+                summary: "Move due, game 8KQ2ZJ".into(),
+                description: "Turn 3, you play white".into(),
+                url: Some("http://127.0.0.1:8080/api/games/8KQ2ZJ".into()),
+                alarms: vec![TimeDelta::hours(48), TimeDelta::hours(12)],
+            }],
+        );
         assert!(cal.starts_with("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"));
         assert!(cal.ends_with("END:VCALENDAR\r\n"));
         assert!(cal.contains("DTSTART:20261224T120000Z\r\n"));

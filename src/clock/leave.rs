@@ -117,7 +117,10 @@ impl LeaveRequest {
                 && l[5..].chars().next().is_none_or(|c| c == ':' || c.is_whitespace())
         })?;
         let rest = line[5..].trim_start_matches(':').trim();
-        let words: Vec<&str> = rest.split_whitespace().filter(|w| !matches!(w.to_ascii_lowercase().as_str(), "to" | "-" | "until" | "from")).collect();
+        let words: Vec<&str> = rest
+            .split_whitespace()
+            .filter(|w| !matches!(w.to_ascii_lowercase().as_str(), "to" | "-" | "until" | "from"))
+            .collect();
         Some(match words.as_slice() {
             [one] => LeaveRequest::new(one, one),
             [from, to] => LeaveRequest::new(from, to),
@@ -151,7 +154,12 @@ impl LeaveRequest {
     ///
     /// # Errors
     /// A leave that begins before today, adds no day, or overdraws a year.
-    pub fn grant(&self, taken: &BTreeSet<NaiveDate>, per_year: u32, today: NaiveDate) -> Result<Vec<NaiveDate>, LeaveError> {
+    pub fn grant(
+        &self,
+        taken: &BTreeSet<NaiveDate>,
+        per_year: u32,
+        today: NaiveDate,
+    ) -> Result<Vec<NaiveDate>, LeaveError> {
         if self.from < today {
             return Err(LeaveError::InThePast { from: self.from, today });
         }
@@ -201,7 +209,10 @@ mod tests {
         assert_eq!(LeaveRequest::from_command("leave 2026-05-01").unwrap().unwrap().len(), 1);
         assert!(LeaveRequest::from_command("leaves are green\nNf3").is_none());
         assert!(matches!(LeaveRequest::from_command("leave soon").unwrap(), Err(LeaveError::BadDate(_))));
-        assert!(matches!(LeaveRequest::from_command("leave 2026-05-03 to 2026-05-01").unwrap(), Err(LeaveError::Backwards { .. })));
+        assert!(matches!(
+            LeaveRequest::from_command("leave 2026-05-03 to 2026-05-01").unwrap(),
+            Err(LeaveError::Backwards { .. })
+        ));
     }
 
     #[test]

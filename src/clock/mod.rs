@@ -131,7 +131,15 @@ pub struct SeatClock {
 impl SeatClock {
     /// A new seat's clock: nothing used, the first bank, not running.
     pub fn new(spec: &ClockSpec) -> SeatClock {
-        SeatClock { moves: 0, used: TimeDelta::zero(), bank: spec.first_bank(), announced_at: None, turn: 0, stage: 0, flagged_at: None }
+        SeatClock {
+            moves: 0,
+            used: TimeDelta::zero(),
+            bank: spec.first_bank(),
+            announced_at: None,
+            turn: 0,
+            stage: 0,
+            flagged_at: None,
+        }
     }
 
     /// The clock after the seat's move (or commitment) was accepted at `at`:
@@ -140,8 +148,11 @@ impl SeatClock {
     pub fn stopped(&self, spec: &ClockSpec, stops: &Stops, at: DateTime<Utc>, counts: bool) -> SeatClock {
         let Some(since) = self.announced_at else { return self.clone() };
         let charged = spec.charge(stops.running_between(since, at));
-        let bank =
-            if counts { spec.bank_after_move(self.bank, charged, self.moves) } else { spec.bank_after_step(self.bank, charged) };
+        let bank = if counts {
+            spec.bank_after_move(self.bank, charged, self.moves)
+        } else {
+            spec.bank_after_step(self.bank, charged)
+        };
         SeatClock {
             moves: self.moves + u32::from(counts),
             used: self.used + charged,

@@ -209,7 +209,9 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
     if d.kind != MailKind::Started {
         let root = format!("<{}>", message_id(d.from, d.game, 0, d.seat, MailKind::Started, ""));
         match d.extras.answers.as_deref().filter(|a| !a.contains(['<', '>', ' ', '\r', '\n'])) {
-            Some(theirs) => builder = builder.in_reply_to(format!("<{theirs}>")).references(format!("{root} <{theirs}>")),
+            Some(theirs) => {
+                builder = builder.in_reply_to(format!("<{theirs}>")).references(format!("{root} <{theirs}>"))
+            }
             None => builder = builder.in_reply_to(root.clone()).references(root),
         }
     }
@@ -313,7 +315,16 @@ mod tests {
 
     #[test]
     fn every_template_renders() {
-        for name in ["turn.txt", "started.txt", "notice.txt", "turn.html", "started.html", "reminder.txt", "leave.txt", "answer.txt"] {
+        for name in [
+            "turn.txt",
+            "started.txt",
+            "notice.txt",
+            "turn.html",
+            "started.html",
+            "reminder.txt",
+            "leave.txt",
+            "answer.txt",
+        ] {
             let t = templates().get_template(name).unwrap();
             t.render(minijinja::context! { game => "8KQ2ZJ", moves => Vec::<u8>::new(), items => Vec::<u8>::new(), games => Vec::<u8>::new() })
                 .unwrap();

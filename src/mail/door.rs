@@ -121,7 +121,10 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
             };
             submit(steward, req, &cap, &to, now).await
         }
-        Intent::Resign => command(steward, &cap, &to, now, steward.resign(cap.game.clone(), credential, now).await, "resignation").await,
+        Intent::Resign => {
+            command(steward, &cap, &to, now, steward.resign(cap.game.clone(), credential, now).await, "resignation")
+                .await
+        }
         Intent::OfferDraw | Intent::AcceptDraw | Intent::DeclineDraw => {
             let action = match mail.intent {
                 Intent::DeclineDraw => DrawAction::Decline,
@@ -188,7 +191,13 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
     }
 }
 
-async fn submit(steward: &Steward, req: MoveRequest, about: &Capability, to: &AnswerTo, now: DateTime<Utc>) -> Result<Handled, StewardError> {
+async fn submit(
+    steward: &Steward,
+    req: MoveRequest,
+    about: &Capability,
+    to: &AnswerTo,
+    now: DateTime<Utc>,
+) -> Result<Handled, StewardError> {
     match steward.submit_move(req, now).await {
         Ok(r) => {
             let what = match &r.notation {
@@ -201,7 +210,11 @@ async fn submit(steward: &Steward, req: MoveRequest, about: &Capability, to: &An
                 r.receipt,
                 r.received_at,
                 r.entry,
-                if r.resolved { " It completed the turn; the new board follows." } else { " The board follows when every seat has moved." }
+                if r.resolved {
+                    " It completed the turn; the new board follows."
+                } else {
+                    " The board follows when every seat has moved."
+                }
             );
             let cap = Capability { seat: r.seat.clone(), game: r.game.clone(), turn: r.turn };
             reply(steward, &cap, to, text, now, Handled::Accepted(r.kind.to_owned())).await
@@ -225,7 +238,13 @@ async fn command(
     }
 }
 
-async fn refusal_of(steward: &Steward, about: &Capability, to: &AnswerTo, e: StewardError, now: DateTime<Utc>) -> Result<Handled, StewardError> {
+async fn refusal_of(
+    steward: &Steward,
+    about: &Capability,
+    to: &AnswerTo,
+    e: StewardError,
+    now: DateTime<Utc>,
+) -> Result<Handled, StewardError> {
     match e {
         StewardError::Refused(r) => answer_refusal(steward, Some(about), to, r.code(), &r.message(), now).await,
         StewardError::Internal(detail) => Err(StewardError::Internal(detail)),
@@ -249,7 +268,14 @@ async fn answer_refusal(
     }
 }
 
-async fn reply(steward: &Steward, cap: &Capability, to: &AnswerTo, text: String, now: DateTime<Utc>, handled: Handled) -> Result<Handled, StewardError> {
+async fn reply(
+    steward: &Steward,
+    cap: &Capability,
+    to: &AnswerTo,
+    text: String,
+    now: DateTime<Utc>,
+    handled: Handled,
+) -> Result<Handled, StewardError> {
     match steward.answer(cap.game.clone(), cap.seat.clone(), to.clone(), text, now).await {
         Ok(_) => Ok(handled),
         // An unknown game or seat named by a signed envelope: nobody to answer.

@@ -458,7 +458,8 @@ async fn sweep_session(
     keywords: bool,
 ) -> anyhow::Result<Swept> {
     let unhandled = if keywords { format!("UNKEYWORD {DONE_KEYWORD}") } else { "UNSEEN".to_owned() };
-    let mark = if keywords { format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})") } else { "+FLAGS.SILENT (\\Seen)".to_owned() };
+    let mark =
+        if keywords { format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})") } else { "+FLAGS.SILENT (\\Seen)".to_owned() };
     let mut swept = Swept::default();
 
     // Too big to read: marked, left in the mailbox.
@@ -486,7 +487,11 @@ async fn sweep_session(
             continue;
         };
         if raw.len() > MAX_MAIL_BYTES {
-            tracing::warn!(uid, limit = MAX_MAIL_BYTES, "IMAP door: a message over the size limit is marked and not read");
+            tracing::warn!(
+                uid,
+                limit = MAX_MAIL_BYTES,
+                "IMAP door: a message over the size limit is marked and not read"
+            );
             store(config, session, uid, &mark).await?;
             continue;
         }
@@ -513,8 +518,10 @@ async fn sweep_session(
 }
 
 async fn store(config: &ImapConfig, session: &mut Session<Conn>, uid: u32, flags: &str) -> anyhow::Result<()> {
-    within(config, "UID STORE", async { session.uid_store(uid.to_string(), flags).await?.try_collect::<Vec<_>>().await })
-        .await?;
+    within(config, "UID STORE", async {
+        session.uid_store(uid.to_string(), flags).await?.try_collect::<Vec<_>>().await
+    })
+    .await?;
     Ok(())
 }
 
@@ -563,7 +570,9 @@ mod tests {
         assert!(err("host = \"x\"\nusername = \"m\"").contains("needs password"));
         assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nuser = \"a\"").contains("unknown field `user`"));
         assert!(err("host = \"x\"\ntls = \"ssl\"\nusername = \"m\"\npassword = \"p\"").contains("`starttls`"));
-        assert!(err("host = \"mx.example.org\"\ntls = \"none\"\nusername = \"m\"\npassword = \"p\"").contains("in clear"));
+        assert!(
+            err("host = \"mx.example.org\"\ntls = \"none\"\nusername = \"m\"\npassword = \"p\"").contains("in clear")
+        );
         assert!(err("host = \"x:143\"\nusername = \"m\"\npassword = \"p\"").contains("mail.imap.port"));
         assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\npoll_seconds = 0").contains("at least 1"));
         assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nmailbox = \" \"").contains("mail.imap.mailbox"));

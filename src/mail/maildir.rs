@@ -48,7 +48,9 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
 pub async fn run(steward: Steward, dir: PathBuf, every: Duration, mut shutdown: watch::Receiver<bool>) {
     loop {
         match sweep(&steward, &dir).await {
-            Ok(done) if !done.is_empty() => tracing::info!(maildir = %dir.display(), messages = done.len(), "maildir swept"),
+            Ok(done) if !done.is_empty() => {
+                tracing::info!(maildir = %dir.display(), messages = done.len(), "maildir swept")
+            }
             Ok(_) => {}
             Err(e) => tracing::error!(maildir = %dir.display(), error = %e, "maildir sweep failed; will retry"),
         }

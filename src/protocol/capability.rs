@@ -67,7 +67,8 @@ pub fn check(keys: &StewardKeys, from: &str, address: &str) -> Option<Capability
     let expected = mac(keys, &game, &seat, turn);
     // Both are hex of a MAC; compare without leaking where they differ.
     let given = given.to_ascii_lowercase();
-    let same = given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+    let same = given.len() == expected.len()
+        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
     same.then_some(Capability { game, seat, turn })
 }
 

@@ -57,20 +57,29 @@ mod tests {
     #[test]
     fn known_answer() {
         let salt: Vec<u8> = (0u8..16).collect();
-        assert_eq!(commitment_input("8KQ2ZJ", "white", 12, "Nf3", &salt), "8KQ2ZJ|white|12|Nf3|000102030405060708090a0b0c0d0e0f");
+        assert_eq!(
+            commitment_input("8KQ2ZJ", "white", 12, "Nf3", &salt),
+            "8KQ2ZJ|white|12|Nf3|000102030405060708090a0b0c0d0e0f"
+        );
         assert_eq!(
             hex(&commitment("8KQ2ZJ", "white", 12, "Nf3", &salt)),
             "5e52d42dcda8d6c83584ab65dba660c1f95dfa48da1f69b1fbedcc839eb82c77"
         );
         // Case and white space are normalised as envelopes are.
-        assert_eq!(commitment("8kq2zj", " White ", 12, " Nf3 ", &salt), commitment("8KQ2ZJ", "white", 12, "Nf3", &salt));
+        assert_eq!(
+            commitment("8kq2zj", " White ", 12, " Nf3 ", &salt),
+            commitment("8KQ2ZJ", "white", 12, "Nf3", &salt)
+        );
     }
 
     /// A move holding `|` still hashes unambiguously; known answer from
     /// `python3 -c 'import hashlib; print(hashlib.sha256(b"0000AA|north|3|A|B C|ffffffffffffffffffffffffffffffff").hexdigest())'`.
     #[test]
     fn known_answer_with_bar_in_move() {
-        assert_eq!(hex(&commitment("0000AA", "north", 3, "A|B C", &[0xff; 16])), "112e7ba91c7d10b6926ac75dbcf0792c1e6a1bba801872dd257f0d194ad61354");
+        assert_eq!(
+            hex(&commitment("0000AA", "north", 3, "A|B C", &[0xff; 16])),
+            "112e7ba91c7d10b6926ac75dbcf0792c1e6a1bba801872dd257f0d194ad61354"
+        );
     }
 
     #[test]

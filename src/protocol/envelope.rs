@@ -482,9 +482,7 @@ fn from_lines(lines: &[&str]) -> Result<Envelope, EnvelopeError> {
         .as_str()
         .to_owned();
     let seat = take("seat").ok_or(EnvelopeError::MissingField("seat"))?;
-    if seat.is_empty()
-        || seat.len() > 32
-        || !seat.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    if seat.is_empty() || seat.len() > 32 || !seat.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     {
         return Err(bad("seat", seat, "a seat name, like white"));
     }
@@ -509,8 +507,11 @@ fn from_lines(lines: &[&str]) -> Result<Envelope, EnvelopeError> {
             (Body::Commit(c), None)
         }
         _ => {
-            let present: Vec<String> =
-                ["move", "sealed", "commit", "salt"].iter().filter(|k| take(k).is_some()).map(|k| format!("`{k}:`")).collect();
+            let present: Vec<String> = ["move", "sealed", "commit", "salt"]
+                .iter()
+                .filter(|k| take(k).is_some())
+                .map(|k| format!("`{k}:`"))
+                .collect();
             let found = match present.as_slice() {
                 [] => "no `move:`, `sealed:` or `commit:`".to_owned(),
                 [one] => format!("{one} without a move"),

@@ -32,7 +32,9 @@ pub enum EnvelopeError {
     #[error("text outside the envelope block: {0:?}; send only the block, from BEGIN to END")]
     OutsideBlock(String),
     /// A line inside the block that is not `key: value`.
-    #[error("the line {0:?} in the envelope is not `key: value`; send the envelope exactly as `fairsteward player` printed it")]
+    #[error(
+        "the line {0:?} in the envelope is not `key: value`; send the envelope exactly as `fairsteward player` printed it"
+    )]
     BadLine(String),
     /// A key the format does not have.
     #[error("unknown field {0:?} in the envelope; send only the fields {list}", list = FIELDS.join(", "))]
@@ -102,7 +104,9 @@ pub enum EnvelopeError {
         got: usize,
     },
     /// A sealing key that is not a usable X25519 public key.
-    #[error("the steward's sealing key is not a usable X25519 public key; fetch it again (GET /api/steward) and check its fingerprint")]
+    #[error(
+        "the steward's sealing key is not a usable X25519 public key; fetch it again (GET /api/steward) and check its fingerprint"
+    )]
     BadStewardKey,
     /// A reveal whose move and salt do not hash to the commitment.
     #[error(

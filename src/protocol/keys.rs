@@ -42,9 +42,11 @@ pub const SEALING_KEY_FILE: &str = "steward-sealing.pem";
 pub const CAPABILITY_KEY_FILE: &str = "steward-capability.pem";
 
 /// PKCS#8 v1 of an Ed25519 private key (RFC 8410) is this prefix and the 32-byte seed.
-const ED25519_PKCS8_PREFIX: [u8; 16] = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+const ED25519_PKCS8_PREFIX: [u8; 16] =
+    [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
 /// PKCS#8 v1 of an X25519 private key (RFC 8410) is this prefix and the 32 bytes.
-const X25519_PKCS8_PREFIX: [u8; 16] = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20];
+const X25519_PKCS8_PREFIX: [u8; 16] =
+    [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20];
 const PEM_LABEL: &str = "PRIVATE KEY";
 
 /// A key file that could not be read, written or understood.
@@ -102,7 +104,8 @@ pub fn fingerprint(signing_public: &[u8; 32], sealing_public: &[u8; 32]) -> Stri
 
 /// Whether two fingerprints are the same, ignoring case, spaces and colons.
 pub fn same_fingerprint(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.chars().filter(|c| c.is_ascii_hexdigit()).map(|c| c.to_ascii_lowercase()).collect::<String>();
+    let norm =
+        |s: &str| s.chars().filter(|c| c.is_ascii_hexdigit()).map(|c| c.to_ascii_lowercase()).collect::<String>();
     let (a, b) = (norm(a), norm(b));
     !a.is_empty() && a == b
 }
@@ -124,7 +127,12 @@ impl StewardKeys {
     pub fn load_or_create(dir: &Path) -> Result<StewardKeys, KeyError> {
         fs::create_dir_all(dir).map_err(io_error(dir))?;
         let signing_path = dir.join(SIGNING_KEY_FILE);
-        let signing = load_or_make(&signing_path, new_ed25519_pkcs8, |der| Ed25519KeyPair::from_pkcs8_maybe_unchecked(der).ok(), "an Ed25519 private key")?;
+        let signing = load_or_make(
+            &signing_path,
+            new_ed25519_pkcs8,
+            |der| Ed25519KeyPair::from_pkcs8_maybe_unchecked(der).ok(),
+            "an Ed25519 private key",
+        )?;
         let sealing_path = dir.join(SEALING_KEY_FILE);
         let sealing = load_or_make(
             &sealing_path,
@@ -143,7 +151,12 @@ impl StewardKeys {
 
     fn from_parts(signing: Ed25519KeyPair, sealing: StaticSecret, capability: [u8; 32]) -> StewardKeys {
         let sealing_public = PublicKey::from(&sealing).to_bytes();
-        StewardKeys { signing, sealing, sealing_public, capability: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &capability) }
+        StewardKeys {
+            signing,
+            sealing,
+            sealing_public,
+            capability: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &capability),
+        }
     }
 
     /// The HMAC-SHA256 of `message` under the steward's capability secret.
@@ -477,7 +490,10 @@ mod tests {
     #[test]
     fn fingerprint_known_answer() {
         assert_eq!(fingerprint(&[1; 32], &[2; 32]), "f818 afd3 7a6d c3bc 92fb 4473 1011 2770");
-        assert!(same_fingerprint("f818 afd3 7a6d c3bc 92fb 4473 1011 2770", &"f818 afd3 7a6d c3bc 92fb 4473 1011 2770".to_uppercase().replace(' ', ":")));
+        assert!(same_fingerprint(
+            "f818 afd3 7a6d c3bc 92fb 4473 1011 2770",
+            &"f818 afd3 7a6d c3bc 92fb 4473 1011 2770".to_uppercase().replace(' ', ":")
+        ));
         assert!(!same_fingerprint("", ""));
         let dir = tempfile::tempdir().unwrap();
         let k = StewardKeys::load_or_create(dir.path()).unwrap();

@@ -108,7 +108,8 @@ pub mod verify;
 
 pub use commit::{commitment, commitment_input, random_salt};
 pub use envelope::{
-    BEGIN_LINE, Body, END_LINE, Envelope, MAX_ENVELOPE_BYTES, MAX_MOVE_BYTES, MIN_NONCE_BYTES, MIN_SALT_BYTES, random_nonce,
+    BEGIN_LINE, Body, END_LINE, Envelope, MAX_ENVELOPE_BYTES, MAX_MOVE_BYTES, MIN_NONCE_BYTES, MIN_SALT_BYTES,
+    random_nonce,
 };
 pub use error::EnvelopeError;
 pub use keys::{

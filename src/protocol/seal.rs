@@ -65,7 +65,13 @@ pub fn seal(text: &str, steward_public: &[u8; 32], game: &str, seat: &str, turn:
 /// # Errors
 /// [`EnvelopeError::BadStewardKey`] when the key is a small-order point, with
 /// which the agreement would be all zeros (and the seal readable by anyone).
-pub fn try_seal(text: &str, steward_public: &[u8; 32], game: &str, seat: &str, turn: u32) -> Result<Vec<u8>, EnvelopeError> {
+pub fn try_seal(
+    text: &str,
+    steward_public: &[u8; 32],
+    game: &str,
+    seat: &str,
+    turn: u32,
+) -> Result<Vec<u8>, EnvelopeError> {
     seal_with(super::random_bytes::<32>(), text, steward_public, game, seat, turn)
 }
 
@@ -102,7 +108,13 @@ fn seal_with(
 /// the value was sealed to another key, altered, or sealed for another game, seat
 /// or turn; [`EnvelopeError::SealedLength`] for a length no sealed value has;
 /// [`EnvelopeError::BadValue`] when it opens but does not hold padded UTF-8 text.
-pub fn open_sealed(sealed: &[u8], steward: &StewardKeys, game: &str, seat: &str, turn: u32) -> Result<String, EnvelopeError> {
+pub fn open_sealed(
+    sealed: &[u8],
+    steward: &StewardKeys,
+    game: &str,
+    seat: &str,
+    turn: u32,
+) -> Result<String, EnvelopeError> {
     check_sealed_length(sealed)?;
     let (e_public, ciphertext) = sealed.split_at(32);
     let e_public: [u8; 32] = e_public.try_into().expect("split at 32");
@@ -208,7 +220,11 @@ mod tests {
         let (_dir, k) = keys();
         let sealed = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 12);
         for (game, seat, turn) in [("8KQ2ZK", "white", 12), ("8KQ2ZJ", "black", 12), ("8KQ2ZJ", "white", 13)] {
-            assert_eq!(open_sealed(&sealed, &k, game, seat, turn), Err(EnvelopeError::SealedElsewhere), "{game} {seat} {turn}");
+            assert_eq!(
+                open_sealed(&sealed, &k, game, seat, turn),
+                Err(EnvelopeError::SealedElsewhere),
+                "{game} {seat} {turn}"
+            );
         }
     }
 
@@ -228,7 +244,10 @@ mod tests {
         let (_dir, k) = keys();
         let sealed = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 12);
         for len in [0, 47, 79, sealed.len() - 1] {
-            assert_eq!(open_sealed(&sealed[..len], &k, "8KQ2ZJ", "white", 12), Err(EnvelopeError::SealedLength { got: len }));
+            assert_eq!(
+                open_sealed(&sealed[..len], &k, "8KQ2ZJ", "white", 12),
+                Err(EnvelopeError::SealedLength { got: len })
+            );
         }
     }
 
@@ -272,7 +291,10 @@ mod tests {
         let steward_public = PublicKey::from(&StaticSecret::from([1u8; 32])).to_bytes();
         assert_eq!(hex(&steward_public), "a4e09292b651c278b9772c569f5fa9bb13d906b46ab68c9df9dc2b4409f8a209");
         let sealed = seal_with([2; 32], "Nf3", &steward_public, "8KQ2ZJ", "white", 12).unwrap();
-        assert_eq!(hex(&sealed), "ce8d3ad1ccb633ec7b70c17814a5c76ecd029685050d344745ba05870e587d59d14fbf7276e5a8325d9a0f45a66ae3dad8078011531101d2fddb9b685204898cf864f145b409152a7a0f02a73361cce4");
+        assert_eq!(
+            hex(&sealed),
+            "ce8d3ad1ccb633ec7b70c17814a5c76ecd029685050d344745ba05870e587d59d14fbf7276e5a8325d9a0f45a66ae3dad8078011531101d2fddb9b685204898cf864f145b409152a7a0f02a73361cce4"
+        );
         let k = StewardKeys::from_secrets_for_tests([9; 32], [1; 32]);
         assert_eq!(open_sealed(&sealed, &k, "8KQ2ZJ", "white", 12).unwrap(), "Nf3");
     }

@@ -65,7 +65,14 @@ mod tests {
 
     #[test]
     fn the_hash_covers_every_field() {
-        let e = Entry { game: "8KQ2ZJ", seq: 1, at: "2026-11-23T10:00:00.000Z", kind: "created", prev: GENESIS, body: "{}" };
+        let e = Entry {
+            game: "8KQ2ZJ",
+            seq: 1,
+            at: "2026-11-23T10:00:00.000Z",
+            kind: "created",
+            prev: GENESIS,
+            body: "{}",
+        };
         // printf 'fairsteward-transcript-v1\n8KQ2ZJ\n1\n2026-11-23T10:00:00.000Z\ncreated\n%064d\n{}\n' 0 | sha256sum
         assert_eq!(e.hash(), "52097d6268e3782c4a01aa56e1ddcfcd07c107fdac6481e2b5011a8b190e87eb");
         let base = e.hash();

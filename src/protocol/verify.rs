@@ -128,7 +128,9 @@ pub fn verify(transcript: &str, steward_key: &[u8; 32]) -> Result<Summary, Failu
             let sig = sig.as_str().ok_or_else(|| f("signature is not text".into()))?;
             let sig = super::decode_base64(sig).map_err(|e| f(format!("signature: {e}")))?;
             if !super::verify_signature(steward_key, &head_message(&game, n as u32, &hash), &sig) {
-                return Err(f("the steward's signature over this head does not verify with the given steward key".into()));
+                return Err(f(
+                    "the steward's signature over this head does not verify with the given steward key".into()
+                ));
             }
             summary.steward_signatures += 1;
             last_signed = true;
@@ -139,12 +141,22 @@ pub fn verify(transcript: &str, steward_key: &[u8; 32]) -> Result<Summary, Failu
         summary.game = game;
     }
     if !last_signed {
-        return Err(fail(lines.len(), "", "the last entry is not signed by the steward: the transcript was cut or extended"));
+        return Err(fail(
+            lines.len(),
+            "",
+            "the last entry is not signed by the steward: the transcript was cut or extended",
+        ));
     }
     Ok(summary)
 }
 
-fn check_event(replay: &mut Option<Replay>, game: &str, kind: &str, body: &Value, summary: &mut Summary) -> Result<(), String> {
+fn check_event(
+    replay: &mut Option<Replay>,
+    game: &str,
+    kind: &str,
+    body: &Value,
+    summary: &mut Summary,
+) -> Result<(), String> {
     if kind == "created" {
         if replay.is_some() {
             return Err("a second created entry".into());
@@ -183,7 +195,8 @@ fn check_event(replay: &mut Option<Replay>, game: &str, kind: &str, body: &Value
                 for s in body.get("seats").and_then(Value::as_array).into_iter().flatten() {
                     let name = text(s, "seat")?;
                     let seat = r.seat(name).ok_or_else(|| format!("no seat {name}"))?;
-                    let (next, _, ended) = r.rules.retire(&after, seat).map_err(|e| format!("{name}'s timeout: {e}"))?;
+                    let (next, _, ended) =
+                        r.rules.retire(&after, seat).map_err(|e| format!("{name}'s timeout: {e}"))?;
                     after = next;
                     if ended.is_some() {
                         break;
@@ -212,7 +225,8 @@ fn check_event(replay: &mut Option<Replay>, game: &str, kind: &str, body: &Value
             }
             r.state = after;
         }
-        "moved" | "revealed" | "reveals_requested" | "resigned" | "draw_offered" | "draw_declined" | "grace" | "leave" => {
+        "moved" | "revealed" | "reveals_requested" | "resigned" | "draw_offered" | "draw_declined" | "grace"
+        | "leave" => {
             if r.over && kind != "ended" {
                 return Err("an event after the game ended".into());
             }
@@ -238,7 +252,9 @@ fn created(game: &str, body: &Value) -> Result<Replay, String> {
         .iter()
         .map(|s| {
             let key = match s.get("public_key").and_then(Value::as_str) {
-                Some(k) => Some(super::public_key_from_base64(k).ok_or_else(|| format!("the public key {k:?} is not readable"))?),
+                Some(k) => Some(
+                    super::public_key_from_base64(k).ok_or_else(|| format!("the public key {k:?} is not readable"))?,
+                ),
                 None => None,
             };
             Ok(SeatInfo { name: text(s, "seat")?.to_owned(), key })
@@ -263,14 +279,13 @@ fn created(game: &str, body: &Value) -> Result<Replay, String> {
 fn check_envelope(r: &Replay, text: &str, seat: &str, turn: u32, summary: &mut Summary) -> Result<Envelope, String> {
     let env = Envelope::parse(text).map_err(|e| format!("the envelope of {seat}: {e}"))?;
     if !env.game.eq_ignore_ascii_case(&r.game) || !env.seat.eq_ignore_ascii_case(seat) || env.turn != turn {
-        return Err(format!(
-            "the envelope of {seat} is for game {}, seat {}, turn {}",
-            env.game, env.seat, env.turn
-        ));
+        return Err(format!("the envelope of {seat} is for game {}, seat {}, turn {}", env.game, env.seat, env.turn));
     }
     if env.sig.is_some() {
         let s = r.seat(seat).ok_or_else(|| format!("no seat {seat}"))?;
-        let key = r.seats[s.index()].key.ok_or_else(|| format!("{seat}'s envelope is signed but the seat registered no key"))?;
+        let key = r.seats[s.index()]
+            .key
+            .ok_or_else(|| format!("{seat}'s envelope is signed but the seat registered no key"))?;
         env.verify(&key).map_err(|e| format!("{seat}'s signature: {e}"))?;
         summary.player_signatures += 1;
     }
@@ -310,7 +325,8 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
             }
         }
         if r.commit_reveal {
-            let salt = m.get("salt").and_then(Value::as_str).ok_or_else(|| format!("{seat_name}'s reveal has no salt"))?;
+            let salt =
+                m.get("salt").and_then(Value::as_str).ok_or_else(|| format!("{seat_name}'s reveal has no salt"))?;
             let salt = super::decode_hex(salt).map_err(|e| format!("{seat_name}'s salt: {e}"))?;
             let entered = entered.ok_or_else(|| format!("{seat_name}'s revealed move is missing"))?;
             let committed = r
@@ -324,14 +340,18 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
             summary.commitments += 1;
         }
         if let Some(entered) = entered {
-            let checked = r.rules.check_move(&r.state, seat, entered).map_err(|e| format!("{seat_name}'s move {entered:?}: {e}"))?;
+            let checked = r
+                .rules
+                .check_move(&r.state, seat, entered)
+                .map_err(|e| format!("{seat_name}'s move {entered:?}: {e}"))?;
             if checked.canonical != uci {
                 return Err(format!("{seat_name} entered {entered:?}, which is {}, not {uci}", checked.canonical));
             }
         }
         given.push((seat, uci));
     }
-    let result = r.rules.resolve(&r.history, &r.state, &given).map_err(|e| format!("the moves cannot be resolved: {e}"))?;
+    let result =
+        r.rules.resolve(&r.history, &r.state, &given).map_err(|e| format!("the moves cannot be resolved: {e}"))?;
     let state = text(body, "state")?;
     if result.state != state {
         return Err(format!("the rules give {}, the steward wrote {state}", result.state));

@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position,
 
 use super::notation::{self, Candidate};
 use super::{
-    BoardView, Cell, EndReason, Geometry, MoveError, Options, OptionsError, Outcome, PieceView, Resolution,
-    RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardView, Cell, EndReason, Geometry, MoveError, Options, OptionsError, Outcome, PieceView, Resolution, RulesError,
+    Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White.
@@ -420,7 +420,10 @@ mod tests {
         let err = Chess.parse_move(&s, WHITE, "Ne2").unwrap_err();
         assert!(matches!(&err, MoveError::Ambiguous { candidates, .. } if candidates.len() == 2), "{err}");
         let s = state("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1");
-        assert!(matches!(Chess.parse_move(&s, WHITE, "e8"), Err(MoveError::Illegal { .. } | MoveError::Ambiguous { .. })));
+        assert!(matches!(
+            Chess.parse_move(&s, WHITE, "e8"),
+            Err(MoveError::Illegal { .. } | MoveError::Ambiguous { .. })
+        ));
     }
 
     #[test]

@@ -153,10 +153,7 @@ impl FromStr for VariantId {
 
     fn from_str(s: &str) -> Result<VariantId, UnknownVariant> {
         let wanted = s.trim().to_ascii_lowercase();
-        VariantId::ALL
-            .into_iter()
-            .find(|v| v.name() == wanted)
-            .ok_or_else(|| UnknownVariant(s.to_owned()))
+        VariantId::ALL.into_iter().find(|v| v.name() == wanted).ok_or_else(|| UnknownVariant(s.to_owned()))
     }
 }
 
@@ -195,11 +192,7 @@ impl Options {
     /// [`OptionsError::Unknown`] naming the first unknown option.
     pub fn only(&self, variant: VariantId, known: &[&str]) -> Result<(), OptionsError> {
         match self.0.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(name) => Err(OptionsError::Unknown {
-                variant,
-                name: name.clone(),
-                known: known.join(", "),
-            }),
+            Some(name) => Err(OptionsError::Unknown { variant, name: name.clone(), known: known.join(", ") }),
             None => Ok(()),
         }
     }
@@ -687,8 +680,11 @@ pub trait Variant {
         if !self.seats_to_move(state).contains(seat) {
             return Err(RulesError::NotToMove { seat, seat_name: self.seat_name(seat), is_game_over: false });
         }
-        self.parse_move(state, seat, text)
-            .map_err(|error| RulesError::Move { seat, seat_name: self.seat_name(seat), error })
+        self.parse_move(state, seat, text).map_err(|error| RulesError::Move {
+            seat,
+            seat_name: self.seat_name(seat),
+            error,
+        })
     }
 
     /// Resolves a complete turn: every seat to move gives exactly one legal move.
@@ -956,9 +952,11 @@ where
 
     fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError> {
         let state = self.parse_state(state)?;
-        let mv = self
-            .parse_move(&state, seat, canonical)
-            .map_err(|error| RulesError::Move { seat, seat_name: Variant::seat_name(self, seat), error })?;
+        let mv = self.parse_move(&state, seat, canonical).map_err(|error| RulesError::Move {
+            seat,
+            seat_name: Variant::seat_name(self, seat),
+            error,
+        })?;
         Ok(Variant::notation(self, &state, seat, mv))
     }
 }

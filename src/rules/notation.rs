@@ -245,7 +245,9 @@ impl Pattern {
         };
         let full_origin = self.from_file.is_some() && self.from_rank.is_some();
         let to_fits = c.to == self.to
-            || (full_origin && c.castle_rook == Some(self.to) && matches!(self.role, RoleSpec::Any | RoleSpec::Is(Role::King)));
+            || (full_origin
+                && c.castle_rook == Some(self.to)
+                && matches!(self.role, RoleSpec::Any | RoleSpec::Is(Role::King)));
         role_fits
             && to_fits
             && self.from_file.is_none_or(|f| f == c.from.file())

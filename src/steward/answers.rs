@@ -30,7 +30,14 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game or seat; store failures.
-    pub async fn answer(&self, game: String, seat: String, to: AnswerTo, text: String, now: DateTime<Utc>) -> Result<bool, StewardError> {
+    pub async fn answer(
+        &self,
+        game: String,
+        seat: String,
+        to: AnswerTo,
+        text: String,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StewardError> {
         let this = self.clone();
         let queued = self
             .store
@@ -116,7 +123,13 @@ impl Steward {
     ///
     /// # Errors
     /// Store failures.
-    pub async fn mail_done(&self, key: &str, raw: &[u8], outcome: &str, now: DateTime<Utc>) -> Result<(), StewardError> {
+    pub async fn mail_done(
+        &self,
+        key: &str,
+        raw: &[u8],
+        outcome: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StewardError> {
         let (key, raw, outcome) = (key.to_owned(), raw.to_vec(), outcome.to_owned());
         self.store
             .transaction(move |tx| {

@@ -92,7 +92,8 @@ pub(super) fn started(
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
-    let seats: Vec<_> = game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
+    let seats: Vec<_> =
+        game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
     let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let mut pictures = Pictures::new(game, &game.row.state, [], to_move)?;
     game.seats
@@ -162,7 +163,8 @@ pub(super) fn turn(
         })
         .collect();
     let outcome = r.outcome.map(|o| game.outcome_text(o));
-    let to_move = if outcome.is_some() { SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
+    let to_move =
+        if outcome.is_some() { SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
     // The moves played, as the board picture of the game page marks them.
     let played = r.moves.iter().filter(|m| matches!(m.result, SeatResult::Played | SeatResult::First));
     let mut pictures = Pictures::new(game, &r.state, played.map(|m| m.mv.as_str()), to_move)?;
@@ -300,7 +302,10 @@ pub(super) fn to_seats(
                         trust => trust(steward, game, head),
                     },
                     date: now,
-                    extras: Extras { reply_to: steward.reply_address(game, s.seat, game.row.turn), ..Extras::default() },
+                    extras: Extras {
+                        reply_to: steward.reply_address(game, s.seat, game.row.turn),
+                        ..Extras::default()
+                    },
                 },
                 suffix,
             )?)

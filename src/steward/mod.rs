@@ -197,7 +197,10 @@ struct Loaded {
 
 impl Loaded {
     fn seat_name(&self, seat: Seat) -> String {
-        self.rules.seat_names().get(seat.index()).map_or_else(|| format!("seat {}", seat.index() + 1), |s| (*s).to_owned())
+        self.rules
+            .seat_names()
+            .get(seat.index())
+            .map_or_else(|| format!("seat {}", seat.index() + 1), |s| (*s).to_owned())
     }
 
     fn outcome_text(&self, o: Outcome) -> String {
@@ -246,9 +249,12 @@ fn trust_options(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<(Auth,
             Some(other) => Err(Refusal::BadRequest(format!("option {key} must be a string, not {other}"))),
         }
     };
-    let auth = take(Auth::OPTION)?.map(|s| s.parse::<Auth>()).transpose().map_err(|e| Refusal::BadRequest(e.to_string()))?;
-    let secrecy =
-        take(Secrecy::OPTION)?.map(|s| s.parse::<Secrecy>()).transpose().map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let auth =
+        take(Auth::OPTION)?.map(|s| s.parse::<Auth>()).transpose().map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let secrecy = take(Secrecy::OPTION)?
+        .map(|s| s.parse::<Secrecy>())
+        .transpose()
+        .map_err(|e| Refusal::BadRequest(e.to_string()))?;
     Ok((auth.unwrap_or_default(), secrecy.unwrap_or_default()))
 }
 
@@ -309,7 +315,13 @@ impl Steward {
     /// A steward over `store`, sending mail as `from`; `public_url` goes into
     /// mails; `outbox` is notified after each commit that queued mail; `keys`
     /// sign the transcript and open sealed moves.
-    pub fn new(store: Store, from: Mailbox, public_url: String, outbox: Arc<Notify>, keys: Arc<StewardKeys>) -> Steward {
+    pub fn new(
+        store: Store,
+        from: Mailbox,
+        public_url: String,
+        outbox: Arc<Notify>,
+        keys: Arc<StewardKeys>,
+    ) -> Steward {
         Steward {
             store,
             from,
@@ -351,7 +363,8 @@ impl Steward {
     /// # Errors
     /// An unknown variant or option, a wrong number of seats, a bad address.
     pub async fn create_game(&self, new: NewGame, now: DateTime<Utc>) -> Result<CreatedGame, StewardError> {
-        let variant: VariantId = new.variant.parse().map_err(|e: crate::rules::UnknownVariant| Refusal::BadRequest(e.to_string()))?;
+        let variant: VariantId =
+            new.variant.parse().map_err(|e: crate::rules::UnknownVariant| Refusal::BadRequest(e.to_string()))?;
         let mut raw_options = new.options.clone();
         let (auth, secrecy) = trust_options(&mut raw_options)?;
         let clock_spec = clock::take_option(&mut raw_options)?;
@@ -438,7 +451,8 @@ impl Steward {
                     seats.push(seat);
                 }
                 let game = Loaded { row, rules, seats };
-                let players: Vec<_> = game.seats.iter().map(|s| json!({"seat": game.seat_name(s.seat), "player": s.name})).collect();
+                let players: Vec<_> =
+                    game.seats.iter().map(|s| json!({"seat": game.seat_name(s.seat), "player": s.name})).collect();
                 let players: Vec<_> = players
                     .into_iter()
                     .zip(&game.seats)
@@ -492,7 +506,12 @@ impl Steward {
         tx.end_game(&game.row.id, o, &score, now)?;
         self.clock_stop_all(tx, game, now)?;
         let winner = game.winner_names(o);
-        tx.append_event(&game.row.id, now, "ended", &json!({"result": score, "winner": winner, "reason": o.reason.as_str()}))?;
+        tx.append_event(
+            &game.row.id,
+            now,
+            "ended",
+            &json!({"result": score, "winner": winner, "reason": o.reason.as_str()}),
+        )?;
         tracing::info!(game = %game.row.id, result = %score, reason = %o.reason, "game over");
         Ok(())
     }
@@ -501,7 +520,12 @@ impl Steward {
     ///
     /// # Errors
     /// Unknown game, bad token, game over.
-    pub async fn resign(&self, game: String, credential: Option<Credential>, now: DateTime<Utc>) -> Result<GameView, StewardError> {
+    pub async fn resign(
+        &self,
+        game: String,
+        credential: Option<Credential>,
+        now: DateTime<Utc>,
+    ) -> Result<GameView, StewardError> {
         self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
         let view = self
@@ -515,7 +539,12 @@ impl Steward {
                 let (after, notes, outcome) = g.rules.retire(&g.row.state, seat).map_err(internal)?;
                 let goes_on = after != g.row.state;
                 if outcome.is_none() && !goes_on {
-                    return Err(Refusal::BadRequest(format!("{} cannot resign alone in {}", g.seat_name(seat), g.row.variant)).into());
+                    return Err(Refusal::BadRequest(format!(
+                        "{} cannot resign alone in {}",
+                        g.seat_name(seat),
+                        g.row.variant
+                    ))
+                    .into());
                 }
                 let mut body = json!({"seat": g.seat_name(seat), "turn": g.row.turn});
                 if goes_on {
@@ -541,8 +570,12 @@ impl Steward {
                         this.clock_turn_resolved(tx, &g, &after, false, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
                         let g2 = load(tx, g.row.id.as_str())?;
-                        let owed: Vec<String> = g2.rules.seats_to_move(&after).map_err(internal)?.iter().map(|s| g2.seat_name(s)).collect();
-                        let text = format!("{text} Its pieces leave the board and play goes on; {} to move.", owed.join(" and "));
+                        let owed: Vec<String> =
+                            g2.rules.seats_to_move(&after).map_err(internal)?.iter().map(|s| g2.seat_name(s)).collect();
+                        let text = format!(
+                            "{text} Its pieces leave the board and play goes on; {} to move.",
+                            owed.join(" and ")
+                        );
                         for mail in mails::notice(&this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
@@ -595,12 +628,23 @@ impl Steward {
                         let o = Outcome::draw(crate::rules::EndReason::Agreement);
                         this.end(tx, &g, o, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
-                        for mail in mails::notice(&this, &g, mails::Notice::Ended, "All seats agreed to a draw.", Some(o), &head, now)? {
+                        for mail in mails::notice(
+                            &this,
+                            &g,
+                            mails::Notice::Ended,
+                            "All seats agreed to a draw.",
+                            Some(o),
+                            &head,
+                            now,
+                        )? {
                             tx.queue_mail(&mail, now)?;
                         }
                     } else {
                         let head = this.sign_head(tx, &g.row.id)?;
-                        let text = format!("{name} offers a draw. To accept, POST /api/games/{}/draw with your token.", g.row.id);
+                        let text = format!(
+                            "{name} offers a draw. To accept, POST /api/games/{}/draw with your token.",
+                            g.row.id
+                        );
                         for mail in mails::notice(&this, &g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }

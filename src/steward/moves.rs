@@ -90,7 +90,8 @@ struct Held {
 }
 
 fn parse_hex(text: &str, what: &str) -> Result<Vec<u8>, Refusal> {
-    protocol::decode_hex(text).map_err(|_| Refusal::BadRequest(format!("the {what} is not hexadecimal: {:?}", text.trim())))
+    protocol::decode_hex(text)
+        .map_err(|_| Refusal::BadRequest(format!("the {what} is not hexadecimal: {:?}", text.trim())))
 }
 
 impl Steward {
@@ -163,9 +164,9 @@ impl Steward {
                     Submission::Move { turn, text } => (*turn, Intent::Move(text.trim().to_owned())),
                     Submission::Commit { turn, commitment } => {
                         let bytes = parse_hex(commitment, "commitment")?;
-                        let c: [u8; 32] = bytes.try_into().map_err(|_| {
-                            Refusal::BadRequest("a commitment is a SHA-256 hash: 64 hex digits".into())
-                        })?;
+                        let c: [u8; 32] = bytes
+                            .try_into()
+                            .map_err(|_| Refusal::BadRequest("a commitment is a SHA-256 hash: 64 hex digits".into()))?;
                         (*turn, Intent::Commit(c))
                     }
                     Submission::Reveal { turn, text, salt } => {
@@ -228,7 +229,9 @@ impl Steward {
 
     /// A signed envelope must be signed by its own seat's registered key.
     fn check_signature(&self, game: &Loaded, seat: Seat, env: &Envelope) -> Result<(), Refusal> {
-        let key_of = |s: Seat| game.seats.get(s.index()).and_then(|r| r.public_key.as_deref()).and_then(protocol::public_key_from_base64);
+        let key_of = |s: Seat| {
+            game.seats.get(s.index()).and_then(|r| r.public_key.as_deref()).and_then(protocol::public_key_from_base64)
+        };
         let Some(key) = key_of(seat) else {
             return Err(Refusal::BadSignature(format!(
                 "{} registered no public key for game {}, so a signature cannot be checked; send the move with the seat token instead",
@@ -239,7 +242,12 @@ impl Steward {
         if env.verify(&key).is_ok() {
             return Ok(());
         }
-        let other = game.seats.iter().map(|s| s.seat).filter(|&s| s != seat).find(|&s| key_of(s).is_some_and(|k| env.verify(&k).is_ok()));
+        let other = game
+            .seats
+            .iter()
+            .map(|s| s.seat)
+            .filter(|&s| s != seat)
+            .find(|&s| key_of(s).is_some_and(|k| env.verify(&k).is_ok()));
         Err(match other {
             Some(o) => Refusal::BadSignature(format!(
                 "the envelope for {} is signed with the key of {}; sign it with {}'s own key",
@@ -266,12 +274,24 @@ impl Steward {
         let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
         if !to_move.contains(seat) {
             let names: Vec<String> = to_move.iter().map(|s| game.seat_name(s)).collect();
-            return Err(Refusal::NotYourTurn { seat: game.seat_name(seat), turn: game.row.turn, to_move: names.join(" and ") }.into());
+            return Err(Refusal::NotYourTurn {
+                seat: game.seat_name(seat),
+                turn: game.row.turn,
+                to_move: names.join(" and "),
+            }
+            .into());
         }
         Ok(to_move)
     }
 
-    fn accept_commit(&self, tx: &Tx<'_>, game: &Loaded, claim: Claim, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+    fn accept_commit(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        claim: Claim,
+        req: &MoveRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Receipt, StewardError> {
         let Intent::Commit(c) = claim.intent else { unreachable!("called for commitments") };
         let id = &game.row.id;
         let seat_name = game.seat_name(claim.seat);
@@ -279,7 +299,12 @@ impl Steward {
         let given = tx.commitments_of_turn(id, claim.turn)?;
         if let Some(earlier) = given.iter().find(|e| e.seat == claim.seat) {
             if earlier.commitment != commitment {
-                return Err(Refusal::AlreadyMoved { seat: seat_name, turn: claim.turn, when: time_text(earlier.received_at) }.into());
+                return Err(Refusal::AlreadyMoved {
+                    seat: seat_name,
+                    turn: claim.turn,
+                    when: time_text(earlier.received_at),
+                }
+                .into());
             }
             if claim.turn < game.row.turn && claim.envelope.is_some() {
                 return Err(replayed(claim.turn, &earlier.receipt).into());
@@ -302,18 +327,26 @@ impl Steward {
         tx.insert_commitment(id, &row)?;
         self.clock_moved(tx, game, claim.seat, now, true)?; // clocks: the move is fixed
         tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
-        let (_, entry) = tx.append_event(id, now, "committed", &json!({
-            "turn": row.turn, "seat": seat_name, "commitment": commitment, "receipt": row.receipt,
-            "envelope": row.envelope,
-        }))?;
+        let (_, entry) = tx.append_event(
+            id,
+            now,
+            "committed",
+            &json!({
+                "turn": row.turn, "seat": seat_name, "commitment": commitment, "receipt": row.receipt,
+                "envelope": row.envelope,
+            }),
+        )?;
         let all = to_move.iter().all(|s| s == claim.seat || given.iter().any(|c| c.seat == s));
         if all {
             tx.append_event(id, now, "reveals_requested", &json!({"turn": row.turn}))?;
             self.clock_reveals_requested(tx, game, to_move, now)?; // clocks
         }
         let head = self.sign_head(tx, id)?;
-        let announcement =
-            format!("{seat_name} committed to a move for turn {} at {} (commitment {commitment}).", row.turn, time_text(now));
+        let announcement = format!(
+            "{seat_name} committed to a move for turn {} at {} (commitment {commitment}).",
+            row.turn,
+            time_text(now)
+        );
         let text = if all {
             format!(
                 "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): `fairsteward player reveal`, or POST {{\"turn\": {}, \"move\": \"...\", \"salt\": \"...\"}}.",
@@ -329,7 +362,14 @@ impl Steward {
         Ok(Receipt::commit(game, &row, seat_name, entry))
     }
 
-    fn accept_move(&self, tx: &Tx<'_>, game: &Loaded, claim: Claim, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
+    fn accept_move(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        claim: Claim,
+        req: &MoveRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Receipt, StewardError> {
         let id = &game.row.id;
         let seat = claim.seat;
         let seat_name = game.seat_name(seat);
@@ -344,7 +384,12 @@ impl Steward {
             let earlier = self.open_held(game, earlier)?;
             let same = self.same_move(tx, game, &earlier, seat, &text)?;
             if !same {
-                return Err(Refusal::AlreadyMoved { seat: seat_name, turn: claim.turn, when: time_text(earlier.received_at) }.into());
+                return Err(Refusal::AlreadyMoved {
+                    seat: seat_name,
+                    turn: claim.turn,
+                    when: time_text(earlier.received_at),
+                }
+                .into());
             }
             // An envelope for a resolved turn is a replay, even a byte-identical
             // one: the answer names the receipt it got, and nothing changes.
@@ -365,8 +410,11 @@ impl Steward {
             let Some(mine) = commitments.iter().find(|c| c.seat == seat) else {
                 return Err(Refusal::NoCommitment { turn: claim.turn }.into());
             };
-            let waiting: Vec<String> =
-                to_move.iter().filter(|s| !commitments.iter().any(|c| c.seat == *s)).map(|s| game.seat_name(s)).collect();
+            let waiting: Vec<String> = to_move
+                .iter()
+                .filter(|s| !commitments.iter().any(|c| c.seat == *s))
+                .map(|s| game.seat_name(s))
+                .collect();
             if !waiting.is_empty() {
                 return Err(Refusal::RevealTooEarly { waiting: waiting.join(" and ") }.into());
             }
@@ -416,7 +464,8 @@ impl Steward {
         tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
         // The transcript says that the seat moved, never what, until resolution.
         let event = if salt.is_some() { "revealed" } else { "moved" };
-        let (_, entry) = tx.append_event(id, now, event, &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
+        let (_, entry) =
+            tx.append_event(id, now, event, &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
         if complete {
             self.resolve_turn(tx, game, now)?;
         }
@@ -433,15 +482,30 @@ impl Steward {
     fn open_held_with_salt(&self, game: &Loaded, m: MoveRow) -> Result<(MoveRow, Option<String>), StewardError> {
         let Some(sealed) = &m.held else { return Ok((m, None)) };
         let seat_name = game.seat_name(m.seat);
-        let json = protocol::open_sealed(sealed, &self.keys, game.row.id.as_str(), &seat_name, m.turn)
-            .map_err(|e| internal(format!("cannot open the held move of {} turn {} {seat_name}: {e}", game.row.id, m.turn)))?;
+        let json =
+            protocol::open_sealed(sealed, &self.keys, game.row.id.as_str(), &seat_name, m.turn).map_err(|e| {
+                internal(format!("cannot open the held move of {} turn {} {seat_name}: {e}", game.row.id, m.turn))
+            })?;
         let held: Held = serde_json::from_str(&json).map_err(internal)?;
-        let m = MoveRow { entered: held.entered, canonical: held.canonical, notation: held.notation, envelope: held.envelope, ..m };
+        let m = MoveRow {
+            entered: held.entered,
+            canonical: held.canonical,
+            notation: held.notation,
+            envelope: held.envelope,
+            ..m
+        };
         Ok((m, held.salt))
     }
 
     /// Whether `text` names the same move as the accepted `earlier` one.
-    fn same_move(&self, tx: &Tx<'_>, game: &Loaded, earlier: &MoveRow, seat: Seat, text: &str) -> Result<bool, StewardError> {
+    fn same_move(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        earlier: &MoveRow,
+        seat: Seat,
+        text: &str,
+    ) -> Result<bool, StewardError> {
         if earlier.entered == text.trim() || earlier.canonical == text.trim() {
             return Ok(true);
         }
@@ -481,13 +545,16 @@ impl Steward {
             };
             tx.settle_move(id, game.row.turn, m.seat, m.result.as_str(), reason)?;
         }
-        tx.insert_turn(id, &TurnRow {
-            turn: game.row.turn,
-            state_before: game.row.state.clone(),
-            state_after: r.state.clone(),
-            notes: r.notes.clone(),
-            resolved_at: now,
-        })?;
+        tx.insert_turn(
+            id,
+            &TurnRow {
+                turn: game.row.turn,
+                state_before: game.row.state.clone(),
+                state_after: r.state.clone(),
+                notes: r.notes.clone(),
+                resolved_at: now,
+            },
+        )?;
         tx.advance_game(id, &r.state, game.row.turn + 1, now)?;
         tx.clear_draw_offers(id)?;
         self.clock_turn_resolved(tx, game, &r.state, r.outcome.is_some(), now)?; // clocks

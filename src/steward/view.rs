@@ -116,10 +116,16 @@ pub struct GameView {
     pub clock: Option<super::ClockView>,
 }
 
-pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<GameView, StewardError> {
+pub(super) fn game_view(
+    steward: &Steward,
+    tx: &Tx<'_>,
+    g: &Loaded,
+    viewer: Option<Seat>,
+) -> Result<GameView, StewardError> {
     let id = &g.row.id;
     let over = g.row.outcome.is_some();
-    let to_move = if over { crate::rules::SeatSet::EMPTY } else { g.rules.seats_to_move(&g.row.state).map_err(internal)? };
+    let to_move =
+        if over { crate::rules::SeatSet::EMPTY } else { g.rules.seats_to_move(&g.row.state).map_err(internal)? };
     let mut current = tx.moves_of_turn(id, g.row.turn)?;
     // Only the viewer's own pending move is opened, in memory.
     for m in &mut current {
@@ -132,11 +138,7 @@ pub(super) fn game_view(steward: &Steward, tx: &Tx<'_>, g: &Loaded, viewer: Opti
         _ if over => "none",
         crate::protocol::policy::Secrecy::Hold => "move",
         crate::protocol::policy::Secrecy::CommitReveal => {
-            if to_move.iter().all(|s| commitments.iter().any(|c| c.seat == s)) {
-                "reveal"
-            } else {
-                "commit"
-            }
+            if to_move.iter().all(|s| commitments.iter().any(|c| c.seat == s)) { "reveal" } else { "commit" }
         }
     };
     let (clock, mut seat_clocks) = steward.clock_views(tx, g)?;

@@ -36,15 +36,18 @@ fn opt_time(text: Option<String>) -> rusqlite::Result<Option<DateTime<Utc>>> {
 }
 
 fn seat_clock(r: &Row<'_>) -> rusqlite::Result<(Seat, SeatClock)> {
-    Ok((seat_of(r.get("seat")?)?, SeatClock {
-        moves: r.get("moves")?,
-        used: TimeDelta::milliseconds(r.get("used_ms")?),
-        bank: TimeDelta::milliseconds(r.get("bank_ms")?),
-        announced_at: opt_time(r.get("announced_at")?)?,
-        turn: r.get("turn")?,
-        stage: r.get("stage")?,
-        flagged_at: opt_time(r.get("flagged_at")?)?,
-    }))
+    Ok((
+        seat_of(r.get("seat")?)?,
+        SeatClock {
+            moves: r.get("moves")?,
+            used: TimeDelta::milliseconds(r.get("used_ms")?),
+            bank: TimeDelta::milliseconds(r.get("bank_ms")?),
+            announced_at: opt_time(r.get("announced_at")?)?,
+            turn: r.get("turn")?,
+            stage: r.get("stage")?,
+            flagged_at: opt_time(r.get("flagged_at")?)?,
+        },
+    ))
 }
 
 fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveRow> {
@@ -87,10 +90,13 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a stored spec that no longer reads.
     pub fn game_clock(&self, game: &GameId) -> Result<Option<ClockSpec>, StoreError> {
-        let text: Option<String> =
-            self.0.query_row("SELECT spec FROM game_clocks WHERE game_id = ?1", [game.as_str()], |r| r.get(0)).optional()?;
+        let text: Option<String> = self
+            .0
+            .query_row("SELECT spec FROM game_clocks WHERE game_id = ?1", [game.as_str()], |r| r.get(0))
+            .optional()?;
         text.map(|t| {
-            let v: serde_json::Value = serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))?;
+            let v: serde_json::Value =
+                serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))?;
             ClockSpec::from_json(&v).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))
         })
         .transpose()
@@ -162,7 +168,9 @@ impl Tx<'_> {
             "SELECT g.id FROM games g JOIN game_clocks c ON c.game_id = g.id WHERE g.result IS NULL ORDER BY g.created_at, g.id",
         )?;
         let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        ids.into_iter().map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string()))).collect()
+        ids.into_iter()
+            .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
+            .collect()
     }
 
     /// The seat whose token has this hash, in any game.
@@ -193,7 +201,9 @@ impl Tx<'_> {
              WHERE lower(s.email) = lower(?1) AND g.result IS NULL ORDER BY g.created_at, g.id",
         )?;
         let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        ids.into_iter().map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string()))).collect()
+        ids.into_iter()
+            .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
+            .collect()
     }
 
     /// Whether the reminder at `hours` before the deadline went out for this seat,
@@ -201,7 +211,14 @@ impl Tx<'_> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn reminder_sent(&self, game: &GameId, seat: Seat, turn: u32, stage: u32, hours: u32) -> Result<bool, StoreError> {
+    pub fn reminder_sent(
+        &self,
+        game: &GameId,
+        seat: Seat,
+        turn: u32,
+        stage: u32,
+        hours: u32,
+    ) -> Result<bool, StoreError> {
         Ok(self
             .0
             .query_row(
@@ -217,7 +234,15 @@ impl Tx<'_> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn insert_reminder(&self, game: &GameId, seat: Seat, turn: u32, stage: u32, hours: u32, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub fn insert_reminder(
+        &self,
+        game: &GameId,
+        seat: Seat,
+        turn: u32,
+        stage: u32,
+        hours: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO reminders_sent (game_id, seat, turn, stage, hours, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![game.as_str(), seat.index() as i64, turn, stage, hours, time_text(now)],
@@ -245,7 +270,14 @@ impl Tx<'_> {
     ///
     /// # Errors
     /// SQLite errors (a second notice among them).
-    pub fn insert_grace(&self, game: &GameId, seat: Seat, turn: u32, stage: u32, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub fn insert_grace(
+        &self,
+        game: &GameId,
+        seat: Seat,
+        turn: u32,
+        stage: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO grace_notices (game_id, seat, turn, stage, sent_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game.as_str(), seat.index() as i64, turn, stage, time_text(now)],

@@ -19,7 +19,9 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
-pub use queries::{CommitmentRow, EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text};
+pub use queries::{
+    CommitmentRow, EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text,
+};
 
 /// A failure of the store. Never the player's fault.
 #[derive(Debug, thiserror::Error)]
@@ -150,10 +152,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("steward.db");
         let store = Store::open(&path).unwrap();
-        let mode: String = store
-            .transaction(|tx| tx.pragma_text("journal_mode").map_err(StoreError::from))
-            .await
-            .unwrap();
+        let mode: String =
+            store.transaction(|tx| tx.pragma_text("journal_mode").map_err(StoreError::from)).await.unwrap();
         assert_eq!(mode, "wal");
         let sync: String =
             store.transaction(|tx| tx.pragma_text("synchronous").map_err(StoreError::from)).await.unwrap();

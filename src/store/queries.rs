@@ -190,7 +190,11 @@ fn options_from_json(text: &str) -> rusqlite::Result<Options> {
 }
 
 pub(super) fn seat_of(i: i64) -> rusqlite::Result<Seat> {
-    u8::try_from(i).ok().filter(|&i| i < crate::rules::SeatSet::MAX).map(Seat::new).ok_or_else(|| corrupt(format!("seat {i}")))
+    u8::try_from(i)
+        .ok()
+        .filter(|&i| i < crate::rules::SeatSet::MAX)
+        .map(Seat::new)
+        .ok_or_else(|| corrupt(format!("seat {i}")))
 }
 
 fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
@@ -214,8 +218,14 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         id: id.parse().map_err(|e: crate::ids::BadGameId| corrupt(e.to_string()))?,
         variant: variant.parse().map_err(|e: crate::rules::UnknownVariant| corrupt(e.to_string()))?,
         options: options_from_json(&r.get::<_, String>("options")?)?,
-        auth: r.get::<_, String>("auth")?.parse().map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
-        secrecy: r.get::<_, String>("secrecy")?.parse().map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
+        auth: r
+            .get::<_, String>("auth")?
+            .parse()
+            .map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
+        secrecy: r
+            .get::<_, String>("secrecy")?
+            .parse()
+            .map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
         state: r.get("state")?,
         turn: r.get("turn")?,
         outcome,
@@ -245,8 +255,10 @@ fn move_row(r: &Row<'_>) -> rusqlite::Result<MoveRow> {
 /// Links every transcript entry of every game into its hash chain (for
 /// databases from before the chain existed).
 pub(super) fn rechain_all(tx: &Transaction<'_>) -> Result<(), StoreError> {
-    let games: Vec<String> =
-        tx.prepare("SELECT DISTINCT game_id FROM events")?.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    let games: Vec<String> = tx
+        .prepare("SELECT DISTINCT game_id FROM events")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     for game in games {
         let rows: Vec<(u32, String, String, String)> = tx
             .prepare("SELECT seq, at, kind, body FROM events WHERE game_id = ?1 ORDER BY seq")?
@@ -350,9 +362,9 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn seats(&self, game: &GameId) -> Result<Vec<SeatRow>, StoreError> {
-        let mut stmt = self.0.prepare(
-            "SELECT seat, name, email, public_key, draw_offer FROM seats WHERE game_id = ?1 ORDER BY seat",
-        )?;
+        let mut stmt = self
+            .0
+            .prepare("SELECT seat, name, email, public_key, draw_offer FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         let rows = stmt
             .query_map([game.as_str()], |r| {
                 Ok(SeatRow {
@@ -675,9 +687,9 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn events(&self, game: &GameId) -> Result<Vec<EventRow>, StoreError> {
-        let mut stmt = self
-            .0
-            .prepare("SELECT seq, at, kind, body, prev_hash, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq")?;
+        let mut stmt = self.0.prepare(
+            "SELECT seq, at, kind, body, prev_hash, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq",
+        )?;
         let rows = stmt
             .query_map([game.as_str()], |r| {
                 let body: String = r.get(3)?;
@@ -837,7 +849,8 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn mark_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
-        self.0.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, error])?;
+        self.0
+            .execute("UPDATE outbox SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, error])?;
         Ok(())
     }
 

@@ -92,7 +92,11 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes, example: &str) -> Res
         ));
     }
     serde_json::from_slice(body).map_err(|e| {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("the body is not valid here: {e}; send JSON like {example}"))
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("the body is not valid here: {e}; send JSON like {example}"),
+        )
     })
 }
 
@@ -138,26 +142,27 @@ async fn json_errors(response: Response) -> Response {
         return response;
     }
     let (code, message) = match status {
-        StatusCode::METHOD_NOT_ALLOWED => {
-            ("method_not_allowed", "this endpoint does not take this method; see the API table in the README".to_owned())
-        }
+        StatusCode::METHOD_NOT_ALLOWED => (
+            "method_not_allowed",
+            "this endpoint does not take this method; see the API table in the README".to_owned(),
+        ),
         StatusCode::PAYLOAD_TOO_LARGE => (
             "too_large",
             format!("the body is larger than {} KiB; a move or a game is a few hundred bytes", BODY_LIMIT / 1024),
         ),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("bad_request", "send the body as JSON, or an envelope as text/plain".to_owned()),
-        s if s.is_server_error() => ("internal", "the steward could not answer; nothing was accepted; please send it again later".to_owned()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            ("bad_request", "send the body as JSON, or an envelope as text/plain".to_owned())
+        }
+        s if s.is_server_error() => {
+            ("internal", "the steward could not answer; nothing was accepted; please send it again later".to_owned())
+        }
         s => ("bad_request", format!("the request was not understood ({s}); see the API table in the README")),
     };
     ApiError::new(status, code, message).into_response()
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "no such endpoint; the API is under /api/games (see the README)",
-    )
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; the API is under /api/games (see the README)")
 }
 
 async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Response, ApiError> {
@@ -169,7 +174,11 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn show_game(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn show_game(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     Ok(Json(steward.status(id, Credential::token(bearer(&headers))).await?).into_response())
 }
 
@@ -228,7 +237,11 @@ async fn submit_move(
     let token = bearer(&headers);
     let submission = if is_envelope(&headers, &body) {
         let text = std::str::from_utf8(&body).map_err(|_| {
-            ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", "the envelope is not UTF-8 text; send it as `fairsteward player` prints it")
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_envelope",
+                "the envelope is not UTF-8 text; send it as `fairsteward player` prints it",
+            )
         })?;
         match Envelope::find(text) {
             Ok(Some(env)) => Submission::Envelope(env),
@@ -247,11 +260,16 @@ async fn submit_move(
         }
         json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
     };
-    let req = MoveRequest { game: id, credential: Credential::token(token), submission, raw: body.to_vec(), door: "http" };
+    let req =
+        MoveRequest { game: id, credential: Credential::token(token), submission, raw: body.to_vec(), door: "http" };
     Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 
-async fn resign(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn resign(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     Ok(Json(steward.resign(id, Credential::token(bearer(&headers)), steward.now()).await?).into_response())
 }
 
@@ -307,7 +325,11 @@ const BOARD_PX_RANGE: std::ops::RangeInclusive<u32> = 64..=2048;
 
 fn board_query(query: Result<Query<BoardQuery>, QueryRejection>, example: &str) -> Result<BoardQuery, ApiError> {
     query.map(|Query(q)| q).map_err(|e| {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("the query is not valid here: {}; send {example}", e.body_text()))
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("the query is not valid here: {}; send {example}", e.body_text()),
+        )
     })
 }
 
@@ -319,7 +341,11 @@ async fn board_svg(
 ) -> Result<Response, ApiError> {
     let q = board_query(query, "?seat=black or nothing")?;
     if q.size.is_some() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_request", "an SVG scales to any size; ask board.png for ?size=<pixels>"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "an SVG scales to any size; ask board.png for ?size=<pixels>",
+        ));
     }
     let p = steward.board(id, q.seat).await?;
     let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
@@ -338,7 +364,11 @@ async fn board_png(
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "bad_request",
-            format!("size {size} is out of range; send a size from {} to {} pixels", BOARD_PX_RANGE.start(), BOARD_PX_RANGE.end()),
+            format!(
+                "size {size} is out of range; send a size from {} to {} pixels",
+                BOARD_PX_RANGE.start(),
+                BOARD_PX_RANGE.end()
+            ),
         ));
     }
     let p = steward.board(id, q.seat).await?;
@@ -375,7 +405,11 @@ async fn leave_status(State(steward): State<Steward>, headers: HeaderMap) -> Res
     Ok(Json(steward.leave_status(token).await?).into_response())
 }
 
-async fn seat_declare_leave(State(steward): State<Steward>, Path(token): Path<String>, body: Bytes) -> Result<Response, ApiError> {
+async fn seat_declare_leave(
+    State(steward): State<Steward>,
+    Path(token): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let b: LeaveBody = json_body(&body, LEAVE_EXAMPLE)?;
     Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, b.from, b.to).await?)).into_response())
 }

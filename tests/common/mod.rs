@@ -61,7 +61,14 @@ impl Server {
             let _ = stopped.await;
         };
         let task = tokio::spawn(fairsteward::server::serve(config.clone(), listener, shutdown));
-        Server { base: format!("http://{addr}"), client: client(), config, stop: Some(stop), task: Some(task), _dir: None }
+        Server {
+            base: format!("http://{addr}"),
+            client: client(),
+            config,
+            stop: Some(stop),
+            task: Some(task),
+            _dir: None,
+        }
     }
 
     /// Shuts the steward down and waits until it has.
@@ -190,7 +197,8 @@ pub struct Answer {
 impl Answer {
     #[track_caller]
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("answer {} is not JSON ({e}): {}", self.status, self.text))
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|e| panic!("answer {} is not JSON ({e}): {}", self.status, self.text))
     }
 
     /// The JSON body of a success with `status`.
@@ -213,7 +221,12 @@ impl Answer {
     #[track_caller]
     pub fn error_longer_than(&self, status: u16, code: &str, min: usize) -> String {
         assert_eq!(self.status, status, "expected {status} {code}, got {}: {}", self.status, self.text);
-        assert!(self.content_type.starts_with("application/json"), "content type {:?}: {}", self.content_type, self.text);
+        assert!(
+            self.content_type.starts_with("application/json"),
+            "content type {:?}: {}",
+            self.content_type,
+            self.text
+        );
         let v = self.json();
         let obj = v.as_object().unwrap_or_else(|| panic!("error body is an object: {v}"));
         assert_eq!(obj.len(), 2, "an error has exactly error and message: {v}");

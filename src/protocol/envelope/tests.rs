@@ -1,7 +1,7 @@
 //! Envelope reading, canonical bytes, signatures and refusals (issue items 2 and 8).
 
 use super::*;
-use crate::protocol::{PlayerKey, seal, StewardKeys};
+use crate::protocol::{PlayerKey, StewardKeys, seal};
 
 fn mv() -> Envelope {
     Envelope::new("8KQ2ZJ", "white", 12, Body::Move("Nf3".into())).with_nonce("4f1c9a0b7e2d51aa")
@@ -36,7 +36,8 @@ fn canonical_bytes_of_a_move() {
 #[test]
 fn canonical_bytes_sort_the_rest_by_key() {
     let salt: Vec<u8> = (0u8..16).collect();
-    let reveal = Envelope::new("8kq2zj", "WHITE", 3, Body::Reveal { text: " e4 ".into(), salt: salt.clone() }).with_nonce("00AA00AA00AA00AA");
+    let reveal = Envelope::new("8kq2zj", "WHITE", 3, Body::Reveal { text: " e4 ".into(), salt: salt.clone() })
+        .with_nonce("00AA00AA00AA00AA");
     assert_eq!(
         String::from_utf8(reveal.canonical_bytes()).unwrap(),
         "game: 8KQ2ZJ\nseat: white\nturn: 3\nmove: e4\nnonce: 00aa00aa00aa00aa\nsalt: 000102030405060708090a0b0c0d0e0f\n"
@@ -126,7 +127,10 @@ fn found_in_the_middle_of_a_mail() {
 
 #[test]
 fn markers_tolerate_case_and_dash_count() {
-    let text = mv().to_text().replace(BEGIN_LINE, "---- begin fairsteward move ----").replace(END_LINE, "-----End Fairsteward Move-------");
+    let text = mv()
+        .to_text()
+        .replace(BEGIN_LINE, "---- begin fairsteward move ----")
+        .replace(END_LINE, "-----End Fairsteward Move-------");
     assert_eq!(Envelope::parse(&text).unwrap(), mv());
 }
 
@@ -152,11 +156,8 @@ fn a_signature_survives_what_mail_does() {
     let key = PlayerKey::generate();
     let mut e = mv();
     e.sign(&key);
-    let mangled: String = e
-        .to_text()
-        .lines()
-        .map(|l| format!("> {}   \r\n", l.replacen("game: 8KQ2ZJ", "GAME: 8kq2zj", 1)))
-        .collect();
+    let mangled: String =
+        e.to_text().lines().map(|l| format!("> {}   \r\n", l.replacen("game: 8KQ2ZJ", "GAME: 8kq2zj", 1))).collect();
     let back = Envelope::find(&format!("Re: move\r\n\r\n{mangled}")).unwrap().unwrap();
     back.verify(&key.public_key()).unwrap();
 }
@@ -243,7 +244,12 @@ fn missing_game_seat_or_turn_is_refused() {
 #[test]
 fn bad_values_are_refused() {
     let with = |game: &str, seat: &str, turn: &str, mv: &str| {
-        err(&block(&[&format!("game: {game}"), &format!("seat: {seat}"), &format!("turn: {turn}"), &format!("move: {mv}")]))
+        err(&block(&[
+            &format!("game: {game}"),
+            &format!("seat: {seat}"),
+            &format!("turn: {turn}"),
+            &format!("move: {mv}"),
+        ]))
     };
     for (e, field) in [
         (with("8KQ2Z", "white", "12", "Nf3"), "game"),
@@ -269,7 +275,10 @@ fn a_line_that_is_not_key_value_is_refused() {
         EnvelopeError::BadLine("and also Nc3".into())
     );
     // Only base64/hex values continue onto the next line.
-    assert_eq!(err(&block(&["game: 8KQ2ZJ", "seat: white", "turn: 12", "move: N", "f3"])), EnvelopeError::BadLine("f3".into()));
+    assert_eq!(
+        err(&block(&["game: 8KQ2ZJ", "seat: white", "turn: 12", "move: N", "f3"])),
+        EnvelopeError::BadLine("f3".into())
+    );
 }
 
 #[test]
@@ -282,13 +291,17 @@ fn exactly_one_body() {
         let e = body(extra);
         assert!(matches!(e, EnvelopeError::BadBody { .. }), "{extra:?}: {e}");
     }
-    assert_eq!(body(&[]).to_string(), "the envelope holds no `move:`, `sealed:` or `commit:`; send exactly one of `move:`, `sealed:` or `commit:` (with `salt:` added to `move:` or `sealed:` for a reveal)");
+    assert_eq!(
+        body(&[]).to_string(),
+        "the envelope holds no `move:`, `sealed:` or `commit:`; send exactly one of `move:`, `sealed:` or `commit:` (with `salt:` added to `move:` or `sealed:` for a reveal)"
+    );
     assert!(body(&["move: Nf3", &commit]).to_string().starts_with("the envelope holds `move:` and `commit:` together"));
 }
 
 #[test]
 fn a_short_salt_is_refused() {
-    let e = err(&block(&["game: 8KQ2ZJ", "seat: white", "turn: 12", "move: Nf3", &format!("salt: {}", "ab".repeat(15))]));
+    let e =
+        err(&block(&["game: 8KQ2ZJ", "seat: white", "turn: 12", "move: Nf3", &format!("salt: {}", "ab".repeat(15))]));
     assert_eq!(e, EnvelopeError::ShortSalt { got: 15 });
 }
 
@@ -322,7 +335,12 @@ fn truncated_or_garbled_base64_is_refused() {
 
     let dir = tempfile::tempdir().unwrap();
     let steward = StewardKeys::load_or_create(dir.path()).unwrap();
-    let sealed = Envelope::new("8KQ2ZJ", "white", 12, Body::Sealed(seal("Nf3", &steward.sealing_public(), "8KQ2ZJ", "white", 12)));
+    let sealed = Envelope::new(
+        "8KQ2ZJ",
+        "white",
+        12,
+        Body::Sealed(seal("Nf3", &steward.sealing_public(), "8KQ2ZJ", "white", 12)),
+    );
     let text = sealed.to_text();
     let line = text.lines().find(|l| l.starts_with("sealed: ")).unwrap().to_owned();
     assert_eq!(err(&text.replace(&line, &line[..line.len() - 2])), EnvelopeError::Base64("sealed"));

@@ -63,7 +63,9 @@ impl std::str::FromStr for PauseRule {
             "moved" => Ok(PauseRule::Moved),
             "capturable" => Ok(PauseRule::Capturable),
             "off" => Ok(PauseRule::Off),
-            _ => Err(OptionsError::BadValue { name: "pause", value: s.to_owned(), expected: "moved, capturable or off" }),
+            _ => {
+                Err(OptionsError::BadValue { name: "pause", value: s.to_owned(), expected: "moved, capturable or off" })
+            }
         }
     }
 }
@@ -182,7 +184,10 @@ impl Variant for Fairschach {
         let refused: Vec<(Candidate<FsMove>, String)> =
             e.excluded.iter().map(|(c, why)| (to_candidate(c), why.explain(c.mv.from))).collect();
         notation::find(text, &legal, &refused, |cand| {
-            e.legal.iter().find(|c| c.mv == cand.mv).map_or_else(|| cand.mv.to_string(), |c| san(&state.board, c, &e.legal))
+            e.legal
+                .iter()
+                .find(|c| c.mv == cand.mv)
+                .map_or_else(|| cand.mv.to_string(), |c| san(&state.board, c, &e.legal))
         })
     }
 
@@ -191,7 +196,11 @@ impl Variant for Fairschach {
         e.legal.iter().find(|c| c.mv == mv).map_or_else(|| mv.to_string(), |c| san(&state.board, c, &e.legal))
     }
 
-    fn advance(&self, state: &FsPosition, moves: &[(Seat, FsMove)]) -> Result<Resolution<FsPosition, FsMove>, RulesError> {
+    fn advance(
+        &self,
+        state: &FsPosition,
+        moves: &[(Seat, FsMove)],
+    ) -> Result<Resolution<FsPosition, FsMove>, RulesError> {
         let moves = super::moves_by_seat(self, self.seats_to_move(state), moves)?;
         let classified =
             moves.iter().map(|&(seat, mv)| self.classify(state, seat, mv)).collect::<Result<Vec<_>, RulesError>>()?;

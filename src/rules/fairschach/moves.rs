@@ -24,7 +24,13 @@ pub struct FsMove {
 impl FsMove {
     fn sort_key(self) -> (u32, u32, u32, u32, u8) {
         let p = self.promotion.map_or(0, |r| r.char() as u8);
-        (u32::from(self.from.file()), u32::from(self.from.rank()), u32::from(self.to.file()), u32::from(self.to.rank()), p)
+        (
+            u32::from(self.from.file()),
+            u32::from(self.from.rank()),
+            u32::from(self.to.file()),
+            u32::from(self.to.rank()),
+            p,
+        )
     }
 }
 
@@ -84,7 +90,10 @@ impl Classified {
 
     /// The square a double-stepping pawn passes over.
     pub fn passed_square(&self) -> Square {
-        Square::from_coords(self.mv.from.file(), Rank::new((u32::from(self.mv.from.rank()) + u32::from(self.mv.to.rank())) / 2))
+        Square::from_coords(
+            self.mv.from.file(),
+            Rank::new((u32::from(self.mv.from.rank()) + u32::from(self.mv.to.rank())) / 2),
+        )
     }
 }
 
@@ -314,10 +323,8 @@ pub(crate) fn san(board: &Board, c: &Classified, rivals: &[Classified]) -> Strin
         }
     } else {
         s.push(c.role.upper_char());
-        let others: Vec<&Classified> = rivals
-            .iter()
-            .filter(|o| o.role == c.role && o.mv.to == mv.to && o.mv.from != mv.from)
-            .collect();
+        let others: Vec<&Classified> =
+            rivals.iter().filter(|o| o.role == c.role && o.mv.to == mv.to && o.mv.from != mv.from).collect();
         if !others.is_empty() {
             let file_unique = others.iter().all(|o| o.mv.from.file() != mv.from.file());
             let rank_unique = others.iter().all(|o| o.mv.from.rank() != mv.from.rank());

@@ -159,7 +159,12 @@ fn simultaneous(
     for (i, c) in pair.iter().enumerate() {
         movers.push(Mover { from: c.mv.from, to: c.mv.to, piece: c.arriving(), main: i });
         if let Kind::Castle { rook_from, rook_to } = c.kind {
-            movers.push(Mover { from: rook_from, to: rook_to, piece: Piece { color: c.color, role: Role::Rook }, main: i });
+            movers.push(Mover {
+                from: rook_from,
+                to: rook_to,
+                piece: Piece { color: c.color, role: Role::Rook },
+                main: i,
+            });
         }
     }
     let vacated: Bitboard = movers.iter().map(|m| m.from).collect();
@@ -205,7 +210,10 @@ fn simultaneous(
                 // 5. one that moved away is not: the mover lands all the same.
                 match lifted.piece_at(m.to) {
                     Some(p) if p.color == m.piece.color => {
-                        return Err(RulesError::Internal(format!("{} would land on its own piece on {}", sans[m.main], m.to)));
+                        return Err(RulesError::Internal(format!(
+                            "{} would land on its own piece on {}",
+                            sans[m.main], m.to
+                        )));
                     }
                     Some(p) if p.role == Role::King => return Err(king_captured(m.to)),
                     Some(_) => removed = true,
@@ -216,7 +224,10 @@ fn simultaneous(
                                 notes.push(format!("{}/{}: {} and {away} change places", m.from, m.to, sans[m.main]));
                             }
                         } else {
-                            notes.push(format!("{}: {} takes nothing, the piece moved away ({away})", m.to, sans[m.main]));
+                            notes.push(format!(
+                                "{}: {} takes nothing, the piece moved away ({away})",
+                                m.to, sans[m.main]
+                            ));
                         }
                     }
                     None => {}

@@ -111,7 +111,8 @@ impl FsPosition {
     /// # Errors
     /// A [`StateError`] naming each problem.
     pub fn from_fen(text: &str) -> Result<FsPosition, StateError> {
-        let error = |problems: Vec<String>| StateError { variant: VariantId::Fairschach, text: text.to_owned(), problems };
+        let error =
+            |problems: Vec<String>| StateError { variant: VariantId::Fairschach, text: text.to_owned(), problems };
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [placement, mode, castling, ep, paused, halfmove, pair] = fields[..] else {
             return Err(error(vec![format!(
@@ -228,7 +229,15 @@ impl FsPosition {
         }
 
         if problems.is_empty() {
-            Ok(FsPosition { board, mode, castling: castling_rights, ep: ep_squares, paused: paused_squares, halfmove, pair })
+            Ok(FsPosition {
+                board,
+                mode,
+                castling: castling_rights,
+                ep: ep_squares,
+                paused: paused_squares,
+                halfmove,
+                pair,
+            })
         } else {
             Err(error(problems))
         }
@@ -311,10 +320,7 @@ mod tests {
     fn section_1_lists_print_sorted() {
         let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/5N2/PPPP1PPP/RNBQKB1R s kqKQ d6,e3 f3,d5,e4 0 3";
         let pos = FsPosition::from_fen(fen).unwrap();
-        assert_eq!(
-            pos.to_string(),
-            "rnbqkbnr/ppp1pppp/8/3p4/4P3/5N2/PPPP1PPP/RNBQKB1R s KQkq e3,d6 f3,e4,d5 0 3"
-        );
+        assert_eq!(pos.to_string(), "rnbqkbnr/ppp1pppp/8/3p4/4P3/5N2/PPPP1PPP/RNBQKB1R s KQkq e3,d6 f3,e4,d5 0 3");
         assert_eq!(pos.ep_for(Color::Black), Some(Square::E3));
         assert_eq!(pos.ep_for(Color::White), Some(Square::D6));
     }

@@ -459,7 +459,7 @@ fn section_6_3_insufficient_material() {
     let r = Fairschach::default();
     for (fen, dead) in [
         ("4k3/8/8/8/8/8/8/4KB2 s - - - 0 9", true),
-        ("4kb2/8/8/8/8/8/8/2B1K3 s - - - 0 9", true),   // f8 and c1: both dark
+        ("4kb2/8/8/8/8/8/8/2B1K3 s - - - 0 9", true), // f8 and c1: both dark
         ("4k1b1/8/8/8/8/8/8/2B1K3 s - - - 0 9", false), // g8 light, c1 dark
         ("4k3/8/8/8/8/8/8/3NKN2 s - - - 0 9", false),
         ("4kn2/8/8/8/8/8/8/4KN2 s - - - 0 9", false),
@@ -552,7 +552,13 @@ fn section_7_switch_to_normal_chess() {
     assert!(matches!(r.check_move(&s, WHITE, "Ra8"), Err(RulesError::NotToMove { .. })));
     assert!(r.legal_moves(&s, WHITE).is_empty());
     // Without the option, or above the limit, nothing switches.
-    let p = resolve_with(rules(PauseRule::Moved, Some(2)), &[], "4k3/8/8/8/8/8/8/R3K3 s - - - 10 40", Some("Ra7"), Some("Ke7"));
+    let p = resolve_with(
+        rules(PauseRule::Moved, Some(2)),
+        &[],
+        "4k3/8/8/8/8/8/8/R3K3 s - - - 10 40",
+        Some("Ra7"),
+        Some("Ke7"),
+    );
     assert_eq!(p.fen, "8/R3k3/8/8/8/8/8/4K3 s - - a7 11 41");
 }
 
@@ -564,7 +570,13 @@ fn section_7_switch_keeps_only_the_movers_ep_square() {
     // survive the pair, but the switch (White to move) drops it.
     let p = resolve_with(r, &[], "4k3/r7/8/3p4/8/8/4P3/7K s - - - 3 30", Some("e4"), Some("Ra1"));
     assert_eq!(p.fen, "4k3/8/8/3p4/4P3/8/8/r6K w - - - 0 31");
-    let p = resolve_with(rules(PauseRule::Moved, None), &[], "4k3/r7/8/3p4/8/8/4P3/7K s - - - 3 30", Some("e4"), Some("Ra1"));
+    let p = resolve_with(
+        rules(PauseRule::Moved, None),
+        &[],
+        "4k3/r7/8/3p4/8/8/4P3/7K s - - - 3 30",
+        Some("e4"),
+        Some("Ra1"),
+    );
     assert_eq!(p.fen, "4k3/8/8/3p4/4P3/8/8/r6K s - e3 a1,e4 0 31");
 }
 

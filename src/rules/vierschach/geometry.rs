@@ -193,19 +193,10 @@ pub(crate) const ORTHOGONAL: [i16; 4] = [1, -1, WIDTH, -WIDTH];
 /// Bishop directions (§2).
 pub(crate) const DIAGONAL: [i16; 4] = [WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1];
 /// King steps: all eight neighbours.
-pub(crate) const KING_STEPS: [i16; 8] =
-    [1, -1, WIDTH, -WIDTH, WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1];
+pub(crate) const KING_STEPS: [i16; 8] = [1, -1, WIDTH, -WIDTH, WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1];
 /// Knight jumps (§2).
-pub(crate) const KNIGHT_JUMPS: [i16; 8] = [
-    2 * WIDTH + 1,
-    2 * WIDTH - 1,
-    -2 * WIDTH + 1,
-    -2 * WIDTH - 1,
-    WIDTH + 2,
-    WIDTH - 2,
-    -WIDTH + 2,
-    -WIDTH - 2,
-];
+pub(crate) const KNIGHT_JUMPS: [i16; 8] =
+    [2 * WIDTH + 1, 2 * WIDTH - 1, -2 * WIDTH + 1, -2 * WIDTH - 1, WIDTH + 2, WIDTH - 2, -WIDTH + 2, -WIDTH - 2];
 
 /// One castling of one seat: king and rook from and to, the squares that must be
 /// empty and those the king passes or lands on (§5).
@@ -335,9 +326,8 @@ pub(crate) static START_LINE_OF: [u8; CELLS] = {
 /// The start squares of the eight castling rooks in square order, with their seat
 /// and side: the order of the castling field (§10).
 pub(crate) fn castling_rooks() -> impl Iterator<Item = (usize, usize, Square)> {
-    let mut all: Vec<(usize, usize, Square)> = (0..4)
-        .flat_map(|seat| (0..2).map(move |side| (seat, side, SEATS[seat].castlings[side].rook_from)))
-        .collect();
+    let mut all: Vec<(usize, usize, Square)> =
+        (0..4).flat_map(|seat| (0..2).map(move |side| (seat, side, SEATS[seat].castlings[side].rook_from))).collect();
     all.sort_by_key(|&(_, _, s)| s);
     all.into_iter()
 }
@@ -409,7 +399,10 @@ mod tests {
                 (short.king_from, short.king_to, short.rook_from, short.rook_to),
                 (s(row.0), s(row.1), s(row.2), s(row.3))
             );
-            assert_eq!((long.king_from, long.king_to, long.rook_from, long.rook_to), (s(row.4), s(row.5), s(row.6), s(row.7)));
+            assert_eq!(
+                (long.king_from, long.king_to, long.rook_from, long.rook_to),
+                (s(row.4), s(row.5), s(row.6), s(row.7))
+            );
         }
         let order: Vec<String> = castling_rooks().map(|(_, _, s)| s.to_string()).collect();
         assert_eq!(order.join(","), "d1,k1,a4,n4,a11,n11,d14,k14");

@@ -439,7 +439,9 @@ impl Variant for Vierschach {
     fn parse_move(&self, state: &VsState, seat: Seat, text: &str) -> Result<VsMove, MoveError> {
         let legal = self.candidates(state, seat.index());
         notation::find(text, &legal).map_err(|e| match e {
-            MoveError::Illegal { text, reason } if seat.index() == state.turn && moves::in_check(self, state, state.turn) => {
+            MoveError::Illegal { text, reason }
+                if seat.index() == state.turn && moves::in_check(self, state, state.turn) =>
+            {
                 MoveError::Illegal { text, reason: format!("your king is in check; {reason}") }
             }
             e => e,
@@ -496,7 +498,8 @@ impl Variant for Vierschach {
             let c = state.board[sq.cell()];
             if is_piece(c) {
                 let seat = owner(c);
-                pieces.push((cell(sq), PieceView { owner: seat_of(seat), kind: kind(c).letter().to_ascii_lowercase() }));
+                pieces
+                    .push((cell(sq), PieceView { owner: seat_of(seat), kind: kind(c).letter().to_ascii_lowercase() }));
                 if state.status[seat] == Status::Mated {
                     marked.push(cell(sq));
                 }

@@ -102,9 +102,7 @@ impl fmt::Display for VsMove {
 
 /// The seats whose pieces are active enemies of `seat` (§3, §6), as a bit set.
 pub(crate) fn active_enemies(rules: &Vierschach, state: &VsState, seat: usize) -> u8 {
-    (0..4)
-        .filter(|&e| rules.is_enemy(seat, e) && !state.status[e].is_down())
-        .fold(0, |m, e| m | 1 << e)
+    (0..4).filter(|&e| rules.is_enemy(seat, e) && !state.status[e].is_down()).fold(0, |m, e| m | 1 << e)
 }
 
 /// The seats whose pieces `seat` may capture (§4): active enemies, and the
@@ -347,7 +345,8 @@ struct Legality {
 impl Legality {
     fn new(rules: &Vierschach, state: &VsState, seat: usize) -> Legality {
         let enemies = active_enemies(rules, state, seat);
-        let partner = if rules.counts_partner_checks() { rules.partner(seat).and_then(|p| state.kings[p]) } else { None };
+        let partner =
+            if rules.counts_partner_checks() { rules.partner(seat).and_then(|p| state.kings[p]) } else { None };
         let king = state.kings[seat];
         let in_check = king.is_some_and(|k| attackers(&state.board, k, enemies, 1) > 0);
         Legality { enemies, king, in_check, partner, partner_before: std::cell::Cell::new(None) }

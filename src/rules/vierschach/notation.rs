@@ -253,7 +253,9 @@ pub(crate) fn san(c: &Candidate, legal: &[Candidate]) -> String {
     let mut out = String::new();
     let rivals: Vec<&Candidate> = legal
         .iter()
-        .filter(|o| o.kind == c.kind && o.mv.to == mv.to && o.mv.from != mv.from && !matches!(o.mv.kind, MoveKind::Castle(_)))
+        .filter(|o| {
+            o.kind == c.kind && o.mv.to == mv.to && o.mv.from != mv.from && !matches!(o.mv.kind, MoveKind::Castle(_))
+        })
         .collect();
     let file = char::from(b'a' + mv.from.x());
     let rank = mv.from.y() + 1;

@@ -171,7 +171,8 @@ impl VsState {
     pub fn start() -> VsState {
         let mut board = EMPTY_BOARD;
         let mut kings = [None; 4];
-        let order = [Kind::Rook, Kind::Knight, Kind::Bishop, Kind::Queen, Kind::King, Kind::Bishop, Kind::Knight, Kind::Rook];
+        let order =
+            [Kind::Rook, Kind::Knight, Kind::Bishop, Kind::Queen, Kind::King, Kind::Bishop, Kind::Knight, Kind::Rook];
         for (seat, g) in SEATS.iter().enumerate() {
             for (i, k) in order.into_iter().enumerate() {
                 board[g.back_rank[i].cell()] = piece(seat, k);
@@ -255,7 +256,8 @@ impl VsState {
                 state.status[i] = s.expect("checked");
             }
         } else {
-            problems.push(format!("status {:?} should be four letters a, s, m or x (South, West, North, East)", fields[4]));
+            problems
+                .push(format!("status {:?} should be four letters a, s, m or x (South, West, North, East)", fields[4]));
         }
         match read_counter(fields[5]) {
             Some(n) => state.halfmove = n,
@@ -292,7 +294,11 @@ impl VsState {
                 if on == seat {
                     problems.push(format!("{} pawn on {sq}, its own back rank", seat_name(seat)));
                 } else if on < 4 && rules.promotes_on(seat, on) {
-                    problems.push(format!("{} pawn on {sq} should have promoted ({}'s back rank)", seat_name(seat), seat_name(on)));
+                    problems.push(format!(
+                        "{} pawn on {sq} should have promoted ({}'s back rank)",
+                        seat_name(seat),
+                        seat_name(on)
+                    ));
                 }
             }
         }
@@ -337,12 +343,13 @@ impl VsState {
             let g = &SEATS[seat];
             let pawn_sq = skipped.step(g.forward).expect("en-passant squares have a square beyond");
             if seat == self.turn {
-                problems.push(format!(
-                    "en passant {skipped}: {}'s entry expires when it is to move",
-                    seat_name(seat)
-                ));
+                problems.push(format!("en passant {skipped}: {}'s entry expires when it is to move", seat_name(seat)));
             } else if self.status[seat] != Status::Active {
-                problems.push(format!("en passant {skipped}: {} has status {}", seat_name(seat), self.status[seat].letter()));
+                problems.push(format!(
+                    "en passant {skipped}: {} has status {}",
+                    seat_name(seat),
+                    self.status[seat].letter()
+                ));
             }
             if self.board[skipped.cell()] != EMPTY {
                 problems.push(format!("en passant {skipped}: the skipped square is occupied"));
@@ -458,9 +465,8 @@ fn read_castling(text: &str, castling: &mut u8, problems: &mut Vec<String>) {
         let found = Square::parse(name).and_then(|sq| rooks.iter().find(|r| r.2 == sq));
         match found {
             None => {
-                problems.push(format!(
-                    "castling {name:?} is not a rook start square (d1, k1, a4, n4, a11, n11, d14, k14)"
-                ));
+                problems
+                    .push(format!("castling {name:?} is not a rook start square (d1, k1, a4, n4, a11, n11, d14, k14)"));
                 return;
             }
             Some(&(seat, side, sq)) => {
@@ -539,8 +545,10 @@ impl fmt::Display for VsState {
         out.push(' ');
         out.push(SEAT_LETTERS[self.turn]);
         out.push(' ');
-        let rights: Vec<String> =
-            castling_rooks().filter(|&(seat, side, _)| self.castling_right(seat, side)).map(|(_, _, s)| s.to_string()).collect();
+        let rights: Vec<String> = castling_rooks()
+            .filter(|&(seat, side, _)| self.castling_right(seat, side))
+            .map(|(_, _, s)| s.to_string())
+            .collect();
         out.push_str(&if rights.is_empty() { "-".to_owned() } else { rights.join(",") });
         out.push(' ');
         let mut ep: Vec<Square> = self.ep.iter().flatten().copied().collect();

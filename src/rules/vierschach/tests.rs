@@ -128,8 +128,15 @@ fn section_13_corners() {
         build(&p, "s - - aaaa 0 1")
     };
     let bishop: Vec<String> = legal(&TEAMS, &with(("sB", "a4"))).into_iter().filter(|m| m.starts_with("a4-")).collect();
-    assert_eq!(bishop, ["a4-b5", "a4-c6", "a4-d7", "a4-e8", "a4-f9", "a4-g10", "a4-h11", "a4-i12", "a4-j13"]
-        .iter().map(|s| s.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>());
+    assert_eq!(
+        bishop,
+        ["a4-b5", "a4-c6", "a4-d7", "a4-e8", "a4-f9", "a4-g10", "a4-h11", "a4-i12", "a4-j13"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    );
     let rook = legal(&TEAMS, &with(("sR", "d3")));
     assert!(!rook.contains(&"d3-c3".to_owned()));
     assert!(rook.contains(&"d3-k3".to_owned()) && rook.contains(&"d3-d1".to_owned()));
@@ -145,7 +152,16 @@ fn section_13_corners() {
 fn section_4_what_can_be_captured() {
     // South's rook on h5 sees: the West king h9 (never), a frozen West knight? No:
     // West is active here; the North (partner) bishop e5 and the East knight k5.
-    let pieces = [("sK", "h1"), ("sR", "h5"), ("wK", "h9"), ("nK", "g14"), ("nB", "e5"), ("eK", "n4"), ("eN", "k5"), ("sP", "h3")];
+    let pieces = [
+        ("sK", "h1"),
+        ("sR", "h5"),
+        ("wK", "h9"),
+        ("nK", "g14"),
+        ("nB", "e5"),
+        ("eK", "n4"),
+        ("eN", "k5"),
+        ("sP", "h3"),
+    ];
     let text = build(&pieces, "s - - aaaa 0 1");
     let rook: Vec<String> = legal(&TEAMS, &text).into_iter().filter(|m| m.starts_with("h5-")).collect();
     assert!(rook.contains(&"h5-k5".to_owned()), "an active enemy: {rook:?}");
@@ -174,8 +190,25 @@ fn section_4_promotion_on_each_back_rank() {
     assert_eq!(
         legal(&TEAMS, &text),
         [
-            "b6-a7=B", "b6-a7=N", "b6-a7=Q", "b6-a7=R", "b6-b7", "e13-e14=B", "e13-e14=N", "e13-e14=Q", "e13-e14=R",
-            "h1-g1", "h1-g2", "h1-h2", "h1-i1", "h1-i2", "m6-m7", "m6-n7=B", "m6-n7=N", "m6-n7=Q", "m6-n7=R"
+            "b6-a7=B",
+            "b6-a7=N",
+            "b6-a7=Q",
+            "b6-a7=R",
+            "b6-b7",
+            "e13-e14=B",
+            "e13-e14=N",
+            "e13-e14=Q",
+            "e13-e14=R",
+            "h1-g1",
+            "h1-g2",
+            "h1-h2",
+            "h1-i1",
+            "h1-i2",
+            "m6-m7",
+            "m6-n7=B",
+            "m6-n7=N",
+            "m6-n7=Q",
+            "m6-n7=R"
         ]
     );
     let no_ally = Vierschach { ally_promotion: false, ..TEAMS };
@@ -191,7 +224,8 @@ fn section_4_promotion_on_each_back_rank() {
     assert!(stuck.starts_with("1sP1nK4/"), "{stuck}");
     assert!(TEAMS.parse_state(&stuck).is_err(), "with ally_promotion that pawn should have promoted");
     // West promotes on South's back rank.
-    let west = build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("wP", "e2"), ("sB", "f1")], "w - - aaaa 0 1");
+    let west =
+        build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("wP", "e2"), ("sB", "f1")], "w - - aaaa 0 1");
     assert_eq!(legal(&TEAMS, &west), ["a4-a5", "a4-b4", "a4-b5", "e2-f1=B", "e2-f1=N", "e2-f1=Q", "e2-f1=R", "e2-f2"]);
 }
 
@@ -207,7 +241,19 @@ fn section_4_jumping_a_partners_pawn() {
     );
     assert_eq!(
         legal(&TEAMS, &text),
-        ["e12-e14=B", "e12-e14=N", "e12-e14=Q", "e12-e14=R", "f5-f7", "g6-g7", "h1-g1", "h1-g2", "h1-h2", "h1-i1", "h1-i2"]
+        [
+            "e12-e14=B",
+            "e12-e14=N",
+            "e12-e14=Q",
+            "e12-e14=R",
+            "f5-f7",
+            "g6-g7",
+            "h1-g1",
+            "h1-g2",
+            "h1-h2",
+            "h1-i1",
+            "h1-i2"
+        ]
     );
     let off = Vierschach { pawn_jump: false, ..TEAMS };
     assert_eq!(legal(&off, &text), ["g6-g7", "h1-g1", "h1-g2", "h1-h2", "h1-i1", "h1-i2"]);
@@ -215,7 +261,8 @@ fn section_4_jumping_a_partners_pawn() {
     let (after, _, _) = play(&TEAMS, &text, "f5-f7");
     assert_eq!(after, "3nK4/1nP6/1sP6/14/14/14/14/5sP8/5nPsP7/6sP7/wK12eK/8/8/4sK3 w - - aaaa 0 1");
     // From the start line the jump lands where a double step would, without its right.
-    let start_line = build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "d2"), ("nP", "d3")], "s - - aaaa 0 1");
+    let start_line =
+        build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "d2"), ("nP", "d3")], "s - - aaaa 0 1");
     let (after, _, _) = play(&TEAMS, &start_line, "d4");
     assert!(after.ends_with(" w - - aaaa 0 1"), "{after}");
 }
@@ -225,7 +272,16 @@ fn section_4_jumping_a_partners_pawn() {
 #[test]
 fn section_4_en_passant_lasts_until_the_double_steppers_turn() {
     let text = build(
-        &[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "e2"), ("wP", "d4"), ("eP", "f4"), ("nN", "k13")],
+        &[
+            ("sK", "h1"),
+            ("nK", "g14"),
+            ("eK", "n4"),
+            ("wK", "a4"),
+            ("sP", "e2"),
+            ("wP", "d4"),
+            ("eP", "f4"),
+            ("nN", "k13"),
+        ],
         "s - - aaaa 0 1",
     );
     let (after, _, _) = play(&TEAMS, &text, "e2-e4");
@@ -240,7 +296,10 @@ fn section_4_en_passant_lasts_until_the_double_steppers_turn() {
     let (expired, _, _) = play(&TEAMS, &text, "e2-e4 a4-a5 k13-j11 n4-n5");
     assert!(expired.ends_with(" s - - aaaa 3 2"), "expires at South's turn: {expired}");
     // North's pawn on f4 would be South's partner: no capture.
-    let partner = build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "e4"), ("nP", "f4")], "n - e3 aaaa 0 1");
+    let partner = build(
+        &[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "e4"), ("nP", "f4")],
+        "n - e3 aaaa 0 1",
+    );
     assert!(!legal(&TEAMS, &partner).iter().any(|m| m.starts_with("f4-e3")));
 }
 
@@ -251,8 +310,14 @@ fn section_4_en_passant_lasts_until_the_double_steppers_turn() {
 #[test]
 fn section_5_castling_for_every_seat() {
     let pieces = [
-        ("sK", "h1"), ("sR", "d1 k1"), ("wK", "a7"), ("wR", "a4 a11"),
-        ("nK", "g14"), ("nR", "d14 k14"), ("eK", "n8"), ("eR", "n4 n11"),
+        ("sK", "h1"),
+        ("sR", "d1 k1"),
+        ("wK", "a7"),
+        ("wR", "a4 a11"),
+        ("nK", "g14"),
+        ("nR", "d14 k14"),
+        ("eK", "n8"),
+        ("eR", "n4 n11"),
     ];
     let text = build(&pieces, "s d1,k1,a4,n4,a11,n11,d14,k14 - aaaa 0 1");
     let (short, _, _) = play(&TEAMS, &text, "O-O 0-0 g14-e14 O-O");
@@ -275,7 +340,10 @@ fn section_5_castling_for_every_seat() {
 /// rule does not apply.
 #[test]
 fn section_6_partners_king() {
-    let text = build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sN", "g10"), ("eR", "g8")], "s - - aaaa 0 1");
+    let text = build(
+        &[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sN", "g10"), ("eR", "g8")],
+        "s - - aaaa 0 1",
+    );
     assert_eq!(legal(&TEAMS, &text), ["h1-h2", "h1-i1", "h1-i2"]);
     let remove = Vierschach { mated: Mated::Remove, ..TEAMS };
     assert_eq!(legal(&remove, &text).len(), 11);
@@ -383,8 +451,13 @@ fn section_8_mated_and_stalemated_draw() {
 fn section_8_ffa_order_of_elimination() {
     let text = build(
         &[
-            ("sK", "h1"), ("nK", "k14"), ("eK", "n4"), ("wK", "a4"),
-            ("sR", "b10 c11 m11 d9"), ("nN", "f13"), ("eN", "j7"),
+            ("sK", "h1"),
+            ("nK", "k14"),
+            ("eK", "n4"),
+            ("wK", "a4"),
+            ("sR", "b10 c11 m11 d9"),
+            ("nN", "f13"),
+            ("eN", "j7"),
         ],
         "s - - aaaa 0 1",
     );
@@ -478,7 +551,10 @@ fn section_9_ambiguous_and_promotion_choice() {
     let state = parse(&TEAMS, &promo);
     assert!(matches!(TEAMS.parse_move(&state, SOUTH, "e14"), Err(MoveError::Ambiguous { .. })));
     let q = TEAMS.parse_move(&state, SOUTH, "e13-e14=Q").unwrap();
-    assert_eq!((q.to_string(), Variant::notation(&TEAMS, &state, SOUTH, q)), ("e13-e14=Q".to_owned(), "e14=Q".to_owned()));
+    assert_eq!(
+        (q.to_string(), Variant::notation(&TEAMS, &state, SOUTH, q)),
+        ("e13-e14=Q".to_owned(), "e14=Q".to_owned())
+    );
 }
 
 // §10: strict state strings -----------------------------------------------------------------
@@ -532,7 +608,10 @@ fn section_12_options() {
         .set("ally_promotion", "off")
         .set("no_progress", "50");
     let r = Vierschach::new(&o).expect("all options");
-    assert_eq!((r.mated, r.partner_capture, r.pawn_jump, r.ally_promotion, r.no_progress), (Mated::Freeze, true, false, false, Some(50)));
+    assert_eq!(
+        (r.mated, r.partner_capture, r.pawn_jump, r.ally_promotion, r.no_progress),
+        (Mated::Freeze, true, false, false, Some(50))
+    );
     assert!(Vierschach::new(&Options::new().set("mode", "pairs")).is_err());
     assert!(Vierschach::new(&Options::new().set("no_progress", "0")).is_err());
     assert!(Vierschach::new(&Options::new().set("pause", "off")).is_err());

@@ -148,4 +148,3 @@ pub(crate) fn resign_ffa(rules: &Vierschach, state: &VsState, seat: usize, notes
     }
     next
 }
-

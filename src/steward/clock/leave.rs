@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::super::{Refusal, Steward, StewardError, load};
-use super::mails::{self, LeaveGame};
 use super::mail_time;
+use super::mails::{self, LeaveGame};
 use crate::clock::ics;
 use crate::clock::leave::{Balance, LeaveRequest, balance};
 use crate::ids::{GameId, SeatToken};
@@ -90,7 +90,12 @@ impl Steward {
     /// # Errors
     /// A bad token; dates that do not read; a leave in the past, already taken, or
     /// beyond the yearly allowance (the refusal names the balance).
-    pub async fn declare_leave_by_token(&self, token: String, from: String, to: String) -> Result<LeaveAnswer, StewardError> {
+    pub async fn declare_leave_by_token(
+        &self,
+        token: String,
+        from: String,
+        to: String,
+    ) -> Result<LeaveAnswer, StewardError> {
         let request = LeaveRequest::new(&from, &to).map_err(|e| Refusal::BadRequest(format!("leave: {e}")))?;
         let player = {
             let token = token.clone();
@@ -113,7 +118,13 @@ impl Steward {
         Ok(answer)
     }
 
-    fn declare_leave_in(&self, tx: &Tx<'_>, player: &str, request: LeaveRequest, now: DateTime<Utc>) -> Result<LeaveAnswer, StewardError> {
+    fn declare_leave_in(
+        &self,
+        tx: &Tx<'_>,
+        player: &str,
+        request: LeaveRequest,
+        now: DateTime<Utc>,
+    ) -> Result<LeaveAnswer, StewardError> {
         let key = player.trim().to_lowercase();
         let per_year = self.clock_settings.leave_days_per_year;
         let earlier = tx.leaves_of(std::slice::from_ref(&key))?;
@@ -122,7 +133,16 @@ impl Steward {
             .grant(&taken, per_year, now.date_naive())
             .map_err(|e| Refusal::LeaveRefused(format!("leave {request} for {player} is refused: {e}")))?;
         let (starts_at, ends_at) = request.interval(now);
-        let mut row = LeaveRow { id: 0, player: key.clone(), from: request.from, to: request.to, starts_at, ends_at, days, declared_at: now };
+        let mut row = LeaveRow {
+            id: 0,
+            player: key.clone(),
+            from: request.from,
+            to: request.to,
+            starts_at,
+            ends_at,
+            days,
+            declared_at: now,
+        };
         row.id = tx.insert_leave(&row)?;
 
         // Every running game of the player: a transcript entry, and who to tell.
@@ -137,16 +157,23 @@ impl Steward {
             if let Some(s) = mine.first() {
                 own_name = s.name.clone();
             }
-            tx.append_event(&id, now, "leave", &json!({
-                "seats": mine.iter().map(|s| g.seat_name(s.seat)).collect::<Vec<_>>(),
-                "from": request.from.to_string(), "to": request.to.to_string(),
-                "starts_at": time_text(starts_at), "ends_at": time_text(ends_at),
-            }))?;
+            tx.append_event(
+                &id,
+                now,
+                "leave",
+                &json!({
+                    "seats": mine.iter().map(|s| g.seat_name(s.seat)).collect::<Vec<_>>(),
+                    "from": request.from.to_string(), "to": request.to.to_string(),
+                    "starts_at": time_text(starts_at), "ends_at": time_text(ends_at),
+                }),
+            )?;
             self.sign_head(tx, &id)?;
-            let players = g.seats.iter().map(|s| format!("{} {}", g.seat_name(s.seat), s.name)).collect::<Vec<_>>().join(", ");
+            let players =
+                g.seats.iter().map(|s| format!("{} {}", g.seat_name(s.seat), s.name)).collect::<Vec<_>>().join(", ");
             let entry = LeaveGame { game: id.to_string(), variant: g.row.variant.name().to_owned(), players };
             for s in g.seats.iter().filter(|s| s.email.to_lowercase() != key) {
-                let slot = told.entry(s.email.to_lowercase()).or_insert_with(|| (s.name.clone(), s.email.clone(), Vec::new()));
+                let slot =
+                    told.entry(s.email.to_lowercase()).or_insert_with(|| (s.name.clone(), s.email.clone(), Vec::new()));
                 if !slot.2.iter().any(|e| e.game == entry.game) {
                     slot.2.push(entry.clone());
                 }
@@ -163,7 +190,9 @@ impl Steward {
         );
         let mut account = self.leave_account(tx, &key, now)?;
         let own_text = if own_games.is_empty() {
-            format!("Your leave {span} is recorded. You have no running game now; it will stop the clocks of games that run then.")
+            format!(
+                "Your leave {span} is recorded. You have no running game now; it will stop the clocks of games that run then."
+            )
         } else {
             format!("Your leave {span} is recorded. The clocks of these games stop for it:")
         };
@@ -180,7 +209,9 @@ impl Steward {
         )?;
         tx.queue_mail(&mail, now)?;
         for (name, address, games) in told.values() {
-            let text = format!("{own_name} is on leave {span}. The clocks of your games with {own_name} stand still for those days:");
+            let text = format!(
+                "{own_name} is on leave {span}. The clocks of your games with {own_name} stand still for those days:"
+            );
             let mail = mails::leave(
                 self,
                 row.id,

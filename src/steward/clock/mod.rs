@@ -152,7 +152,12 @@ impl Steward {
         let seats: Vec<SeatClock> = game
             .seats
             .iter()
-            .map(|s| stored.iter().find(|(seat, _)| *seat == s.seat).map_or_else(|| SeatClock::new(&spec), |(_, c)| c.clone()))
+            .map(|s| {
+                stored
+                    .iter()
+                    .find(|(seat, _)| *seat == s.seat)
+                    .map_or_else(|| SeatClock::new(&spec), |(_, c)| c.clone())
+            })
             .collect();
         let players: Vec<String> = game.seats.iter().map(|s| s.email.to_lowercase()).collect();
         let leaves = tx.leaves_of(&players)?;
@@ -194,7 +199,14 @@ impl Steward {
     /// Hook when a seat's move, commitment or reveal is accepted: its clock stops
     /// and the time is charged. `counts` is false for a reveal (the move was
     /// counted at its commitment).
-    pub(super) fn clock_moved(&self, tx: &Tx<'_>, game: &Loaded, seat: Seat, now: DateTime<Utc>, counts: bool) -> Result<(), StewardError> {
+    pub(super) fn clock_moved(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        seat: Seat,
+        now: DateTime<Utc>,
+        counts: bool,
+    ) -> Result<(), StewardError> {
         let Some(gc) = self.load_clock(tx, game)? else { return Ok(()) };
         let c = gc.seats[seat.index()].stopped(&gc.spec, &gc.stops, now, counts);
         Self::save_clock(tx, game, seat, &c)
@@ -202,7 +214,13 @@ impl Steward {
 
     /// Hook when every seat has committed: the clocks of the seats that must
     /// reveal run again (stage 1) until their reveal is accepted.
-    pub(super) fn clock_reveals_requested(&self, tx: &Tx<'_>, game: &Loaded, seats: SeatSet, now: DateTime<Utc>) -> Result<(), StewardError> {
+    pub(super) fn clock_reveals_requested(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        seats: SeatSet,
+        now: DateTime<Utc>,
+    ) -> Result<(), StewardError> {
         let Some(gc) = self.load_clock(tx, game)? else { return Ok(()) };
         for seat in seats.iter() {
             let c = gc.seats[seat.index()].started(now, game.row.turn, 1);
@@ -213,7 +231,14 @@ impl Steward {
 
     /// Hook after a turn was resolved into `state`: the seats that owe the next
     /// move are announced it now, and their clocks start.
-    pub(super) fn clock_turn_resolved(&self, tx: &Tx<'_>, game: &Loaded, state: &str, over: bool, now: DateTime<Utc>) -> Result<(), StewardError> {
+    pub(super) fn clock_turn_resolved(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        state: &str,
+        over: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), StewardError> {
         if over {
             return Ok(());
         }
@@ -240,7 +265,12 @@ impl Steward {
     }
 
     /// The lines about the clocks in a board mail (empty for a game without one).
-    pub(super) fn clock_lines(&self, tx: &Tx<'_>, game: &Loaded, now: DateTime<Utc>) -> Result<Vec<String>, StewardError> {
+    pub(super) fn clock_lines(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, StewardError> {
         let Some(gc) = self.load_clock(tx, game)? else { return Ok(Vec::new()) };
         let mut lines = vec![format!("Clocks ({}), as of {}:", gc.spec, mail_time(now, None))];
         for s in &game.seats {
@@ -325,8 +355,14 @@ mod tests {
     fn mail_times_show_utc_and_the_local_time_across_dst() {
         let berlin: Tz = "Europe/Berlin".parse().unwrap();
         // Before and after the change to summer time on 2026-03-29.
-        assert_eq!(mail_time(t("2026-03-28T12:00:00Z"), Some(berlin)), "2026-03-28 12:00 UTC (13:00 CET, Europe/Berlin)");
-        assert_eq!(mail_time(t("2026-03-30T12:00:00Z"), Some(berlin)), "2026-03-30 12:00 UTC (14:00 CEST, Europe/Berlin)");
+        assert_eq!(
+            mail_time(t("2026-03-28T12:00:00Z"), Some(berlin)),
+            "2026-03-28 12:00 UTC (13:00 CET, Europe/Berlin)"
+        );
+        assert_eq!(
+            mail_time(t("2026-03-30T12:00:00Z"), Some(berlin)),
+            "2026-03-30 12:00 UTC (14:00 CEST, Europe/Berlin)"
+        );
         let sydney: Tz = "Australia/Sydney".parse().unwrap();
         assert_eq!(
             mail_time(t("2026-03-30T20:00:00Z"), Some(sydney)),

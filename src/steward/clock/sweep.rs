@@ -196,7 +196,8 @@ impl Steward {
                 })
                 .collect();
             let Some(earliest) = out_seats.iter().map(|(_, _, f)| *f).min() else { break };
-            let first: Vec<(Seat, DateTime<Utc>, DateTime<Utc>)> = out_seats.into_iter().filter(|(_, _, f)| *f == earliest).collect();
+            let first: Vec<(Seat, DateTime<Utc>, DateTime<Utc>)> =
+                out_seats.into_iter().filter(|(_, _, f)| *f == earliest).collect();
             let late = first.iter().fold(SeatSet::EMPTY, |set, (s, _, _)| set.with(*s));
             let mut outcome = g.rules.timeout(&g.row.state, late).map_err(super::super::internal)?;
             // Where play goes on without a late seat (Vierschach free-for-all), the
@@ -242,11 +243,7 @@ impl Steward {
                 format!("was due {}", mail_time(d0, None))
             };
             let what = if stage == 1 { "reveal" } else { "move" };
-            let text = format!(
-                "{} ran out of time: the {what} for turn {} {due}.",
-                names.join(" and "),
-                g.row.turn,
-            );
+            let text = format!("{} ran out of time: the {what} for turn {} {due}.", names.join(" and "), g.row.turn,);
             let result = match outcome {
                 Some(o) => {
                     self.end(tx, g, o, now)?;
@@ -255,7 +252,11 @@ impl Steward {
                 None => None,
             };
             let head = self.sign_head(tx, &g.row.id)?;
-            let suffix = format!("-{}-{}", stage, first.iter().map(|(s, _, _)| s.index().to_string()).collect::<Vec<_>>().join("."));
+            let suffix = format!(
+                "-{}-{}",
+                stage,
+                first.iter().map(|(s, _, _)| s.index().to_string()).collect::<Vec<_>>().join(".")
+            );
             for mail in mails::timeout(self, g, &text, outcome, &suffix, &head, now)? {
                 tx.queue_mail(&mail, now)?;
             }
@@ -282,7 +283,14 @@ impl Steward {
         Ok(out)
     }
 
-    fn grace_notices(&self, tx: &Tx<'_>, g: &Loaded, gc: &GameClock, now: DateTime<Utc>, out: &mut GameSweep) -> Result<(), StewardError> {
+    fn grace_notices(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        gc: &GameClock,
+        now: DateTime<Utc>,
+        out: &mut GameSweep,
+    ) -> Result<(), StewardError> {
         for s in &g.seats {
             let st = gc.status(s.seat, now);
             let c = &gc.seats[s.seat.index()];
@@ -292,10 +300,15 @@ impl Steward {
             }
             tx.insert_grace(&g.row.id, s.seat, c.turn, c.stage, now)?;
             let name = g.seat_name(s.seat);
-            tx.append_event(&g.row.id, now, "grace", &json!({
-                "turn": c.turn, "stage": stage_name(c.stage), "seat": name,
-                "deadline": time_text(deadline), "final_deadline": time_text(flag),
-            }))?;
+            tx.append_event(
+                &g.row.id,
+                now,
+                "grace",
+                &json!({
+                    "turn": c.turn, "stage": stage_name(c.stage), "seat": name,
+                    "deadline": time_text(deadline), "final_deadline": time_text(flag),
+                }),
+            )?;
             let head = self.sign_head(tx, &g.row.id)?;
             let what = stage_name(c.stage);
             let zone = gc.zones[s.seat.index()];
