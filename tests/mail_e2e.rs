@@ -221,7 +221,8 @@ fn quoted(board: &Mail) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
     let stack = stack();
-    let moves = unique("moves");
+    // Short: `<local>+GAME.seat.turn.mac` must stay within the 64 characters of a local part.
+    let moves = unique("m");
     let (alice, bob) = (unique("alice"), unique("bob"));
     let emails = [format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}")];
     let steward = Steward::start(&stack, &moves).await;

@@ -166,7 +166,15 @@ impl Steward {
             &game.seat_name(seat),
             turn,
         )?;
-        format!("{} <{address}>", self.from.name.as_deref().unwrap_or("Fairsteward")).parse().ok()
+        match format!("{} <{address}>", self.from.name.as_deref().unwrap_or("Fairsteward")).parse() {
+            Ok(mailbox) => Some(mailbox),
+            Err(e) => {
+                // The capability adds 35 characters to mail.from's local part, and a
+                // local part holds 64: without Reply-To replies cannot be matched.
+                tracing::warn!(address = %address, error = %e, "the reply capability is not a valid address; the mail goes without Reply-To (use a shorter mail.from)");
+                None
+            }
+        }
     }
 }
 
