@@ -66,12 +66,14 @@ struct ClientReport {
     games: Vec<Game>,
 }
 
-async fn create_game(http: &reqwest::Client, base: &str, variant: VariantId, n: usize) -> Game {
+/// Creates a game as the operator (`operator` is the operator token).
+async fn create_game(http: &reqwest::Client, base: &str, operator: &str, variant: VariantId, n: usize) -> Game {
     let body = json!({"variant": variant.name(), "seats": [
         {"name": format!("First {n}"), "email": format!("first{n}@example.org")},
         {"name": format!("Second {n}"), "email": format!("second{n}@example.org")},
     ]});
-    let response = http.post(format!("{base}/api/games")).json(&body).send().await.expect("POST /api/games");
+    let response =
+        http.post(format!("{base}/api/games")).bearer_auth(operator).json(&body).send().await.expect("POST /api/games");
     assert_eq!(response.status().as_u16(), 201, "create a game");
     let created: Value = response.json().await.expect("JSON");
     let rules = variant.rulebook(&Options::new()).expect("default options");
@@ -96,6 +98,7 @@ async fn create_game(http: &reqwest::Client, base: &str, variant: VariantId, n: 
 async fn client(
     http: reqwest::Client,
     base: String,
+    operator: String,
     mut games: Vec<Game>,
     seed: u64,
     stop: Arc<AtomicBool>,
@@ -134,7 +137,7 @@ async fn client(
         g.turn += 1;
         if r.outcome.is_some() || g.turn > MAX_TURN {
             let variant = g.rules.id();
-            *g = create_game(&http, &base, variant, next_n).await;
+            *g = create_game(&http, &base, &operator, variant, next_n).await;
             next_n += GAMES;
             report.games_created += 1;
         }
@@ -195,6 +198,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
         let addr = listener.local_addr().expect("local address");
         let config = Config::load(None, &Overrides { data_dir: Some(dir.to_owned()), listen: Some(addr.to_string()) })
             .expect("configuration");
+        let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
         let (stop_server, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(fairsteward::server::serve(config, listener, async {
             let _ = stopped.await;
@@ -208,7 +212,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
         let mut games: Vec<Vec<Game>> = (0..CLIENTS).map(|_| Vec::new()).collect();
         for n in 0..GAMES {
             let variant = if n % 2 == 0 { VariantId::Chess } else { VariantId::Fairschach };
-            games[(n / 2) % CLIENTS].push(create_game(&http, &base, variant, n).await);
+            games[(n / 2) % CLIENTS].push(create_game(&http, &base, &operator, variant, n).await);
         }
         let stop = Arc::new(AtomicBool::new(false));
         let begin = Instant::now();
@@ -219,6 +223,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
                 tokio::spawn(client(
                     http.clone(),
                     base.clone(),
+                    operator.clone(),
                     g,
                     SEED ^ (c as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F),
                     stop.clone(),

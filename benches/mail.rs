@@ -336,6 +336,7 @@ fn latency_part() {
             &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) },
         )
         .expect("a valid configuration");
+        let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(fairsteward::server::serve(config, listener, async move {
             let _ = stopped.await;
@@ -353,6 +354,7 @@ fn latency_part() {
             let (white, black) = (format!("w{n}-{}@example.org", std::process::id()), format!("b{n}-{}@example.org", std::process::id()));
             let created: serde_json::Value = http
                 .post(format!("{base}/api/games"))
+                .bearer_auth(&operator)
                 .json(&serde_json::json!({"variant": "fairschach", "seats": [{"name": "W", "email": white}, {"name": "B", "email": black}]}))
                 .send()
                 .await

@@ -93,6 +93,9 @@ pub struct RawHttp {
     pub listen: Option<String>,
     /// The URL players reach the steward at, used in mails.
     pub public_url: Option<String>,
+    /// The file of the operator's token, needed to create games over HTTP
+    /// (under `data_dir` when relative; default `operator-token`).
+    pub operator_token_file: Option<PathBuf>,
 }
 
 /// `[mail]` as written.
@@ -148,6 +151,8 @@ pub struct Config {
     pub listen: SocketAddr,
     /// The URL players reach the steward at, for links in mails.
     pub public_url: String,
+    /// The file of the operator's token (`POST /api/games` needs it).
+    pub operator_token_file: PathBuf,
     /// The steward's mail address.
     pub mail_from: lettre::message::Mailbox,
     /// Where mails go when no SMTP server is configured.
@@ -205,6 +210,9 @@ impl Config {
         if !public_url.starts_with("http://") && !public_url.starts_with("https://") {
             bail!("http.public_url {public_url:?} must start with http:// or https://");
         }
+        let token_file =
+            raw.http.operator_token_file.unwrap_or_else(|| PathBuf::from(crate::protocol::OPERATOR_TOKEN_FILE));
+        let operator_token_file = if token_file.is_absolute() { token_file } else { data_dir.join(token_file) };
         let from_text = raw.mail.from.unwrap_or_else(|| Config::DEFAULT_FROM.to_owned());
         let mail_from = from_text.parse().with_context(|| format!("mail.from {from_text:?} is not a mail address"))?;
         let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
@@ -227,6 +235,7 @@ impl Config {
             data_dir,
             listen,
             public_url: public_url.trim_end_matches('/').to_owned(),
+            operator_token_file,
             mail_from,
             spool_dir,
             smtp,
@@ -254,6 +263,7 @@ mod tests {
         assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
         assert_eq!(c.public_url, "http://127.0.0.1:8080");
         assert_eq!(c.spool_dir, PathBuf::from("./fairsteward-data/spool"));
+        assert_eq!(c.operator_token_file, PathBuf::from("./fairsteward-data/operator-token"));
         assert_eq!(c.mail_from.email.to_string(), "moves@steward.example");
     }
 
@@ -271,6 +281,9 @@ mod tests {
         assert_eq!(c.data_dir, PathBuf::from("/tmp/x"));
         assert_eq!(c.listen.port(), 9001);
         assert_eq!(c.mail_from.email.to_string(), "moves@club.example");
+        let raw: RawConfig = toml::from_str("[http]\noperator_token_file = \"/etc/fs/operator\"\n").unwrap();
+        let c = Config::from_raw(raw, &Overrides::default()).unwrap();
+        assert_eq!(c.operator_token_file, PathBuf::from("/etc/fs/operator"));
     }
 
     #[test]

@@ -4,31 +4,137 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use anyhow::Context;
+use std::path::Path;
+
+use anyhow::{Context, anyhow, bail};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 
 use crate::config::Config;
 use crate::mail::outbox::{self, Sink};
 use crate::mail::smtp::SmtpSink;
-use crate::protocol::StewardKeys;
+use crate::protocol::keys::CAPABILITY_KEY_FILE;
+use crate::protocol::{OperatorToken, SEALING_KEY_FILE, SIGNING_KEY_FILE, StewardKeys};
 use crate::steward::Steward;
-use crate::store::Store;
+use crate::store::{Check, Store, StoreError};
 
-/// Opens the store of `config` and builds the steward over it.
+/// The file the steward writes beside a database it created, so that a later
+/// start can tell "a new store" from "a store that was lost".
+pub const STORE_MARKER_FILE: &str = "store-created";
+
+/// Opens the store of `config` and builds the steward over it, after the
+/// start-up checks (see [`open_checked`]), with SQLite's `quick_check`.
 ///
 /// # Errors
-/// The data directory or database cannot be created or opened.
+/// As [`open_checked`].
 pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
-    std::fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
+    open_checked(config, outbox, Check::Quick)
+}
+
+/// Opens the store of `config` and builds the steward over it. It refuses, with
+/// one line naming the problem and the way out, when the data directory cannot
+/// be created or written; when the database is missing or empty but the data
+/// directory shows a store existed; when the database is read-only or fails
+/// `check`; and when a steward key is missing while the store holds games.
+///
+/// # Errors
+/// Any of the above, or the database or keys cannot be opened.
+pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyhow::Result<Steward> {
+    let dir = &config.data_dir;
+    if dir.exists() && !dir.is_dir() {
+        bail!("the data directory {} is not a directory; name a directory with --data-dir or data_dir", dir.display());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        anyhow!(
+            "cannot create the data directory {} ({e}); create it for the user running fairsteward, or choose another with --data-dir",
+            dir.display()
+        )
+    })?;
+    check_writable(dir)?;
     let path = config.database();
-    let store = Store::open(&path).with_context(|| format!("cannot open the database {}", path.display()))?;
-    let keys = StewardKeys::load_or_create(&config.data_dir)
-        .with_context(|| format!("cannot load or create the steward's keys in {}", config.data_dir.display()))?;
+    let new_store = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
+    if new_store && let Some(evidence) = earlier_store(config) {
+        bail!(
+            "the database {} is missing or empty, but the data directory shows a store existed ({evidence}); restore the database from a backup (README, \"Backup and restore\"), or move the data directory away to start a new store",
+            path.display()
+        );
+    }
+    let store = Store::open_checked(&path, check).map_err(|e| match e {
+        StoreError::Damaged { .. } | StoreError::ReadOnly { .. } | StoreError::TooNew { .. } => anyhow!("{e}"),
+        other => {
+            anyhow!("cannot open the database {} ({other}); restore it from a backup if it is damaged", path.display())
+        }
+    })?;
+    let marker = dir.join(STORE_MARKER_FILE);
+    if !marker.exists() {
+        std::fs::write(&marker, format!("a fairsteward store was created here ({})\n", path.display()))
+            .with_context(|| format!("cannot write {}", marker.display()))?;
+    }
+    let games = store
+        .transaction_blocking(|tx| tx.games().map(|g| g.len()))
+        .map_err(|e: StoreError| anyhow!("cannot read the database {} ({e})", path.display()))?;
+    if games > 0
+        && let Some(missing) = StewardKeys::missing_files(dir).first()
+    {
+        bail!(
+            "the steward key {} is missing, but the store holds {games} games whose players trust the steward's fingerprint; restore the key file from a backup of the data directory (a new key would break every game's chain of trust; to change keys on purpose, restore it and run `fairsteward keys rotate`)",
+            missing.display()
+        );
+    }
+    let keys = StewardKeys::load_or_create(dir)
+        .with_context(|| format!("cannot load or create the steward's keys in {}", dir.display()))?;
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
         .with_clock(config.clock.clone(), config.schedule.clock.clone()))
+}
+
+/// Refuses a data directory this process cannot create a file in (a read-only
+/// mount, wrong owner): SQLite would open the store read-only, and every move
+/// would fail.
+fn check_writable(dir: &Path) -> anyhow::Result<()> {
+    let probe = dir.join(format!(".write-check-{}", std::process::id()));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&probe)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"ok").and_then(|()| f.sync_all()));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| {
+        anyhow!(
+            "the data directory {} is not writable ({e}); give the user running fairsteward write access to it (and mount it read-write), or choose another with --data-dir",
+            dir.display()
+        )
+    })
+}
+
+/// What in the data directory shows that a store existed: the marker, a
+/// steward key, a WAL file, or mails in the spool.
+fn earlier_store(config: &Config) -> Option<String> {
+    let dir = &config.data_dir;
+    let mut found: Vec<String> =
+        [STORE_MARKER_FILE, SIGNING_KEY_FILE, SEALING_KEY_FILE, CAPABILITY_KEY_FILE, "steward.db-wal"]
+            .into_iter()
+            .filter(|f| std::fs::metadata(dir.join(f)).is_ok_and(|m| m.len() > 0))
+            .map(str::to_owned)
+            .collect();
+    let spooled = std::fs::read_dir(&config.spool_dir).map_or(0, |d| d.flatten().count());
+    if spooled > 0 {
+        found.push(format!("{spooled} files in the spool {}", config.spool_dir.display()));
+    }
+    (!found.is_empty()).then(|| found.join(", "))
+}
+
+/// The operator's token (`config.operator_token_file`), made at the first start.
+///
+/// # Errors
+/// The file cannot be read or written, or holds no token.
+pub fn operator_token(config: &Config) -> anyhow::Result<OperatorToken> {
+    OperatorToken::load_or_create(&config.operator_token_file).map_err(|e| {
+        anyhow!(
+            "cannot load or create the operator token ({e}); fix or remove that file, or name another with [http] operator_token_file"
+        )
+    })
 }
 
 /// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool.
@@ -52,7 +158,8 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let wake = Arc::new(Notify::new());
-    let steward = open(&config, wake.clone())?;
+    let steward = open_checked(&config, wake.clone(), Check::Full)?;
+    let operator = Arc::new(operator_token(&config)?);
     let sink = sink(&config)?;
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
@@ -78,7 +185,7 @@ pub async fn serve(
         mail = %mail,
         "fairsteward listening on http://{addr}"
     );
-    axum::serve(listener, crate::web::router(steward)).with_graceful_shutdown(shutdown).await?;
+    axum::serve(listener, crate::web::router(steward, operator)).with_graceful_shutdown(shutdown).await?;
     tracing::info!("shutting down; draining the outbox");
     let _ = stop.send(true);
     if let Some(m) = maildir {

@@ -61,6 +61,8 @@ struct Lab {
     clock: Clock,
     client: reqwest::Client,
     server: Option<Running>,
+    /// The operator token, sent when a game is created.
+    operator: String,
 }
 
 #[derive(Clone, Debug)]
@@ -109,6 +111,7 @@ impl Lab {
             clock: Clock::manual(t(start)),
             client: reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap(),
             server: None,
+            operator: String::new(),
         };
         lab.start().await;
         lab
@@ -128,7 +131,7 @@ impl Lab {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
+            http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             ..RawConfig::default()
         };
         let mut config = Config::from_raw(
@@ -137,6 +140,7 @@ impl Lab {
         )
         .unwrap();
         config.clock = self.clock.clone();
+        self.operator = fairsteward::server::operator_token(&config).unwrap().reveal().to_owned();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
             let _ = stopped.await;
@@ -158,6 +162,8 @@ impl Lab {
     async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
         let base = &self.server.as_ref().expect("running").base;
         let mut req = self.client.request(method, format!("{base}{path}"));
+        // Games are created by the operator.
+        let token = token.or((path == "/api/games").then_some(self.operator.as_str()));
         if let Some(t) = token {
             req = req.header("Authorization", format!("Bearer {t}"));
         }

@@ -384,7 +384,9 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
         repeats: AtomicUsize::new(0),
     });
 
-    // The games.
+    // The games, created with the operator token the first run made.
+    let operator = std::fs::read_to_string(dir.path().join("operator-token")).expect("the operator token");
+    let operator = operator.trim();
     let mut games = Vec::new();
     for variant in [VariantId::Chess, VariantId::Fairschach] {
         for i in 0..GAMES_PER_VARIANT {
@@ -392,7 +394,14 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
                 {"name": format!("First {i}"), "email": format!("first{i}@example.org")},
                 {"name": format!("Second {i}"), "email": format!("second{i}@example.org")},
             ]});
-            let response = shared.http.post(shared.url("/api/games")).json(&body).send().await.expect("create a game");
+            let response = shared
+                .http
+                .post(shared.url("/api/games"))
+                .bearer_auth(&operator)
+                .json(&body)
+                .send()
+                .await
+                .expect("create a game");
             assert_eq!(response.status().as_u16(), 201);
             let created: Value = response.json().await.expect("JSON");
             let tokens: Vec<String> = created["tokens"]

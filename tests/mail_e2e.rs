@@ -131,6 +131,8 @@ fn is_answer(m: &Mail) -> bool {
 struct Steward {
     base: String,
     client: reqwest::Client,
+    /// The operator token, which creating a game needs.
+    operator: String,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     _dir: tempfile::TempDir,
@@ -145,7 +147,7 @@ impl Steward {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
+            http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             mail: RawMail {
                 from: Some(format!("Fairsteward <{moves}@{DOMAIN}>")),
                 smtp: Some(RawSmtp {
@@ -173,12 +175,13 @@ impl Steward {
                 .expect("a valid configuration");
         let imap = config.imap.as_ref().expect("[mail.imap] is read");
         assert!(imap.idle && imap.mailbox == "INBOX", "{imap:?}");
+        let operator = fairsteward::server::operator_token(&config).unwrap().reveal().to_owned();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
             let _ = stopped.await;
         }));
         let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
-        Steward { base: format!("http://{addr}"), client, stop: Some(stop), task: Some(task), _dir: dir }
+        Steward { base: format!("http://{addr}"), client, operator, stop: Some(stop), task: Some(task), _dir: dir }
     }
 
     async fn stop(mut self) {
@@ -232,7 +235,14 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
         {"name": "Alice", "email": emails[0]},
         {"name": "Bob", "email": emails[1]},
     ]});
-    let resp = steward.client.post(format!("{}/api/games", steward.base)).json(&body).send().await.unwrap();
+    let resp = steward
+        .client
+        .post(format!("{}/api/games", steward.base))
+        .bearer_auth(&steward.operator)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 201);
     let created: Value = resp.json().await.unwrap();
     let game = created["game"]["id"].as_str().unwrap().to_owned();

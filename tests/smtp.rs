@@ -245,7 +245,7 @@ impl Steward {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
+            http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             mail: RawMail {
                 smtp: Some(RawSmtp {
                     host: Some("127.0.0.1".into()),
@@ -311,13 +311,15 @@ async fn post(client: &reqwest::Client, url: String, token: Option<&str>, body: 
     (status, serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text)))
 }
 
-/// Creates a Fairschach game for the players at `emails` (white, black).
-async fn create_game(client: &reqwest::Client, base: &str, emails: [&str; 2]) -> Game {
+/// Creates a Fairschach game for the players at `emails` (white, black), as the
+/// operator of the steward whose data directory is `data_dir`.
+async fn create_game(client: &reqwest::Client, base: &str, data_dir: &Path, emails: [&str; 2]) -> Game {
     let body = json!({"variant": "fairschach", "seats": [
         {"name": "Alice", "email": emails[0]},
         {"name": "Bob", "email": emails[1]},
     ]});
-    let (status, v) = post(client, format!("{base}/api/games"), None, body).await;
+    let operator = common::operator_token(data_dir);
+    let (status, v) = post(client, format!("{base}/api/games"), Some(&operator), body).await;
     assert_eq!(status, 201, "create: {v}");
     let token = |i: usize| v["tokens"][i]["token"].as_str().unwrap().to_owned();
     Game { id: v["game"]["id"].as_str().unwrap().to_owned(), tokens: [token(0), token(1)] }
@@ -366,7 +368,7 @@ async fn board_mails_arrive_once_threaded_and_multipart() {
     let steward = Steward::start(stack.smtp_port).await;
     let (white, black) = (unique("white"), unique("black"));
     let emails = [format!("{white}@example.org"), format!("{black}@example.org")];
-    let g = create_game(&steward.client, &steward.base, [&emails[0], &emails[1]]).await;
+    let g = create_game(&steward.client, &steward.base, &steward.config.data_dir, [&emails[0], &emails[1]]).await;
     play_pair(&steward.client, &steward.base, &g, 1, ["e4", "d5"]).await;
 
     let users = [white.clone(), black.clone()];
@@ -584,9 +586,13 @@ async fn while_the_server_is_down_mails_wait_with_backoff_then_each_arrives_once
     let proxy = Proxy::start(&stack, false).await;
     let steward = Steward::start(proxy.addr.port()).await;
     let (white, black) = (unique("down-w"), unique("down-b"));
-    let g =
-        create_game(&steward.client, &steward.base, [&format!("{white}@example.org"), &format!("{black}@example.org")])
-            .await;
+    let g = create_game(
+        &steward.client,
+        &steward.base,
+        &steward.config.data_dir,
+        [&format!("{white}@example.org"), &format!("{black}@example.org")],
+    )
+    .await;
     play_pair(&steward.client, &steward.base, &g, 1, ["e4", "d5"]).await;
     play_pair(&steward.client, &steward.base, &g, 2, ["Nf3", "Nc6"]).await;
 
@@ -729,8 +735,13 @@ async fn killed_mid_drain_and_restarted_every_mail_arrives_and_repeats_keep_thei
     let mut expected = BTreeSet::new();
     for n in 0..2 {
         let (white, black) = (unique(&format!("kill{n}-w")), unique(&format!("kill{n}-b")));
-        let g = create_game(&client, &daemon.base, [&format!("{white}@example.org"), &format!("{black}@example.org")])
-            .await;
+        let g = create_game(
+            &client,
+            &daemon.base,
+            &dir.path().join("data"),
+            [&format!("{white}@example.org"), &format!("{black}@example.org")],
+        )
+        .await;
         play_pair(&client, &daemon.base, &g, 1, ["e4", "d5"]).await;
         for seat in 0..2 {
             expected.insert(mid(&g.id, 0, seat, "started"));

@@ -195,16 +195,20 @@ async fn demo(data_dir: &Path) -> anyhow::Result<()> {
         .await
         .context("cannot listen on 127.0.0.1")?;
     let addr = listener.local_addr()?;
-    let raw =
-        RawConfig { http: RawHttp { listen: None, public_url: Some(PUBLIC_URL.to_owned()) }, ..RawConfig::default() };
+    let raw = RawConfig {
+        http: RawHttp { public_url: Some(PUBLIC_URL.to_owned()), ..RawHttp::default() },
+        ..RawConfig::default()
+    };
     let config =
         Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_path_buf()), listen: Some(addr.to_string()) })?;
     let spool = config.spool_dir.clone();
+    // The demo creates its game as the operator would: with the operator token.
+    let operator = crate::server::operator_token(&config)?.reveal().to_owned();
     let (stop, stop_signal) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(crate::server::serve(config, listener, async move {
         let _ = stop_signal.await;
     }));
-    let played = play(&format!("http://{addr}"), &spool).await;
+    let played = play(&format!("http://{addr}"), &spool, &operator).await;
     // Stop the steward whatever happened, and wait until it has drained and closed.
     let _ = stop.send(());
     let stopped = match server.await {
@@ -244,7 +248,7 @@ impl Players {
 }
 
 /// Plays the script against the steward at `base`, printing the mails from `spool`.
-async fn play(base: &str, spool: &Path) -> anyhow::Result<()> {
+async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
     let players = Players {
         http: reqwest::Client::builder()
             .timeout(PATIENCE)
@@ -260,7 +264,11 @@ async fn play(base: &str, spool: &Path) -> anyhow::Result<()> {
     let seats: Vec<Value> = PLAYERS.iter().map(|(name, email)| json!({"name": name, "email": email})).collect();
     let created = players
         .call(
-            players.http.post(format!("{base}/api/games")).json(&json!({"variant": "fairschach", "seats": seats})),
+            players
+                .http
+                .post(format!("{base}/api/games"))
+                .bearer_auth(operator)
+                .json(&json!({"variant": "fairschach", "seats": seats})),
             "creating the game",
             201,
         )

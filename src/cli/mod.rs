@@ -3,6 +3,7 @@
 //! Errors are printed as one line, `fairsteward: <what was wrong>`, with exit
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
+pub(crate) mod admin;
 pub(crate) mod demo;
 pub(crate) mod game;
 pub(crate) mod ingest;
@@ -46,6 +47,12 @@ enum Command {
     /// Run one deadline sweep as of a time (timeouts, grace notices, reminders),
     /// then write the queued mails to the spool (JSON report on stdout).
     Sweep(sweep::SweepArgs),
+    /// Print the operator token, which `POST /api/games` needs (made, mode 0600,
+    /// if there is none yet).
+    OperatorToken(admin::OperatorTokenArgs),
+    /// Copy the database to FILE with SQLite's online backup, while the steward
+    /// serves (JSON on stdout).
+    Backup(admin::BackupArgs),
     /// Watch the steward referee a short Fairschach game, printing every board mail.
     ///
     /// A steward on a temporary directory and 127.0.0.1; a dozen pairs played
@@ -125,6 +132,11 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => return verify::exit_status(args),
         Command::Ingest(args) => return ingest::exit_status(args),
         Command::Demo(args) => return report(demo::run(args)),
+        Command::OperatorToken(args) => return report(admin::operator_token(args)),
+        Command::Backup(args) => match admin::backup(args) {
+            Ok(value) => Ok(value),
+            Err(err) => return report(Err(err)),
+        },
         Command::Game(args) => match game::run(args) {
             Ok(value) => Ok(value),
             Err(game::Failure::Input(err)) => Err(err),

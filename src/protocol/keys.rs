@@ -149,6 +149,15 @@ impl StewardKeys {
         Ok(StewardKeys::from_parts(signing, sealing, capability))
     }
 
+    /// The steward's key files that `dir` lacks.
+    pub fn missing_files(dir: &Path) -> Vec<PathBuf> {
+        [SIGNING_KEY_FILE, SEALING_KEY_FILE, CAPABILITY_KEY_FILE]
+            .into_iter()
+            .map(|f| dir.join(f))
+            .filter(|p| !p.exists())
+            .collect()
+    }
+
     fn from_parts(signing: Ed25519KeyPair, sealing: StaticSecret, capability: [u8; 32]) -> StewardKeys {
         let sealing_public = PublicKey::from(&sealing).to_bytes();
         StewardKeys {
@@ -332,7 +341,7 @@ fn warn_if_exposed(path: &Path) {
 
 /// Writes a new secret file, mode 0600: a temporary file, synced, then linked
 /// into place (which fails if the file exists), then the directory synced.
-fn write_secret(path: &Path, contents: &[u8]) -> Result<(), KeyError> {
+pub(crate) fn write_secret(path: &Path, contents: &[u8]) -> Result<(), KeyError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

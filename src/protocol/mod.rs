@@ -101,6 +101,7 @@ pub mod commit;
 pub mod envelope;
 pub mod error;
 pub mod keys;
+pub mod operator;
 pub mod policy;
 pub mod seal;
 pub mod transcript;
@@ -116,6 +117,7 @@ pub use keys::{
     KeyError, PlayerKey, SEALING_KEY_FILE, SIGNING_KEY_FILE, StewardKeys, fingerprint, public_key_from_base64,
     same_fingerprint, verify_signature,
 };
+pub use operator::{OPERATOR_TOKEN_FILE, OperatorToken};
 pub use seal::{open_sealed, seal, sealing_aad, try_seal};
 
 use base64::Engine as _;

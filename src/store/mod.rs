@@ -45,6 +45,43 @@ pub enum StoreError {
     /// The store thread has stopped.
     #[error("the store thread has stopped")]
     Closed,
+    /// A backup could not be made as asked.
+    #[error("{0}")]
+    Backup(String),
+    /// SQLite could open the database only for reading.
+    #[error(
+        "the database {} can only be opened read-only; give the user running fairsteward write access to it and its directory",
+        path.display()
+    )]
+    ReadOnly {
+        /// The database file.
+        path: PathBuf,
+    },
+    /// The file is not an intact SQLite database.
+    #[error(
+        "the database {} is damaged ({check}: {problem}); stop here, keep the file for inspection, and restore the latest backup (README, \"Backup and restore\")",
+        path.display()
+    )]
+    Damaged {
+        /// The database file.
+        path: PathBuf,
+        /// What found it: SQLite's `integrity_check`, `quick_check`, or opening.
+        check: &'static str,
+        /// SQLite's first complaint.
+        problem: String,
+    },
+}
+
+/// How thoroughly [`Store::open_checked`] checks the database before use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// No check beyond opening (tests and tools on fresh files).
+    None,
+    /// `PRAGMA quick_check`: every page and record read, indexes not compared
+    /// with their tables; linear in the file's size.
+    Quick,
+    /// `PRAGMA integrity_check`: `quick_check` and every index entry matched.
+    Full,
 }
 
 type Job = Box<dyn FnOnce(&mut Connection) + Send>;
@@ -63,13 +100,55 @@ impl Store {
     /// # Errors
     /// The file cannot be opened, or its schema is newer than this program's.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let mut conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        // FULL: a commit is durable before the caller hears "accepted".
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", true)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        migrations::migrate(&mut conn, path)?;
+        Store::open_checked(path, Check::None)
+    }
+
+    /// [`Store::open`], refusing a database SQLite can only read, and one that
+    /// fails `check` (or that SQLite calls corrupt or not a database).
+    ///
+    /// # Errors
+    /// As [`Store::open`]; [`StoreError::ReadOnly`]; [`StoreError::Damaged`].
+    pub fn open_checked(path: &Path, check: Check) -> Result<Store, StoreError> {
+        let damaged = |check: &'static str| {
+            move |e: StoreError| match e {
+                StoreError::Sqlite(ref s)
+                    if matches!(
+                        s.sqlite_error_code(),
+                        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+                    ) =>
+                {
+                    StoreError::Damaged { path: path.to_owned(), check, problem: s.to_string() }
+                }
+                other => other,
+            }
+        };
+        let mut conn = Connection::open(path).map_err(StoreError::from).map_err(damaged("opening"))?;
+        (|| -> Result<(), StoreError> {
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            // FULL: a commit is durable before the caller hears "accepted".
+            conn.pragma_update(None, "synchronous", "FULL")?;
+            conn.pragma_update(None, "foreign_keys", true)?;
+            conn.busy_timeout(std::time::Duration::from_secs(10))?;
+            Ok(())
+        })()
+        .map_err(damaged("opening"))?;
+        // SQLite falls back to read-only when it may not write the file; every
+        // move would then fail, so refuse here.
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly { path: path.to_owned() });
+        }
+        let pragma = match check {
+            Check::None => None,
+            Check::Quick => Some("quick_check"),
+            Check::Full => Some("integrity_check"),
+        };
+        if let Some(pragma) = pragma {
+            let problems = integrity(&conn, pragma).map_err(damaged(pragma))?;
+            if let Some(first) = problems.into_iter().next() {
+                return Err(StoreError::Damaged { path: path.to_owned(), check: pragma, problem: first });
+            }
+        }
+        migrations::migrate(&mut conn, path).map_err(damaged("opening"))?;
         let (jobs, inbox) = mpsc::channel::<Job>();
         thread::Builder::new()
             .name("store".into())
@@ -140,6 +219,84 @@ impl Store {
         });
         self.jobs.send(job).map_err(|_| E::from(StoreError::Closed))
     }
+}
+
+/// What SQLite's `pragma` (`integrity_check` or `quick_check`) finds wrong;
+/// empty when it answers `ok`.
+fn integrity(conn: &Connection, pragma: &str) -> Result<Vec<String>, StoreError> {
+    let mut stmt = conn.prepare(&format!("PRAGMA {pragma}(20)"))?;
+    let rows: Vec<String> = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<_, _>>()?;
+    Ok(rows.into_iter().filter(|r| r != "ok").collect())
+}
+
+/// What [`backup`] copied.
+#[derive(Clone, Copy, Debug)]
+pub struct BackupReport {
+    /// Database pages copied.
+    pub pages: i32,
+    /// Bytes written.
+    pub bytes: u64,
+}
+
+/// Copies the database at `from` into the new file `to` with SQLite's online
+/// backup API, while a steward may be serving from it: the copy is one
+/// consistent snapshot (the whole database in one step, under one read
+/// transaction, which in WAL mode holds up no writer). The copy is written under
+/// a temporary name, checked with `quick_check`, and then renamed into place.
+///
+/// # Errors
+/// No database at `from`; `to` exists; SQLite fails; the copy does not check.
+pub fn backup(from: &Path, to: &Path) -> Result<BackupReport, StoreError> {
+    use rusqlite::OpenFlags;
+    use rusqlite::backup::{Backup, StepResult};
+    if !from.is_file() {
+        return Err(StoreError::Backup(format!("there is no database at {}", from.display())));
+    }
+    if to.exists() {
+        return Err(StoreError::Backup(format!(
+            "{} already exists; name a new file for the backup, or move that one away",
+            to.display()
+        )));
+    }
+    let source =
+        Connection::open_with_flags(from, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+    source.busy_timeout(std::time::Duration::from_secs(10))?;
+    let name = to.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = to.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let copied = (|| -> Result<i32, StoreError> {
+        let mut dest = Connection::open(&tmp)?;
+        let pages = {
+            let step = Backup::new(&source, &mut dest)?;
+            loop {
+                match step.step(-1)? {
+                    StepResult::Done => break step.progress().pagecount,
+                    // A writer holds a lock for a moment: try again.
+                    _ => thread::sleep(std::time::Duration::from_millis(20)),
+                }
+            }
+        };
+        let problems = integrity(&dest, "quick_check")?;
+        if let Some(first) = problems.into_iter().next() {
+            return Err(StoreError::Damaged { path: tmp.clone(), check: "quick_check", problem: first });
+        }
+        // A backup is one self-contained file: no -wal beside it.
+        dest.pragma_update(None, "journal_mode", "DELETE")?;
+        drop(dest);
+        std::fs::File::open(&tmp).and_then(|f| f.sync_all()).map_err(|e| StoreError::Backup(e.to_string()))?;
+        Ok(pages)
+    })();
+    let pages = match copied {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&tmp, to)
+        .map_err(|e| StoreError::Backup(format!("cannot rename the backup to {}: {e}", to.display())))?;
+    let bytes = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);
+    Ok(BackupReport { pages, bytes })
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+use std::sync::Arc;
+
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -14,7 +16,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::protocol::Envelope;
+use crate::protocol::{Envelope, OperatorToken};
 use crate::steward::{Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
 
 /// The largest request body accepted (a move is a few dozen bytes).
@@ -107,11 +109,11 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())
 }
 
-/// The API router over a steward.
-pub fn router(steward: Steward) -> Router {
+/// The API router over a steward; creating a game needs the `operator` token.
+pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     Router::new()
         .route("/api/steward", get(steward_keys))
-        .route("/api/games", post(create_game))
+        .route("/api/games", post(create_game).layer(axum::middleware::from_fn_with_state(operator, require_operator)))
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/resign", post(resign))
@@ -163,6 +165,27 @@ async fn json_errors(response: Response) -> Response {
 
 async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; the API is under /api/games (see the README)")
+}
+
+/// Lets a request through only with `Authorization: Bearer <operator token>`.
+async fn require_operator(
+    State(operator): State<Arc<OperatorToken>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match bearer(request.headers()) {
+        Some(token) if operator.matches(&token) => next.run(request).await,
+        given => ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "operator_token_required",
+            if given.is_some() {
+                "this is not the operator token; creating a game needs Authorization: Bearer <operator token>, which `fairsteward operator-token` prints on the steward's host"
+            } else {
+                "creating a game needs the operator token: send Authorization: Bearer <operator token>, which `fairsteward operator-token` prints on the steward's host"
+            },
+        )
+        .into_response(),
+    }
 }
 
 async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Response, ApiError> {

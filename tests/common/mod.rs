@@ -31,6 +31,8 @@ pub struct Server {
     pub base: String,
     pub client: reqwest::Client,
     pub config: Config,
+    /// The operator token (`POST /api/games` needs it).
+    pub operator: String,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<anyhow::Result<()>>>,
     _dir: Option<tempfile::TempDir>,
@@ -50,12 +52,15 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
-            http: RawHttp { listen: None, public_url: Some(format!("http://{addr}")) },
+            http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             ..RawConfig::default()
         };
         let config =
             Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_owned()), listen: Some(addr.to_string()) })
                 .expect("a valid configuration");
+        // The token serve would make at its start, made (or read) the same way
+        // now, so the first request can carry it.
+        let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
         let (stop, stopped) = oneshot::channel::<()>();
         let shutdown = async move {
             let _ = stopped.await;
@@ -65,6 +70,7 @@ impl Server {
             base: format!("http://{addr}"),
             client: client(),
             config,
+            operator,
             stop: Some(stop),
             task: Some(task),
             _dir: None,
@@ -82,9 +88,9 @@ impl Server {
             .expect("the steward serves and stops without error");
     }
 
-    /// A client of this steward.
+    /// A client of this steward (it creates games with the operator token).
     pub fn api(&self) -> Api {
-        Api { base: self.base.clone(), client: self.client.clone() }
+        Api { base: self.base.clone(), client: self.client.clone(), operator: Some(self.operator.clone()) }
     }
 
     pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
@@ -123,15 +129,28 @@ pub fn client() -> reqwest::Client {
 pub struct Api {
     pub base: String,
     pub client: reqwest::Client,
+    /// The operator token, sent on `POST /api/games` when no other token is
+    /// given (as the operator who invites the players would).
+    pub operator: Option<String>,
 }
 
 impl Api {
+    /// This client without the operator token.
+    pub fn anonymous(&self) -> Api {
+        Api { operator: None, ..self.clone() }
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
         send(&self.client, format!("{}{path}", self.base), reqwest::Method::GET, token, None).await
     }
 
     /// Posts `body` as `application/json` (whether or not it is valid JSON).
+    /// Creating a game (`/api/games`) without a token sends the operator token.
     pub async fn post(&self, path: &str, token: Option<&str>, body: impl Into<Vec<u8>>) -> Answer {
+        let token = match (token, path) {
+            (None, "/api/games") => self.operator.as_deref(),
+            _ => token,
+        };
         let body = Some(("application/json", body.into()));
         send(&self.client, format!("{}{path}", self.base), reqwest::Method::POST, token, body).await
     }
@@ -256,6 +275,16 @@ pub async fn eventually_within<T>(limit: Duration, what: &str, mut check: impl F
         assert!(Instant::now() < deadline, "timed out after {} s waiting for {what}", limit.as_secs());
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
+}
+
+/// The operator token a steward made in `data_dir` (the default
+/// `operator-token` file): what `fairsteward operator-token` prints.
+pub fn operator_token(data_dir: &Path) -> String {
+    let path = data_dir.join("operator-token");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the operator token {}: {e}", path.display()))
+        .trim()
+        .to_owned()
 }
 
 /// The `.eml` files of a spool directory, by file name.
@@ -443,6 +472,8 @@ pub struct Steward {
     reader: Option<std::thread::JoinHandle<()>>,
     lines: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     pub addr: std::net::SocketAddr,
+    /// The operator token the child made (or found) in its data directory.
+    pub operator: String,
 }
 
 impl Steward {
@@ -473,7 +504,8 @@ impl Steward {
                 }
             })
         };
-        let mut s = Steward { child, reader: Some(reader), lines, addr: ([127, 0, 0, 1], 0).into() };
+        let mut s =
+            Steward { child, reader: Some(reader), lines, addr: ([127, 0, 0, 1], 0).into(), operator: String::new() };
         s.addr = eventually("the listening line on stderr", || {
             s.lines.lock().unwrap().iter().find_map(|l| {
                 let rest = l.split("listening on http://").nth(1)?;
@@ -481,12 +513,13 @@ impl Steward {
             })
         })
         .await;
+        s.operator = operator_token(data_dir);
         s
     }
 
-    /// A client of the child.
+    /// A client of the child (it creates games with the operator token).
     pub fn api(&self) -> Api {
-        Api { base: format!("http://{}", self.addr), client: client() }
+        Api { base: format!("http://{}", self.addr), client: client(), operator: Some(self.operator.clone()) }
     }
 
     /// The log so far, lines joined with LF.
