@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod contact;
 pub mod ids;
 pub mod mail;
 pub mod protocol;

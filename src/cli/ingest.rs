@@ -17,8 +17,9 @@ use tokio::sync::Notify;
 use super::serve::ConfigArgs;
 use crate::mail::door::{Handled, handle};
 
-/// The largest mail taken (bigger ones are refused: EX_DATAERR).
-pub const MAX_MAIL_BYTES: usize = 10 * 1024 * 1024;
+/// The largest mail taken (bigger ones are refused: EX_DATAERR); the same limit
+/// for every door.
+pub use crate::mail::MAX_MAIL_BYTES;
 
 /// `fairsteward ingest`.
 #[derive(Debug, Args)]

@@ -29,6 +29,7 @@ use lettre::message::header::ContentType;
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use minijinja::Environment;
 
+use crate::contact::PlayerAddress;
 use crate::ids::GameId;
 use crate::store::OutboxRow;
 
@@ -172,12 +173,33 @@ fn render(template: &'static str, context: &minijinja::Value) -> Result<String, 
     templates().get_template(template).and_then(|t| t.render(context)).map_err(|e| ComposeError::Template(template, e))
 }
 
-/// `Name <address>`, or the bare address when the name does not fit.
+/// `Name <address>`, checked by the validator game creation uses
+/// ([`crate::contact`]); a stored name is made safe whatever it holds.
 fn recipient(name: &str, email: &str) -> Result<Mailbox, ComposeError> {
-    format!("{} <{}>", name.replace(['<', '>', '"'], ""), email)
-        .parse()
-        .or_else(|_| email.parse())
-        .map_err(|_| ComposeError::Address(email.to_owned()))
+    let address = PlayerAddress::parse(email).map_err(|_| ComposeError::Address(email.to_owned()))?;
+    Ok(address.mailbox(name))
+}
+
+/// The longest subject written, in characters; longer ones (say, `Re:` and a
+/// player's subject) are cut with `…`. With names of at most
+/// [`crate::contact::MAX_NAME_CHARS`] and addresses of at most
+/// [`crate::contact::MAX_ADDRESS_CHARS`], this keeps every header line far below
+/// RFC 5322's 998 octets, however lettre folds it.
+pub const MAX_SUBJECT_CHARS: usize = 200;
+
+/// The longest Message-ID of a player's mail referred to in `In-Reply-To`.
+const MAX_ANSWERED_ID: usize = 250;
+
+/// A subject for a header: one line, at most [`MAX_SUBJECT_CHARS`].
+fn header_text(text: &str) -> String {
+    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line = one_line.trim();
+    if one_line.chars().count() <= MAX_SUBJECT_CHARS {
+        return one_line.to_owned();
+    }
+    let mut cut: String = one_line.chars().take(MAX_SUBJECT_CHARS - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// Renders and formats a mail, ready for the outbox.
@@ -200,7 +222,7 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
     let mut builder = Message::builder()
         .from(d.from.clone())
         .to(to)
-        .subject(d.subject.clone())
+        .subject(header_text(&d.subject))
         .date(d.date.into())
         .message_id(Some(format!("<{id}>")));
     if let Some(reply_to) = d.extras.reply_to {
@@ -208,7 +230,13 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
     }
     if d.kind != MailKind::Started {
         let root = format!("<{}>", message_id(d.from, d.game, 0, d.seat, MailKind::Started, ""));
-        match d.extras.answers.as_deref().filter(|a| !a.contains(['<', '>', ' ', '\r', '\n'])) {
+        // A player's Message-ID of any length would make one unfoldable line.
+        let theirs = d
+            .extras
+            .answers
+            .as_deref()
+            .filter(|a| a.len() <= MAX_ANSWERED_ID && a.chars().all(|c| c.is_ascii_graphic() && !"<>".contains(c)));
+        match theirs {
             Some(theirs) => {
                 builder = builder.in_reply_to(format!("<{theirs}>")).references(format!("{root} <{theirs}>"))
             }
@@ -292,7 +320,7 @@ pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
     let message = Message::builder()
         .from(d.from.clone())
         .to(to)
-        .subject(d.subject.clone())
+        .subject(header_text(&d.subject))
         .date(d.date.into())
         .message_id(Some(format!("<{id}>")))
         .header(ContentType::TEXT_PLAIN)
@@ -474,6 +502,57 @@ mod tests {
         assert!(!String::from_utf8_lossy(&row.message).contains("\r\nReply-To:"), "no Reply-To unless asked");
         if std::env::var_os("FAIRSTEWARD_PRINT_MAIL").is_some() {
             println!("{}", String::from_utf8_lossy(&row.message));
+        }
+    }
+
+    /// The longest line of a formatted mail, in octets without the CRLF.
+    fn longest_line(message: &[u8]) -> usize {
+        message.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l).len()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn every_header_stays_below_998_octets_and_a_name_cannot_add_lines() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let long_local = format!("{}@{}.example.org", "a".repeat(64), "b".repeat(63));
+        let names = [
+            "N".repeat(100),
+            "Ärger ".repeat(16) + "Groß",
+            "王".repeat(100),
+            "\"quoted\" <angle> \\ back".repeat(4),
+            // A name stored before names were checked.
+            "Eve\r\nBcc: victim@example.org\r\n\r\nresign".to_owned(),
+        ];
+        let subjects = ["x".repeat(5000), "word ".repeat(1000), "Ä".repeat(3000), "Re: a\r\nBcc: x@y.org".to_owned()];
+        for name in &names {
+            for subject in &subjects {
+                let draft = Draft {
+                    to_name: name,
+                    to_email: &long_local,
+                    subject: subject.clone(),
+                    extras: Extras { answers: Some("z".repeat(5000)), ..Extras::default() },
+                    kind: MailKind::Answer,
+                    ..board_draft(&from, &game, Extras::default())
+                };
+                let row = compose(draft).unwrap();
+                assert!(longest_line(&row.message) < 998, "{}", String::from_utf8_lossy(&row.message));
+                let text = String::from_utf8(row.message.clone()).unwrap();
+                assert!(!text.contains("\r\nBcc:"), "no header injected: {text}");
+                let mail = mail_parser::MessageParser::default().parse(&row.message).unwrap();
+                let to = mail.to().and_then(|a| a.first()).unwrap();
+                assert_eq!(to.address.as_deref(), Some(long_local.as_str()));
+                assert!(mail.subject().unwrap().chars().count() <= MAX_SUBJECT_CHARS, "{:?}", mail.subject());
+            }
+        }
+    }
+
+    #[test]
+    fn an_address_creation_refuses_is_refused_here_too() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        for bad in ["\"john doe\"@example.org", "user@[192.0.2.1]", "jürgen@example.de"] {
+            let draft = Draft { to_email: bad, ..board_draft(&from, &game, Extras::default()) };
+            assert!(matches!(compose(draft), Err(ComposeError::Address(_))), "{bad}");
         }
     }
 }

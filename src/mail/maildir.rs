@@ -2,17 +2,35 @@
 //! and then moved to `cur/` with the `S` (seen) flag. A crash between the two
 //! leaves the message in `new/`; it is handled again and the steward recognises
 //! it (same Message-ID), so nothing is acted on twice.
+//!
+//! Only regular files no larger than [`MAX_MAIL_BYTES`] (the limit of `ingest`)
+//! are read. Each entry is opened without following a symbolic link
+//! (`O_NOFOLLOW`) and without waiting for a writer (`O_NONBLOCK`, for a FIFO), and
+//! what was opened is checked with `fstat`, so a link swapped in between a look
+//! and the open is never read through. Anything else — a link, a FIFO, a socket, a
+//! directory, a file over the limit, a file that cannot be opened — is moved to
+//! `rejected/` beside `new/` with a warning in the log, read by nobody, and not
+//! looked at again.
 
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::Utc;
 use tokio::sync::watch;
 
+use super::MAX_MAIL_BYTES;
 use super::door::{Handled, handle};
 use crate::steward::{Steward, StewardError};
 
-/// Handles every message now in `dir/new`; returns what became of each.
+/// The directory, beside `new/` and `cur/`, that entries the door will not read
+/// are moved to.
+pub const REJECTED: &str = "rejected";
+
+/// Handles every message now in `dir/new`; returns what became of each. Entries
+/// that are not regular files within the size limit are moved to
+/// [`REJECTED`] and are not in the answer.
 ///
 /// # Errors
 /// The directory cannot be read, or the store failed (the message stays in `new/`).
@@ -24,16 +42,20 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
         .map_err(|e| MaildirError::Io(new.clone(), e))?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.is_file())
+        // Dot files are not messages (maildir readers skip them).
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
         .collect();
     names.sort();
     let mut done = Vec::new();
     for path in names {
-        let raw = match std::fs::read(&path) {
+        let raw = match read_entry(&path) {
             Ok(raw) => raw,
             // Another reader took it meanwhile.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(MaildirError::Io(path, e)),
+            Err(Refused::Gone) => continue,
+            Err(Refused::Hostile(why)) => {
+                reject(dir, &path, &why);
+                continue;
+            }
         };
         let handled = handle(steward, &raw, Utc::now()).await?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -42,6 +64,63 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
         done.push((target, handled));
     }
     Ok(done)
+}
+
+/// Why an entry of `new/` was not read.
+enum Refused {
+    /// It is no longer there.
+    Gone,
+    /// It is not a message the door reads: why.
+    Hostile(String),
+}
+
+/// Reads one entry of `new/`: a regular file of at most [`MAX_MAIL_BYTES`],
+/// opened without following links or waiting on a FIFO.
+fn read_entry(path: &Path) -> Result<Vec<u8>, Refused> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            _ if e.kind() == std::io::ErrorKind::NotFound => Refused::Gone,
+            Some(libc::ELOOP) => Refused::Hostile("a symbolic link".into()),
+            _ => Refused::Hostile(format!("cannot be opened: {e}")),
+        })?;
+    // What was opened, not what the name points to now.
+    let meta = file.metadata().map_err(|e| Refused::Hostile(format!("cannot be examined: {e}")))?;
+    if !meta.file_type().is_file() {
+        return Err(Refused::Hostile(format!("not a regular file ({:?})", meta.file_type())));
+    }
+    if meta.len() > MAX_MAIL_BYTES as u64 {
+        return Err(Refused::Hostile(format!("{} bytes, over the limit of {MAX_MAIL_BYTES}", meta.len())));
+    }
+    let mut raw = Vec::with_capacity(meta.len() as usize);
+    // A file that grows while it is read is still cut at the limit.
+    file.take(MAX_MAIL_BYTES as u64 + 1)
+        .read_to_end(&mut raw)
+        .map_err(|e| Refused::Hostile(format!("cannot be read: {e}")))?;
+    if raw.len() > MAX_MAIL_BYTES {
+        return Err(Refused::Hostile(format!("grew over the limit of {MAX_MAIL_BYTES} bytes while read")));
+    }
+    Ok(raw)
+}
+
+/// Moves `path` (the entry itself, never what a link points to) to
+/// `dir/rejected/`, so the next sweep does not meet it again.
+fn reject(dir: &Path, path: &Path, why: &str) {
+    let rejected = dir.join(REJECTED);
+    let target = rejected.join(path.file_name().unwrap_or_default());
+    let moved = std::fs::create_dir_all(&rejected).and_then(|()| std::fs::rename(path, &target));
+    match moved {
+        Ok(()) => tracing::warn!(
+            entry = %path.display(), moved_to = %target.display(), why,
+            "maildir door: an entry that is not a mail it reads was moved aside, unread"
+        ),
+        Err(e) => tracing::warn!(
+            entry = %path.display(), why, error = %e,
+            "maildir door: an entry that is not a mail it reads could not be moved aside; it stays unread"
+        ),
+    }
 }
 
 /// Sweeps `dir` every `every` until `shutdown` turns true.

@@ -10,6 +10,10 @@
 //! | IMAP | in | `[mail.imap]`: unmarked messages are handled, then flagged `\Seen $FairstewardDone` ([`imap`]) |
 //! | maildir | in | `[mail.maildir]`: new messages are handled and moved to `cur/` ([`maildir`]) |
 
+/// The largest mail any door takes (`ingest`, IMAP, maildir): bigger ones are
+/// refused unread.
+pub const MAX_MAIL_BYTES: usize = 10 * 1024 * 1024;
+
 pub mod compose;
 pub mod door;
 pub mod imap;

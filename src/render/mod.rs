@@ -3,6 +3,7 @@
 //! Renderers draw a [`crate::rules::BoardView`] and never look into a variant's
 //! state, so every variant with a square grid is drawn by the same code.
 
+pub mod cache;
 pub mod png;
 pub mod svg;
 pub mod text;

@@ -380,19 +380,14 @@ impl Steward {
             ))
             .into());
         }
+        let mut contacts = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
-            if s.name.trim().is_empty() {
-                return Err(Refusal::BadRequest(format!("seat {} ({}) has no player name", i + 1, names[i])).into());
-            }
-            if s.email.trim().parse::<lettre::Address>().is_err() {
-                return Err(Refusal::BadRequest(format!(
-                    "seat {} ({}): {:?} is not a mail address",
-                    i + 1,
-                    names[i],
-                    s.email
-                ))
-                .into());
-            }
+            // One validator for names and addresses, shared with the mail composer.
+            let refuse =
+                |e: crate::contact::ContactError| Refusal::BadRequest(format!("seat {} ({}): {e}", i + 1, names[i]));
+            let name = crate::contact::PlayerName::parse(&s.name).map_err(refuse)?;
+            let email = crate::contact::PlayerAddress::parse(&s.email).map_err(refuse)?;
+            contacts.push((name.to_string(), email.to_string()));
             match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
                 Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
                     return Err(Refusal::BadRequest(format!(
@@ -439,11 +434,11 @@ impl Steward {
                 };
                 tx.insert_game(&row)?;
                 let mut seats = Vec::new();
-                for (i, (s, hash)) in new.seats.iter().zip(&hashes).enumerate() {
+                for (i, ((s, hash), (name, email))) in new.seats.iter().zip(&hashes).zip(&contacts).enumerate() {
                     let seat = SeatRow {
                         seat: Seat::new(i as u8),
-                        name: s.name.trim().to_owned(),
-                        email: s.email.trim().to_owned(),
+                        name: name.clone(),
+                        email: email.clone(),
                         public_key: s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned),
                         draw_offer: false,
                     };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::protocol::{Envelope, OperatorToken};
+use crate::render::cache::Pictures;
 use crate::steward::{Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
 
 /// The largest request body accepted (a move is a few dozen bytes).
@@ -127,6 +128,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/seats/{token}/deadlines.ics", get(deadlines_ics))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(Extension(Arc::new(Pictures::default())))
         .layer(axum::middleware::map_response(json_errors))
         .with_state(steward)
 }
@@ -342,9 +344,11 @@ struct BoardQuery {
     size: Option<u32>,
 }
 
-/// The PNG side when none is asked for, and the range accepted.
+/// The PNG side when none is asked for.
 const BOARD_PX: u32 = 640;
-const BOARD_PX_RANGE: std::ops::RangeInclusive<u32> = 64..=2048;
+/// The PNG sides accepted, in pixels: the largest is drawn in about 40 MB, and
+/// at most [`crate::render::cache::RENDERS_AT_ONCE`] are drawn at once.
+pub const BOARD_PX_RANGE: std::ops::RangeInclusive<u32> = 64..=2048;
 
 fn board_query(query: Result<Query<BoardQuery>, QueryRejection>, example: &str) -> Result<BoardQuery, ApiError> {
     query.map(|Query(q)| q).map_err(|e| {
@@ -378,6 +382,7 @@ async fn board_svg(
 /// The board now as PNG, `size` pixels on its longer side.
 async fn board_png(
     State(steward): State<Steward>,
+    Extension(pictures): Extension<Arc<Pictures>>,
     Path(id): Path<String>,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
@@ -396,12 +401,10 @@ async fn board_png(
     }
     let p = steward.board(id, q.seat).await?;
     let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
-    // Rendering takes milliseconds of CPU: keep it off the async workers.
-    let png = tokio::task::spawn_blocking(move || crate::render::png::board_png(&svg, size))
-        .await
-        .map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?
-        .map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?;
-    Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], png).into_response())
+    // Drawn on the blocking pool, a few at a time, and cached per (svg, size).
+    let png = pictures.png(svg, size).await.map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?;
+    let body = Bytes::from_owner(png);
+    Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], body).into_response())
 }
 
 // ---------------------------------------------------------------------------

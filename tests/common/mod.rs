@@ -522,6 +522,11 @@ impl Steward {
         Api { base: format!("http://{}", self.addr), client: client(), operator: Some(self.operator.clone()) }
     }
 
+    /// The child's process id (for its `/proc/<pid>/status`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The log so far, lines joined with LF.
     pub fn log(&self) -> String {
         self.lines.lock().unwrap().join("\n")

@@ -7,6 +7,7 @@
 //! is none, or when it is blank), unwraps `format=flowed` (RFC 3676, with `DelSp`),
 //! and normalises line ends to `\n`.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use mail_parser::decoders::charsets::map::charset_decoder;
@@ -171,11 +172,15 @@ fn ids(value: &HeaderValue<'_>) -> Vec<String> {
     .collect()
 }
 
+/// The recipients in order without duplicates. A set of the lower-cased addresses
+/// seen keeps this linear: a mail can name hundreds of thousands of addresses in
+/// one header, and comparing each with all before it took minutes.
 fn recipients(msg: &Message<'_>, raw_headers: &[(String, String)]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut add = |address: &str| {
         let address = address.trim().trim_start_matches('<').trim_end_matches('>').trim();
-        if address.contains('@') && !out.iter().any(|a| a.eq_ignore_ascii_case(address)) {
+        if address.contains('@') && seen.insert(address.to_ascii_lowercase()) {
             out.push(address.to_owned());
         }
     };

@@ -1,0 +1,184 @@
+//! Board PNGs for the web door, rendered a few at a time and kept in a small cache.
+//!
+//! A PNG of the largest size takes tens of megabytes while it is drawn (the
+//! pixmap, its unpremultiplied copy, the encoder's buffers), so the number of
+//! renders at once is bounded by a semaphore: requests beyond it wait their turn
+//! instead of each taking its own pixmap. Renders run on the blocking pool, and
+//! the permit travels with the render, so a request that is dropped while its
+//! picture is drawn still holds its permit until the drawing ends.
+//!
+//! Finished pictures are kept by (SVG, size): the SVG is drawn from the position,
+//! the marks and the side it is seen from, so a new position or another view is
+//! another key, and an unchanged one is served without drawing. The cache is
+//! bounded in bytes and drops the least recently used pictures first.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::Semaphore;
+
+use super::png::{RenderError, board_png};
+
+/// How many PNGs are drawn at once by the web door.
+pub const RENDERS_AT_ONCE: usize = 2;
+
+/// How many bytes of finished PNGs the web door keeps.
+pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A cache key: the SHA-256 of the SVG and the size in pixels.
+type Key = ([u8; 32], u32);
+
+/// The bounded renderer and its cache; share it behind an `Arc`.
+pub struct Pictures {
+    permits: Arc<Semaphore>,
+    cache: Mutex<Lru>,
+}
+
+impl Default for Pictures {
+    fn default() -> Pictures {
+        Pictures::new(RENDERS_AT_ONCE, CACHE_BYTES)
+    }
+}
+
+impl Pictures {
+    /// At most `renders_at_once` renders at a time (at least one), and at most
+    /// `cache_bytes` of finished pictures kept.
+    pub fn new(renders_at_once: usize, cache_bytes: usize) -> Pictures {
+        Pictures {
+            permits: Arc::new(Semaphore::new(renders_at_once.max(1))),
+            cache: Mutex::new(Lru { budget: cache_bytes, ..Lru::default() }),
+        }
+    }
+
+    /// `svg` as a PNG whose longer side is `size_px` pixels (see
+    /// [`board_png`]), from the cache or drawn when a permit is free.
+    ///
+    /// # Errors
+    /// What [`board_png`] refuses, or a render that did not finish.
+    pub async fn png(&self, svg: String, size_px: u32) -> Result<Arc<[u8]>, RenderError> {
+        let digest = ring::digest::digest(&ring::digest::SHA256, svg.as_bytes());
+        let mut hash = [0u8; 32];
+        hash.copy_from_slice(digest.as_ref());
+        let key = (hash, size_px);
+        if let Some(png) = self.lookup(&key) {
+            return Ok(png);
+        }
+        let permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| RenderError::Encode("the renderer is closed".into()))?;
+        // Whoever held the permit before may have drawn this very picture.
+        if let Some(png) = self.lookup(&key) {
+            return Ok(png);
+        }
+        let png = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            board_png(&svg, size_px)
+        })
+        .await
+        .map_err(|e| RenderError::Encode(format!("the render did not finish: {e}")))??;
+        let png: Arc<[u8]> = png.into();
+        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, png.clone());
+        Ok(png)
+    }
+
+    /// How many pictures and bytes the cache holds.
+    pub fn cached(&self) -> (usize, usize) {
+        let lru = self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        (lru.map.len(), lru.bytes)
+    }
+
+    fn lookup(&self, key: &Key) -> Option<Arc<[u8]>> {
+        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key)
+    }
+}
+
+/// Pictures by key, least recently used first in `order`.
+#[derive(Default)]
+struct Lru {
+    map: HashMap<Key, Arc<[u8]>>,
+    order: VecDeque<Key>,
+    bytes: usize,
+    budget: usize,
+}
+
+impl Lru {
+    fn get(&mut self, key: &Key) -> Option<Arc<[u8]>> {
+        let png = self.map.get(key)?.clone();
+        // The cache holds a few dozen pictures: a linear move to the back is cheap.
+        if let Some(at) = self.order.iter().position(|k| k == key) {
+            self.order.remove(at);
+        }
+        self.order.push_back(*key);
+        Some(png)
+    }
+
+    fn insert(&mut self, key: Key, png: Arc<[u8]>) {
+        // A picture that would take more than a quarter of the budget is not kept.
+        if png.len() > self.budget / 4 || self.map.contains_key(&key) {
+            return;
+        }
+        self.bytes += png.len();
+        self.map.insert(key, png);
+        self.order.push_back(key);
+        while self.bytes > self.budget {
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some(gone) = self.map.remove(&old) {
+                self.bytes -= gone.len();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::svg::{Marks, board_svg};
+    use crate::rules::{Options, VariantId};
+
+    fn start_svg(flipped: bool) -> String {
+        let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
+        board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), flipped)
+    }
+
+    #[tokio::test]
+    async fn a_picture_is_drawn_once_and_another_view_is_another_picture() {
+        let pictures = Pictures::default();
+        let a = pictures.png(start_svg(false), 200).await.unwrap();
+        let again = pictures.png(start_svg(false), 200).await.unwrap();
+        assert!(Arc::ptr_eq(&a, &again), "the second request is served from the cache");
+        assert_eq!(pictures.cached().0, 1);
+        let flipped = pictures.png(start_svg(true), 200).await.unwrap();
+        assert!(!Arc::ptr_eq(&a, &flipped));
+        let bigger = pictures.png(start_svg(false), 300).await.unwrap();
+        assert!(bigger.len() > a.len());
+        assert_eq!(pictures.cached().0, 3);
+    }
+
+    #[tokio::test]
+    async fn the_cache_keeps_to_its_budget_dropping_the_oldest() {
+        let one = Pictures::new(1, usize::MAX).png(start_svg(false), 256).await.unwrap().len();
+        // Room for about four such pictures.
+        let pictures = Pictures::new(1, one * 4 + one / 2);
+        for size in 250..262 {
+            pictures.png(start_svg(false), size).await.unwrap();
+            let (_, bytes) = pictures.cached();
+            assert!(bytes <= one * 4 + one / 2, "{bytes} bytes kept");
+        }
+        let (count, _) = pictures.cached();
+        assert!((2..=5).contains(&count), "{count} pictures kept");
+        // The newest is still there, the oldest is not.
+        let cache = pictures.cache.lock().unwrap();
+        assert!(cache.order.back().is_some_and(|k| k.1 == 261));
+        assert!(cache.order.iter().all(|k| k.1 != 250));
+    }
+
+    #[tokio::test]
+    async fn a_refused_size_is_an_error_and_nothing_is_kept() {
+        let pictures = Pictures::default();
+        assert!(matches!(pictures.png(start_svg(false), 0).await, Err(RenderError::Size(0))));
+        assert_eq!(pictures.cached(), (0, 0));
+    }
+}
