@@ -49,7 +49,9 @@ enum PlayerCommand {
     /// Make an Ed25519 signing key (file mode 0600); prints the public key to
     /// register as the seat's `public_key` when the game is created.
     Keygen(KeygenArgs),
-    /// Print a signed move envelope.
+    /// Print a signed move envelope, or with --action a signed resignation,
+    /// draw offer, accept or decline, or leave (required in games with
+    /// auth = signature).
     Sign(SignArgs),
     /// Print a move sealed to the steward's key (and signed, with --key).
     Seal(SealArgs),
@@ -87,9 +89,26 @@ struct Target {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["mv", "action"])))]
 struct SignArgs {
-    #[command(flatten)]
-    target: Target,
+    /// The game id, e.g. 8KQ2ZJ.
+    #[arg(long)]
+    game: String,
+    /// Your seat, e.g. white.
+    #[arg(long)]
+    seat: String,
+    /// The turn the move is for (the board mail says which); for --action, the
+    /// turn now owed.
+    #[arg(long)]
+    turn: u32,
+    /// The move, e.g. Nf3.
+    #[arg(long = "move", value_name = "MOVE")]
+    mv: Option<String>,
+    /// Instead of a move: resign, draw-offer, draw-accept, draw-decline, or
+    /// 'leave FROM TO' (dates YYYY-MM-DD, both days included). Send the
+    /// envelope with `player submit`, or paste it into a mail to the steward.
+    #[arg(long, value_name = "ACTION")]
+    action: Option<String>,
     /// Your private key (from `player keygen`).
     #[arg(long, value_name = "FILE")]
     key: PathBuf,
@@ -230,15 +249,13 @@ fn dispatch(command: &PlayerCommand) -> anyhow::Result<String> {
     match command {
         PlayerCommand::Keygen(a) => keygen(a),
         PlayerCommand::Sign(a) => {
+            let body = match (&a.mv, &a.action) {
+                (_, Some(action)) => Body::Action(action.parse().map_err(|e| anyhow::anyhow!("--action: {e}"))?),
+                (Some(mv), None) => Body::Move(move_text(mv)?),
+                (None, None) => bail!("give --move MOVE or --action ACTION"),
+            };
             let key = load_key(Some(&a.key))?;
-            envelope(
-                &a.target.game,
-                &a.target.seat,
-                a.target.turn,
-                Body::Move(move_text(&a.target.mv)?),
-                None,
-                key.as_ref(),
-            )
+            envelope(&a.game, &a.seat, a.turn, body, None, key.as_ref())
         }
         PlayerCommand::Seal(a) => seal(a),
         PlayerCommand::Commit(a) => commit(a),
@@ -486,7 +503,11 @@ fn submit(a: &SubmitArgs) -> anyhow::Result<String> {
         return Ok(env.to_text());
     }
     let Some(url) = &a.url else { bail!("submit needs --url URL (or --print to paste the envelope into a mail)") };
-    let url = format!("{}/api/games/{}/moves", base_url(url), env.game);
+    let path = match &env.body {
+        Body::Action(action) => action.http_path(&env.game),
+        _ => format!("/api/games/{}/moves", env.game),
+    };
+    let url = format!("{}{path}", base_url(url));
     let body = env.to_text();
     let token = a.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
     http(async |client| {

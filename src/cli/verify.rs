@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Args;
 
-use crate::protocol::verify::{Summary, verify};
+use crate::protocol::verify::{Summary, parse_head, verify_head};
 
 /// `fairsteward verify`.
 #[derive(Debug, Args)]
@@ -25,6 +25,12 @@ pub struct VerifyArgs {
     /// steward: compare its fingerprint with the one in your mails.
     #[arg(long, value_name = "KEY")]
     steward_key: Option<String>,
+    /// The transcript head of your latest board mail (the 64 hex digits after
+    /// `Transcript head: entry N, sha256`): the transcript must end exactly
+    /// there, neither cut short nor extended. Without it, completeness is not
+    /// checked.
+    #[arg(long, value_name = "HASH")]
+    head: Option<String>,
 }
 
 /// Why `verify` did not succeed: the input could not be read (exit 2) or the
@@ -73,13 +79,59 @@ pub fn run(args: &VerifyArgs) -> Result<Summary, VerifyError> {
         (None, Some(url)) => fetch(url).map_err(VerifyError::Input)?,
         (None, None) => return Err(VerifyError::Input(anyhow::anyhow!("give --transcript FILE or --url URL"))),
     };
+    let head = args.head.as_deref().map(parse_head).transpose().map_err(|e| VerifyError::Input(anyhow::anyhow!(e)))?;
     let (key, fetched) = steward_key(args).map_err(VerifyError::Input)?;
     if fetched {
         eprintln!(
             "fairsteward: note: the steward key was fetched from the steward itself; compare its fingerprint with your mails"
         );
     }
-    verify(&text, &key).map_err(VerifyError::Failed)
+    verify_head(&text, &key, head.as_deref()).map_err(VerifyError::Failed)
+}
+
+/// What `verify` prints when the transcript holds: one line per claim, each
+/// one the check made.
+pub fn report(s: &Summary) -> String {
+    let mut out = format!("transcript of game {} holds:
+", s.game);
+    out.push_str(&format!(
+        "  {} entries chained, each hashing to the hash it states and naming the one before
+",
+        s.entries
+    ));
+    out.push_str(&format!(
+        "  {} steward signatures verified with the steward key, the last entry among them
+",
+        s.steward_signatures
+    ));
+    out.push_str(&format!("  {} player signatures verified with the seats' registered keys
+", s.player_signatures));
+    out.push_str(&format!("  {} reveals matched their commitments
+", s.commitments));
+    let sealed = if s.sealed > 0 {
+        format!(" ({} sealed moves taken as the steward opened them: their envelopes are encrypted to the steward)", s.sealed)
+    } else {
+        String::new()
+    };
+    out.push_str(&format!("  {} turns replayed through the rules, every resolution as the rules give it{sealed}
+", s.turns));
+    match &s.ended {
+        Some(e) => out.push_str(&format!("  ended {e}, as the rules give it
+")),
+        None => out.push_str("  the game is not over in this transcript
+"),
+    }
+    if s.head_checked {
+        out.push_str(&format!("  complete: it ends at the head you gave, {}
+", s.head));
+    } else {
+        out.push_str(&format!(
+            "  NOT checked for completeness: it ends at {}, but a transcript cut after a signed entry looks the same; give --head with the head of your latest board mail
+",
+            s.head
+        ));
+    }
+    out
 }
 
 /// Runs `verify` and prints its verdict: exit 0 when all holds, 1 naming the first
@@ -87,15 +139,7 @@ pub fn run(args: &VerifyArgs) -> Result<Summary, VerifyError> {
 pub fn exit_status(args: &VerifyArgs) -> ExitCode {
     match run(args) {
         Ok(s) => {
-            let sealed = if s.sealed > 0 {
-                format!(" ({} sealed moves taken as the steward opened them)", s.sealed)
-            } else {
-                String::new()
-            };
-            println!(
-                "transcript of game {} holds: {} entries chained, {} steward signatures, {} player signatures, {} commitments matched, {} turns replayed{sealed}",
-                s.game, s.entries, s.steward_signatures, s.player_signatures, s.commitments, s.turns,
-            );
+            print!("{}", report(&s));
             ExitCode::SUCCESS
         }
         Err(VerifyError::Failed(f)) => {

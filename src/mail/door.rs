@@ -12,7 +12,7 @@ use ring::digest;
 
 use crate::ids::hex;
 use crate::mail::inbound::{Intent, ReadMail, read_mail};
-use crate::protocol::Envelope;
+use crate::protocol::{Action, Body, Envelope};
 use crate::protocol::capability::{self, Capability};
 use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Steward, StewardError, Submission};
 
@@ -96,6 +96,12 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         }
         let (game, seat) = (env.game.clone(), env.seat.clone());
         let credential = cap.clone().filter(|c| c.game == game).map(Credential::Capability);
+        if let Body::Action(action) = env.body {
+            let about = Capability { game: game.clone(), seat, turn: env.turn };
+            // Signed: the signature proves the seat; unsigned: the reply address must.
+            let credential = if env.sig.is_some() { Some(Credential::Signed(env)) } else { credential };
+            return signed_action(steward, action, game, credential, &about, &to, now).await;
+        }
         let req = MoveRequest {
             game: game.clone(),
             credential,
@@ -159,19 +165,8 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         },
         Intent::Help => reply(steward, &cap, &to, HELP.to_owned(), now, Handled::Accepted("help".into())).await,
         Intent::Leave { from, to: until } => {
-            let player = steward.seat_address(cap.game.clone(), cap.seat.clone()).await?;
-            let request = crate::clock::leave::LeaveRequest { from: *from, to: *until };
-            match steward.declare_leave(player, request).await {
-                Ok(answer) => {
-                    let balance: Vec<String> = answer.balance.iter().map(|b| format!("{b}")).collect();
-                    let text = format!(
-                        "Leave from {from} to {until} is granted; the clocks of your games stand on those days and your opponents are told.\nBalance: {}",
-                        balance.join("; ")
-                    );
-                    reply(steward, &cap, &to, text, now, Handled::Accepted("leave".into())).await
-                }
-                Err(e) => refusal_of(steward, &cap, &to, e, now).await,
-            }
+            let action = Action::Leave { from: *from, to: *until };
+            signed_action(steward, action, cap.game.clone(), credential, &cap, &to, now).await
         }
         Intent::Forwarded => {
             let text = "Your mail is a forwarded mail with nothing of your own to act on. To move, reply to the board mail with your move as the first line.".to_owned();
@@ -216,10 +211,59 @@ async fn submit(
                     " The board follows when every seat has moved."
                 }
             );
+            // A repeat for a turn resolved since: say so and where the game is.
+            let text = match &r.already_resolved {
+                Some(a) => format!("Received before: {what} for turn {} (receipt {}). {}", r.turn, r.receipt, a.note),
+                None => text,
+            };
             let cap = Capability { seat: r.seat.clone(), game: r.game.clone(), turn: r.turn };
             reply(steward, &cap, to, text, now, Handled::Accepted(r.kind.to_owned())).await
         }
         Err(e) => refusal_of(steward, about, to, e, now).await,
+    }
+}
+
+/// An `action:` envelope (resign, draw, leave) read from a mail.
+async fn signed_action(
+    steward: &Steward,
+    action: Action,
+    game: String,
+    credential: Option<Credential>,
+    about: &Capability,
+    to: &AnswerTo,
+    now: DateTime<Utc>,
+) -> Result<Handled, StewardError> {
+    match action {
+        Action::Resign => command(steward, about, to, now, steward.resign(game, credential, now).await, "resignation").await,
+        Action::OfferDraw | Action::AcceptDraw | Action::DeclineDraw => {
+            let draw = match action {
+                Action::DeclineDraw => DrawAction::Decline,
+                Action::AcceptDraw => DrawAction::Accept,
+                _ => DrawAction::Offer,
+            };
+            command(steward, about, to, now, steward.draw(game, credential, draw, now).await, "draw").await
+        }
+        Action::Leave { from, to: until } => {
+            let result = match credential {
+                Some(Credential::Signed(env)) => steward.declare_leave_signed(env).await,
+                Some(Credential::Capability(_)) => {
+                    let player = steward.seat_address(game, about.seat.clone()).await?;
+                    steward.declare_leave(player, crate::clock::leave::LeaveRequest { from, to: until }).await
+                }
+                _ => return Ok(Handled::Ignored("an unsigned leave envelope without a reply capability".into())),
+            };
+            match result {
+                Ok(answer) => {
+                    let balance: Vec<String> = answer.balance.iter().map(|b| format!("{b}")).collect();
+                    let text = format!(
+                        "Leave from {from} to {until} is granted; the clocks of your games stand on those days and your opponents are told.\nBalance: {}",
+                        balance.join("; ")
+                    );
+                    reply(steward, about, to, text, now, Handled::Accepted("leave".into())).await
+                }
+                Err(e) => refusal_of(steward, about, to, e, now).await,
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use std::fmt;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
+use super::action::Action;
 use super::commit::commitment;
 use super::error::EnvelopeError;
 use super::keys::{PlayerKey, verify_signature};
@@ -36,7 +37,8 @@ pub const MIN_NONCE_BYTES: usize = 8;
 /// The longest nonce, in bytes.
 pub const MAX_NONCE_BYTES: usize = 64;
 /// The keys an envelope may have, in the order they are listed to players.
-pub(crate) const FIELDS: [&str; 9] = ["game", "seat", "turn", "move", "sealed", "commit", "salt", "nonce", "sig"];
+pub(crate) const FIELDS: [&str; 10] =
+    ["game", "seat", "turn", "move", "sealed", "commit", "salt", "action", "nonce", "sig"];
 
 /// A move envelope: a move, sealed move, commitment or reveal bound to a game,
 /// seat and turn, optionally signed.
@@ -78,6 +80,9 @@ pub enum Body {
         /// The salt that went into the commitment.
         salt: Vec<u8>,
     },
+    /// `action:` — a resignation, draw offer, accept or decline, or leave (see
+    /// [`Action`]).
+    Action(Action),
 }
 
 impl Body {
@@ -88,6 +93,7 @@ impl Body {
             Body::Sealed(_) => "sealed",
             Body::Commit(_) => "commit",
             Body::Reveal { .. } => "reveal",
+            Body::Action(_) => "action",
         }
     }
 }
@@ -182,6 +188,7 @@ impl Envelope {
                 rest.push(("move", text.trim().to_owned()));
                 rest.push(("salt", hex(salt)));
             }
+            Body::Action(a) => rest.push(("action", a.to_string())),
         }
         if let Some(salt) = &self.salt
             && !matches!(self.body, Body::Reveal { .. })
@@ -495,6 +502,12 @@ fn from_lines(lines: &[&str]) -> Result<Envelope, EnvelopeError> {
 
     let (mv, sealed, commit, salt) = (take("move"), take("sealed"), take("commit"), take("salt"));
     let (body, sealed_salt) = match (mv, sealed, commit, salt) {
+        _ if take("action").is_some() => match (mv, sealed, commit, salt, take("action")) {
+            (None, None, None, None, Some(a)) => {
+                (Body::Action(a.parse().map_err(|_| bad("action", a, super::action::ACTION_VALUES))?), None)
+            }
+            _ => return Err(EnvelopeError::BadBody { found: "`action:` together with a move".to_owned() }),
+        },
         (Some(m), None, None, None) => (Body::Move(move_text(m)?), None),
         (Some(m), None, None, Some(s)) => (Body::Reveal { text: move_text(m)?, salt: salt_bytes(s)? }, None),
         (None, Some(s), None, salt) => {
@@ -513,7 +526,7 @@ fn from_lines(lines: &[&str]) -> Result<Envelope, EnvelopeError> {
                 .map(|k| format!("`{k}:`"))
                 .collect();
             let found = match present.as_slice() {
-                [] => "no `move:`, `sealed:` or `commit:`".to_owned(),
+                [] => "no `move:`, `sealed:`, `commit:` or `action:`".to_owned(),
                 [one] => format!("{one} without a move"),
                 [init @ .., last] => format!("{} and {last} together", init.join(", ")),
             };

@@ -96,6 +96,7 @@
 //! base64 of their 32 bytes. The steward's fingerprint covers both its public
 //! keys. See [`keys`](mod@keys).
 
+pub mod action;
 pub mod capability;
 pub mod commit;
 pub mod envelope;
@@ -107,6 +108,7 @@ pub mod seal;
 pub mod transcript;
 pub mod verify;
 
+pub use action::Action;
 pub use commit::{commitment, commitment_input, random_salt};
 pub use envelope::{
     BEGIN_LINE, Body, END_LINE, Envelope, MAX_ENVELOPE_BYTES, MAX_MOVE_BYTES, MIN_NONCE_BYTES, MIN_SALT_BYTES,

@@ -3,15 +3,22 @@
 //! the rules, every resolution. Pure: the caller reads the transcript and the key.
 //!
 //! The first thing that does not hold is reported with the entry it was found in.
+//!
+//! Completeness: a transcript cut after any signed entry still chains and is
+//! signed at its end, so only the head a player holds (printed in every board
+//! mail) shows that nothing was cut off or added: [`verify_head`] checks it.
+//! An `ended` entry must follow the event that ends the game — a resignation, a
+//! timeout, the last seat's draw offer, or the rules' outcome of a turn as
+//! replayed — and state that event's result; nothing may follow it.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use super::transcript::{Entry, GENESIS, head_message};
-use super::{Body, Envelope};
+use super::{Action, Body, Envelope};
 use crate::ids::hex;
-use crate::rules::{DynVariant, Options, Seat, VariantId};
+use crate::rules::{DynVariant, EndReason, Options, Outcome, Seat, SeatSet, VariantId};
 
 /// What a transcript that holds contains.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,6 +38,15 @@ pub struct Summary {
     /// Sealed moves whose content could not be compared with their envelope
     /// (the envelope is encrypted to the steward).
     pub sealed: usize,
+    /// The last entry's hash: the head the transcript ends at.
+    pub head: String,
+    /// Whether the head was compared with one the caller holds (see
+    /// [`verify_head`]); without that, a transcript cut after a signed entry
+    /// cannot be told from a whole one.
+    pub head_checked: bool,
+    /// How the game ended, as checked against its cause: `1-0 (resignation),
+    /// after black's resignation (entry 7)`; `None` while the game is on.
+    pub ended: Option<String>,
 }
 
 /// The first thing that does not hold.
@@ -66,11 +82,48 @@ struct Replay {
     turn: u32,
     commitments: BTreeMap<(u32, String), String>,
     over: bool,
+    /// The outcome the last event gives and that event in words: the next
+    /// entry must be `ended` with that outcome.
+    due_end: Option<(Outcome, String)>,
+    /// Seats whose draw offer stands (offers lapse when a turn resolves or
+    /// one seat declines).
+    draw_offers: SeatSet,
 }
 
 impl Replay {
     fn seat(&self, name: &str) -> Option<Seat> {
         self.seats.iter().position(|s| s.name.eq_ignore_ascii_case(name)).map(|i| Seat::new(i as u8))
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The seat an entry's `seat` names.
+    fn seat_of(&self, body: &Value) -> Result<(Seat, String), String> {
+        let name = text(body, "seat")?;
+        Ok((self.seat(name).ok_or_else(|| format!("no seat {name}"))?, name.to_owned()))
+    }
+
+    /// Checks the signed envelope an action entry quotes, if any: the seat's,
+    /// for this game and `turn`, signed with its key, and asking for one of
+    /// `expected`.
+    fn check_action(
+        &self,
+        body: &Value,
+        seat: &str,
+        turn: u32,
+        expected: &[fn(&Action) -> bool],
+        summary: &mut Summary,
+    ) -> Result<(), String> {
+        let Some(env) = body.get("envelope") else { return Ok(()) };
+        let env = env.as_str().ok_or("envelope is not text")?;
+        let env = check_envelope(self, env, seat, turn, summary)?;
+        match &env.body {
+            Body::Action(a) if env.sig.is_some() && expected.iter().any(|f| f(a)) => Ok(()),
+            Body::Action(a) => Err(format!("{seat}'s envelope asks for {a}, or is not signed, which is not this entry")),
+            other => Err(format!("{seat}'s envelope holds a {}, not an action", other.kind())),
+        }
     }
 }
 
@@ -83,12 +136,41 @@ fn number(v: &Value, key: &str) -> Result<u64, String> {
 }
 
 /// Checks a transcript (JSON lines, as `GET /api/games/{id}/transcript` gives
-/// it) against the steward's Ed25519 public key.
+/// it) against the steward's Ed25519 public key. Whether it is complete is not
+/// checked ([`Summary::head_checked`] is false): see [`verify_head`].
 ///
 /// # Errors
 /// The first entry that does not hold, and why.
 pub fn verify(transcript: &str, steward_key: &[u8; 32]) -> Result<Summary, Failure> {
+    verify_head(transcript, steward_key, None)
+}
+
+/// Reads a head as a player copies it from a board mail: 64 hex digits,
+/// optionally after `sha256` (`sha256 ab12…` or `sha256:ab12…`).
+///
+/// # Errors
+/// Anything else, with what to give instead.
+pub fn parse_head(given: &str) -> Result<String, String> {
+    let t = given.trim();
+    let t = t.strip_prefix("sha256").map_or(t, |r| r.trim_start_matches([':', ' ']));
+    if t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(t.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "{given:?} is not a transcript head; give the 64 hex digits after `Transcript head: entry N, sha256` in your latest board mail"
+        ))
+    }
+}
+
+/// As [`verify`], and with `head` (64 hex digits, see [`parse_head`]) the
+/// transcript must end exactly at that entry: a transcript cut short (its last
+/// hash is not `head`) or extended (`head` is an earlier entry) fails.
+///
+/// # Errors
+/// The first entry that does not hold, and why.
+pub fn verify_head(transcript: &str, steward_key: &[u8; 32], head: Option<&str>) -> Result<Summary, Failure> {
     let mut summary = Summary::default();
+    let mut hashes: Vec<String> = Vec::new();
     let mut prev = GENESIS.to_owned();
     let mut replay: Option<Replay> = None;
     let mut last_signed = false;
@@ -136,6 +218,7 @@ pub fn verify(transcript: &str, steward_key: &[u8; 32]) -> Result<Summary, Failu
             last_signed = true;
         }
         check_event(&mut replay, &game, &kind, body, &mut summary).map_err(f)?;
+        hashes.push(hash.clone());
         prev = hash;
         summary.entries = n;
         summary.game = game;
@@ -146,6 +229,38 @@ pub fn verify(transcript: &str, steward_key: &[u8; 32]) -> Result<Summary, Failu
             "",
             "the last entry is not signed by the steward: the transcript was cut or extended",
         ));
+    }
+    if let Some((_, cause)) = replay.as_ref().and_then(|r| r.due_end.as_ref()) {
+        return Err(fail(
+            lines.len(),
+            "",
+            format!("{cause} ended the game, but no ended entry follows: the transcript was cut"),
+        ));
+    }
+    summary.head = prev;
+    if let Some(given) = head {
+        let given = parse_head(given).map_err(|why| fail(0, "", why))?;
+        if given != summary.head {
+            let n = lines.len();
+            return Err(match hashes.iter().position(|h| *h == given) {
+                Some(i) => fail(
+                    i + 1,
+                    "",
+                    format!(
+                        "the head you gave is this entry, but the transcript goes on to entry {n}: it was extended past your head (if your mail is older than the transcript, give the head of your latest board mail)"
+                    ),
+                ),
+                None => fail(
+                    n,
+                    "",
+                    format!(
+                        "the transcript ends here, at {}, and no entry of it has the head {given} you gave: it was cut short, or it is not the transcript your mail vouches for",
+                        summary.head
+                    ),
+                ),
+            });
+        }
+        summary.head_checked = true;
     }
     Ok(summary)
 }
@@ -165,6 +280,14 @@ fn check_event(
         return Ok(());
     }
     let r = replay.as_mut().ok_or("the transcript does not start with the created entry")?;
+    if r.over {
+        return Err("an event after the game ended".into());
+    }
+    if kind != "ended"
+        && let Some((_, cause)) = &r.due_end
+    {
+        return Err(format!("{cause} ended the game, but this entry follows instead of the ended entry"));
+    }
     match kind {
         "committed" => {
             let turn = number(body, "turn")? as u32;
@@ -182,57 +305,124 @@ fn check_event(
             }
         }
         "resolved" => resolved(r, body, summary)?,
-        "ended" => r.over = true,
-        // Clocks: a timeout that ends the game is followed by its `ended` entry;
-        // one that does not (a seat out of a game with more seats) changes no state.
+        "ended" => ended(r, body, summary)?,
+        // Clocks: a timeout ends the game when the rules say so (then its `ended`
+        // entry follows); where play goes on without the late seats, they leave
+        // the board as a resignation takes them off.
         "timeout" => {
-            if r.over {
-                return Err("an event after the game ended".into());
-            }
-            if let Some(stated) = body.get("state").and_then(Value::as_str) {
-                // Play went on without the late seats: replay them leaving.
-                let mut after = r.state.clone();
-                for s in body.get("seats").and_then(Value::as_array).into_iter().flatten() {
-                    let name = text(s, "seat")?;
-                    let seat = r.seat(name).ok_or_else(|| format!("no seat {name}"))?;
-                    let (next, _, ended) =
-                        r.rules.retire(&after, seat).map_err(|e| format!("{name}'s timeout: {e}"))?;
+            let late: Vec<Seat> = body
+                .get("seats")
+                .and_then(Value::as_array)
+                .ok_or("seats are missing")?
+                .iter()
+                .map(|s| r.seat_of(s).map(|(seat, _)| seat))
+                .collect::<Result<_, _>>()?;
+            let set = late.iter().fold(SeatSet::EMPTY, |set, s| set.with(*s));
+            let mut outcome = r.rules.timeout(&r.state, set).map_err(|e| format!("the timeout: {e}"))?;
+            let mut after = r.state.clone();
+            if outcome.is_none() {
+                for &seat in &late {
+                    let (next, _, ended) = r.rules.retire(&after, seat).map_err(|e| format!("the timeout: {e}"))?;
                     after = next;
-                    if ended.is_some() {
+                    if let Some(o) = ended {
+                        outcome = Some(Outcome { reason: EndReason::Time, ..o });
                         break;
                     }
                 }
-                if after != stated {
+            }
+            match body.get("state").and_then(Value::as_str) {
+                Some(stated) if stated != after => {
                     return Err(format!("the timeout gives {after} by the rules, the steward wrote {stated}"));
                 }
-                r.state = after;
+                None if after != r.state => {
+                    return Err("by the rules the late seats leave the board, but the entry records no state".into());
+                }
+                _ => {}
             }
-            if body.get("ends_game").and_then(Value::as_bool) == Some(true) {
-                r.over = true;
-            }
-        }
-        "resigned" if body.get("state").is_some() => {
-            // Play went on without the seat: replay what its resignation does.
-            if r.over {
-                return Err("an event after the game ended".into());
-            }
-            let name = text(body, "seat")?;
-            let seat = r.seat(name).ok_or_else(|| format!("no seat {name}"))?;
-            let (after, _, _) = r.rules.retire(&r.state, seat).map_err(|e| format!("{name}'s resignation: {e}"))?;
-            let stated = text(body, "state")?;
-            if after != stated {
-                return Err(format!("{name}'s resignation gives {after} by the rules, the steward wrote {stated}"));
+            let ends = body.get("ends_game").and_then(Value::as_bool).ok_or("ends_game is missing")?;
+            if ends != outcome.is_some() {
+                return Err(format!(
+                    "it says ends_game {ends}, but by the rules the timeout {} the game",
+                    if outcome.is_some() { "ends" } else { "does not end" }
+                ));
             }
             r.state = after;
-        }
-        "moved" | "revealed" | "reveals_requested" | "resigned" | "draw_offered" | "draw_declined" | "grace"
-        | "leave" => {
-            if r.over && kind != "ended" {
-                return Err("an event after the game ended".into());
+            if let Some(o) = outcome {
+                let names: Vec<String> = late.iter().map(|s| r.seats[s.index()].name.clone()).collect();
+                r.due_end = Some((o, format!("the timeout of {}", names.join(" and "))));
             }
         }
+        "resigned" => {
+            let (seat, name) = r.seat_of(body)?;
+            let turn = number(body, "turn")? as u32;
+            r.check_action(body, &name, turn, &[|a| *a == Action::Resign], summary)?;
+            let (after, _, outcome) = r.rules.retire(&r.state, seat).map_err(|e| format!("{name}'s resignation: {e}"))?;
+            match body.get("state").and_then(Value::as_str) {
+                // Play went on without the seat: the steward wrote the state.
+                Some(stated) if stated != after => {
+                    return Err(format!("{name}'s resignation gives {after} by the rules, the steward wrote {stated}"));
+                }
+                None if after != r.state => {
+                    return Err(format!("by the rules {name}'s resignation changes the board, but the entry records no state"));
+                }
+                _ => {}
+            }
+            if outcome.is_none() && after == r.state {
+                return Err(format!("by the rules {name} cannot resign alone here: it neither ends the game nor leaves the board"));
+            }
+            r.state = after;
+            if let Some(o) = outcome {
+                r.due_end = Some((o, format!("{name}'s resignation")));
+            }
+        }
+        "draw_offered" => {
+            let (seat, name) = r.seat_of(body)?;
+            let turn = number(body, "turn")? as u32;
+            r.check_action(body, &name, turn, &[|a| *a == Action::OfferDraw, |a| *a == Action::AcceptDraw], summary)?;
+            r.draw_offers = r.draw_offers.with(seat);
+            if r.draw_offers.len() == r.seats.len() {
+                r.due_end = Some((Outcome::draw(EndReason::Agreement), "the draw every seat agreed to".into()));
+            }
+        }
+        "draw_declined" => {
+            let (_, name) = r.seat_of(body)?;
+            let turn = number(body, "turn")? as u32;
+            r.check_action(body, &name, turn, &[|a| *a == Action::DeclineDraw], summary)?;
+            r.draw_offers = SeatSet::EMPTY;
+        }
+        "leave" => {
+            // A signed leave is quoted in the game its envelope names.
+            if let Some(env) = body.get("envelope").and_then(Value::as_str) {
+                let seat = Envelope::parse(env).map_err(|e| format!("the leave envelope: {e}"))?.seat;
+                let turn = r.turn;
+                r.check_action(body, &seat, turn, &[|a| matches!(a, Action::Leave { .. })], summary)?;
+            }
+        }
+        "moved" | "revealed" | "reveals_requested" | "grace" => {}
         other => return Err(format!("unknown kind {other:?}")),
     }
+    Ok(())
+}
+
+/// An `ended` entry: it must state the outcome of the event just before it.
+fn ended(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), String> {
+    let (o, cause) = r.due_end.take().ok_or(
+        "an ended entry with no event before it that ends the game (a resignation, a timeout, a draw all seats agreed to, or the rules' outcome of a turn)",
+    )?;
+    let names = r.seat_names();
+    let (result, reason) = (text(body, "result")?, text(body, "reason")?);
+    let winner = body.get("winner").and_then(Value::as_str);
+    let expected = o.recorded_result(&names);
+    let winners: Vec<String> = o.result.winners().iter().map(|s| names[s.index()].clone()).collect();
+    let expected_winner = (!winners.is_empty()).then(|| winners.join(" and "));
+    if result != expected || reason != o.reason.as_str() || winner != expected_winner.as_deref() {
+        return Err(format!(
+            "it records {result} ({reason}), winner {winner:?}, but {cause} gives {expected} ({}), winner {expected_winner:?}",
+            o.reason
+        ));
+    }
+    r.over = true;
+    summary.ended = Some(format!("{}, after {cause}", o.text(&names)));
     Ok(())
 }
 
@@ -271,6 +461,8 @@ fn created(game: &str, body: &Value) -> Result<Replay, String> {
         turn: 1,
         commitments: BTreeMap::new(),
         over: false,
+        due_end: None,
+        draw_offers: SeatSet::EMPTY,
     })
 }
 
@@ -321,13 +513,22 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
                     }
                 }
                 Body::Sealed(_) => summary.sealed += 1,
-                Body::Commit(_) => return Err(format!("{seat_name}'s move envelope is a commitment")),
+                Body::Commit(_) | Body::Action(_) => {
+                    return Err(format!("{seat_name}'s move envelope is a {}", env.body.kind()));
+                }
             }
         }
         if r.commit_reveal {
             let salt =
                 m.get("salt").and_then(Value::as_str).ok_or_else(|| format!("{seat_name}'s reveal has no salt"))?;
             let salt = super::decode_hex(salt).map_err(|e| format!("{seat_name}'s salt: {e}"))?;
+            if salt.len() < super::MIN_SALT_BYTES {
+                return Err(format!(
+                    "{seat_name}'s salt has {} bytes, fewer than the {} a reveal needs",
+                    salt.len(),
+                    super::MIN_SALT_BYTES
+                ));
+            }
             let entered = entered.ok_or_else(|| format!("{seat_name}'s revealed move is missing"))?;
             let committed = r
                 .commitments
@@ -367,6 +568,10 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
             return Err(format!("{name}'s move is {} by the rules, the steward wrote {stated:?}", m.result.as_str()));
         }
     }
+    if let Some(o) = result.outcome {
+        r.due_end = Some((o, format!("the rules' outcome of turn {turn}")));
+    }
+    r.draw_offers = SeatSet::EMPTY;
     r.history.push(std::mem::replace(&mut r.state, result.state));
     r.turn += 1;
     summary.turns += 1;

@@ -400,6 +400,28 @@ impl Outcome {
     pub const fn draw(reason: EndReason) -> Outcome {
         Outcome { result: GameResult::Draw, reason }
     }
+
+    /// The outcome in words for a game whose seats are called `names` (in seat
+    /// order): `1-0 (checkmate)` with two seats, `north wins (resignation)` with
+    /// more. Mails and the transcript use it, and `verify` recomputes it.
+    pub fn text(&self, names: &[String]) -> String {
+        let name = |s: Seat| names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.index() + 1));
+        let list = |set: SeatSet, sep: &str| set.iter().map(name).collect::<Vec<_>>().join(sep);
+        let score = match (names.len(), self.result) {
+            (2, r) => r.two_seat_score().to_owned(),
+            (_, GameResult::Win(s)) => format!("{} wins", name(s)),
+            (_, GameResult::Winners(set)) => format!("{} win", list(set, " and ")),
+            (_, GameResult::Draw) => "draw".to_owned(),
+            (_, GameResult::DrawAmong(set)) => format!("draw, 1/2 each for {}", list(set, ", ")),
+        };
+        format!("{score} ({})", self.reason)
+    }
+
+    /// The `result` of the transcript's `ended` entry: the two-seat score
+    /// (`1-0`) with two seats, [`Outcome::text`] with more.
+    pub fn recorded_result(&self, names: &[String]) -> String {
+        if names.len() == 2 { self.result.two_seat_score().to_owned() } else { self.text(names) }
+    }
 }
 
 /// What happened to one seat's move when its turn was resolved.

@@ -9,6 +9,7 @@
 //! but their own seat: the transcript and the other seats learn only *that* a seat
 //! moved, and when.
 
+mod actions;
 mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
@@ -36,7 +37,7 @@ use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
 use crate::protocol::capability::Capability;
 use crate::protocol::policy::{Auth, Secrecy};
-use crate::rules::{DynVariant, GameResult, Options, Outcome, Seat, VariantId};
+use crate::rules::{DynVariant, Options, Outcome, Seat, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
 
 /// A seat of a game to create.
@@ -117,6 +118,26 @@ pub struct Receipt {
     pub resolved: bool,
     /// The hash of the transcript entry that records the receipt.
     pub entry: String,
+    /// Set on a repeat of a submission whose turn was resolved since: nothing
+    /// changed, and this says where the game is now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub already_resolved: Option<AlreadyResolved>,
+}
+
+/// Where a game stands, for the answer to a repeat of a submission whose turn
+/// is resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AlreadyResolved {
+    /// What happened, in words, with the pointers below.
+    pub note: String,
+    /// The turn the game is at now.
+    pub current_turn: u32,
+    /// The game's page in the API.
+    pub game_url: String,
+    /// The latest board mail sent to the seat: Message-ID (without angle
+    /// brackets) and subject.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_mail: Option<(String, String)>,
 }
 
 impl Receipt {
@@ -132,6 +153,7 @@ impl Receipt {
             received_at: crate::store::time_text(m.received_at),
             resolved: m.completes,
             entry,
+            already_resolved: None,
         }
     }
 
@@ -147,6 +169,7 @@ impl Receipt {
             received_at: crate::store::time_text(c.received_at),
             resolved: false,
             entry,
+            already_resolved: None,
         }
     }
 }
@@ -204,21 +227,7 @@ impl Loaded {
     }
 
     fn outcome_text(&self, o: Outcome) -> String {
-        let score = match self.seats.len() {
-            2 => o.result.two_seat_score().to_owned(),
-            _ => match o.result {
-                GameResult::Win(s) => format!("{} wins", self.seat_name(s)),
-                GameResult::Winners(set) => {
-                    format!("{} win", set.iter().map(|s| self.seat_name(s)).collect::<Vec<_>>().join(" and "))
-                }
-                GameResult::Draw => "draw".to_owned(),
-                GameResult::DrawAmong(set) => format!(
-                    "draw, 1/2 each for {}",
-                    set.iter().map(|s| self.seat_name(s)).collect::<Vec<_>>().join(", ")
-                ),
-            },
-        };
-        format!("{score} ({})", o.reason)
+        o.text(&self.seats.iter().map(|s| self.seat_name(s.seat)).collect::<Vec<_>>())
     }
 
     /// The names of the winning seats, joined with "and"; `None` for a draw.
@@ -265,6 +274,9 @@ pub enum Credential {
     Token(String),
     /// A reply capability the mail door has checked.
     Capability(Capability),
+    /// A signed `action:` envelope (resign, draw, leave): its signature proves
+    /// the seat.
+    Signed(crate::protocol::Envelope),
 }
 
 impl Credential {
@@ -294,6 +306,7 @@ fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> 
                 .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&c.seat))
                 .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
         }
+        Some(Credential::Signed(env)) => actions::signed_seat(game, env),
     }
 }
 
@@ -527,7 +540,8 @@ impl Steward {
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = authenticate(tx, &g, credential.as_ref())?;
+                let (seat, envelope) =
+                    this.authorize_action(tx, &g, credential.as_ref(), crate::protocol::Action::Resign)?;
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
@@ -542,6 +556,9 @@ impl Steward {
                     .into());
                 }
                 let mut body = json!({"seat": g.seat_name(seat), "turn": g.row.turn});
+                if let Some(e) = envelope {
+                    body["envelope"] = json!(e); // signed: the transcript proves who resigned
+                }
                 if goes_on {
                     // Play goes on without the seat (Vierschach free-for-all): the
                     // transcript records the state, so a verifier can replay it.
@@ -602,14 +619,18 @@ impl Steward {
             .store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seat = authenticate(tx, &g, credential.as_ref())?;
+                let (seat, envelope) = this.authorize_action(tx, &g, credential.as_ref(), action.action())?;
                 if let Some(o) = g.row.outcome {
                     return Err(Refusal::GameOver(g.outcome_text(o)).into());
                 }
                 let name = g.seat_name(seat);
+                let mut body = json!({"seat": name, "turn": g.row.turn});
+                if let Some(e) = envelope {
+                    body["envelope"] = json!(e); // signed: the transcript proves who offered
+                }
                 if action == DrawAction::Decline {
                     tx.clear_draw_offers(&g.row.id)?;
-                    tx.append_event(&g.row.id, now, "draw_declined", &json!({"seat": name, "turn": g.row.turn}))?;
+                    tx.append_event(&g.row.id, now, "draw_declined", &body)?;
                     let head = this.sign_head(tx, &g.row.id)?;
                     let text = format!("{name} declines the draw; play goes on.");
                     for mail in mails::notice(&this, &g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
@@ -617,7 +638,7 @@ impl Steward {
                     }
                 } else {
                     tx.set_draw_offer(&g.row.id, seat, true)?;
-                    tx.append_event(&g.row.id, now, "draw_offered", &json!({"seat": name, "turn": g.row.turn}))?;
+                    tx.append_event(&g.row.id, now, "draw_offered", &body)?;
                     let all = tx.seats(&g.row.id)?.iter().all(|s| s.draw_offer);
                     if all {
                         let o = Outcome::draw(crate::rules::EndReason::Agreement);

@@ -206,7 +206,7 @@ impl Steward {
             .into());
         }
         match &env.sig {
-            Some(_) => self.check_signature(game, seat, env)?,
+            Some(_) => Steward::check_signature(game, seat, env)?,
             None if game.row.auth == Auth::Signature => return Err(Refusal::SignatureRequired.into()),
             None if token_seat.is_none() => return Err(Refusal::BadToken.into()),
             None => {}
@@ -223,12 +223,19 @@ impl Steward {
             }
             Body::Commit(c) => Intent::Commit(*c),
             Body::Reveal { text, salt } => Intent::Reveal { text: text.trim().to_owned(), salt: salt.clone() },
+            Body::Action(a) => {
+                return Err(Refusal::BadRequest(format!(
+                    "this envelope asks to {a}, it is not a move; POST it to {}",
+                    a.http_path(game.row.id.as_str())
+                ))
+                .into());
+            }
         };
         Ok(Claim { seat, turn: env.turn, intent, envelope: Some(env.to_text()), nonce: env.nonce.clone() })
     }
 
     /// A signed envelope must be signed by its own seat's registered key.
-    fn check_signature(&self, game: &Loaded, seat: Seat, env: &Envelope) -> Result<(), Refusal> {
+    pub(super) fn check_signature(game: &Loaded, seat: Seat, env: &Envelope) -> Result<(), Refusal> {
         let key_of = |s: Seat| {
             game.seats.get(s.index()).and_then(|r| r.public_key.as_deref()).and_then(protocol::public_key_from_base64)
         };
@@ -307,15 +314,27 @@ impl Steward {
                 .into());
             }
             if claim.turn < game.row.turn && claim.envelope.is_some() {
-                return Err(replayed(claim.turn, &earlier.receipt).into());
+                let now_at = self.already_resolved(tx, game, claim.seat, claim.turn)?;
+                return Err(replayed(claim.turn, &earlier.receipt, &now_at.note).into());
             }
             let entry = tx.entry_with_receipt(id, &earlier.receipt)?;
-            return Ok(Receipt::commit(game, earlier, seat_name, entry));
+            let mut receipt = Receipt::commit(game, earlier, seat_name, entry);
+            if claim.turn < game.row.turn {
+                receipt.already_resolved = Some(self.already_resolved(tx, game, claim.seat, claim.turn)?);
+            }
+            return Ok(receipt);
         }
         if game.row.secrecy != Secrecy::CommitReveal {
             return Err(Refusal::NotCommitReveal.into());
         }
         let to_move = self.check_owed(game, claim.seat, claim.turn)?;
+        if opens_with_short_salt(game, claim.seat, claim.turn, &c) {
+            return Err(Refusal::BadRequest(format!(
+                "this commitment is the hash of a move you can play with an empty or one-byte salt: anyone can compute it, so it would show your move, and its reveal would be refused (a reveal needs the salt of at least {MIN_SALT_BYTES} random bytes that went into the commitment); commit again with `fairsteward player commit --game {id} --seat {seat_name} --turn {} --move YOUR-MOVE`, which draws such a salt",
+                claim.turn
+            ))
+            .into());
+        }
         let row = CommitmentRow {
             turn: claim.turn,
             seat: claim.seat,
@@ -394,10 +413,15 @@ impl Steward {
             // An envelope for a resolved turn is a replay, even a byte-identical
             // one: the answer names the receipt it got, and nothing changes.
             if claim.turn < game.row.turn && claim.envelope.is_some() {
-                return Err(replayed(claim.turn, &earlier.receipt).into());
+                let now_at = self.already_resolved(tx, game, claim.seat, claim.turn)?;
+                return Err(replayed(claim.turn, &earlier.receipt, &now_at.note).into());
             }
             let entry = tx.entry_with_receipt(id, &earlier.receipt)?;
-            return Ok(Receipt::moved(game, &earlier, seat_name, kind, entry));
+            let mut receipt = Receipt::moved(game, &earlier, seat_name, kind, entry);
+            if claim.turn < game.row.turn {
+                receipt.already_resolved = Some(self.already_resolved(tx, game, seat, claim.turn)?);
+            }
+            return Ok(receipt);
         }
         match (game.row.secrecy, &salt) {
             (Secrecy::Hold, Some(_)) => return Err(Refusal::NotCommitReveal.into()),
@@ -593,8 +617,57 @@ impl Steward {
     }
 }
 
-fn replayed(turn: u32, receipt: &str) -> Refusal {
+/// Whether a commitment opens by trial to a move the seat can play (its
+/// canonical text or the notation the rules print) with an empty or one-byte
+/// salt. A hash does not show its salt's length, so this is what the steward can
+/// check at commit time: such a commitment hides nothing (an opponent finds the
+/// move the same way), and its reveal would be refused as shorter than
+/// [`MIN_SALT_BYTES`]. Longer short salts are refused at reveal. About 500
+/// hashes per legal move.
+fn opens_with_short_salt(game: &Loaded, seat: Seat, turn: u32, commitment: &[u8; 32]) -> bool {
+    let Ok(moves) = game.rules.legal_moves(&game.row.state, seat) else { return false };
+    let (id, seat_name) = (game.row.id.as_str(), game.seat_name(seat));
+    let salts = std::iter::once(Vec::new()).chain((0..=255u8).map(|b| vec![b]));
+    let salts: Vec<Vec<u8>> = salts.collect();
+    moves.iter().any(|m| {
+        let notation = game.rules.check_move(&game.row.state, seat, m).ok().map(|c| c.notation);
+        std::iter::once(m.as_str()).chain(notation.as_deref()).any(|text| {
+            salts.iter().any(|salt| protocol::commitment(id, &seat_name, turn, text, salt) == *commitment)
+        })
+    })
+}
+
+fn replayed(turn: u32, receipt: &str, now_at: &str) -> Refusal {
     Refusal::Replayed(format!(
-        "this envelope for turn {turn} was accepted before (receipt {receipt}) and that turn is resolved; nothing was changed"
+        "this envelope for turn {turn} was accepted before (receipt {receipt}) and that turn is resolved; nothing was changed. {now_at}"
     ))
+}
+
+impl Steward {
+    /// Where the game stands, for a repeat of a submission whose turn `turn`
+    /// is resolved: the turn now, the game's URL and the seat's latest board mail.
+    fn already_resolved(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        seat: Seat,
+        turn: u32,
+    ) -> Result<super::AlreadyResolved, StewardError> {
+        let game_url = format!("{}/api/games/{}", self.public_url.trim_end_matches('/'), game.row.id);
+        let board_mail = tx.latest_board_mail(&game.row.id, seat.index())?;
+        let now = match game.row.outcome {
+            Some(o) => format!("The game is over ({})", game.outcome_text(o)),
+            None => format!("The game is at turn {}", game.row.turn),
+        };
+        let mail = match &board_mail {
+            Some((id, subject)) => format!("the latest board mail, {subject:?} (Message-ID <{id}>), or "),
+            None => String::new(),
+        };
+        Ok(super::AlreadyResolved {
+            note: format!("Turn {turn} was resolved already; nothing was changed. {now}: see {mail}{game_url}."),
+            current_turn: game.row.turn,
+            game_url,
+            board_mail,
+        })
+    }
 }

@@ -92,6 +92,17 @@ pub enum Refusal {
         /// The commitment on record.
         commitment: String,
     },
+    /// A resignation, draw offer or leave with only a token or a reply, where a
+    /// game requires signatures (auth = signature).
+    #[error("{why}; the seat token or a reply to the board mail alone is not enough")]
+    SignedActionRequired {
+        /// Which game requires it and for what.
+        why: String,
+        /// The exact `fairsteward player sign` command that makes the envelope.
+        command: String,
+        /// Where to send it by HTTP.
+        path: String,
+    },
 }
 
 impl Refusal {
@@ -109,7 +120,7 @@ impl Refusal {
             Refusal::BadEnvelope(_) => "bad_envelope",
             Refusal::EnvelopeMismatch(_) => "envelope_mismatch",
             Refusal::BadSignature(_) => "bad_signature",
-            Refusal::SignatureRequired => "signature_required",
+            Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => "signature_required",
             Refusal::Replayed(_) => "replayed",
             Refusal::NotCommitReveal => "not_commit_reveal",
             Refusal::CommitFirst => "commit_first",
@@ -154,6 +165,9 @@ impl Refusal {
             Refusal::RevealMismatch { .. } => {
                 "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
             }
+            Refusal::SignedActionRequired { command, path, .. } => format!(
+                "make a signed envelope with `{command}` and POST it as the body to {path}, or send it in a reply to the board mail"
+            ),
         }
     }
 

@@ -754,6 +754,24 @@ impl<'c> Tx<'c> {
         Ok(())
     }
 
+    /// The newest board mail (the game's start or a turn's board) queued for
+    /// `seat` of `game`: its Message-ID (without angle brackets) and subject.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn latest_board_mail(&self, game: &GameId, seat: usize) -> Result<Option<(String, String)>, StoreError> {
+        let (turn, started) = (format!("{game}.%.{seat}.turn@%"), format!("{game}.%.{seat}.started@%"));
+        Ok(self
+            .0
+            .query_row(
+                "SELECT message_id, subject FROM outbox WHERE game_id = ?1 AND (message_id LIKE ?2 OR message_id LIKE ?3)
+                 ORDER BY id DESC LIMIT 1",
+                params![game.as_str(), turn, started],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
     /// Whether the mail door handled a mail with this key before.
     ///
     /// # Errors

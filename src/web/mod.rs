@@ -57,7 +57,9 @@ impl From<StewardError> for ApiError {
                     | Refusal::CommitFirst
                     | Refusal::NoCommitment { .. }
                     | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refusal::BadSignature(_) | Refusal::SignatureRequired => StatusCode::FORBIDDEN,
+                    Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
+                        StatusCode::FORBIDDEN
+                    }
                     Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                 };
                 ApiError::new(status, r.code(), r.message())
@@ -235,6 +237,28 @@ impl MoveBody {
 }
 
 /// Whether the body is meant as envelope text rather than JSON.
+/// The envelope a text/plain body holds; `or` says what else the endpoint takes.
+fn envelope_body(body: &[u8], or: &str) -> Result<Envelope, ApiError> {
+    let text = std::str::from_utf8(body).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_envelope",
+            "the envelope is not UTF-8 text; send it as `fairsteward player` prints it",
+        )
+    })?;
+    match Envelope::find(text) {
+        Ok(Some(env)) => Ok(env),
+        Ok(None) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_envelope",
+            format!(
+                "no envelope found: a text/plain body must hold a block from -----BEGIN FAIRSTEWARD MOVE----- to -----END FAIRSTEWARD MOVE-----; or send {or}"
+            ),
+        )),
+        Err(e) => Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", e.to_string())),
+    }
+}
+
 fn is_envelope(headers: &HeaderMap, body: &[u8]) -> bool {
     let text_plain = headers
         .get(header::CONTENT_TYPE)
@@ -261,24 +285,7 @@ async fn submit_move(
 ) -> Result<Response, ApiError> {
     let token = bearer(&headers);
     let submission = if is_envelope(&headers, &body) {
-        let text = std::str::from_utf8(&body).map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad_envelope",
-                "the envelope is not UTF-8 text; send it as `fairsteward player` prints it",
-            )
-        })?;
-        match Envelope::find(text) {
-            Ok(Some(env)) => Submission::Envelope(env),
-            Ok(None) => {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "bad_envelope",
-                    "no envelope found: a text/plain body must hold a block from -----BEGIN FAIRSTEWARD MOVE----- to -----END FAIRSTEWARD MOVE-----; or send JSON {\"turn\": N, \"move\": \"Nf3\"}",
-                ));
-            }
-            Err(e) => return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_envelope", e.to_string())),
-        }
+        Submission::Envelope(envelope_body(&body, "JSON {\"turn\": N, \"move\": \"Nf3\"}")?)
     } else {
         if token.is_none() {
             return Err(StewardError::Refused(Refusal::BadToken).into());
@@ -290,12 +297,20 @@ async fn submit_move(
     Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 
+/// Resigns: with the seat token, or (required where the game needs signatures)
+/// with a signed `action: resign` envelope as the body.
 async fn resign(
     State(steward): State<Steward>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
-    Ok(Json(steward.resign(id, Credential::token(bearer(&headers)), steward.now()).await?).into_response())
+    let credential = if body.iter().all(u8::is_ascii_whitespace) {
+        Credential::token(bearer(&headers))
+    } else {
+        Some(Credential::Signed(envelope_body(&body, "no body, with the seat token")?))
+    };
+    Ok(Json(steward.resign(id, credential, steward.now()).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -310,12 +325,34 @@ async fn draw(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    const EXAMPLE: &str = r#"{"action": "offer"} (or "accept", "decline")"#;
+    let mut credential = Credential::token(bearer(&headers));
     let action = if body.iter().all(u8::is_ascii_whitespace) {
         DrawAction::Offer
+    } else if is_envelope(&headers, &body) {
+        // A signed draw offer, accept or decline: the envelope says which.
+        let env = envelope_body(&body, EXAMPLE)?;
+        let action = match &env.body {
+            crate::protocol::Body::Action(crate::protocol::Action::OfferDraw) => DrawAction::Offer,
+            crate::protocol::Body::Action(crate::protocol::Action::AcceptDraw) => DrawAction::Accept,
+            crate::protocol::Body::Action(crate::protocol::Action::DeclineDraw) => DrawAction::Decline,
+            other => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "bad_envelope",
+                    format!(
+                        "this envelope holds a {}, not `action: draw-offer`, `draw-accept` or `draw-decline`",
+                        other.kind()
+                    ),
+                ));
+            }
+        };
+        credential = Some(Credential::Signed(env));
+        action
     } else {
-        json_body::<DrawBody>(&body, r#"{"action": "offer"} (or "accept", "decline")"#)?.action
+        json_body::<DrawBody>(&body, EXAMPLE)?.action
     };
-    Ok(Json(steward.draw(id, Credential::token(bearer(&headers)), action, steward.now()).await?).into_response())
+    Ok(Json(steward.draw(id, credential, action, steward.now()).await?).into_response())
 }
 
 async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -421,6 +458,11 @@ struct LeaveBody {
 const LEAVE_EXAMPLE: &str = r#"{"from": "2026-12-24", "to": "2027-01-02"}"#;
 
 async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, ApiError> {
+    if is_envelope(&headers, &body) {
+        // Signed leave (required of a player with a game that needs signatures).
+        let env = envelope_body(&body, LEAVE_EXAMPLE)?;
+        return Ok((StatusCode::CREATED, Json(steward.declare_leave_signed(env).await?)).into_response());
+    }
     let token = bearer(&headers).ok_or(StewardError::Refused(Refusal::BadToken))?;
     let b: LeaveBody = json_body(&body, LEAVE_EXAMPLE)?;
     Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, b.from, b.to).await?)).into_response())

@@ -113,9 +113,78 @@ impl Steward {
     pub async fn declare_leave(&self, player: String, request: LeaveRequest) -> Result<LeaveAnswer, StewardError> {
         let this = self.clone();
         let now = self.now();
-        let answer = self.store.transaction(move |tx| this.declare_leave_in(tx, &player, request, now)).await?;
+        let answer = self.store.transaction(move |tx| this.declare_leave_in(tx, &player, request, None, now)).await?;
         self.outbox.notify_one();
         Ok(answer)
+    }
+
+    /// Declares leave from a signed envelope with `action: leave FROM TO` (HTTP
+    /// body or mail): for the player of the seat it names, which must have signed
+    /// it with that seat's key for the game's current turn. A player with a seat
+    /// in a running game that requires signatures must declare leave this way,
+    /// naming such a game (see [`super::super::actions`]).
+    ///
+    /// # Errors
+    /// As [`Steward::declare_leave_by_token`]; an envelope that is not a signed
+    /// leave of that seat.
+    pub async fn declare_leave_signed(&self, envelope: crate::protocol::Envelope) -> Result<LeaveAnswer, StewardError> {
+        let crate::protocol::Body::Action(crate::protocol::Action::Leave { from, to }) = envelope.body else {
+            return Err(Refusal::BadRequest(format!(
+                "this envelope holds a {}, not `action: leave FROM TO`",
+                envelope.body.kind()
+            ))
+            .into());
+        };
+        let this = self.clone();
+        let now = self.now();
+        let answer = self
+            .store
+            .transaction(move |tx| {
+                let g = load(tx, &envelope.game)?;
+                let seat = super::super::actions::signed_seat(&g, &envelope)?;
+                let player = g.seats[seat.index()].email.clone();
+                let signed = (g.row.id.clone(), envelope.to_text());
+                this.declare_leave_in(tx, &player, LeaveRequest { from, to }, Some(signed), now)
+            })
+            .await?;
+        self.outbox.notify_one();
+        Ok(answer)
+    }
+
+    /// Refuses leave that is not signed as the player's games require: with a
+    /// seat in a running game that requires signatures, leave must come signed
+    /// by such a seat (`signed` names the game and holds the envelope).
+    fn check_leave_signature(
+        &self,
+        tx: &Tx<'_>,
+        player: &str,
+        request: LeaveRequest,
+        signed: Option<&GameId>,
+    ) -> Result<(), StewardError> {
+        let mut required: Option<Refusal> = None;
+        for id in tx.running_games_of(player)? {
+            let g = load(tx, id.as_str())?;
+            if g.row.auth != crate::protocol::policy::Auth::Signature {
+                continue;
+            }
+            if signed == Some(&id) {
+                return Ok(());
+            }
+            let Some(s) = g.seats.iter().find(|s| s.email.eq_ignore_ascii_case(player)) else { continue };
+            if required.is_none() {
+                let action = crate::protocol::Action::Leave { from: request.from, to: request.to };
+                required = Some(Refusal::SignedActionRequired {
+                    why: format!(
+                        "you hold seat {} in game {id}, which requires signatures (auth = signature), so leave must be signed with that seat's registered key{}",
+                        g.seat_name(s.seat),
+                        if signed.is_some() { " (the signed envelope names a game that does not)" } else { "" }
+                    ),
+                    command: super::super::actions::sign_command(&g, s.seat, &action),
+                    path: action.http_path(id.as_str()),
+                });
+            }
+        }
+        required.map_or(Ok(()), |r| Err(r.into()))
     }
 
     fn declare_leave_in(
@@ -123,9 +192,11 @@ impl Steward {
         tx: &Tx<'_>,
         player: &str,
         request: LeaveRequest,
+        signed: Option<(GameId, String)>,
         now: DateTime<Utc>,
     ) -> Result<LeaveAnswer, StewardError> {
         let key = player.trim().to_lowercase();
+        self.check_leave_signature(tx, &key, request, signed.as_ref().map(|(id, _)| id))?;
         let per_year = self.clock_settings.leave_days_per_year;
         let earlier = tx.leaves_of(std::slice::from_ref(&key))?;
         let taken: BTreeSet<_> = earlier.iter().flat_map(|l| l.days.iter().copied()).collect();
@@ -157,16 +228,15 @@ impl Steward {
             if let Some(s) = mine.first() {
                 own_name = s.name.clone();
             }
-            tx.append_event(
-                &id,
-                now,
-                "leave",
-                &json!({
-                    "seats": mine.iter().map(|s| g.seat_name(s.seat)).collect::<Vec<_>>(),
-                    "from": request.from.to_string(), "to": request.to.to_string(),
-                    "starts_at": time_text(starts_at), "ends_at": time_text(ends_at),
-                }),
-            )?;
+            let mut body = json!({
+                "seats": mine.iter().map(|s| g.seat_name(s.seat)).collect::<Vec<_>>(),
+                "from": request.from.to_string(), "to": request.to.to_string(),
+                "starts_at": time_text(starts_at), "ends_at": time_text(ends_at),
+            });
+            if let Some((_, text)) = signed.as_ref().filter(|(signed_in, _)| *signed_in == id) {
+                body["envelope"] = json!(text); // signed: the game it names proves who asked
+            }
+            tx.append_event(&id, now, "leave", &body)?;
             self.sign_head(tx, &id)?;
             let players =
                 g.seats.iter().map(|s| format!("{} {}", g.seat_name(s.seat), s.name)).collect::<Vec<_>>().join(", ");
