@@ -287,3 +287,66 @@ fn leave_is_declared_by_mail_and_overuse_is_refused_with_the_balance() {
         "the refusal names the balance"
     );
 }
+
+#[test]
+fn the_operator_adds_an_alias_that_acts_once_confirmed_and_a_stranger_is_refused() {
+    let s = Steward::new();
+    let game = s.new_game();
+    s.ingest("x");
+    let alice = s.reply_to("alice@", "started");
+
+    // A stranger's move for Alice's seat: refused, nothing to the stranger, one
+    // notice to Alice.
+    let (_, line) = s.ingest(&reply("Alice <alice@work.example>", &alice, "w1", "e4", ""));
+    assert_eq!(line, "refused: foreign_sender");
+    assert_eq!(s.game(&game)["moved"], serde_json::json!([]));
+    assert!(s.spool().iter().all(|(_, t)| !header(t, "To").contains("work.example")), "nothing to the stranger");
+    let notices: Vec<_> = s.spool().into_iter().filter(|(n, _)| n.contains(".sender-")).collect();
+    assert_eq!(notices.len(), 1);
+    assert!(header(&notices[0].1, "To").contains("alice@example.org"));
+    assert!(decode(&notices[0].1).contains("alice@work.example"));
+
+    // The operator asks for the alias; the confirmation goes to the new address.
+    let out = fairsteward(&["game", "alias", "--data-dir", &s.data_arg(), &game, "white", "alice@work.example"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let asked: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(asked["kind"], "alias");
+    let bad = fairsteward(&["game", "alias", "--data-dir", &s.data_arg(), &game, "white", "nonsense"], b"");
+    assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
+    s.ingest("x");
+    let (_, confirm) = s
+        .spool()
+        .into_iter()
+        .find(|(n, t)| n.contains(".confirm-") && header(t, "To").contains("alice@work.example"))
+        .expect("a confirmation mail to the new address");
+    let r = header(&confirm, "Reply-To");
+    let confirm_at = r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
+    // Still a stranger until the reply comes from the new address.
+    assert_eq!(s.ingest(&reply("alice@work.example", &alice, "w2", "e4", "")).1, "refused: foreign_sender");
+    assert!(s.ingest(&reply("m@evil.example", &confirm_at, "c0", "yes", "")).1.starts_with("ignored: confirmation"));
+    assert_eq!(s.ingest(&reply("alice@work.example", &confirm_at, "c1", "yes", "")).1, "accepted: alias confirmed");
+    assert_eq!(s.ingest(&reply("alice@work.example", &alice, "w3", "e4", "")).1, "accepted: move");
+    assert_eq!(s.game(&game)["moved"], serde_json::json!(["white"]));
+    // The receipt went to the registered address; no second stranger notice came.
+    assert!(s.answers_to("alice@example.org").iter().any(|a| a.contains("Accepted: move e4")));
+    assert_eq!(s.spool().iter().filter(|(n, _)| n.contains(".sender-")).count(), 1);
+}
+
+#[test]
+fn a_reused_message_id_does_not_block_a_different_mail() {
+    let s = Steward::new();
+    let game = s.new_game();
+    s.ingest("x");
+    let alice = s.reply_to("alice@", "started");
+    // A mail with no capability but the Message-ID of the real move to come.
+    let (_, line) = s.ingest(&reply("Mallory <m@evil.example>", "moves@localhost", "same", "resign", ""));
+    assert!(line.starts_with("ignored: no reply capability"), "{line}");
+    let real = reply("Alice <alice@example.org>", &alice, "same", "e4", "");
+    assert_eq!(s.ingest(&real), (0, "accepted: move".to_owned()));
+    // The same mail again, even with a server's trace header added, is a duplicate.
+    assert_eq!(s.ingest(&real), (0, "ignored: seen before".to_owned()));
+    let traced = format!("Received: from mx.example by mx2.example; Mon, 23 Nov 2026 02:00:01 +0000\r\n{real}");
+    assert_eq!(s.ingest(&traced), (0, "ignored: seen before".to_owned()));
+    assert_eq!(s.answers_to("alice@").len(), 1);
+    assert_eq!(s.game(&game)["moved"], serde_json::json!(["white"]));
+}

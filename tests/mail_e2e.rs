@@ -360,3 +360,202 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
     assert_eq!(steward.game(&game).await["turn"], 2);
     steward.stop().await;
 }
+
+/// The text of a mail's first text part.
+fn text_of(m: &Mail) -> String {
+    MessageParser::default().parse(&m.raw).unwrap().body_text(0).unwrap_or_default().into_owned()
+}
+
+/// A plain mail from `from` to `to` with Message-ID `<id@client.example>`.
+fn plain(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
+    MessageBuilder::new()
+        .from(from)
+        .to(to)
+        .subject("Re: Game")
+        .message_id(format!("{id}@client.example"))
+        .text_body(body.to_owned())
+        .write_to_vec()
+        .unwrap()
+}
+
+/// Sends `raw` to the steward and waits until its door has handled `count` mails.
+async fn send_and_wait(stack: &Stack, moves: &str, from: &str, to: &str, raw: &[u8], count: usize) {
+    send(stack, from, to, raw).await;
+    wait_for(stack, moves, Duration::from_secs(15), "the door to handle the mail", |m| {
+        m.len() == count && m.iter().all(|x| x.flags.iter().any(|f| f.contains("FairstewardDone")))
+    })
+    .await;
+}
+
+/// A game of two seats created over HTTP; its id, the seat tokens and each
+/// player's start mail.
+async fn two_seat_game(stack: &Stack, steward: &Steward, emails: [&str; 2]) -> (String, Vec<String>, Vec<Mail>) {
+    let body = json!({"variant": "fairschach", "seats": [
+        {"name": "Alice", "email": emails[0]},
+        {"name": "Bob", "email": emails[1]},
+    ]});
+    let resp = steward.client.post(format!("{}/api/games", steward.base)).json(&body).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 201);
+    let created: Value = resp.json().await.unwrap();
+    let game = created["game"]["id"].as_str().unwrap().to_owned();
+    let tokens =
+        created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
+    let mut starts = Vec::new();
+    for email in emails {
+        let user = email.split('@').next().unwrap();
+        starts.push(wait_for(stack, user, Duration::from_secs(15), "the start mail", |m| m.len() == 1).await.remove(0));
+    }
+    (game, tokens, starts)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_sender_takes_nothing_and_the_player_is_told_once() {
+    let stack = stack();
+    let moves = unique("m");
+    let (alice, bob, mallory) = (unique("alice"), unique("bob"), unique("mallory"));
+    let (a_mail, b_mail, m_mail) =
+        (format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}"), format!("{mallory}@{DOMAIN}"));
+    let steward = Steward::start(&stack, &moves).await;
+    let (game, _, starts) = two_seat_game(&stack, &steward, [&a_mail, &b_mail]).await;
+    let cap = bare(&starts[0].header("Reply-To").unwrap());
+
+    // Mallory saw Alice's board mail: a resignation from Mallory's address to
+    // Alice's capability takes nothing and answers Mallory nothing.
+    send_and_wait(&stack, &moves, &m_mail, &cap, &plain(&m_mail, &cap, &unique("m1"), "resign"), 1).await;
+    let view = steward.game(&game).await;
+    assert!(view["outcome"].is_null(), "no resignation from a stranger: {view}");
+    let notices = wait_for(&stack, &alice, Duration::from_secs(15), "the notice to Alice", |m| {
+        m.iter().any(|x| x.message_id.contains(".sender-"))
+    })
+    .await;
+    let notice = notices.iter().find(|x| x.message_id.contains(".sender-")).unwrap();
+    let text = text_of(notice);
+    assert!(text.contains(&m_mail) && text.contains("Nothing was taken"), "{text}");
+    assert!(text.contains(&format!("/api/games/{game}/aliases")) && text.contains("alias"), "{text}");
+    assert!(notice.header("To").unwrap().contains(&a_mail));
+
+    // A second forged mail within the hour: a move, not taken, and no second notice.
+    // It reuses the Message-ID Alice's real move will carry.
+    let shared_id = unique("shared");
+    send_and_wait(&stack, &moves, &m_mail, &cap, &plain(&m_mail, &cap, &shared_id, "e4"), 2).await;
+    assert_eq!(steward.game(&game).await["moved"], json!([]));
+
+    // Alice's own move with that Message-ID is read (another content), and the
+    // same mail again is a duplicate.
+    let real = plain(&a_mail, &cap, &shared_id, "e4");
+    send_and_wait(&stack, &moves, &a_mail, &cap, &real, 3).await;
+    assert_eq!(steward.game(&game).await["moved"], json!(["white"]));
+    send_and_wait(&stack, &moves, &a_mail, &cap, &real, 4).await;
+
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let to_alice = mailbox(&stack, &alice).await;
+    let ids: Vec<_> = to_alice.iter().map(|m| m.message_id.as_str()).collect();
+    assert_eq!(to_alice.iter().filter(|m| m.message_id.contains(".sender-")).count(), 1, "one notice: {ids:?}");
+    assert_eq!(to_alice.iter().filter(|m| is_answer(m)).count(), 1, "one receipt, for the real move: {ids:?}");
+    assert!(mailbox(&stack, &mallory).await.is_empty(), "nothing to the forger");
+    steward.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_alias_or_a_new_address_acts_only_once_confirmed_by_mail() {
+    let stack = stack();
+    let moves = unique("m");
+    let (alice, work, bob, bob_new) = (unique("alice"), unique("work"), unique("bob"), unique("bobnew"));
+    let [a_mail, w_mail, b_mail, n_mail] = [&alice, &work, &bob, &bob_new].map(|u| format!("{u}@{DOMAIN}"));
+    let steward = Steward::start(&stack, &moves).await;
+    let (game, tokens, starts) = two_seat_game(&stack, &steward, [&a_mail, &b_mail]).await;
+    let (a_cap, b_cap) = (bare(&starts[0].header("Reply-To").unwrap()), bare(&starts[1].header("Reply-To").unwrap()));
+    let within = Duration::from_secs(15);
+    let post = |path: &str, token: Option<&str>, body: Value| {
+        let mut r = steward.client.post(format!("{}/api/games/{game}/{path}", steward.base)).json(&body);
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        r.send()
+    };
+
+    // Bad requests are refused with a JSON error and mail nobody.
+    for (path, token, body, status, code) in [
+        ("aliases", None, json!({"address": w_mail}), 401, "bad_token"),
+        ("aliases", Some("not-a-token"), json!({"address": w_mail}), 401, "bad_token"),
+        ("aliases", Some(tokens[0].as_str()), json!({}), 400, "bad_request"),
+        ("aliases", Some(tokens[0].as_str()), json!({"address": "not an address"}), 400, "bad_request"),
+        ("aliases", Some(tokens[0].as_str()), json!({"address": a_mail.to_uppercase()}), 400, "bad_request"),
+        ("aliases", Some(tokens[0].as_str()), json!({"address": format!("{moves}@{DOMAIN}")}), 400, "bad_request"),
+        ("email", Some(tokens[1].as_str()), json!({"address": b_mail, "extra": 1}), 400, "bad_request"),
+        ("email", Some(tokens[1].as_str()), json!({"address": b_mail}), 400, "bad_request"),
+    ] {
+        let resp = post(path, token, body.clone()).await.unwrap();
+        assert_eq!(resp.status().as_u16(), status, "{path} {body}");
+        let err: Value = resp.json().await.unwrap();
+        assert_eq!(err["error"], code, "{path} {body}: {err}");
+        assert!(err["message"].as_str().is_some_and(|m| m.len() > 20), "{err}");
+    }
+    let resp = steward
+        .client
+        .post(format!("{}/api/games/ZZZZZZ/aliases", steward.base))
+        .bearer_auth(&tokens[0])
+        .json(&json!({"address": w_mail}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 404);
+
+    // Alice asks for her work address as an alias; until it confirms, a move
+    // from it is not taken.
+    let resp = post("aliases", Some(&tokens[0]), json!({"address": w_mail})).await.unwrap();
+    assert_eq!(resp.status().as_u16(), 202);
+    let asked: Value = resp.json().await.unwrap();
+    assert_eq!((asked["kind"].as_str(), asked["seat"].as_str()), (Some("alias"), Some("white")), "{asked}");
+    let confirm = wait_for(&stack, &work, within, "the confirmation mail", |m| m.len() == 1).await.remove(0);
+    assert!(confirm.message_id.contains(".confirm-"), "{}", confirm.message_id);
+    let confirm_at = bare(&confirm.header("Reply-To").unwrap());
+    assert!(confirm_at.starts_with(&format!("{moves}+confirm.")), "{confirm_at}");
+    wait_for(&stack, &alice, within, "the word about the request", |m| {
+        m.iter().any(|x| x.message_id.contains("-asked"))
+    })
+    .await;
+    send_and_wait(&stack, &moves, &w_mail, &a_cap, &plain(&w_mail, &a_cap, &unique("w1"), "e4"), 1).await;
+    assert_eq!(steward.game(&game).await["moved"], json!([]), "an unconfirmed alias takes nothing");
+
+    // A reply to the confirmation from another address confirms nothing; from
+    // the work address it does, and then its move counts.
+    send_and_wait(&stack, &moves, &b_mail, &confirm_at, &plain(&b_mail, &confirm_at, &unique("x"), "yes"), 2).await;
+    send_and_wait(&stack, &moves, &w_mail, &confirm_at, &plain(&w_mail, &confirm_at, &unique("c"), "yes"), 3).await;
+    let to_alice = wait_for(&stack, &alice, within, "the word that the alias is confirmed", |m| {
+        m.iter().any(|x| x.message_id.contains("-done"))
+    })
+    .await;
+    assert_eq!(
+        to_alice.iter().filter(|m| m.message_id.contains("-done")).count(),
+        1,
+        "the reply from Bob confirmed nothing"
+    );
+    send_and_wait(&stack, &moves, &w_mail, &a_cap, &plain(&w_mail, &a_cap, &unique("w2"), "e4"), 4).await;
+    assert_eq!(steward.game(&game).await["moved"], json!(["white"]), "the confirmed alias moved");
+
+    // Bob changes his address: before the new one confirms, it cannot move for him.
+    let resp = post("email", Some(&tokens[1]), json!({"address": n_mail})).await.unwrap();
+    assert_eq!(resp.status().as_u16(), 202);
+    let confirm = wait_for(&stack, &bob_new, within, "the confirmation mail", |m| m.len() == 1).await.remove(0);
+    let confirm_at = bare(&confirm.header("Reply-To").unwrap());
+    send_and_wait(&stack, &moves, &n_mail, &b_cap, &plain(&n_mail, &b_cap, &unique("n1"), "d5"), 5).await;
+    assert_eq!(steward.game(&game).await["moved"], json!(["white"]));
+    send_and_wait(&stack, &moves, &n_mail, &confirm_at, &plain(&n_mail, &confirm_at, &unique("nc"), "ok"), 6).await;
+    // Now his old address is a stranger, and the new one moves.
+    send_and_wait(&stack, &moves, &b_mail, &b_cap, &plain(&b_mail, &b_cap, &unique("b1"), "d5"), 7).await;
+    assert_eq!(steward.game(&game).await["moved"], json!(["white"]));
+    send_and_wait(&stack, &moves, &n_mail, &b_cap, &plain(&n_mail, &b_cap, &unique("n2"), "d5"), 8).await;
+    let view = steward.game(&game).await;
+    assert_eq!(view["turn"], 2, "{view}");
+    assert_eq!(view["history"][0]["moves"][1]["move"], "d5", "{view}");
+    // The board mail of turn 1 goes to the new address; the old one heard of the change.
+    wait_for(&stack, &bob_new, within, "the turn-1 board mail at the new address", |m| {
+        m.iter().any(|x| x.message_id == format!("{game}.1.1.turn@{DOMAIN}"))
+    })
+    .await;
+    let to_old = mailbox(&stack, &bob).await;
+    assert!(to_old.iter().any(|m| m.message_id.contains("-old") && text_of(m).contains(&n_mail)));
+    assert!(!to_old.iter().any(|m| m.message_id.contains(".turn@")), "no board mail to the old address");
+    steward.stop().await;
+}

@@ -1,4 +1,4 @@
-//! `fairsteward game new|show|list`: admin commands on the steward's store.
+//! `fairsteward game new|show|list|alias|email`: admin commands on the steward's store.
 //!
 //! They open the same store as `serve` (the same `--config` and `--data-dir`), call
 //! the steward once and print one JSON value on stdout, like `rules`. A running
@@ -20,7 +20,8 @@ use tokio::sync::Notify;
 
 use super::serve::ConfigArgs;
 use crate::config::Config;
-use crate::steward::{GameView, NewGame, NewSeat, Steward, StewardError};
+use crate::steward::{Asker, GameView, NewGame, NewSeat, Steward, StewardError};
+use crate::store::AddressKind;
 
 /// `fairsteward game <command>`.
 #[derive(Debug, Args)]
@@ -74,6 +75,43 @@ enum GameCommand {
         /// The game id (six letters and digits, e.g. 8KQ2ZJ).
         #[arg(value_name = "ID")]
         id: String,
+    },
+    /// Ask for an alias of a seat's player: another address whose mails may act
+    /// for the player's seats (JSON).
+    ///
+    /// A confirmation mail goes to ADDRESS (sent by the next `serve`); the alias
+    /// takes effect when it is answered from ADDRESS.
+    #[command(after_help = "Example:\n  fairsteward game alias 8KQ2ZJ white alice@work.example")]
+    Alias {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The game id.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The seat's name (white, black, …).
+        #[arg(value_name = "SEAT")]
+        seat: String,
+        /// The player's other address.
+        #[arg(value_name = "ADDRESS")]
+        address: String,
+    },
+    /// Change a seat's registered address (JSON).
+    ///
+    /// A confirmation mail goes to ADDRESS (sent by the next `serve`); the seat's
+    /// address changes when it is answered from ADDRESS.
+    #[command(after_help = "Example:\n  fairsteward game email 8KQ2ZJ white alice@new.example")]
+    Email {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The game id.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The seat's name (white, black, …).
+        #[arg(value_name = "SEAT")]
+        seat: String,
+        /// The new address.
+        #[arg(value_name = "ADDRESS")]
+        address: String,
     },
     /// Print every game, newest first (JSON).
     ///
@@ -229,6 +267,24 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
             with_steward(&config, |steward| async move {
                 let view = steward.status(id, None).await?;
                 serde_json::to_value(view).context("printing the game").map_err(Failure::Internal)
+            })
+        }
+        GameCommand::Alias { config, id, seat, address } | GameCommand::Email { config, id, seat, address } => {
+            let kind = match &args.command {
+                GameCommand::Alias { .. } => AddressKind::Alias,
+                _ => AddressKind::Email,
+            };
+            let config = load(config)?;
+            if !store_exists(&config) {
+                return Err(Failure::Input(anyhow!(
+                    "there is no game {id}: there is no store in {} yet",
+                    config.data_dir.display()
+                )));
+            }
+            let (id, asker, address) = (id.clone(), Asker::Operator(seat.clone()), address.clone());
+            with_steward(&config, |steward| async move {
+                let asked = steward.request_address(id, asker, kind, address, steward.now()).await?;
+                serde_json::to_value(asked).context("printing the request").map_err(Failure::Internal)
             })
         }
         GameCommand::List { config } => {

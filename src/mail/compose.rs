@@ -83,6 +83,12 @@ pub enum MailKind {
     Timeout,
     /// A player declared leave (clocks).
     Leave,
+    /// A confirmation asked of a new address (alias or change of address), or
+    /// the word that it was confirmed.
+    Confirm,
+    /// A mail from an unbound sender tried to act for the seat (to the seat's
+    /// registered address, at most one an hour per seat).
+    Sender,
 }
 
 impl MailKind {
@@ -99,6 +105,8 @@ impl MailKind {
             MailKind::Grace => "grace",
             MailKind::Timeout => "timeout",
             MailKind::Leave => "leave",
+            MailKind::Confirm => "confirm",
+            MailKind::Sender => "sender",
         }
     }
 }

@@ -3,9 +3,13 @@
 //! an answer to the seat's registered address.
 //!
 //! Automatic mail (bounces, auto-replies, lists) is never answered; a message
-//! seen before (same Message-ID, or the same bytes) is ignored; a mail that
-//! proves no seat gets no answer, because nobody verified its sender. Every
-//! message is kept in the store (size-capped) for disputes.
+//! seen before (the same Message-ID with the same content, or the same bytes) is
+//! ignored; a mail that proves no seat gets no answer, because nobody verified
+//! its sender. A reply capability acts only for a mail whose `From` is the
+//! seat's registered address or a confirmed alias (`steward/senders.rs`); from
+//! anyone else nothing is taken and the registered address is told. A signed
+//! envelope stands on its signature, from any sender. Every message is kept in
+//! the store (size-capped) for disputes.
 
 use chrono::{DateTime, Utc};
 use ring::digest;
@@ -47,7 +51,7 @@ A signed or sealed envelope (fairsteward player …) may be pasted instead.";
 pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result<Handled, StewardError> {
     let read = read_mail(raw);
     let key = match &read {
-        Ok(mail) => mail.message_id.clone().unwrap_or_else(|| body_key(raw)),
+        Ok(mail) => mail.message_id.as_ref().map_or_else(|| body_key(raw), |id| seen_key(id, raw)),
         Err(_) => body_key(raw),
     };
     if steward.mail_seen(&key).await? {
@@ -71,13 +75,69 @@ fn body_key(raw: &[u8]) -> String {
     format!("sha256:{}", hex(digest::digest(&digest::SHA256, raw).as_ref()))
 }
 
+/// The key a mail with a Message-ID is recognised by: the Message-ID and a hash
+/// of what the sender wrote (the body and the From, To, Cc, Subject and
+/// Message-ID headers), so that a redelivery is recognised though servers add
+/// trace headers, but a different mail that reuses the Message-ID is still read.
+fn seen_key(message_id: &str, raw: &[u8]) -> String {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| (i, i + 4))
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| (i, i + 2)));
+    let (head, body) = split.map_or((raw, &[][..]), |(h, b)| (&raw[..h], &raw[b..]));
+    let mut ctx = digest::Context::new(&digest::SHA256);
+    // Header lines, unfolded: a line starting with white space continues the last.
+    let mut keep = false;
+    for line in head.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.first().is_some_and(|b| *b == b' ' || *b == b'\t') {
+            if keep {
+                ctx.update(line);
+            }
+            continue;
+        }
+        let name = line.split(|&b| b == b':').next().unwrap_or_default();
+        keep = [&b"from"[..], b"to", b"cc", b"subject", b"message-id"].iter().any(|n| name.eq_ignore_ascii_case(n));
+        if keep {
+            ctx.update(b"\n");
+            ctx.update(line);
+        }
+    }
+    ctx.update(b"\n\n");
+    // Line ends as stored may differ between doors (CRLF over IMAP, LF in a maildir).
+    for part in body.split(|&b| b == b'\r') {
+        ctx.update(part);
+    }
+    format!("{message_id} sha256:{}", hex(ctx.finish().as_ref()))
+}
+
 async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>) -> Result<Handled, StewardError> {
     if let Some(why) = &mail.automatic {
         return Ok(Handled::Ignored(format!("automatic mail ({why})")));
     }
     let from = steward.from_address();
+    let sender = mail.from.as_ref().map(|f| f.address.clone());
+    if let Some(c) = mail.recipients.iter().find_map(|r| capability::read_confirmation(&from, r)) {
+        // Only the new address answers its confirmation; nobody else is answered.
+        return match steward.confirm_address(c, sender, now).await {
+            Ok(done) => Ok(Handled::Accepted(done.to_owned())),
+            Err(StewardError::Refused(r)) => Ok(Handled::Ignored(format!("confirmation not taken: {r}"))),
+            Err(e) => Err(e),
+        };
+    }
     let cap: Option<Capability> = mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
     let to = AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() };
+    // The capability acts only for its seat's own addresses; an unknown game or
+    // seat in a valid capability (a deleted game) proves nothing either.
+    let bound = match &cap {
+        Some(c) => match steward.sender_may_act(c.game.clone(), c.seat.clone(), sender.clone()).await {
+            Ok(b) => b,
+            Err(StewardError::Refused(_)) => false,
+            Err(e) => return Err(e),
+        },
+        None => false,
+    };
 
     // A signed envelope proves its own seat; everything else needs the capability.
     let envelope = match &mail.intent {
@@ -91,11 +151,17 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         _ => None,
     };
     if let Some(env) = envelope {
-        if cap.is_none() && env.sig.is_none() {
-            return Ok(Handled::Ignored("an unsigned envelope without a reply capability".into()));
+        if env.sig.is_none() {
+            match &cap {
+                None => return Ok(Handled::Ignored("an unsigned envelope without a reply capability".into())),
+                Some(c) if !bound => return foreign(steward, c, sender, &mail.subject, now).await,
+                Some(_) => {}
+            }
         }
         let (game, seat) = (env.game.clone(), env.seat.clone());
-        let credential = cap.clone().filter(|c| c.game == game).map(Credential::Capability);
+        // A signed envelope needs no capability; the capability of a foreign
+        // sender lends it nothing.
+        let credential = cap.clone().filter(|c| bound && c.game == game).map(Credential::Capability);
         if let Body::Action(action) = env.body {
             let about = Capability { game: game.clone(), seat, turn: env.turn };
             // Signed: the signature proves the seat; unsigned: the reply address must.
@@ -115,6 +181,9 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
     let Some(cap) = cap else {
         return Ok(Handled::Ignored("no reply capability and no signed envelope: the sender proves no seat".into()));
     };
+    if !bound {
+        return foreign(steward, &cap, sender, &mail.subject, now).await;
+    }
     let credential = Some(Credential::Capability(cap.clone()));
     match &mail.intent {
         Intent::Move(text) => {
@@ -184,6 +253,29 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         }
         Intent::Envelope(_) => Ok(Handled::Ignored("an envelope that could not be found again".into())),
     }
+}
+
+/// A valid capability in a mail from an address not bound to its seat: nothing
+/// is taken, the sender hears nothing, the registered address is told (at most
+/// once an hour per seat).
+async fn foreign(
+    steward: &Steward,
+    cap: &Capability,
+    sender: Option<String>,
+    subject: &str,
+    now: DateTime<Utc>,
+) -> Result<Handled, StewardError> {
+    let sender = sender.unwrap_or_else(|| "(no From address)".to_owned());
+    // Whether the player was told now (false: told within the hour already).
+    let told =
+        match steward.foreign_sender(cap.game.clone(), cap.seat.clone(), sender.clone(), subject.to_owned(), now).await
+        {
+            Ok(told) => told,
+            Err(StewardError::Refused(_)) => false,
+            Err(e) => return Err(e),
+        };
+    tracing::info!(game = %cap.game, seat = %cap.seat, sender = %sender, told, "a mail from an address not bound to the seat: nothing taken");
+    Ok(Handled::Refused("foreign_sender".into()))
 }
 
 async fn submit(

@@ -65,11 +65,64 @@ pub fn check(keys: &StewardKeys, from: &str, address: &str) -> Option<Capability
     let (game, seat) = (game.to_ascii_uppercase(), seat.to_ascii_lowercase());
     let turn: u32 = turn.parse().ok()?;
     let expected = mac(keys, &game, &seat, turn);
-    // Both are hex of a MAC; compare without leaking where they differ.
-    let given = given.to_ascii_lowercase();
-    let same = given.len() == expected.len()
-        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-    same.then_some(Capability { game, seat, turn })
+    same(&given.to_ascii_lowercase(), &expected).then_some(Capability { game, seat, turn })
+}
+
+/// The tag of a confirmation address's subaddress: `moves+confirm.<id>.<mac>`.
+const CONFIRM: &str = "confirm";
+
+/// A confirmation address read from a recipient; its MAC is checked against the
+/// stored request with [`confirmation_matches`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confirmation {
+    /// The address request's id.
+    pub id: i64,
+    /// The MAC as given, lower-case hex.
+    mac: String,
+}
+
+fn confirm_mac(keys: &StewardKeys, id: i64, address: &str) -> String {
+    let tag = keys.capability_tag(format!("confirm|{id}|{}", address.to_lowercase()).as_bytes());
+    hex(&tag.as_ref()[..MAC_BYTES])
+}
+
+/// The reply address of the confirmation mail for address request `id`, which
+/// asks for `address`: `moves+confirm.<id>.<mac>@steward.example`, the MAC bound
+/// to the id and the new address (so it proves the reply came through a mail
+/// sent there). `None` if `from` has no `@`.
+pub fn confirmation_address(keys: &StewardKeys, from: &str, id: i64, address: &str) -> Option<String> {
+    let (local, domain) = from.rsplit_once('@')?;
+    let local = local.split('+').next().unwrap_or(local);
+    Some(format!("{local}+{CONFIRM}.{id}.{}@{domain}", confirm_mac(keys, id, address)))
+}
+
+/// Reads a confirmation address in `address`, a recipient of a mail to the
+/// steward whose address is `from`; `None` when it is not one.
+pub fn read_confirmation(from: &str, address: &str) -> Option<Confirmation> {
+    let address = address.trim().trim_start_matches('<').trim_end_matches('>');
+    let (local, domain) = address.rsplit_once('@')?;
+    let (base, base_domain) = from.rsplit_once('@')?;
+    let base = base.split('+').next().unwrap_or(base);
+    let (name, detail) = local.split_once('+')?;
+    if !domain.eq_ignore_ascii_case(base_domain) || !name.eq_ignore_ascii_case(base) {
+        return None;
+    }
+    let mut parts = detail.split('.');
+    let (tag, id, mac) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || !tag.eq_ignore_ascii_case(CONFIRM) {
+        return None;
+    }
+    Some(Confirmation { id: id.parse().ok()?, mac: mac.to_ascii_lowercase() })
+}
+
+/// Whether `c` is the confirmation address of its request, which asked for `address`.
+pub fn confirmation_matches(keys: &StewardKeys, c: &Confirmation, address: &str) -> bool {
+    same(&c.mac, &confirm_mac(keys, c.id, address))
+}
+
+/// Whether two MACs in hex are equal, without leaking where they differ.
+fn same(given: &str, expected: &str) -> bool {
+    given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 #[cfg(test)]
@@ -113,5 +166,23 @@ mod tests {
         chars[at] = if chars[at] == '0' { '1' } else { '0' };
         let flipped: String = chars.into_iter().collect();
         assert_eq!(check(&k, "moves@steward.example", &flipped), None);
+    }
+
+    #[test]
+    fn a_confirmation_address_is_bound_to_its_request_and_address() {
+        let k = keys();
+        let a = confirmation_address(&k, "moves@steward.example", 7, "Alice@Home.example").unwrap();
+        assert!(a.starts_with("moves+confirm.7.") && a.ends_with("@steward.example"), "{a}");
+        let c = read_confirmation("moves@steward.example", &a.to_ascii_uppercase()).unwrap();
+        assert_eq!(c.id, 7);
+        assert!(confirmation_matches(&k, &c, "alice@home.example"));
+        assert!(!confirmation_matches(&k, &c, "mallory@home.example"));
+        let other = read_confirmation("moves@steward.example", &a.replace("confirm.7.", "confirm.8.")).unwrap();
+        assert!(!confirmation_matches(&k, &other, "alice@home.example"));
+        // Not a capability, and a capability is not a confirmation.
+        assert_eq!(check(&k, "moves@steward.example", &a), None);
+        let cap = address(&k, "moves@steward.example", "8KQ2ZJ", "white", 1).unwrap();
+        assert_eq!(read_confirmation("moves@steward.example", &cap), None);
+        assert_eq!(read_confirmation("moves@steward.example", &a.replace("@steward.", "@other.")), None);
     }
 }

@@ -179,10 +179,10 @@ impl Steward {
 }
 
 /// A game named with a seat it does not have (a signed envelope may claim any).
-fn no_seat(game: &Loaded, seat: &str) -> StewardError {
+pub(super) fn no_seat(game: &Loaded, seat: &str) -> StewardError {
     Refusal::EnvelopeMismatch(format!("game {} has no seat {seat:?}", game.row.id)).into()
 }
 
-fn seat_named(game: &Loaded, name: &str) -> Option<Seat> {
+pub(super) fn seat_named(game: &Loaded, name: &str) -> Option<Seat> {
     (0..game.seats.len()).map(|i| Seat::new(i as u8)).find(|&s| game.seat_name(s).eq_ignore_ascii_case(name))
 }

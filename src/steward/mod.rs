@@ -16,6 +16,7 @@ mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod mails;
 mod moves;
 mod refusal;
+mod senders;
 mod view;
 
 use std::collections::BTreeMap;
@@ -31,6 +32,7 @@ pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
 pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 pub use moves::{MoveRequest, Submission};
 pub use refusal::{Refusal, StewardError};
+pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
 pub use view::{GameView, MoveView, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};

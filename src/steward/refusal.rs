@@ -86,6 +86,9 @@ pub enum Refusal {
     /// A leave that cannot be granted (clocks): the text names the balance.
     #[error("{0}")]
     LeaveRefused(String),
+    /// Too many requests of a kind that mails someone (address confirmations).
+    #[error("{0}")]
+    TooMany(String),
     /// A reveal that does not match its commitment.
     #[error("the move and salt do not match your commitment {commitment}")]
     RevealMismatch {
@@ -128,6 +131,7 @@ impl Refusal {
             Refusal::RevealTooEarly { .. } => "reveal_too_early",
             Refusal::RevealMismatch { .. } => "reveal_mismatch",
             Refusal::LeaveRefused(_) => "leave_refused",
+            Refusal::TooMany(_) => "too_many",
         }
     }
 
@@ -162,6 +166,7 @@ impl Refusal {
             Refusal::LeaveRefused(_) => {
                 "send {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}, both days included, from today on and within the yearly allowance".into()
             }
+            Refusal::TooMany(_) => "wait a day, or reply to the confirmation mails already sent".into(),
             Refusal::RevealMismatch { .. } => {
                 "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
             }

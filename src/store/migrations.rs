@@ -92,6 +92,29 @@ const MIGRATIONS: &[&str] = &[
          declared_at TEXT NOT NULL
      ) STRICT;
      CREATE INDEX leaves_player ON leaves (player);",
+    // 5: mail senders (src/store/senders.rs). The other addresses a player
+    // confirmed, keyed by the registered address in lower case: a mail from one
+    // of them may act for every seat registered at that address. Requests for an
+    // alias or a change of a seat's address, waiting for the reply to the
+    // confirmation mail sent to the new address; the id is in that mail's reply
+    // address, so it is never reused.
+    "CREATE TABLE aliases (
+         player       TEXT NOT NULL,              -- the registered address, lower case
+         alias        TEXT NOT NULL,              -- another address of the player, lower case
+         confirmed_at TEXT NOT NULL,
+         PRIMARY KEY (player, alias)
+     ) STRICT;
+     CREATE TABLE address_requests (
+         id           INTEGER PRIMARY KEY AUTOINCREMENT,
+         kind         TEXT NOT NULL,              -- 'alias' or 'email'
+         game_id      TEXT NOT NULL REFERENCES games(id),
+         seat         INTEGER NOT NULL,           -- the seat it was asked for
+         player       TEXT NOT NULL,              -- the seat's address then, lower case
+         address      TEXT NOT NULL,              -- the new address, as given
+         requested_at TEXT NOT NULL,
+         confirmed_at TEXT                        -- NULL until the reply came
+     ) STRICT;
+     CREATE INDEX address_requests_seat ON address_requests (game_id, seat, requested_at);",
 ];
 
 /// The schema version this program writes.

@@ -10,6 +10,7 @@
 mod clock;
 mod migrations;
 mod queries;
+mod senders;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -22,6 +23,7 @@ pub use clock::LeaveRow;
 pub use queries::{
     CommitmentRow, EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text,
 };
+pub use senders::{AddressKind, AddressRequestRow};
 
 /// A failure of the store. Never the player's fault.
 #[derive(Debug, thiserror::Error)]

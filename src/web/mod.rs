@@ -18,7 +18,8 @@ use serde_json::json;
 
 use crate::protocol::{Envelope, OperatorToken};
 use crate::render::cache::Pictures;
-use crate::steward::{Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
+use crate::steward::{Asker, Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
+use crate::store::AddressKind;
 
 /// The largest request body accepted (a move is a few dozen bytes).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -61,6 +62,7 @@ impl From<StewardError> for ApiError {
                         StatusCode::FORBIDDEN
                     }
                     Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
+                    Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
                 };
                 ApiError::new(status, r.code(), r.message())
             }
@@ -121,6 +123,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/aliases", post(request_alias))
+        .route("/api/games/{id}/email", post(request_email))
         .route("/api/games/{id}/transcript", get(transcript))
         .route("/api/games/{id}/board.svg", get(board_svg))
         .route("/api/games/{id}/board.png", get(board_png))
@@ -353,6 +357,48 @@ async fn draw(
         json_body::<DrawBody>(&body, EXAMPLE)?.action
     };
     Ok(Json(steward.draw(id, credential, action, steward.now()).await?).into_response())
+}
+
+/// The body of an alias or change-of-address request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddressBody {
+    address: String,
+}
+
+/// `POST /api/games/{id}/aliases`: another address the seat's player may act
+/// from by mail, once confirmed from it.
+async fn request_alias(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    request_address(steward, id, &headers, &body, AddressKind::Alias).await
+}
+
+/// `POST /api/games/{id}/email`: a new registered address for the seat, in
+/// effect once confirmed from it.
+async fn request_email(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    request_address(steward, id, &headers, &body, AddressKind::Email).await
+}
+
+async fn request_address(
+    steward: Steward,
+    id: String,
+    headers: &HeaderMap,
+    body: &Bytes,
+    kind: AddressKind,
+) -> Result<Response, ApiError> {
+    let token = bearer(headers).ok_or(StewardError::Refused(Refusal::BadToken))?;
+    let b: AddressBody = json_body(body, r#"{"address": "you@example.org"}"#)?;
+    let asked = steward.request_address(id, Asker::Token(token), kind, b.address, steward.now()).await?;
+    Ok((StatusCode::ACCEPTED, Json(asked)).into_response())
 }
 
 async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
