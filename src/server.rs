@@ -20,8 +20,7 @@ use crate::store::Store;
 /// # Errors
 /// The data directory or database cannot be created or opened.
 pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
-    std::fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
+    protect_data_dir(config)?;
     let path = config.database();
     let store = Store::open(&path).with_context(|| format!("cannot open the database {}", path.display()))?;
     let keys = StewardKeys::load_or_create(&config.data_dir)
@@ -29,6 +28,30 @@ pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
         .with_clock(config.clock.clone(), config.schedule.clock.clone()))
+}
+
+/// Creates the data directory for the owner only (0700), and takes group and
+/// other permissions off an older one, its files and its spool (issue 11 point
+/// 3): files made later are 0600 by their makers (the store, the keys, the
+/// spool) and by the process's umask (`cli::main`).
+///
+/// # Errors
+/// The directory cannot be created or its mode set.
+fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let dir = &config.data_dir;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("cannot create the data directory {}", dir.display()))?;
+    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
+    let files = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file());
+    for path in [dir.clone(), config.spool_dir.clone()].into_iter().chain(files) {
+        crate::store::make_private(&path)
+            .with_context(|| format!("cannot make {} readable by its owner only", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool.
@@ -56,7 +79,7 @@ pub async fn serve(
     let sink = sink(&config)?;
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
-    let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, wake, stopped));
+    let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, steward.keys_arc(), wake, stopped));
     let maildir = config.maildir.clone().map(|m| {
         tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
         tokio::spawn(crate::mail::maildir::run(steward.clone(), m.path, m.poll, stop.subscribe()))

@@ -116,7 +116,7 @@ pub use keys::{
     KeyError, PlayerKey, SEALING_KEY_FILE, SIGNING_KEY_FILE, StewardKeys, fingerprint, public_key_from_base64,
     same_fingerprint, verify_signature,
 };
-pub use seal::{open_sealed, seal, sealing_aad, try_seal};
+pub use seal::{open_record, open_sealed, seal, seal_record, sealing_aad, try_seal};
 
 use base64::Engine as _;
 use ring::rand::{SecureRandom, SystemRandom};

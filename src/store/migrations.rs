@@ -92,6 +92,12 @@ const MIGRATIONS: &[&str] = &[
          declared_at TEXT NOT NULL
      ) STRICT;
      CREATE INDEX leaves_player ON leaves (player);",
+    // 7: nothing pending in clear at rest (issue 11 point 3). Raw inbound
+    // messages and answers that may name a pending move are kept sealed to the
+    // steward's own key (protocol::seal_record); 1 marks such a row. Rows from
+    // before stay as they were (clear).
+    "ALTER TABLE inbound ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this program writes.
