@@ -44,12 +44,7 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyho
     if dir.exists() && !dir.is_dir() {
         bail!("the data directory {} is not a directory; name a directory with --data-dir or data_dir", dir.display());
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        anyhow!(
-            "cannot create the data directory {} ({e}); create it for the user running fairsteward, or choose another with --data-dir",
-            dir.display()
-        )
-    })?;
+    protect_data_dir(config)?;
     check_writable(dir)?;
     let path = config.database();
     let new_store = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
@@ -137,6 +132,35 @@ pub fn operator_token(config: &Config) -> anyhow::Result<OperatorToken> {
     })
 }
 
+/// Creates the data directory for the owner only (0700), and takes group and
+/// other permissions off an older one, its files and its spool (issue 11 point
+/// 3): files made later are 0600 by their makers (the store, the keys, the
+/// spool) and by the process's umask (`cli::main`).
+///
+/// # Errors
+/// The directory cannot be created or its mode set.
+fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let dir = &config.data_dir;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| {
+            anyhow!(
+                "cannot create the data directory {} ({e}); create it for the user running fairsteward, or choose another with --data-dir",
+                dir.display()
+            )
+        })?;
+    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
+    let files = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file());
+    for path in [dir.clone(), config.spool_dir.clone()].into_iter().chain(files) {
+        crate::store::make_private(&path)
+            .with_context(|| format!("cannot make {} readable by its owner only", path.display()))?;
+    }
+    Ok(())
+}
+
 /// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool.
 ///
 /// # Errors
@@ -163,7 +187,7 @@ pub async fn serve(
     let sink = sink(&config)?;
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
-    let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, wake, stopped));
+    let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, steward.keys_arc(), wake, stopped));
     let maildir = config.maildir.clone().map(|m| {
         tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
         tokio::spawn(crate::mail::maildir::run(steward.clone(), m.path, m.poll, stop.subscribe()))

@@ -1,4 +1,4 @@
-//! `fairsteward game new|show|list|alias|email`: admin commands on the steward's store.
+//! `fairsteward game new|show|list|alias|email|inbound`: admin commands on the steward's store.
 //!
 //! They open the same store as `serve` (the same `--config` and `--data-dir`), call
 //! the steward once and print one JSON value on stdout, like `rules`. A running
@@ -112,6 +112,20 @@ enum GameCommand {
         /// The new address.
         #[arg(value_name = "ADDRESS")]
         address: String,
+    },
+    /// Print the raw messages kept for disputes, opened (JSON).
+    ///
+    /// Every HTTP body and mail the steward received (its first 64 KiB), of one
+    /// game or, without ID, all, oldest first: a JSON array of {id, received_at,
+    /// door, game, size, outcome, sealed, text}. They are kept sealed to the
+    /// steward's key, since any may hold a pending move; this opens them, in
+    /// memory, for the operator.
+    Inbound {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The game id; all messages when absent.
+        #[arg(value_name = "ID")]
+        id: Option<String>,
     },
     /// Print every game, newest first (JSON).
     ///
@@ -285,6 +299,17 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
             with_steward(&config, |steward| async move {
                 let asked = steward.request_address(id, asker, kind, address, steward.now()).await?;
                 serde_json::to_value(asked).context("printing the request").map_err(Failure::Internal)
+            })
+        }
+        GameCommand::Inbound { config, id } => {
+            let config = load(config)?;
+            if !store_exists(&config) {
+                return Ok(json!([]));
+            }
+            let id = id.clone();
+            with_steward(&config, |steward| async move {
+                let kept = steward.kept_messages(id).await?;
+                serde_json::to_value(kept).context("printing the messages").map_err(Failure::Internal)
             })
         }
         GameCommand::List { config } => {

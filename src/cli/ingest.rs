@@ -61,7 +61,7 @@ pub fn exit_status(args: &IngestArgs) -> ExitCode {
         // daemon's drainer sends it.
         if config.smtp.is_none() {
             let sink = crate::mail::outbox::Sink::Spool(config.spool_dir.clone());
-            let _ = crate::mail::outbox::drain_once(steward.store(), &sink).await;
+            let _ = crate::mail::outbox::drain_once(steward.store(), &sink, steward.keys_arc()).await;
         }
         anyhow::Ok(handled)
     });

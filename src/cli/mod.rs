@@ -90,6 +90,12 @@ pub(crate) fn init_logging_at(default: &str) {
 
 /// Parses the command line, runs the command and returns the exit status.
 pub fn main() -> ExitCode {
+    // Every file and directory a command makes (database, -wal, -shm, keys,
+    // spool, tokens) is its owner's only, whoever made it (issue 11 point 3).
+    // SAFETY: umask(2) only sets the process's file mode mask; it cannot fail.
+    unsafe {
+        libc::umask(0o077);
+    }
     // One TLS crypto provider (ring) for every rustls user (SMTP, IMAP); a second
     // install (from a test that runs main twice) is refused and harmless.
     let _ = rustls::crypto::ring::default_provider().install_default();

@@ -44,7 +44,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<Value> {
     runtime.block_on(async {
         let steward = crate::server::open(&config, Arc::new(Notify::new()))?;
         let report = steward.sweep(steward.now()).await.map_err(|e| anyhow::anyhow!("{e}"))?;
-        let spooled = drain_once(steward.store(), &Sink::Spool(config.spool_dir.clone()))
+        let spooled = drain_once(steward.store(), &Sink::Spool(config.spool_dir.clone()), steward.keys_arc())
             .await
             .context("writing the queued mails to the spool")?;
         let mut value = serde_json::to_value(report).context("printing the report")?;

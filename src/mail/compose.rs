@@ -270,6 +270,7 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
         recipient: d.to_email.to_owned(),
         subject: d.subject,
         message: message.formatted(),
+        sealed: false,
     })
 }
 
@@ -340,6 +341,7 @@ pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
         recipient: d.to_email.to_owned(),
         subject: d.subject,
         message: message.formatted(),
+        sealed: false,
     })
 }
 

@@ -13,6 +13,12 @@
 //! with the failures and the read of the next page — one commit instead of one
 //! per mail. A crash loses at most that batch's marks, which means resends.
 //!
+//! **Sealed answers.** An answer that may name a pending move is queued sealed
+//! to the steward's own key ([`OutboxRow::sealed`]); the drainer opens it in
+//! memory just before handing it to the sink, and its row stays sealed after
+//! (issue 11 point 3). The spool, though, is the players' delivered mail: what
+//! lands there is in clear (mode 0600), as in a mailbox.
+//!
 //! **Backoff.** When the server is unreachable (or answers 4xx, or the spool or
 //! the store fails), the pass stops at the first such failure, records it on that
 //! mail (`attempts`, `last_error`) and the whole queue waits 1 s, then 2, 4, … up
@@ -31,7 +37,8 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::smtp::{Failure, SmtpSink};
-use crate::store::{OutboxRow, Store, StoreError};
+use crate::protocol::{StewardKeys, open_record};
+use crate::store::{OUTBOX_LABEL, OutboxRow, Store, StoreError};
 
 /// The first wait after a failure.
 pub const FIRST_RETRY: Duration = Duration::from_secs(1);
@@ -62,11 +69,12 @@ impl Sink {
         }
     }
 
-    /// Hands one mail over (and logs it); `Ok` only once the sink has it for good.
-    async fn deliver(&self, row: &OutboxRow) -> Result<(), Failure> {
+    /// Hands one mail over (and logs it): `message` is the row's message,
+    /// opened if it was sealed. `Ok` only once the sink has it for good.
+    async fn deliver(&self, row: &OutboxRow, message: Vec<u8>) -> Result<(), Failure> {
         match self {
             Sink::Spool(dir) => {
-                let (dir, id, bytes) = (dir.clone(), row.message_id.clone(), row.message.clone());
+                let (dir, id, bytes) = (dir.clone(), row.message_id.clone(), message);
                 let path = tokio::task::spawn_blocking(move || super::spool::write(&dir, &id, &bytes))
                     .await
                     .unwrap_or_else(|e| Err(std::io::Error::other(e)))
@@ -74,7 +82,7 @@ impl Sink {
                 tracing::info!(message_id = %row.message_id, to = %row.recipient, path = %path.display(), "mail spooled");
             }
             Sink::Smtp(smtp) => {
-                smtp.send(&row.recipient, &row.message).await?;
+                smtp.send(&row.recipient, &message).await?;
                 tracing::info!(message_id = %row.message_id, to = %row.recipient, server = %smtp.server(), "mail sent");
             }
         }
@@ -114,6 +122,8 @@ pub struct Pass {
 pub struct Drainer {
     store: Store,
     sink: Sink,
+    /// Opens sealed rows.
+    keys: Arc<StewardKeys>,
     /// The whole queue waits (the server was unavailable, or the store failed).
     paused: Option<Backoff>,
     /// Mails the server refused, each waiting on its own, by row id.
@@ -121,9 +131,22 @@ pub struct Drainer {
 }
 
 impl Drainer {
-    /// A drainer with nothing paused or held.
-    pub fn new(store: Store, sink: Sink) -> Drainer {
-        Drainer { store, sink, paused: None, held: HashMap::new() }
+    /// A drainer with nothing paused or held; `keys` open sealed rows.
+    pub fn new(store: Store, sink: Sink, keys: Arc<StewardKeys>) -> Drainer {
+        Drainer { store, sink, keys, paused: None, held: HashMap::new() }
+    }
+
+    /// The bytes to hand over for `row`: its message, opened if sealed.
+    fn message_of(&self, row: &OutboxRow) -> Result<Vec<u8>, Failure> {
+        if !row.sealed {
+            return Ok(row.message.clone());
+        }
+        open_record(&row.message, &self.keys, OUTBOX_LABEL).map_err(|e| {
+            // Sealed to another key (the keys were replaced): it stays queued,
+            // held back, for the operator to see in the log.
+            tracing::error!(message_id = %row.message_id, error = %e, "a sealed mail cannot be opened with the steward's keys");
+            Failure::Mail(format!("the sealed mail cannot be opened with the steward's keys: {e}"))
+        })
     }
 
     /// Whether the queue is waiting out a backoff right now.
@@ -178,7 +201,11 @@ impl Drainer {
                 if self.held.get(&row.id).is_some_and(|b| b.until > Instant::now()) {
                     continue;
                 }
-                match self.sink.deliver(row).await {
+                let delivered = match self.message_of(row) {
+                    Ok(message) => self.sink.deliver(row, message).await,
+                    Err(e) => Err(e),
+                };
+                match delivered {
                     Ok(()) => {
                         self.held.remove(&row.id);
                         sent.push(row.id);
@@ -221,16 +248,22 @@ impl Drainer {
 ///
 /// # Errors
 /// Store failures. A failed delivery is recorded on its row and retried later.
-pub async fn drain_once(store: &Store, sink: &Sink) -> Result<usize, StoreError> {
-    Drainer::new(store.clone(), sink.clone()).pass().await.map(|p| p.delivered)
+pub async fn drain_once(store: &Store, sink: &Sink, keys: Arc<StewardKeys>) -> Result<usize, StoreError> {
+    Drainer::new(store.clone(), sink.clone(), keys).pass().await.map(|p| p.delivered)
 }
 
 /// Drains the outbox whenever `wake` is notified, and every few seconds besides,
 /// until `shutdown` turns true (or its sender goes away). While the queue waits
 /// out a backoff, wake-ups are left for later: new mails join the queue and go
 /// with the next attempt.
-pub async fn run(store: Store, sink: Sink, wake: Arc<Notify>, mut shutdown: watch::Receiver<bool>) {
-    let mut drainer = Drainer::new(store, sink);
+pub async fn run(
+    store: Store,
+    sink: Sink,
+    keys: Arc<StewardKeys>,
+    wake: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut drainer = Drainer::new(store, sink, keys);
     loop {
         if !drainer.paused()
             && let Err(e) = drainer.pass().await
@@ -266,7 +299,12 @@ mod tests {
             recipient: "alice@example.org".into(),
             subject: format!("mail {n}"),
             message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
+            sealed: false,
         }
+    }
+
+    fn keys(dir: &std::path::Path) -> Arc<StewardKeys> {
+        Arc::new(StewardKeys::load_or_create(&dir.join("keys")).unwrap())
     }
 
     #[tokio::test]
@@ -285,7 +323,7 @@ mod tests {
             .await
             .unwrap();
         let spool = dir.join("spool");
-        let mut drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()));
+        let mut drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(&dir));
         let pass = drainer.pass().await.unwrap();
         assert_eq!(pass, Pass { delivered: total, refused: 0, stopped: false });
         assert!(!drainer.paused());
@@ -310,7 +348,7 @@ mod tests {
         // A spool "directory" that is a file: every write fails.
         let blocked = dir.join("not-a-dir");
         std::fs::write(&blocked, b"x").unwrap();
-        let mut drainer = Drainer::new(store.clone(), Sink::Spool(blocked));
+        let mut drainer = Drainer::new(store.clone(), Sink::Spool(blocked), keys(&dir));
         let pass = drainer.pass().await.unwrap();
         assert_eq!(pass, Pass { delivered: 0, refused: 0, stopped: true });
         assert!(drainer.paused());
@@ -335,6 +373,37 @@ mod tests {
         assert_eq!(drainer.pass().await.unwrap().delivered, 2);
         assert_eq!(drainer.backoff(), None);
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_sealed_mail_is_opened_only_as_it_is_handed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let keys = keys(dir.path());
+        let clear = row(7);
+        let sealed = OutboxRow {
+            message: crate::protocol::seal_record(&clear.message, &keys, OUTBOX_LABEL),
+            sealed: true,
+            ..clear.clone()
+        };
+        store.transaction(move |tx| tx.queue_mail(&sealed, Utc::now())).await.unwrap();
+        let db = std::fs::read(dir.path().join("steward.db-wal")).unwrap();
+        assert!(!db.windows(6).any(|w| w == b"body 7"), "the queued mail is sealed in the store");
+        let spool = dir.path().join("spool");
+        assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys).await.unwrap(), 1);
+        let files: Vec<_> = std::fs::read_dir(&spool).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect();
+        assert_eq!(files, [clear.message], "handed over opened");
+        // Another steward's keys cannot open it: it stays queued, held back.
+        let other = Store::open(&dir.path().join("other.db")).unwrap();
+        let again = OutboxRow {
+            message: crate::protocol::seal_record(b"x", &StewardKeys::load_or_create(&dir.path().join("k2")).unwrap(), OUTBOX_LABEL),
+            sealed: true,
+            ..row(8)
+        };
+        other.transaction(move |tx| tx.queue_mail(&again, Utc::now())).await.unwrap();
+        let mut drainer = Drainer::new(other.clone(), Sink::Spool(spool.clone()), self::keys(dir.path()));
+        assert_eq!(drainer.pass().await.unwrap(), Pass { delivered: 0, refused: 1, stopped: false });
+        assert_eq!(other.transaction(|tx| tx.unsent_mail(10)).await.unwrap().len(), 1, "still queued");
     }
 
     #[test]

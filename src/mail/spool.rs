@@ -3,8 +3,13 @@
 //! Files are named after the Message-ID, written to a temporary name and renamed,
 //! so a reader never sees half a mail and a resend after a crash replaces the
 //! file with identical bytes instead of adding a second copy.
+//!
+//! The spool is the players' delivered mail, in clear (an answer may name the
+//! mover's pending move): the directory is the owner's only (0700) and so is
+//! every file (0600), like a mailbox.
 
 use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// The spool file for a Message-ID (characters other than letters, digits, `.`,
@@ -22,10 +27,12 @@ pub fn file_for(dir: &Path, message_id: &str) -> PathBuf {
 /// # Errors
 /// File system errors.
 pub fn write(dir: &Path, message_id: &str, message: &[u8]) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     let path = file_for(dir, message_id);
     let tmp = path.with_extension("eml.tmp");
-    let mut file = std::fs::File::create(&tmp)?;
+    // A leftover temporary file (a crash mid-write) may be older and more open.
+    let _ = std::fs::remove_file(&tmp);
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
     file.write_all(message)?;
     file.sync_all()?;
     std::fs::rename(&tmp, &path)?;
@@ -47,6 +54,9 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         assert!(a.ends_with("8KQ2ZJ.1.0.turn@steward.example.eml"));
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode(&dir), mode(&a)), (0o700, 0o600), "the players' mail is the owner's only");
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

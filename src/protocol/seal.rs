@@ -84,6 +84,16 @@ fn seal_with(
     seat: &str,
     turn: u32,
 ) -> Result<Vec<u8>, EnvelopeError> {
+    seal_bytes_with(ephemeral, text.as_bytes(), steward_public, &sealing_aad(game, seat, turn))
+}
+
+/// The construction over bytes with the given associated data.
+fn seal_bytes_with(
+    ephemeral: [u8; 32],
+    bytes: &[u8],
+    steward_public: &[u8; 32],
+    aad: &str,
+) -> Result<Vec<u8>, EnvelopeError> {
     let secret = StaticSecret::from(ephemeral);
     let e_public = PublicKey::from(&secret).to_bytes();
     let shared = secret.diffie_hellman(&PublicKey::from(*steward_public));
@@ -91,14 +101,36 @@ fn seal_with(
         return Err(EnvelopeError::BadStewardKey);
     }
     let key = aead_key(shared.as_bytes(), &e_public, steward_public);
-    let mut buf = pad(text.as_bytes());
-    let aad = sealing_aad(game, seat, turn);
+    let mut buf = pad(bytes);
     key.seal_in_place_append_tag(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf)
         .expect("ChaCha20-Poly1305 seals any message shorter than 256 GiB");
     let mut out = Vec::with_capacity(32 + buf.len());
     out.extend_from_slice(&e_public);
     out.extend_from_slice(&buf);
     Ok(out)
+}
+
+/// The associated data of a sealed record: a label no `GAME|seat|turn` of a move
+/// can equal (a game id has no `-`), so a record never opens as a move.
+fn record_aad(label: &str) -> String {
+    format!("fairsteward-record|{label}")
+}
+
+/// Seals bytes the steward keeps or queues but must not hold in clear (a raw
+/// inbound message, an answer naming a move: issue 11 point 3) to its own key,
+/// with the same construction as a sealed move; `label` says what they are and
+/// must be given again to open them.
+pub fn seal_record(bytes: &[u8], steward: &StewardKeys, label: &str) -> Vec<u8> {
+    seal_bytes_with(super::random_bytes::<32>(), bytes, &steward.sealing_public(), &record_aad(label))
+        .expect("a sealing key made by StewardKeys is never of small order")
+}
+
+/// Opens what [`seal_record`] sealed under `label`.
+///
+/// # Errors
+/// As [`open_sealed`] for another key, another label, a cut or altered value.
+pub fn open_record(sealed: &[u8], steward: &StewardKeys, label: &str) -> Result<Vec<u8>, EnvelopeError> {
+    open_bytes(sealed, steward, &record_aad(label))
 }
 
 /// Opens a sealed move with the steward's keys.
@@ -115,23 +147,31 @@ pub fn open_sealed(
     seat: &str,
     turn: u32,
 ) -> Result<String, EnvelopeError> {
+    let text = open_bytes(sealed, steward, &sealing_aad(game, seat, turn))?;
+    String::from_utf8(text).map_err(|_| EnvelopeError::BadValue {
+        field: "sealed",
+        value: "(opened)".to_owned(),
+        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
+    })
+}
+
+/// Opens a sealed value with the steward's keys and the given associated data.
+fn open_bytes(sealed: &[u8], steward: &StewardKeys, aad: &str) -> Result<Vec<u8>, EnvelopeError> {
     check_sealed_length(sealed)?;
     let (e_public, ciphertext) = sealed.split_at(32);
     let e_public: [u8; 32] = e_public.try_into().expect("split at 32");
     let shared = steward.agree(&e_public).ok_or(EnvelopeError::SealedElsewhere)?;
     let key = aead_key(shared.as_bytes(), &e_public, &steward.sealing_public());
     let mut buf = ciphertext.to_vec();
-    let aad = sealing_aad(game, seat, turn);
     let padded = key
         .open_in_place(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf)
         .map_err(|_| EnvelopeError::SealedElsewhere)?;
-    let bad = || EnvelopeError::BadValue {
+    let bytes = unpad(padded).ok_or_else(|| EnvelopeError::BadValue {
         field: "sealed",
         value: "(opened)".to_owned(),
-        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
-    };
-    let text = unpad(padded).ok_or_else(bad)?;
-    String::from_utf8(text.to_vec()).map_err(|_| bad())
+        expected: "bytes padded with 0x80 and zeros to a multiple of 32 bytes",
+    })?;
+    Ok(bytes.to_vec())
 }
 
 /// Refuses lengths no sealed value has (a cut-off value, usually).
@@ -177,6 +217,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let keys = StewardKeys::load_or_create(dir.path()).unwrap();
         (dir, keys)
+    }
+
+    #[test]
+    fn records_round_trip_any_bytes_and_open_only_under_their_label() {
+        let (_dir, k) = keys();
+        let raw: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let sealed = seal_record(&raw, &k, "inbound");
+        assert_eq!(open_record(&sealed, &k, "inbound").unwrap(), raw);
+        assert!(matches!(open_record(&sealed, &k, "outbox"), Err(EnvelopeError::SealedElsewhere)));
+        let (_other_dir, other) = keys();
+        assert!(open_record(&sealed, &other, "inbound").is_err(), "another steward's key");
+        let as_move = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 1);
+        assert!(open_record(&as_move, &k, "inbound").is_err(), "a sealed move is not a record");
+        assert!(open_record(&[], &k, "inbound").is_err());
     }
 
     #[test]

@@ -94,7 +94,7 @@ impl Steward {
                     },
                     &suffix,
                 )?;
-                tx.queue_mail(&mail, now)?;
+                tx.queue_mail(&seal_answer(&this.keys, mail), now)?;
                 Ok::<_, StewardError>(true)
             })
             .await?;
@@ -131,12 +131,13 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<(), StewardError> {
         let (key, raw, outcome) = (key.to_owned(), raw.to_vec(), outcome.to_owned());
+        let keys = self.keys_arc();
         self.store
             .transaction(move |tx| {
                 tx.mark_mail_seen(&key, now, &outcome)?;
                 if !outcome.starts_with("mail: ") {
                     // Accepted submissions kept their raw message already.
-                    tx.insert_inbound(now, "mail", None, &raw, &outcome)?;
+                    tx.insert_inbound(&super::sealed_inbound(&keys, now, "mail", None, &raw, &outcome))?;
                 }
                 Ok(())
             })
@@ -175,6 +176,19 @@ impl Steward {
                 None
             }
         }
+    }
+}
+
+/// An answer sealed for the outbox: an answer may name the sender's pending move
+/// ("Accepted: move Nf3", the status), so its bytes stay sealed to the steward's
+/// own key until the drainer hands them over (issue 11 point 3). Its subject
+/// echoes the player's, which may name the move too: the row keeps a neutral one.
+fn seal_answer(keys: &crate::protocol::StewardKeys, mail: crate::store::OutboxRow) -> crate::store::OutboxRow {
+    crate::store::OutboxRow {
+        subject: format!("Game {}: answer (sealed until sent)", mail.game_id),
+        message: crate::protocol::seal_record(&mail.message, keys, crate::store::OUTBOX_LABEL),
+        sealed: true,
+        ..mail
     }
 }
 

@@ -359,6 +359,11 @@ impl Steward {
         &self.keys
     }
 
+    /// A shared handle on the steward's keys (for work outside `self`).
+    pub fn keys_arc(&self) -> Arc<StewardKeys> {
+        self.keys.clone()
+    }
+
     /// Signs the transcript head of `game` (the newest entry) and returns it.
     fn sign_head(&self, tx: &Tx<'_>, game: &GameId) -> Result<Head, StewardError> {
         let (seq, hash) = tx.head(game)?.ok_or_else(|| internal(format!("game {game} has no transcript")))?;
@@ -730,4 +735,91 @@ impl Steward {
 /// The two-seat score (`1-0`) of an outcome, when the game has two seats.
 fn self_score(game: &Loaded, o: Outcome) -> Option<String> {
     (game.seats.len() == 2).then(|| o.result.two_seat_score().to_owned())
+}
+
+/// A raw inbound message as kept for disputes: its first
+/// [`crate::store::INBOUND_CAP`] bytes sealed to the steward's own key, since
+/// any message may carry a pending move (issue 11 point 3). `fairsteward
+/// inbound` opens them for the operator.
+pub(crate) fn sealed_inbound(
+    keys: &StewardKeys,
+    at: DateTime<Utc>,
+    door: &str,
+    game: Option<&GameId>,
+    raw: &[u8],
+    outcome: &str,
+) -> crate::store::InboundRow {
+    let kept = &raw[..raw.len().min(crate::store::INBOUND_CAP)];
+    crate::store::InboundRow {
+        id: 0,
+        received_at: at,
+        door: door.to_owned(),
+        game_id: game.map(|g| g.to_string()),
+        size: raw.len() as i64,
+        body: crate::protocol::seal_record(kept, keys, crate::store::INBOUND_LABEL),
+        sealed: true,
+        outcome: outcome.to_owned(),
+    }
+}
+
+/// A kept inbound message, opened for the operator (`fairsteward game inbound`).
+#[derive(Clone, Debug, Serialize)]
+pub struct KeptMessage {
+    /// Row id.
+    pub id: i64,
+    /// When it came (RFC 3339).
+    pub received_at: String,
+    /// `http` or `mail`.
+    pub door: String,
+    /// The game it was for, when known.
+    pub game: Option<String>,
+    /// Its full size in bytes; `text` holds at most the first
+    /// [`crate::store::INBOUND_CAP`].
+    pub size: i64,
+    /// What became of it.
+    pub outcome: String,
+    /// Whether it is kept sealed (it is opened here, in memory only).
+    pub sealed: bool,
+    /// The message (invalid UTF-8 replaced).
+    pub text: String,
+}
+
+impl Steward {
+    /// The raw inbound messages kept for disputes, of one game or all, oldest
+    /// first, opened with the steward's keys.
+    ///
+    /// # Errors
+    /// An unknown game; store failures; a sealed copy that the keys cannot open.
+    pub async fn kept_messages(&self, game: Option<String>) -> Result<Vec<KeptMessage>, StewardError> {
+        let keys = self.keys_arc();
+        self.store
+            .transaction(move |tx| {
+                let id = match &game {
+                    Some(g) => Some(load(tx, g)?.row.id),
+                    None => None,
+                };
+                let mut out = Vec::new();
+                for row in tx.inbound(id.as_ref())? {
+                    let body = if row.sealed {
+                        crate::protocol::open_record(&row.body, &keys, crate::store::INBOUND_LABEL).map_err(|e| {
+                            internal(format!("the kept message {} cannot be opened with the steward's keys: {e}", row.id))
+                        })?
+                    } else {
+                        row.body
+                    };
+                    out.push(KeptMessage {
+                        id: row.id,
+                        received_at: crate::store::time_text(row.received_at),
+                        door: row.door,
+                        game: row.game_id,
+                        size: row.size,
+                        outcome: row.outcome,
+                        sealed: row.sealed,
+                        text: String::from_utf8_lossy(&body).into_owned(),
+                    });
+                }
+                Ok(out)
+            })
+            .await
+    }
 }

@@ -107,6 +107,7 @@ impl Steward {
         self.settle_flags(&req.game, now).await?;
         let this = self.clone();
         let raw = req.raw.clone();
+        let keys = self.keys_arc();
         let door = req.door;
         let game_text = req.game.clone();
         let result = self.store.transaction(move |tx| this.submit_in(tx, &req, now)).await;
@@ -124,7 +125,7 @@ impl Steward {
                     .store
                     .transaction(move |tx| {
                         let game = game.filter(|g| tx.game_exists(g).unwrap_or(false));
-                        tx.insert_inbound(now, door, game.as_ref(), &raw, &outcome)
+                        tx.insert_inbound(&super::sealed_inbound(&keys, now, door, game.as_ref(), &raw, &outcome))
                     })
                     .await;
                 if let Err(e) = kept {
@@ -345,7 +346,7 @@ impl Steward {
         };
         tx.insert_commitment(id, &row)?;
         self.clock_moved(tx, game, claim.seat, now, true)?; // clocks: the move is fixed
-        tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
+        tx.insert_inbound(&super::sealed_inbound(&self.keys, now, req.door, Some(id), &req.raw, "accepted"))?;
         let (_, entry) = tx.append_event(
             id,
             now,
@@ -485,7 +486,7 @@ impl Steward {
         };
         tx.insert_move(id, &row)?;
         self.clock_moved(tx, game, seat, now, salt.is_none())?; // clocks: a reveal was counted at its commitment
-        tx.insert_inbound(now, req.door, Some(id), &req.raw, "accepted")?;
+        tx.insert_inbound(&super::sealed_inbound(&self.keys, now, req.door, Some(id), &req.raw, "accepted"))?;
         // The transcript says that the seat moved, never what, until resolution.
         let event = if salt.is_some() { "revealed" } else { "moved" };
         let (_, entry) =

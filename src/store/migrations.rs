@@ -115,6 +115,12 @@ const MIGRATIONS: &[&str] = &[
          confirmed_at TEXT                        -- NULL until the reply came
      ) STRICT;
      CREATE INDEX address_requests_seat ON address_requests (game_id, seat, requested_at);",
+    // 6: nothing pending in clear at rest (issue 11 point 3). Raw inbound
+    // messages and answers that may name a pending move are kept sealed to the
+    // steward's own key (protocol::seal_record); 1 marks such a row. Rows from
+    // before stay as they were (clear).
+    "ALTER TABLE inbound ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this program writes.

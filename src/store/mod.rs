@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
 pub use queries::{
-    CommitmentRow, EventRow, GameRow, INBOUND_CAP, MoveRow, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text,
+    CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text,
 };
 pub use senders::{AddressKind, AddressRequestRow};
 
@@ -44,6 +44,9 @@ pub enum StoreError {
         /// The newest this program knows.
         known: u32,
     },
+    /// A file of the store could not be created or its mode set.
+    #[error("cannot create or protect {0}: {1}")]
+    Io(PathBuf, #[source] std::io::Error),
     /// The store thread has stopped.
     #[error("the store thread has stopped")]
     Closed,
@@ -86,6 +89,33 @@ pub enum Check {
     Full,
 }
 
+/// Creates `path` as an empty file with mode 0600 unless it exists (SQLite takes
+/// an empty file for an empty database).
+fn create_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Takes group and other permissions off `path`, if it exists.
+///
+/// # Errors
+/// The mode cannot be read or set.
+pub fn make_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(path) {
+        Ok(m) if m.permissions().mode() & 0o077 != 0 => {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(m.permissions().mode() & 0o700))
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 type Job = Box<dyn FnOnce(&mut Connection) + Send>;
 
 /// A handle to the store thread; cheap to clone.
@@ -98,6 +128,11 @@ pub struct Store {
 impl Store {
     /// Opens (creating if need be) the database at `path`, brings its schema up to
     /// date and starts the store thread.
+    ///
+    /// The database and its `-wal` and `-shm` files are readable by the owner
+    /// only (0600): a new database is created so before SQLite opens it, and
+    /// SQLite gives its `-wal` and `-shm` the database's mode; older files are
+    /// brought to 0600 (issue 11 point 3).
     ///
     /// # Errors
     /// The file cannot be opened, or its schema is newer than this program's.
@@ -124,6 +159,7 @@ impl Store {
                 other => other,
             }
         };
+        create_private(path).map_err(|e| StoreError::Io(path.to_owned(), e))?;
         let mut conn = Connection::open(path).map_err(StoreError::from).map_err(damaged("opening"))?;
         (|| -> Result<(), StoreError> {
             conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -151,6 +187,10 @@ impl Store {
             }
         }
         migrations::migrate(&mut conn, path).map_err(damaged("opening"))?;
+        for suffix in ["", "-wal", "-shm"] {
+            let file = PathBuf::from(format!("{}{suffix}", path.display()));
+            make_private(&file).map_err(|e| StoreError::Io(file, e))?;
+        }
         let (jobs, inbox) = mpsc::channel::<Job>();
         thread::Builder::new()
             .name("store".into())
@@ -326,13 +366,41 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_database_and_its_wal_and_shm_are_the_owners_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steward.db");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let store = Store::open(&path).unwrap();
+        store.transaction(|tx| tx.count_inbound().map_err(StoreError::from)).await.unwrap();
+        for suffix in ["", "-wal", "-shm"] {
+            let file = PathBuf::from(format!("{}{suffix}", path.display()));
+            assert_eq!(mode(&file), 0o600, "{}", file.display());
+        }
+        drop(store);
+        // An older store, readable by all, is brought to 0600 when opened.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let _again = Store::open(&path).unwrap();
+        assert_eq!(mode(&path), 0o600);
+    }
+
+    #[tokio::test]
     async fn an_error_rolls_the_transaction_back() {
         let dir = std::env::temp_dir().join(format!("fairsteward-store-{}", crate::ids::GameId::random()));
         std::fs::create_dir_all(&dir).unwrap();
         let store = Store::open(&dir.join("steward.db")).unwrap();
         let r: Result<(), StoreError> = store
             .transaction(|tx| {
-                tx.insert_inbound(chrono::Utc::now(), "http", None, b"x", "accepted")?;
+                tx.insert_inbound(&InboundRow {
+                    id: 0,
+                    received_at: chrono::Utc::now(),
+                    door: "http".into(),
+                    game_id: None,
+                    size: 1,
+                    body: b"x".to_vec(),
+                    sealed: false,
+                    outcome: "accepted".into(),
+                })?;
                 Err(StoreError::Corrupt("abandon".into()))
             })
             .await;

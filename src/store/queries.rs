@@ -167,8 +167,39 @@ pub struct OutboxRow {
     pub recipient: String,
     /// The subject line.
     pub subject: String,
-    /// The formatted RFC 5322 message.
+    /// The formatted RFC 5322 message; when `sealed`, sealed to the steward's
+    /// own key ([`crate::protocol::seal_record`], label [`OUTBOX_LABEL`]) and
+    /// opened only by the drainer as it hands the mail over.
     pub message: Vec<u8>,
+    /// Whether `message` is sealed (an answer that may name a pending move).
+    pub sealed: bool,
+}
+
+/// The label under which sealed outbox messages are sealed.
+pub const OUTBOX_LABEL: &str = "outbox";
+/// The label under which sealed inbound messages are sealed.
+pub const INBOUND_LABEL: &str = "inbound";
+
+/// A raw inbound message as kept for disputes.
+#[derive(Clone, Debug)]
+pub struct InboundRow {
+    /// Row id.
+    pub id: i64,
+    /// When it came.
+    pub received_at: DateTime<Utc>,
+    /// `http` or `mail`.
+    pub door: String,
+    /// The game it was for, when known.
+    pub game_id: Option<String>,
+    /// Its full size in bytes (the body holds at most [`INBOUND_CAP`]).
+    pub size: i64,
+    /// The kept bytes; when `sealed`, sealed to the steward's own key (label
+    /// [`INBOUND_LABEL`]).
+    pub body: Vec<u8>,
+    /// Whether `body` is sealed.
+    pub sealed: bool,
+    /// `accepted`, `refused: <code>`, `mail: …`, `ignored: …`.
+    pub outcome: String,
 }
 
 /// The open transaction, with the store's operations.
@@ -707,30 +738,52 @@ impl<'c> Tx<'c> {
         Ok(rows)
     }
 
-    /// Keeps a raw inbound message (the first [`INBOUND_CAP`] bytes).
+    /// Keeps a raw inbound message (`id` is ignored: a new one is given). The
+    /// caller cuts the body to [`INBOUND_CAP`] bytes and seals it.
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn insert_inbound(
-        &self,
-        at: DateTime<Utc>,
-        door: &str,
-        game: Option<&GameId>,
-        body: &[u8],
-        outcome: &str,
-    ) -> Result<(), StoreError> {
+    pub fn insert_inbound(&self, row: &InboundRow) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO inbound (received_at, door, game_id, size, body, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO inbound (received_at, door, game_id, size, body, sealed, outcome)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
-                time_text(at),
-                door,
-                game.map(GameId::as_str),
-                body.len() as i64,
-                &body[..body.len().min(INBOUND_CAP)],
-                outcome
+                time_text(row.received_at),
+                row.door,
+                row.game_id,
+                row.size,
+                row.body,
+                row.sealed,
+                row.outcome
             ],
         )?;
         Ok(())
+    }
+
+    /// The kept inbound messages, oldest first: all, or those of one game.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn inbound(&self, game: Option<&GameId>) -> Result<Vec<InboundRow>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT id, received_at, door, game_id, size, body, sealed, outcome FROM inbound
+             WHERE ?1 IS NULL OR game_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt
+            .query_map([game.map(GameId::as_str)], |r| {
+                Ok(InboundRow {
+                    id: r.get(0)?,
+                    received_at: parse_time(&r.get::<_, String>(1)?)?,
+                    door: r.get(2)?,
+                    game_id: r.get(3)?,
+                    size: r.get(4)?,
+                    body: r.get(5)?,
+                    sealed: r.get(6)?,
+                    outcome: r.get(7)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     /// How many inbound messages are kept.
@@ -747,9 +800,9 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn queue_mail(&self, m: &OutboxRow, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![m.message_id, m.game_id, m.recipient, m.subject, m.message, time_text(now)],
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![m.message_id, m.game_id, m.recipient, m.subject, m.message, m.sealed, time_text(now)],
         )?;
         Ok(())
     }
@@ -820,7 +873,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn unsent_mail_after(&self, after: i64, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
         let mut stmt = self.0.prepare(
-            "SELECT id, message_id, game_id, recipient, subject, message FROM outbox
+            "SELECT id, message_id, game_id, recipient, subject, message, sealed FROM outbox
              WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = stmt
@@ -832,6 +885,7 @@ impl<'c> Tx<'c> {
                     recipient: r.get(3)?,
                     subject: r.get(4)?,
                     message: r.get(5)?,
+                    sealed: r.get(6)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
