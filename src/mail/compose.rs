@@ -82,6 +82,8 @@ pub enum MailKind {
     Timeout,
     /// A player declared leave (clocks).
     Leave,
+    /// The steward's keys were rotated: the new fingerprint.
+    KeyRotated,
 }
 
 impl MailKind {
@@ -98,6 +100,7 @@ impl MailKind {
             MailKind::Grace => "grace",
             MailKind::Timeout => "timeout",
             MailKind::Leave => "leave",
+            MailKind::KeyRotated => "keys",
         }
     }
 }
