@@ -4,8 +4,9 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use anyhow::anyhow;
+use anyhow::{Context, anyhow};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
@@ -55,4 +56,69 @@ pub fn backup(args: &BackupArgs) -> anyhow::Result<Value> {
     let config = args.config.load(None)?;
     let report = crate::store::backup(&config.database(), &args.file).map_err(|e| anyhow!("backup failed: {e}"))?;
     Ok(json!({"backup": args.file.display().to_string(), "pages": report.pages, "bytes": report.bytes}))
+}
+
+/// `fairsteward keys …`.
+#[derive(Debug, Args)]
+pub struct KeysArgs {
+    #[command(subcommand)]
+    command: KeysCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum KeysCommand {
+    /// Replace the steward's signing and sealing keys. Stop the steward first.
+    ///
+    /// Every open game's transcript gets a `key_rotated` entry naming the new
+    /// public keys and fingerprint, signed with the old key (so `fairsteward
+    /// verify` follows the change), and every player of an open game is mailed
+    /// the new fingerprint (the mails go out when the steward runs next). The old
+    /// keys stay in the data directory as steward-*.retired-<time>.pem: moves
+    /// sealed to the old sealing key still open. Prints {"fingerprint",
+    /// "previous_fingerprint", "games"}.
+    Rotate(RotateArgs),
+}
+
+/// `fairsteward keys rotate`.
+#[derive(Debug, Args)]
+pub struct RotateArgs {
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+/// Runs a `keys` command.
+///
+/// # Errors
+/// The configuration, the store or the key files fail.
+pub fn keys(args: &KeysArgs) -> anyhow::Result<Value> {
+    super::init_logging_at("warn");
+    let KeysCommand::Rotate(rotate) = &args.command;
+    let config = rotate.config.load(None)?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let steward = crate::server::open(&config, Arc::new(tokio::sync::Notify::new()))?;
+        let previous = steward.keys().fingerprint();
+        let staged = crate::protocol::StewardKeys::stage_rotation(&config.data_dir)
+            .map_err(|e| anyhow!("cannot write the new keys: {e}"))?;
+        let new = staged.keys.clone();
+        let now = steward.now();
+        let stamp = now.format("%Y%m%dT%H%M%S%.3fZ").to_string();
+        let staged = Arc::new(staged);
+        let installer = staged.clone();
+        let rotated =
+            steward.rotate_keys(new.clone(), move || installer.install(&stamp).map_err(|e| e.to_string()), now).await;
+        let games = match rotated {
+            Ok(games) => games,
+            Err(e) => {
+                staged.discard();
+                return Err(anyhow!("the keys were not rotated: {e}"));
+            }
+        };
+        Ok(json!({
+            "fingerprint": new.fingerprint(),
+            "previous_fingerprint": previous,
+            "games": games.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        }))
+    })
 }

@@ -53,6 +53,9 @@ enum Command {
     /// Copy the database to FILE with SQLite's online backup, while the steward
     /// serves (JSON on stdout).
     Backup(admin::BackupArgs),
+    /// The steward's keys: `keys rotate` replaces them, recording the change in
+    /// every open game's transcript and mailing the players (JSON on stdout).
+    Keys(admin::KeysArgs),
     /// Watch the steward referee a short Fairschach game, printing every board mail.
     ///
     /// A steward on a temporary directory and 127.0.0.1; a dozen pairs played
@@ -139,6 +142,10 @@ pub fn main() -> ExitCode {
         Command::Ingest(args) => return ingest::exit_status(args),
         Command::Demo(args) => return report(demo::run(args)),
         Command::OperatorToken(args) => return report(admin::operator_token(args)),
+        Command::Keys(args) => match admin::keys(args) {
+            Ok(value) => Ok(value),
+            Err(err) => return report(Err(err)),
+        },
         Command::Backup(args) => match admin::backup(args) {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),

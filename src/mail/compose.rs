@@ -89,6 +89,8 @@ pub enum MailKind {
     /// A mail from an unbound sender tried to act for the seat (to the seat's
     /// registered address, at most one an hour per seat).
     Sender,
+    /// The steward's keys were rotated: the new fingerprint.
+    KeyRotated,
 }
 
 impl MailKind {
@@ -107,6 +109,7 @@ impl MailKind {
             MailKind::Leave => "leave",
             MailKind::Confirm => "confirm",
             MailKind::Sender => "sender",
+            MailKind::KeyRotated => "keys",
         }
     }
 }

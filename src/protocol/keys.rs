@@ -115,7 +115,26 @@ pub struct StewardKeys {
     signing: Ed25519KeyPair,
     sealing: StaticSecret,
     sealing_public: [u8; 32],
+    /// Sealing keys replaced by `keys rotate`, newest first: moves sealed to
+    /// them (in flight, or held in the store) still open.
+    retired_sealing: Vec<StaticSecret>,
     capability: ring::hmac::Key,
+}
+
+/// The prefix of a retired sealing key's file, followed by the time of the
+/// rotation and `.pem`.
+const RETIRED_SEALING_PREFIX: &str = "steward-sealing.retired-";
+/// The prefix of a retired signing key's file (kept for the record).
+const RETIRED_SIGNING_PREFIX: &str = "steward-signing.retired-";
+
+/// New steward keys written beside the current ones (`*.pem.new`), to be put in
+/// place by [`StagedKeys::install`] once the rotation is recorded.
+#[derive(Debug)]
+pub struct StagedKeys {
+    dir: PathBuf,
+    /// The new keys (with the current capability secret, and every sealing key
+    /// so far retired, the current one included).
+    pub keys: std::sync::Arc<StewardKeys>,
 }
 
 impl StewardKeys {
@@ -146,7 +165,47 @@ impl StewardKeys {
             |raw| <[u8; 32]>::try_from(raw).ok(),
             "32 secret bytes",
         )?;
-        Ok(StewardKeys::from_parts(signing, sealing, capability))
+        let mut keys = StewardKeys::from_parts(signing, sealing, capability);
+        keys.retired_sealing = retired_sealing(dir)?;
+        Ok(keys)
+    }
+
+    /// Writes new signing and sealing keys beside the current ones
+    /// (`steward-signing.pem.new`, `steward-sealing.pem.new`, mode 0600) and
+    /// returns them; nothing changes for the running keys until
+    /// [`StagedKeys::install`]. The capability secret stays: reply addresses in
+    /// mails already sent keep working.
+    ///
+    /// # Errors
+    /// A [`KeyError`] when a file cannot be read or written.
+    pub fn stage_rotation(dir: &Path) -> Result<StagedKeys, KeyError> {
+        let current = StewardKeys::load_or_create(dir)?;
+        let signing_new = dir.join(format!("{SIGNING_KEY_FILE}.new"));
+        let sealing_new = dir.join(format!("{SEALING_KEY_FILE}.new"));
+        // Left by a rotation that did not finish: it was never installed.
+        for p in [&signing_new, &sealing_new] {
+            match fs::remove_file(p) {
+                Err(e) if e.kind() != ErrorKind::NotFound => return Err(io_error(p)(e)),
+                _ => {}
+            }
+        }
+        let signing_der = new_ed25519_pkcs8();
+        let sealing_der = [&X25519_PKCS8_PREFIX[..], &super::random_bytes::<32>()].concat();
+        write_secret(&signing_new, pem_encode(&signing_der).as_bytes())?;
+        write_secret(&sealing_new, pem_encode(&sealing_der).as_bytes())?;
+        let format = |path: &Path, expected| KeyError::Format { path: path.to_owned(), expected };
+        let signing = Ed25519KeyPair::from_pkcs8_maybe_unchecked(&signing_der)
+            .map_err(|_| format(&signing_new, "an Ed25519 private key"))?;
+        let sealing = x25519_from_pkcs8(&sealing_der).ok_or_else(|| format(&sealing_new, "an X25519 private key"))?;
+        let capability = load_or_make(
+            &dir.join(CAPABILITY_KEY_FILE),
+            || super::random_bytes::<32>().to_vec(),
+            |raw| <[u8; 32]>::try_from(raw).ok(),
+            "32 secret bytes",
+        )?;
+        let mut keys = StewardKeys::from_parts(signing, sealing, capability);
+        keys.retired_sealing = std::iter::once(current.sealing.clone()).chain(current.retired_sealing).collect();
+        Ok(StagedKeys { dir: dir.to_owned(), keys: std::sync::Arc::new(keys) })
     }
 
     /// The steward's key files that `dir` lacks.
@@ -164,6 +223,7 @@ impl StewardKeys {
             signing,
             sealing,
             sealing_public,
+            retired_sealing: Vec::new(),
             capability: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &capability),
         }
     }
@@ -216,6 +276,16 @@ impl StewardKeys {
         let shared = self.sealing.diffie_hellman(&PublicKey::from(*ephemeral_public));
         shared.was_contributory().then_some(shared)
     }
+
+    /// The agreements with a sender's ephemeral key under each sealing key the
+    /// steward retired in `keys rotate`, newest first, with that key's public half.
+    pub(crate) fn agree_retired(&self, ephemeral_public: &[u8; 32]) -> Vec<(SharedSecret, [u8; 32])> {
+        self.retired_sealing
+            .iter()
+            .map(|k| (k.diffie_hellman(&PublicKey::from(*ephemeral_public)), PublicKey::from(k).to_bytes()))
+            .filter(|(shared, _)| shared.was_contributory())
+            .collect()
+    }
 }
 
 /// Secrets never appear in debug output.
@@ -223,6 +293,62 @@ impl fmt::Debug for StewardKeys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StewardKeys").field("fingerprint", &self.fingerprint()).finish_non_exhaustive()
     }
+}
+
+impl StagedKeys {
+    /// Removes the staged files (a rotation that was not recorded).
+    pub fn discard(&self) {
+        for live in [SIGNING_KEY_FILE, SEALING_KEY_FILE] {
+            let _ = fs::remove_file(self.dir.join(format!("{live}.new")));
+        }
+    }
+
+    /// Puts the staged keys in place: the current signing and sealing keys
+    /// move to `steward-*.retired-<stamp>.pem` (the sealing one still opens
+    /// moves sealed to it), the new ones take their names.
+    ///
+    /// # Errors
+    /// A [`KeyError`] when a file cannot be renamed.
+    pub fn install(&self, stamp: &str) -> Result<(), KeyError> {
+        for (live, retired_prefix) in
+            [(SIGNING_KEY_FILE, RETIRED_SIGNING_PREFIX), (SEALING_KEY_FILE, RETIRED_SEALING_PREFIX)]
+        {
+            let live = self.dir.join(live);
+            let retired = self.dir.join(format!("{retired_prefix}{stamp}.pem"));
+            let staged = self.dir.join(format!("{}.new", live.file_name().unwrap_or_default().to_string_lossy()));
+            fs::hard_link(&live, &retired).map_err(io_error(&retired))?;
+            fs::rename(&staged, &live).map_err(io_error(&live))?;
+        }
+        if let Ok(d) = fs::File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// The sealing keys retired in `dir`, newest first (the names sort by time).
+fn retired_sealing(dir: &Path) -> Result<Vec<StaticSecret>, KeyError> {
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(RETIRED_SEALING_PREFIX) && n.ends_with(".pem"))
+        })
+        .collect();
+    paths.sort();
+    paths.reverse();
+    paths
+        .iter()
+        .map(|p| {
+            let text = fs::read_to_string(p).map_err(io_error(p))?;
+            pem_decode(&text)
+                .and_then(|der| x25519_from_pkcs8(&der))
+                .ok_or_else(|| KeyError::Format { path: p.clone(), expected: "an X25519 private key" })
+        })
+        .collect()
 }
 
 /// A player's Ed25519 signing key, kept in a PKCS#8 PEM file.

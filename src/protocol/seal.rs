@@ -29,7 +29,7 @@
 //! against an independent implementation; HKDF and ChaCha20-Poly1305 are ring's.
 
 use ring::{aead, hkdf};
-use x25519_dalek::{PublicKey, StaticSecret};
+use x25519_dalek::{PublicKey, SharedSecret, StaticSecret};
 
 use super::error::EnvelopeError;
 use super::keys::StewardKeys;
@@ -160,13 +160,24 @@ fn open_bytes(sealed: &[u8], steward: &StewardKeys, aad: &str) -> Result<Vec<u8>
     check_sealed_length(sealed)?;
     let (e_public, ciphertext) = sealed.split_at(32);
     let e_public: [u8; 32] = e_public.try_into().expect("split at 32");
-    let shared = steward.agree(&e_public).ok_or(EnvelopeError::SealedElsewhere)?;
-    let key = aead_key(shared.as_bytes(), &e_public, &steward.sealing_public());
     let mut buf = ciphertext.to_vec();
-    let padded = key
-        .open_in_place(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf)
-        .map_err(|_| EnvelopeError::SealedElsewhere)?;
-    let bytes = unpad(padded).ok_or_else(|| EnvelopeError::BadValue {
+    let open = |shared: &SharedSecret, public: &[u8; 32], buf: &mut Vec<u8>| {
+        let key = aead_key(shared.as_bytes(), &e_public, public);
+        key.open_in_place(nonce(), aead::Aad::from(aad.as_bytes()), buf).map(|p| p.len()).ok()
+    };
+    // The current key, then the keys `keys rotate` retired (a move sealed before
+    // the rotation, or held in the store since).
+    let current = steward.agree(&e_public).ok_or(EnvelopeError::SealedElsewhere)?;
+    let mut opened = open(&current, &steward.sealing_public(), &mut buf);
+    for (shared, public) in steward.agree_retired(&e_public) {
+        if opened.is_some() {
+            break;
+        }
+        buf = ciphertext.to_vec();
+        opened = open(&shared, &public, &mut buf);
+    }
+    let len = opened.ok_or(EnvelopeError::SealedElsewhere)?;
+    let bytes = unpad(&buf[..len]).ok_or_else(|| EnvelopeError::BadValue {
         field: "sealed",
         value: "(opened)".to_owned(),
         expected: "bytes padded with 0x80 and zeros to a multiple of 32 bytes",

@@ -178,6 +178,9 @@ pub fn verify_head(transcript: &str, steward_key: &[u8; 32], head: Option<&str>)
     if lines.is_empty() {
         return Err(fail(0, "", "the transcript is empty"));
     }
+    let mut steward_key = rotation::starting_key(&lines, steward_key);
+    // Rebound so the checks below use the key in force (it changes at a rotation).
+    let steward_key = &mut steward_key;
     for (i, line) in lines.iter().enumerate() {
         let n = i + 1;
         let entry: Value = serde_json::from_str(line).map_err(|e| fail(n, "", format!("not a JSON object: {e}")))?;
@@ -216,6 +219,13 @@ pub fn verify_head(transcript: &str, steward_key: &[u8; 32], head: Option<&str>)
             }
             summary.steward_signatures += 1;
             last_signed = true;
+        }
+        if kind == "key_rotated" {
+            // Signed (above) by the key it replaces; the heads after it by the new one.
+            if !last_signed {
+                return Err(f("a key rotation not signed by the steward's key before it".into()));
+            }
+            *steward_key = rotation::next_key(body, steward_key).map_err(f)?;
         }
         check_event(&mut replay, &game, &kind, body, &mut summary).map_err(f)?;
         hashes.push(hash.clone());
@@ -398,7 +408,7 @@ fn check_event(
                 r.check_action(body, &seat, turn, &[|a| matches!(a, Action::Leave { .. })], summary)?;
             }
         }
-        "moved" | "revealed" | "reveals_requested" | "grace" => {}
+        "moved" | "revealed" | "reveals_requested" | "grace" | "key_rotated" => {}
         other => return Err(format!("unknown kind {other:?}")),
     }
     Ok(())
@@ -424,6 +434,53 @@ fn ended(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), Stri
     r.over = true;
     summary.ended = Some(format!("{}, after {cause}", o.text(&names)));
     Ok(())
+}
+
+/// `keys rotate`: a `key_rotated` entry, signed by the steward's key so far,
+/// names the next (`signing_key`, `sealing_key`, their `fingerprint`) and the
+/// one it replaces (`previous_signing_key`).
+mod rotation {
+    use serde_json::Value;
+
+    use super::text;
+    use crate::protocol::{fingerprint, public_key_from_base64};
+
+    /// The key the transcript starts with: `given` itself, unless `given` is a
+    /// key a rotation in the transcript introduced; then the first rotation's
+    /// previous key (each step is checked on the way: a head `given` signed
+    /// vouches for the chain before it).
+    pub(super) fn starting_key(lines: &[&str], given: &[u8; 32]) -> [u8; 32] {
+        let keys = |field: &str| -> Vec<[u8; 32]> {
+            lines
+                .iter()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .filter(|e| e.get("kind").and_then(Value::as_str) == Some("key_rotated"))
+                .filter_map(|e| e.get("body").and_then(|b| b.get(field)).and_then(Value::as_str).map(str::to_owned))
+                .filter_map(|k| public_key_from_base64(&k))
+                .collect()
+        };
+        let introduced = keys("signing_key");
+        match keys("previous_signing_key").first() {
+            Some(first) if introduced.contains(given) => *first,
+            _ => *given,
+        }
+    }
+
+    /// The key after the rotation `body`, checked against the `current` one.
+    pub(super) fn next_key(body: &Value, current: &[u8; 32]) -> Result<[u8; 32], String> {
+        let key = |field: &str| {
+            public_key_from_base64(text(body, field)?).ok_or_else(|| format!("{field} is not a public key"))
+        };
+        if key("previous_signing_key")? != *current {
+            return Err("the rotation names a previous key that is not the key before it".into());
+        }
+        let (signing, sealing) = (key("signing_key")?, key("sealing_key")?);
+        let stated = text(body, "fingerprint")?;
+        if !crate::protocol::same_fingerprint(stated, &fingerprint(&signing, &sealing)) {
+            return Err(format!("the rotation's fingerprint {stated} is not that of the keys it names"));
+        }
+        Ok(signing)
+    }
 }
 
 fn created(game: &str, body: &Value) -> Result<Replay, String> {

@@ -608,6 +608,73 @@ impl Steward {
         Ok(view)
     }
 
+    /// Records a rotation of the steward's keys to `new` in every open game: a
+    /// `key_rotated` entry naming the new public keys and fingerprint, signed
+    /// (as the head) by the current key, so the chain of trust goes on; and a
+    /// mail to every seat with the new fingerprint. `install` runs last, inside
+    /// the same transaction (it puts the new key files in place): if it fails,
+    /// nothing is recorded. Returns the games it was recorded in.
+    ///
+    /// Heads after this are signed by `new`; the caller stops using `self`.
+    ///
+    /// # Errors
+    /// The store fails, or `install` does.
+    pub async fn rotate_keys(
+        &self,
+        new: Arc<StewardKeys>,
+        install: impl FnOnce() -> Result<(), String> + Send + 'static,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<GameId>, StewardError> {
+        let this = self.clone();
+        let games = self
+            .store
+            .transaction(move |tx| {
+                let mut rotated = Vec::new();
+                for row in tx.games()? {
+                    if row.outcome.is_some() {
+                        continue;
+                    }
+                    let g = load(tx, row.id.as_str())?;
+                    let body = json!({
+                        "signing_key": new.signing_public_base64(),
+                        "sealing_key": new.sealing_public_base64(),
+                        "fingerprint": new.fingerprint(),
+                        "previous_signing_key": this.keys.signing_public_base64(),
+                        "previous_fingerprint": this.keys.fingerprint(),
+                    });
+                    tx.append_event(&g.row.id, now, "key_rotated", &body)?;
+                    let head = this.sign_head(tx, &g.row.id)?;
+                    let text = format!(
+                        "The steward's keys were changed. Its new fingerprint is {} (it was {}). Mails from now on are signed with the new key; moves sealed to the steward go to the new key (GET {}/api/steward). The transcript records the change, signed with the old key, so `fairsteward verify` follows it.",
+                        new.fingerprint(),
+                        this.keys.fingerprint(),
+                        this.public_url,
+                    );
+                    let suffix = format!("-{}", head.seq);
+                    for mail in mails::to_seats(
+                        &this,
+                        &g,
+                        crate::mail::compose::MailKind::KeyRotated,
+                        &suffix,
+                        None,
+                        "the steward's keys changed",
+                        |_| text.clone(),
+                        None,
+                        &head,
+                        now,
+                    )? {
+                        tx.queue_mail(&mail, now)?;
+                    }
+                    rotated.push(g.row.id.clone());
+                }
+                install().map_err(internal)?;
+                Ok::<_, StewardError>(rotated)
+            })
+            .await?;
+        self.outbox.notify_one();
+        Ok(games)
+    }
+
     /// Offers, accepts or declines a draw for the token's seat. When every seat
     /// offers, the game is drawn by agreement. Offers lapse when a turn resolves.
     ///
