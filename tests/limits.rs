@@ -159,7 +159,8 @@ async fn seat_names_are_one_short_line() {
         let message = server.post_json("/api/games", None, &chess(seats)).await.error(400, "bad_request");
         assert!(message.contains("seat 1") && message.contains(says), "{name:?}: {message}");
     }
-    let seats = json!([{"name": "é".repeat(100), "email": "eve@example.org"}, {"name": "Bob", "email": "bob@example.org"}]);
+    let seats =
+        json!([{"name": "é".repeat(100), "email": "eve@example.org"}, {"name": "Bob", "email": "bob@example.org"}]);
     let created = server.post_json("/api/games", None, &chess(seats)).await.ok(201);
     assert_eq!(created["tokens"][0]["player"], "é".repeat(100));
 }

@@ -178,7 +178,8 @@ pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
     if name.is_empty() || email.is_empty() || name.contains(['<', '>']) {
         return Err(shape());
     }
-    email.parse::<lettre::Address>().map_err(|_| anyhow!("seat {text:?}: {email:?} is not a mail address"))?;
+    // The validator game creation uses, so the error comes before anything else.
+    crate::contact::PlayerAddress::parse(email).map_err(|e| anyhow!("seat {text:?}: {e}"))?;
     Ok(NewSeat { name: name.to_owned(), email: email.to_owned(), public_key: None, time_zone: zone })
 }
 

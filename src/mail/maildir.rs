@@ -89,7 +89,20 @@ fn read_entry(path: &Path) -> Result<Vec<u8>, Refused> {
     // What was opened, not what the name points to now.
     let meta = file.metadata().map_err(|e| Refused::Hostile(format!("cannot be examined: {e}")))?;
     if !meta.file_type().is_file() {
-        return Err(Refused::Hostile(format!("not a regular file ({:?})", meta.file_type())));
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        let kind = if t.is_dir() {
+            "a directory"
+        } else if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
+        return Err(Refused::Hostile(kind.into()));
     }
     if meta.len() > MAX_MAIL_BYTES as u64 {
         return Err(Refused::Hostile(format!("{} bytes, over the limit of {MAX_MAIL_BYTES}", meta.len())));

@@ -9,6 +9,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use mail_parser::decoders::charsets::map::charset_decoder;
 use mail_parser::{Address, Encoding, HeaderValue, Message, MessageParser, MessagePart, MimeHeaders, PartType};
@@ -120,8 +121,12 @@ pub fn read_mail(raw: &[u8]) -> Result<ReadMail, ReadError> {
     if msg.headers().is_empty() {
         return Err(ReadError::NotAMail);
     }
-    let raw_headers: Vec<(String, String)> =
-        msg.headers_raw().map(|(name, value)| (name.to_ascii_lowercase(), unfold(value))).collect();
+    // Only the headers read raw below are unfolded and copied (not a 10 MB `To`).
+    let raw_headers: Vec<(String, String)> = msg
+        .headers_raw()
+        .filter(|(name, _)| RAW_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name)))
+        .map(|(name, value)| (name.to_ascii_lowercase(), unfold(value)))
+        .collect();
     let from = msg.from().and_then(Address::first).and_then(|a| {
         Some(Sender {
             address: a.address.as_deref()?.trim().to_owned(),
@@ -151,6 +156,46 @@ pub fn read_mail(raw: &[u8]) -> Result<ReadMail, ReadError> {
     })
 }
 
+/// The headers read from their raw text (lower case): delivery addresses and the
+/// marks of automatic mail.
+const RAW_HEADERS: &[&str] = &[
+    "delivered-to",
+    "x-original-to",
+    "envelope-to",
+    "x-envelope-to",
+    "return-path",
+    "auto-submitted",
+    "x-autoreply",
+    "x-autorespond",
+    "x-autoresponder",
+    "precedence",
+    "list-id",
+    "list-post",
+    "list-unsubscribe",
+];
+
+/// An address compared and hashed without regard to ASCII case, borrowed from
+/// the mail (no copy per address).
+#[derive(Clone, Copy)]
+struct Caseless<'a>(&'a str);
+
+impl PartialEq for Caseless<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for Caseless<'_> {}
+
+impl Hash for Caseless<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for b in self.0.bytes() {
+            state.write_u8(b.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
 /// A raw header value unfolded and trimmed.
 fn unfold(value: &str) -> String {
     value.split(['\r', '\n']).map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
@@ -172,15 +217,15 @@ fn ids(value: &HeaderValue<'_>) -> Vec<String> {
     .collect()
 }
 
-/// The recipients in order without duplicates. A set of the lower-cased addresses
-/// seen keeps this linear: a mail can name hundreds of thousands of addresses in
-/// one header, and comparing each with all before it took minutes.
-fn recipients(msg: &Message<'_>, raw_headers: &[(String, String)]) -> Vec<String> {
+/// The recipients in order without duplicates. A set of the addresses seen keeps
+/// this linear: a mail can name hundreds of thousands of addresses in one header,
+/// and comparing each with all before it took minutes.
+fn recipients<'a>(msg: &'a Message<'a>, raw_headers: &'a [(String, String)]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut add = |address: &str| {
+    let mut seen: HashSet<Caseless<'a>> = HashSet::new();
+    let mut add = |address: &'a str| {
         let address = address.trim().trim_start_matches('<').trim_end_matches('>').trim();
-        if address.contains('@') && seen.insert(address.to_ascii_lowercase()) {
+        if address.contains('@') && seen.insert(Caseless(address)) {
             out.push(address.to_owned());
         }
     };
