@@ -40,7 +40,9 @@ async fn create(api: &Api, variant: &str, options: Value) -> Game {
 }
 
 async fn play(api: &Api, g: &Game, seat: usize, turn: u32, text: &str) {
-    let a = api.post_json(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[seat]), &json!({"turn": turn, "move": text})).await;
+    let a = api
+        .post_json(&format!("/api/games/{}/moves", g.id), Some(&g.tokens[seat]), &json!({"turn": turn, "move": text}))
+        .await;
     assert_eq!(a.status, 200, "{text}: {}", a.text);
 }
 
@@ -79,8 +81,11 @@ fn resign_chain(mut entries: Vec<Value>, keys: &StewardKeys) -> String {
         e["seq"] = json!(seq);
         e["prev"] = json!(prev);
         let body = e["body"].to_string();
-        let (game, at, kind) =
-            (e["game"].as_str().unwrap().to_owned(), e["at"].as_str().unwrap().to_owned(), e["kind"].as_str().unwrap().to_owned());
+        let (game, at, kind) = (
+            e["game"].as_str().unwrap().to_owned(),
+            e["at"].as_str().unwrap().to_owned(),
+            e["kind"].as_str().unwrap().to_owned(),
+        );
         let hash = Entry { game: &game, seq, at: &at, kind: &kind, prev: &prev, body: &body }.hash();
         e["hash"] = json!(hash);
         if e.get("signature").is_some() || i + 1 == n {
@@ -96,10 +101,9 @@ fn verify_cli(dir: &Path, transcript: &str, key: &[u8; 32], head: Option<&str>) 
     let file = dir.join(format!("t-{}.jsonl", rand_name()));
     std::fs::write(&file, transcript).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fairsteward"));
-    cmd.args(["verify", "--transcript"]).arg(&file).args([
-        "--steward-key",
-        &base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key),
-    ]);
+    cmd.args(["verify", "--transcript"])
+        .arg(&file)
+        .args(["--steward-key", &base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key)]);
     if let Some(h) = head {
         cmd.args(["--head", h]);
     }
@@ -138,10 +142,9 @@ async fn head_from_the_board_mail_pins_the_end_cut_and_extended_transcripts_fail
     let all = entries(&t);
     let last = all.last().unwrap()["hash"].as_str().unwrap().to_owned();
     // The newest board mail states the transcript's head.
-    let head = eventually("the board mail of turn 5", || {
-        mail_head(&spool, &g.id, "alice@", ".turn").filter(|h| *h == last)
-    })
-    .await;
+    let head =
+        eventually("the board mail of turn 5", || mail_head(&spool, &g.id, "alice@", ".turn").filter(|h| *h == last))
+            .await;
 
     let whole = verify_head(&t, &key, Some(&head)).expect("the whole transcript holds to its head");
     assert!(whole.head_checked);
@@ -151,7 +154,9 @@ async fn head_from_the_board_mail_pins_the_end_cut_and_extended_transcripts_fail
 
     // Cut after an earlier signed entry: it still chains and is signed at its end,
     // so only the head shows what is missing.
-    let k = all.iter().rposition(|e| e.get("signature").is_some() && e["seq"].as_u64() < Some(all.len() as u64)).unwrap() + 1;
+    let k =
+        all.iter().rposition(|e| e.get("signature").is_some() && e["seq"].as_u64() < Some(all.len() as u64)).unwrap()
+            + 1;
     let short = cut(&t, k);
     verify(&short, &key).expect("a cut at a signed head chains and is signed: the hole --head closes");
     let f = verify_head(&short, &key, Some(&head)).expect_err("cut short");
@@ -183,7 +188,11 @@ async fn head_from_the_board_mail_pins_the_end_cut_and_extended_transcripts_fail
     }
     let out = verify_cli(dir.path(), &t, &key, Some("abc"));
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Transcript head"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Transcript head"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
