@@ -92,8 +92,11 @@ pub fn run(args: &VerifyArgs) -> Result<Summary, VerifyError> {
 /// What `verify` prints when the transcript holds: one line per claim, each
 /// one the check made.
 pub fn report(s: &Summary) -> String {
-    let mut out = format!("transcript of game {} holds:
-", s.game);
+    let mut out = format!(
+        "transcript of game {} holds:
+",
+        s.game
+    );
     out.push_str(&format!(
         "  {} entries chained, each hashing to the hash it states and naming the one before
 ",
@@ -104,26 +107,45 @@ pub fn report(s: &Summary) -> String {
 ",
         s.steward_signatures
     ));
-    out.push_str(&format!("  {} player signatures verified with the seats' registered keys
-", s.player_signatures));
-    out.push_str(&format!("  {} reveals matched their commitments
-", s.commitments));
+    out.push_str(&format!(
+        "  {} player signatures verified with the seats' registered keys
+",
+        s.player_signatures
+    ));
+    out.push_str(&format!(
+        "  {} reveals matched their commitments
+",
+        s.commitments
+    ));
     let sealed = if s.sealed > 0 {
-        format!(" ({} sealed moves taken as the steward opened them: their envelopes are encrypted to the steward)", s.sealed)
+        format!(
+            " ({} sealed moves taken as the steward opened them: their envelopes are encrypted to the steward)",
+            s.sealed
+        )
     } else {
         String::new()
     };
-    out.push_str(&format!("  {} turns replayed through the rules, every resolution as the rules give it{sealed}
-", s.turns));
+    out.push_str(&format!(
+        "  {} turns replayed through the rules, every resolution as the rules give it{sealed}
+",
+        s.turns
+    ));
     match &s.ended {
-        Some(e) => out.push_str(&format!("  ended {e}, as the rules give it
-")),
-        None => out.push_str("  the game is not over in this transcript
-"),
+        Some(e) => out.push_str(&format!(
+            "  ended {e}, as the rules give it
+"
+        )),
+        None => out.push_str(
+            "  the game is not over in this transcript
+",
+        ),
     }
     if s.head_checked {
-        out.push_str(&format!("  complete: it ends at the head you gave, {}
-", s.head));
+        out.push_str(&format!(
+            "  complete: it ends at the head you gave, {}
+",
+            s.head
+        ));
     } else {
         out.push_str(&format!(
             "  NOT checked for completeness: it ends at {}, but a transcript cut after a signed entry looks the same; give --head with the head of your latest board mail

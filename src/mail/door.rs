@@ -16,8 +16,8 @@ use ring::digest;
 
 use crate::ids::hex;
 use crate::mail::inbound::{Intent, ReadMail, read_mail};
-use crate::protocol::{Action, Body, Envelope};
 use crate::protocol::capability::{self, Capability};
+use crate::protocol::{Action, Body, Envelope};
 use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Steward, StewardError, Submission};
 
 /// What became of a message.
@@ -326,7 +326,9 @@ async fn signed_action(
     now: DateTime<Utc>,
 ) -> Result<Handled, StewardError> {
     match action {
-        Action::Resign => command(steward, about, to, now, steward.resign(game, credential, now).await, "resignation").await,
+        Action::Resign => {
+            command(steward, about, to, now, steward.resign(game, credential, now).await, "resignation").await
+        }
         Action::OfferDraw | Action::AcceptDraw | Action::DeclineDraw => {
             let draw = match action {
                 Action::DeclineDraw => DrawAction::Decline,

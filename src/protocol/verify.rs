@@ -121,7 +121,9 @@ impl Replay {
         let env = check_envelope(self, env, seat, turn, summary)?;
         match &env.body {
             Body::Action(a) if env.sig.is_some() && expected.iter().any(|f| f(a)) => Ok(()),
-            Body::Action(a) => Err(format!("{seat}'s envelope asks for {a}, or is not signed, which is not this entry")),
+            Body::Action(a) => {
+                Err(format!("{seat}'s envelope asks for {a}, or is not signed, which is not this entry"))
+            }
             other => Err(format!("{seat}'s envelope holds a {}, not an action", other.kind())),
         }
     }
@@ -366,19 +368,24 @@ fn check_event(
             let (seat, name) = r.seat_of(body)?;
             let turn = number(body, "turn")? as u32;
             r.check_action(body, &name, turn, &[|a| *a == Action::Resign], summary)?;
-            let (after, _, outcome) = r.rules.retire(&r.state, seat).map_err(|e| format!("{name}'s resignation: {e}"))?;
+            let (after, _, outcome) =
+                r.rules.retire(&r.state, seat).map_err(|e| format!("{name}'s resignation: {e}"))?;
             match body.get("state").and_then(Value::as_str) {
                 // Play went on without the seat: the steward wrote the state.
                 Some(stated) if stated != after => {
                     return Err(format!("{name}'s resignation gives {after} by the rules, the steward wrote {stated}"));
                 }
                 None if after != r.state => {
-                    return Err(format!("by the rules {name}'s resignation changes the board, but the entry records no state"));
+                    return Err(format!(
+                        "by the rules {name}'s resignation changes the board, but the entry records no state"
+                    ));
                 }
                 _ => {}
             }
             if outcome.is_none() && after == r.state {
-                return Err(format!("by the rules {name} cannot resign alone here: it neither ends the game nor leaves the board"));
+                return Err(format!(
+                    "by the rules {name} cannot resign alone here: it neither ends the game nor leaves the board"
+                ));
             }
             r.state = after;
             if let Some(o) = outcome {

@@ -632,9 +632,9 @@ fn opens_with_short_salt(game: &Loaded, seat: Seat, turn: u32, commitment: &[u8;
     let salts: Vec<Vec<u8>> = salts.collect();
     moves.iter().any(|m| {
         let notation = game.rules.check_move(&game.row.state, seat, m).ok().map(|c| c.notation);
-        std::iter::once(m.as_str()).chain(notation.as_deref()).any(|text| {
-            salts.iter().any(|salt| protocol::commitment(id, &seat_name, turn, text, salt) == *commitment)
-        })
+        std::iter::once(m.as_str())
+            .chain(notation.as_deref())
+            .any(|text| salts.iter().any(|salt| protocol::commitment(id, &seat_name, turn, text, salt) == *commitment))
     })
 }
 
