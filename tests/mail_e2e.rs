@@ -201,8 +201,11 @@ impl Steward {
 fn reply(from: &str, board: &Mail, id: &str, body: &str, auto: bool) -> Vec<u8> {
     let reply_to = bare(&board.header("Reply-To").expect("a Reply-To"));
     let subject = board.header("Subject").unwrap_or_default();
+    // `Name <address>` as a name and an address: given whole, mail-builder
+    // would write it all as the address, and the steward reads a stranger.
+    let (name, address) = from.rsplit_once('<').map_or(("", from), |(n, a)| (n.trim(), a.trim_end_matches('>')));
     let mut b = MessageBuilder::new()
-        .from(from)
+        .from((name, address))
         .to(reply_to.as_str())
         .subject(format!("Re: {subject}"))
         .message_id(format!("{id}@client.example"))
