@@ -45,7 +45,8 @@ fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
         .mode(0o700)
         .create(dir)
         .with_context(|| format!("cannot create the data directory {}", dir.display()))?;
-    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
     let files = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file());
     for path in [dir.clone(), config.spool_dir.clone()].into_iter().chain(files) {
         crate::store::make_private(&path)

@@ -349,7 +349,8 @@ async fn pending_move_is_nowhere_in_clear(auth: Auth, secrecy: Secrecy, door: Do
     assert_eq!(v["history"][0]["moves"][1]["move"], BLACK.0, "{case}: {v}");
     let transcript = api.get(&format!("/api/games/{}/transcript", g.id), None).await.text;
     assert!(clear_in(transcript.as_bytes(), WHITE.1, WHITE.0).is_some(), "{case}: public in the transcript");
-    let db: Vec<u8> = files_under(&data).into_iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b).collect();
+    let db: Vec<u8> =
+        files_under(&data).into_iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b).collect();
     assert!(clear_in(&db, WHITE.1, WHITE.0).is_some(), "{case}: the resolved move is in the store");
 
     // The operator reads every kept copy, white's move among them.

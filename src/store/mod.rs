@@ -20,7 +20,8 @@ use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
 pub use queries::{
-    CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text,
+    CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
+    SeatRow, StoredOutcome, TurnRow, Tx, time_text,
 };
 
 /// A failure of the store. Never the player's fault.
