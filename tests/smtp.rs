@@ -536,6 +536,7 @@ async fn a_refused_mail_is_held_back_and_the_others_go_on() {
         subject: format!("mail {n}"),
         message: format!("From: moves@{DOMAIN}\r\nTo: {to}\r\nSubject: mail {n}\r\nMessage-ID: <8KQ2ZJ.{n}.0.turn.{user}@{DOMAIN}>\r\n\r\nbody\r\n")
             .into_bytes(),
+        sealed: false,
     }
     };
     let rows = vec![
@@ -560,7 +561,8 @@ async fn a_refused_mail_is_held_back_and_the_others_go_on() {
     })
     .unwrap();
     let sink = SmtpSink::new(&config, &format!("moves@{DOMAIN}").parse().unwrap()).unwrap();
-    let mut drainer = Drainer::new(store.clone(), Sink::Smtp(sink));
+    let keys = std::sync::Arc::new(fairsteward::protocol::StewardKeys::load_or_create(dir.path()).unwrap());
+    let mut drainer = Drainer::new(store.clone(), Sink::Smtp(sink), keys);
     assert_eq!(drainer.pass().await.unwrap(), Pass { delivered: 2, refused: 1, stopped: false });
     assert!(!drainer.paused(), "a refused mail does not pause the queue");
     // At once again: the refused mail waits its own backoff, nothing is sent twice.

@@ -20,11 +20,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::leak::{assert_nowhere_in_clear, clear_in, decoded_body, files_under};
 use common::{Api, Server, Steward, eventually, spool_files};
 use fairsteward::protocol::verify::{Summary, verify};
 use fairsteward::protocol::{
     Body, Envelope, MAX_ENVELOPE_BYTES, PlayerKey, SEALING_KEY_FILE, SIGNING_KEY_FILE, StewardKeys, commitment,
-    decode_base64, fingerprint, public_key_from_base64, random_nonce, random_salt, seal,
+    fingerprint, public_key_from_base64, random_nonce, random_salt, seal,
 };
 use serde_json::{Value, json};
 
@@ -1087,56 +1088,6 @@ async fn sealed_moves_and_sealed_reveals_are_accepted() {
 // 6. No leaks: a pending move is nowhere in clear before its turn resolves
 // ---------------------------------------------------------------------------
 
-fn is_base64_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
-}
-
-/// Where `uci` or `san` stands in clear in `hay`: the UCI form anywhere except
-/// inside a run of 64 or more base64 characters (signatures, sealed values and
-/// base64 mail bodies, where four given letters turn up by chance); the SAN form
-/// with the delimiters clear storage would give it (JSON, `key: value`, `k=v`,
-/// words, line ends). Returns a description of the first find.
-fn clear_in(hay: &[u8], uci: &str, san: &str) -> Option<String> {
-    let context = |at: usize, len: usize| {
-        let from = at.saturating_sub(60);
-        let to = (at + len + 60).min(hay.len());
-        String::from_utf8_lossy(&hay[from..to]).into_owned()
-    };
-    let u = uci.as_bytes();
-    for at in (0..hay.len().saturating_sub(u.len() - 1)).filter(|&i| hay[i..].starts_with(u)) {
-        let mut from = at;
-        while from > 0 && is_base64_byte(hay[from - 1]) {
-            from -= 1;
-        }
-        let mut to = at + u.len();
-        while to < hay.len() && is_base64_byte(hay[to]) {
-            to += 1;
-        }
-        if to - from < 64 {
-            return Some(format!("{uci:?} at byte {at}: …{}…", context(at, u.len())));
-        }
-    }
-    let forms = [
-        format!("\"{san}\""),
-        format!(": {san}"),
-        format!("={san}"),
-        format!(" {san} "),
-        format!(" {san}\n"),
-        format!(" {san}\r"),
-        format!("\n{san}\n"),
-        format!("{san}\n"),
-        format!("'{san}'"),
-        format!("({san})"),
-    ];
-    for form in &forms {
-        let f = form.as_bytes();
-        if let Some(at) = (0..hay.len().saturating_sub(f.len() - 1)).find(|&i| hay[i..].starts_with(f)) {
-            return Some(format!("{form:?} at byte {at}: …{}…", context(at, f.len())));
-        }
-    }
-    None
-}
-
 /// The detector itself: clear forms are found, chance letters inside base64 are not.
 #[test]
 fn clear_in_finds_clear_forms_and_ignores_base64() {
@@ -1152,86 +1103,15 @@ fn clear_in_finds_clear_forms_and_ignores_base64() {
     assert!(!found(&sig), "inside an 88-character base64 value");
     assert!(!found("Nh3xyz notNh3"), "SAN without a delimiter");
     assert!(found("Ng1h3"), "sloppy SAN holds the UCI");
+    assert!(found("Re: x\r\n\r\nNh3\r\n"), "a move line of a mail");
     assert!(!found("white moved at 2026-11-23T10:00:00.000Z (commitment 0123abcd)"));
 }
 
-/// A mail's body with its transfer encoding undone (quoted-printable or base64),
-/// so that a move cannot hide behind it; of a multipart mail, every part so
-/// undone, joined.
-fn decoded_body(mail: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(mail);
-    let Some((head, body)) = text.split_once("\r\n\r\n") else { return mail.to_vec() };
-    // Unfolded header fields, names in lower case.
-    let mut fields: Vec<(String, String)> = Vec::new();
-    for line in head.split("\r\n") {
-        if line.starts_with([' ', '\t']) {
-            if let Some((_, v)) = fields.last_mut() {
-                v.push(' ');
-                v.push_str(line.trim());
-            }
-        } else if let Some((n, v)) = line.split_once(':') {
-            fields.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
-        }
-    }
-    let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-    let content_type = field("content-type").unwrap_or_default();
-    if content_type.to_ascii_lowercase().starts_with("multipart/") {
-        let boundary = content_type
-            .split(';')
-            .find_map(|p| p.trim().strip_prefix("boundary="))
-            .unwrap_or_default()
-            .trim_matches('"');
-        let delimiter = format!("\r\n--{boundary}");
-        let mut out = Vec::new();
-        for part in format!("\r\n{body}").split(&delimiter).skip(1) {
-            if part.starts_with("--") {
-                break;
-            }
-            out.extend(decoded_body(part.strip_prefix("\r\n").unwrap_or(part).as_bytes()));
-            out.push(b'\n');
-        }
-        return out;
-    }
-    match field("content-transfer-encoding").map(|e| e.to_ascii_lowercase()).as_deref() {
-        Some("base64") => decode_base64(&body.split_whitespace().collect::<String>()).unwrap_or_default(),
-        Some("quoted-printable") => {
-            let bytes = body.as_bytes();
-            let mut out = Vec::new();
-            let mut i = 0;
-            while i < bytes.len() {
-                if bytes[i] == b'=' && bytes[i + 1..].starts_with(b"\r\n") {
-                    i += 3;
-                } else if bytes[i] == b'=' && i + 2 < bytes.len() {
-                    out.push(
-                        u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("00"), 16)
-                            .unwrap_or(b'?'),
-                    );
-                    i += 3;
-                } else {
-                    out.push(bytes[i]);
-                    i += 1;
-                }
-            }
-            out
-        }
-        _ => body.as_bytes().to_vec(),
-    }
-}
-
-/// Everything the steward keeps or writes: the database files (raw bytes), the
-/// spool (raw and decoded), and the log so far.
-fn stored_places(data_dir: &Path, spool: &Path, log: &str) -> Vec<(String, Vec<u8>)> {
-    let mut places = Vec::new();
-    for name in ["steward.db", "steward.db-wal", "steward.db-shm"] {
-        if let Ok(bytes) = std::fs::read(data_dir.join(name)) {
-            places.push((name.to_owned(), bytes));
-        }
-    }
+/// Everything the steward keeps or writes: every file under the data directory
+/// (raw bytes; the spool's mails also decoded), and the log so far.
+fn stored_places(data_dir: &Path, log: &str) -> Vec<(String, Vec<u8>)> {
+    let mut places = files_under(data_dir);
     assert!(places.iter().any(|(n, _)| n == "steward.db"), "the database is where expected: {}", data_dir.display());
-    for (name, bytes) in spool_files(spool) {
-        places.push((format!("decoded {name}"), decoded_body(&bytes)));
-        places.push((format!("spool {name}"), bytes));
-    }
     places.push(("the log".to_owned(), log.as_bytes().to_vec()));
     places
 }
@@ -1239,17 +1119,6 @@ fn stored_places(data_dir: &Path, spool: &Path, log: &str) -> Vec<(String, Vec<u
 /// The child's log so far, every line ended.
 fn text(log: &Steward) -> String {
     log.log() + "\n"
-}
-
-#[track_caller]
-fn assert_nowhere_in_clear(moment: &str, places: &[(String, Vec<u8>)], pending: &[(&str, &str)]) {
-    for (san, uci) in pending {
-        for (place, bytes) in places {
-            if let Some(found) = clear_in(bytes, uci, san) {
-                panic!("{moment}: the pending move {san} ({uci}) is in clear in {place}: {found}");
-            }
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1282,7 +1151,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         let pending = [(*w_san, *w_uci), (*b_san, *b_uci)];
         assert_nowhere_in_clear(
             &format!("turn {turn} after both commitments"),
-            &stored_places(&data_dir, &spool, &text(&log)),
+            &stored_places(&data_dir, &text(&log)),
             &pending,
         );
 
@@ -1302,7 +1171,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         eventually("the log of white's reveal", || (log.count(" accepted game=") >= accepted).then_some(())).await;
         assert_nowhere_in_clear(
             &format!("turn {turn} after white's reveal"),
-            &stored_places(&data_dir, &spool, &text(&log)),
+            &stored_places(&data_dir, &text(&log)),
             &pending,
         );
 
@@ -1326,7 +1195,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
             (mails.len() == 2).then_some(mails)
         })
         .await;
-        let places = stored_places(&data_dir, &spool, &text(&log));
+        let places = stored_places(&data_dir, &text(&log));
         for (san, uci) in pending {
             let db: Vec<u8> =
                 places.iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b.clone()).collect();

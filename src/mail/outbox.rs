@@ -391,12 +391,17 @@ mod tests {
         assert!(!db.windows(6).any(|w| w == b"body 7"), "the queued mail is sealed in the store");
         let spool = dir.path().join("spool");
         assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys).await.unwrap(), 1);
-        let files: Vec<_> = std::fs::read_dir(&spool).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect();
+        let files: Vec<_> =
+            std::fs::read_dir(&spool).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect();
         assert_eq!(files, [clear.message], "handed over opened");
         // Another steward's keys cannot open it: it stays queued, held back.
         let other = Store::open(&dir.path().join("other.db")).unwrap();
         let again = OutboxRow {
-            message: crate::protocol::seal_record(b"x", &StewardKeys::load_or_create(&dir.path().join("k2")).unwrap(), OUTBOX_LABEL),
+            message: crate::protocol::seal_record(
+                b"x",
+                &StewardKeys::load_or_create(&dir.path().join("k2")).unwrap(),
+                OUTBOX_LABEL,
+            ),
             sealed: true,
             ..row(8)
         };

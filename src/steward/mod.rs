@@ -869,7 +869,10 @@ impl Steward {
                 for row in tx.inbound(id.as_ref())? {
                     let body = if row.sealed {
                         crate::protocol::open_record(&row.body, &keys, crate::store::INBOUND_LABEL).map_err(|e| {
-                            internal(format!("the kept message {} cannot be opened with the steward's keys: {e}", row.id))
+                            internal(format!(
+                                "the kept message {} cannot be opened with the steward's keys: {e}",
+                                row.id
+                            ))
                         })?
                     } else {
                         row.body

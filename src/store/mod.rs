@@ -21,7 +21,8 @@ use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
 pub use queries::{
-    CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow, SeatRow, StoredOutcome, TurnRow, Tx, time_text,
+    CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
+    SeatRow, StoredOutcome, TurnRow, Tx, time_text,
 };
 pub use senders::{AddressKind, AddressRequestRow};
 

@@ -747,15 +747,7 @@ impl<'c> Tx<'c> {
         self.0.execute(
             "INSERT INTO inbound (received_at, door, game_id, size, body, sealed, outcome)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                time_text(row.received_at),
-                row.door,
-                row.game_id,
-                row.size,
-                row.body,
-                row.sealed,
-                row.outcome
-            ],
+            params![time_text(row.received_at), row.door, row.game_id, row.size, row.body, row.sealed, row.outcome],
         )?;
         Ok(())
     }

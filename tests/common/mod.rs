@@ -7,6 +7,7 @@
 //! steward spools. Each test file uses a subset.
 #![allow(dead_code)]
 
+pub mod leak;
 pub mod mailstack;
 
 use std::collections::BTreeMap;
