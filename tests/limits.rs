@@ -241,7 +241,7 @@ async fn every_line_of_every_mail_stays_below_998_octets() {
         let handled = handle(&steward, mail, Utc::now()).await.unwrap();
         assert!(matches!(handled, Handled::Accepted(_)), "{handled:?}");
     }
-    drain_once(steward.store(), &Sink::Spool(config.spool_dir.clone())).await.unwrap();
+    drain_once(steward.store(), &Sink::Spool(config.spool_dir.clone()), steward.keys_arc()).await.unwrap();
     let files = spool_files(&config.spool_dir);
     assert!(files.len() >= 8, "start, receipts, turn, draw and end mails: {:?}", files.keys());
     for (name, bytes) in &files {
