@@ -397,7 +397,7 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
             let response = shared
                 .http
                 .post(shared.url("/api/games"))
-                .bearer_auth(&operator)
+                .bearer_auth(operator)
                 .json(&body)
                 .send()
                 .await

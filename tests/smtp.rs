@@ -262,6 +262,8 @@ impl Steward {
             Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) })
                 .expect("a valid configuration");
         assert!(config.smtp.is_some());
+        // Made now (as serve would at its start), so a game can be created at once.
+        fairsteward::server::operator_token(&config).expect("the operator token");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(fairsteward::server::serve(config.clone(), listener, async move {
             let _ = stopped.await;

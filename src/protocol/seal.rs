@@ -245,6 +245,22 @@ mod tests {
     }
 
     #[test]
+    fn a_move_sealed_to_a_retired_key_still_opens_and_a_new_one_seals_anew() {
+        let (dir, old) = keys();
+        let before = seal("Nf3", &old.sealing_public(), "8KQ2ZJ", "white", 3);
+        let staged = StewardKeys::stage_rotation(dir.path()).unwrap();
+        staged.install("20261125T120000.000Z").unwrap();
+        let new = StewardKeys::load_or_create(dir.path()).unwrap();
+        assert_eq!(new.fingerprint(), staged.keys.fingerprint(), "the installed keys are the staged ones");
+        assert_ne!(new.fingerprint(), old.fingerprint());
+        assert_eq!(open_sealed(&before, &new, "8KQ2ZJ", "white", 3).unwrap(), "Nf3");
+        let after = seal("Nc3", &new.sealing_public(), "8KQ2ZJ", "white", 4);
+        assert_eq!(open_sealed(&after, &new, "8KQ2ZJ", "white", 4).unwrap(), "Nc3");
+        assert!(open_sealed(&after, &old, "8KQ2ZJ", "white", 4).is_err(), "the old key cannot open the new seal");
+        assert!(open_sealed(&before, &new, "8KQ2ZJ", "white", 4).is_err(), "still bound to its turn");
+    }
+
+    #[test]
     fn round_trip() {
         let (_dir, k) = keys();
         for text in ["Nf3", "", "O-O-O", "exd8=Q+", &"x".repeat(31), &"y".repeat(32), "Dа5 ünïcode"] {

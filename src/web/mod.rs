@@ -118,7 +118,10 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     Router::new()
         .route("/api/steward", get(steward_keys))
-        .route("/api/games", post(create_game).layer(axum::middleware::from_fn_with_state(operator, require_operator)))
+        .route(
+            "/api/games",
+            post(create_game).route_layer(axum::middleware::from_fn_with_state(operator, require_operator)),
+        )
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/resign", post(resign))
