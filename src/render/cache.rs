@@ -7,12 +7,17 @@
 //! the permit travels with the render, so a request that is dropped while its
 //! picture is drawn still holds its permit until the drawing ends.
 //!
+//! The requests waiting for a permit are bounded too ([`MAX_WAITING`]): beyond
+//! them a request is answered at once with [`PictureError::Busy`] instead of
+//! holding its SVG in a queue that could grow without end.
+//!
 //! Finished pictures are kept by (SVG, size): the SVG is drawn from the position,
 //! the marks and the side it is seen from, so a new position or another view is
 //! another key, and an unchanged one is served without drawing. The cache is
 //! bounded in bytes and drops the least recently used pictures first.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
@@ -22,30 +27,58 @@ use super::png::{RenderError, board_png};
 /// How many PNGs are drawn at once by the web door.
 pub const RENDERS_AT_ONCE: usize = 2;
 
+/// How many requests may wait for a render at once; more are told to come back.
+pub const MAX_WAITING: usize = 200;
+
 /// How many bytes of finished PNGs the web door keeps.
 pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A cache key: the SHA-256 of the SVG and the size in pixels.
 type Key = ([u8; 32], u32);
 
+/// Why no picture came.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    /// Too many requests are waiting for a render; try again shortly.
+    #[error("{MAX_WAITING} pictures are waiting to be drawn")]
+    Busy,
+    /// The renderer refused or failed.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+}
+
 /// The bounded renderer and its cache; share it behind an `Arc`.
 pub struct Pictures {
     permits: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    max_waiting: usize,
     cache: Mutex<Lru>,
 }
 
 impl Default for Pictures {
     fn default() -> Pictures {
-        Pictures::new(RENDERS_AT_ONCE, CACHE_BYTES)
+        Pictures::new(RENDERS_AT_ONCE, MAX_WAITING, CACHE_BYTES)
+    }
+}
+
+/// Counts a request among the waiting while it lives.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 impl Pictures {
-    /// At most `renders_at_once` renders at a time (at least one), and at most
-    /// `cache_bytes` of finished pictures kept.
-    pub fn new(renders_at_once: usize, cache_bytes: usize) -> Pictures {
+    /// At most `renders_at_once` renders at a time (at least one), at most
+    /// `max_waiting` requests waiting for one, and at most `cache_bytes` of
+    /// finished pictures kept.
+    pub fn new(renders_at_once: usize, max_waiting: usize, cache_bytes: usize) -> Pictures {
         Pictures {
             permits: Arc::new(Semaphore::new(renders_at_once.max(1))),
+            waiting: AtomicUsize::new(0),
+            max_waiting,
             cache: Mutex::new(Lru { budget: cache_bytes, ..Lru::default() }),
         }
     }
@@ -54,8 +87,9 @@ impl Pictures {
     /// [`board_png`]), from the cache or drawn when a permit is free.
     ///
     /// # Errors
-    /// What [`board_png`] refuses, or a render that did not finish.
-    pub async fn png(&self, svg: String, size_px: u32) -> Result<Arc<[u8]>, RenderError> {
+    /// [`PictureError::Busy`] when too many wait already; what [`board_png`]
+    /// refuses, or a render that did not finish.
+    pub async fn png(&self, svg: String, size_px: u32) -> Result<Arc<[u8]>, PictureError> {
         let digest = ring::digest::digest(&ring::digest::SHA256, svg.as_bytes());
         let mut hash = [0u8; 32];
         hash.copy_from_slice(digest.as_ref());
@@ -63,12 +97,18 @@ impl Pictures {
         if let Some(png) = self.lookup(&key) {
             return Ok(png);
         }
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(PictureError::Busy);
+        }
+        let waiting = Waiting(&self.waiting);
         let permit = self
             .permits
             .clone()
             .acquire_owned()
             .await
             .map_err(|_| RenderError::Encode("the renderer is closed".into()))?;
+        drop(waiting);
         // Whoever held the permit before may have drawn this very picture.
         if let Some(png) = self.lookup(&key) {
             return Ok(png);
@@ -159,9 +199,9 @@ mod tests {
 
     #[tokio::test]
     async fn the_cache_keeps_to_its_budget_dropping_the_oldest() {
-        let one = Pictures::new(1, usize::MAX).png(start_svg(false), 256).await.unwrap().len();
+        let one = Pictures::new(1, 1, usize::MAX).png(start_svg(false), 256).await.unwrap().len();
         // Room for about four such pictures.
-        let pictures = Pictures::new(1, one * 4 + one / 2);
+        let pictures = Pictures::new(1, 1, one * 4 + one / 2);
         for size in 250..262 {
             pictures.png(start_svg(false), size).await.unwrap();
             let (_, bytes) = pictures.cached();
@@ -178,7 +218,26 @@ mod tests {
     #[tokio::test]
     async fn a_refused_size_is_an_error_and_nothing_is_kept() {
         let pictures = Pictures::default();
-        assert!(matches!(pictures.png(start_svg(false), 0).await, Err(RenderError::Size(0))));
+        assert!(matches!(pictures.png(start_svg(false), 0).await, Err(PictureError::Render(RenderError::Size(0)))));
         assert_eq!(pictures.cached(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn beyond_the_waiting_requests_a_request_is_told_busy_at_once() {
+        let pictures = Arc::new(Pictures::new(1, 1, CACHE_BYTES));
+        // Every render permit is taken, as by a long render.
+        let held = pictures.permits.clone().acquire_owned().await.unwrap();
+        let first = tokio::spawn({
+            let pictures = pictures.clone();
+            async move { pictures.png(start_svg(false), 120).await }
+        });
+        while pictures.waiting.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert!(matches!(pictures.png(start_svg(true), 120).await, Err(PictureError::Busy)));
+        drop(held);
+        assert!(first.await.unwrap().is_ok(), "the waiting request is drawn once a permit is free");
+        assert_eq!(pictures.waiting.load(Ordering::SeqCst), 0);
+        assert!(pictures.png(start_svg(true), 120).await.is_ok(), "and others are taken again");
     }
 }

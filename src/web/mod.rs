@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::protocol::{Envelope, OperatorToken};
-use crate::render::cache::Pictures;
+use crate::render::cache::{PictureError, Pictures};
 use crate::steward::{Asker, Credential, DrawAction, MoveRequest, NewGame, Refusal, Steward, StewardError, Submission};
 use crate::store::AddressKind;
 
@@ -488,7 +488,17 @@ async fn board_png(
     let p = steward.board(id, q.seat).await?;
     let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
     // Drawn on the blocking pool, a few at a time, and cached per (svg, size).
-    let png = pictures.png(svg, size).await.map_err(|e| StewardError::Internal(format!("rendering a board: {e}")))?;
+    let png = match pictures.png(svg, size).await {
+        Ok(png) => png,
+        Err(PictureError::Busy) => {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "too many board pictures are being drawn; nothing is wrong with the request, send it again in a few seconds (or ask board.svg, which is drawn at once)",
+            ));
+        }
+        Err(e) => return Err(StewardError::Internal(format!("rendering a board: {e}")).into()),
+    };
     let body = Bytes::from_owner(png);
     Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], body).into_response())
 }
