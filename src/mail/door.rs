@@ -41,7 +41,8 @@ const HELP: &str = "Reply to the latest board mail; the first line of your reply
   decline draw decline it
   status       the game as it stands
   help         this text
-A signed or sealed envelope (fairsteward player …) may be pasted instead.";
+A signed or sealed envelope (fairsteward player …) may be pasted instead.
+Only mails from your registered address, or an alias you confirmed, act for your seat.";
 
 /// Handles one raw message.
 ///
