@@ -350,3 +350,44 @@ fn a_reused_message_id_does_not_block_a_different_mail() {
     assert_eq!(s.answers_to("alice@").len(), 1);
     assert_eq!(s.game(&game)["moved"], serde_json::json!(["white"]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_envelope_counts_from_any_sender_and_an_unsigned_one_only_from_the_seat() {
+    use fairsteward::mail::door::{Handled, handle};
+    use fairsteward::protocol::{Body, Envelope, PlayerKey, random_nonce};
+    let s = Steward::new();
+    let config = fairsteward::config::Config::from_raw(
+        toml::from_str("").unwrap(),
+        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()) },
+    )
+    .unwrap();
+    let steward = fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap();
+    let (white, black) = (PlayerKey::generate(), PlayerKey::generate());
+    let new: fairsteward::steward::NewGame =
+        serde_json::from_value(serde_json::json!({"variant": "fairschach", "seats": [
+            {"name": "Alice", "email": "alice@example.org", "public_key": white.public_key_base64()},
+            {"name": "Bob", "email": "bob@example.org", "public_key": black.public_key_base64()},
+        ]}))
+        .unwrap();
+    let game = steward.create_game(new, chrono::Utc::now()).await.unwrap().game.id;
+    let envelope = |seat: &str, text: &str, key: Option<&PlayerKey>| {
+        let mut e = Envelope::new(&game, seat, 1, Body::Move(text.into())).with_nonce(&random_nonce());
+        if let Some(k) = key {
+            e.sign(k);
+        }
+        e.to_text()
+    };
+    let now = chrono::Utc::now();
+    // Unsigned, to Alice's capability, from a stranger: nothing taken.
+    let row = steward.status(game.clone(), None).await.unwrap();
+    assert_eq!(row.turn, 1);
+    let cap =
+        fairsteward::protocol::capability::address(steward.keys(), &steward.from_address(), &game, "white", 1).unwrap();
+    let unsigned = reply("m@evil.example", &cap, "u1", &envelope("white", "e4", None), "");
+    assert_eq!(handle(&steward, unsigned.as_bytes(), now).await.unwrap(), Handled::Refused("foreign_sender".into()));
+    assert!(steward.status(game.clone(), None).await.unwrap().moved.is_empty());
+    // Signed by the seat's key, from anyone: taken.
+    let signed = reply("m@relay.example", "moves@localhost", "s1", &envelope("white", "e4", Some(&white)), "");
+    assert_eq!(handle(&steward, signed.as_bytes(), now).await.unwrap(), Handled::Accepted("move".into()));
+    assert_eq!(steward.status(game, None).await.unwrap().moved, vec!["white".to_owned()]);
+}

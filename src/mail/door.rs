@@ -41,7 +41,8 @@ const HELP: &str = "Reply to the latest board mail; the first line of your reply
   decline draw decline it
   status       the game as it stands
   help         this text
-A signed or sealed envelope (fairsteward player …) may be pasted instead.";
+A signed or sealed envelope (fairsteward player …) may be pasted instead.
+Only mails from your registered address, or an alias you confirmed, act for your seat.";
 
 /// Handles one raw message.
 ///
@@ -419,5 +420,30 @@ async fn reply(
         // An unknown game or seat named by a signed envelope: nobody to answer.
         Err(StewardError::Refused(r)) => Ok(Handled::Ignored(format!("nobody to answer: {r}"))),
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seen_key;
+
+    #[test]
+    fn a_redelivery_keeps_its_key_and_another_content_gets_its_own() {
+        let mail =
+            "From: a@example.org\r\nTo: moves@steward.example\r\nSubject: Re: x\r\nMessage-ID: <1@c>\r\n\r\ne4\r\n";
+        let key = seen_key("1@c", mail.as_bytes());
+        assert!(key.starts_with("1@c sha256:"), "{key}");
+        // A server's trace headers and LF line ends are the same mail.
+        let traced = format!("Received: from a by b\r\nDelivered-To: moves@steward.example\r\n{mail}");
+        assert_eq!(seen_key("1@c", traced.as_bytes()), key);
+        assert_eq!(seen_key("1@c", mail.replace("\r\n", "\n").as_bytes()), key);
+        // Another body, sender or recipient with the same Message-ID is another mail.
+        for other in [
+            mail.replace("e4", "resign"),
+            mail.replace("a@example.org", "m@evil.example"),
+            mail.replace("To: moves@", "To: other@"),
+        ] {
+            assert_ne!(seen_key("1@c", other.as_bytes()), key, "{other}");
+        }
     }
 }

@@ -109,7 +109,8 @@ impl Steward {
         self.from.email.to_string()
     }
 
-    /// Whether the mail door handled a mail with this key (Message-ID or body hash).
+    /// Whether the mail door handled a mail with this key (Message-ID with a
+    /// content hash, or the hash of the raw bytes).
     ///
     /// # Errors
     /// Store failures.
