@@ -26,7 +26,7 @@ use std::process::{Command, Stdio};
 
 use common::leak::{assert_nowhere_in_clear, clear_in, decoded_body, files_under, paths_under};
 use common::{Api, Server, Steward, eventually, spool_files};
-use fairsteward::protocol::{Body, Envelope, PlayerKey, commitment, random_nonce, random_salt};
+use fairsteward::protocol::{Body, Envelope, PlayerKey, StewardKeys, commitment, random_nonce, random_salt};
 use serde_json::{Value, json};
 
 const WHITE: (&str, &str) = ("Nh3", "g1h3");
@@ -51,6 +51,50 @@ enum Door {
     Mail,
 }
 
+/// Where the steward's mail goes: the spool (in the data directory), or the
+/// local SMTP server of `scripts/mailstack.sh` (then nothing is excluded).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Out {
+    Spool,
+    Smtp,
+}
+
+/// The steward under test: its data directory, its configuration file (SMTP
+/// only) and Alice's address.
+struct Setup {
+    data: PathBuf,
+    config: Option<PathBuf>,
+    alice: String,
+}
+
+impl Setup {
+    fn new(dir: &Path, out: Out) -> Setup {
+        let data = dir.join("data");
+        match out {
+            Out::Spool => Setup { data, config: None, alice: ALICE.to_owned() },
+            Out::Smtp => {
+                let stack = common::mailstack::stack();
+                let config = dir.join("fairsteward.toml");
+                std::fs::write(
+                    &config,
+                    format!(
+                        "[mail.smtp]\nhost = \"{}\"\nport = {}\ntls = \"none\"\n",
+                        stack.smtp_host, stack.smtp_port
+                    ),
+                )
+                .unwrap();
+                let alice = format!("{}@example.org", common::mailstack::unique("atrest"));
+                Setup { data, config: Some(config), alice }
+            }
+        }
+    }
+
+    /// `--config FILE` when there is one.
+    fn config_args(&self) -> Vec<&std::ffi::OsStr> {
+        self.config.iter().flat_map(|c| [std::ffi::OsStr::new("--config"), c.as_os_str()]).collect()
+    }
+}
+
 /// A game under test: its id, seat tokens and, for signature games, the keys.
 struct Game {
     id: String,
@@ -72,9 +116,10 @@ impl Game {
     }
 }
 
-async fn create(api: &Api, auth: Auth, secrecy: Secrecy) -> Game {
+async fn create(api: &Api, auth: Auth, secrecy: Secrecy, alice: &str) -> Game {
     let keys = (auth == Auth::Signature).then(|| [PlayerKey::generate(), PlayerKey::generate()]);
-    let mut seats = json!([{"name": "Alice", "email": ALICE}, {"name": "Bob", "email": "bob@example.org"}]);
+    let bob = format!("b{alice}");
+    let mut seats = json!([{"name": "Alice", "email": alice}, {"name": "Bob", "email": bob}]);
     if let Some(k) = &keys {
         seats[0]["public_key"] = json!(k[0].public_key_base64());
         seats[1]["public_key"] = json!(k[1].public_key_base64());
@@ -117,7 +162,7 @@ impl Send<'_> {
 }
 
 /// Sends for white through `door`, or for black over HTTP, and checks it was taken.
-async fn send(api: &Api, data: &Path, g: &Game, seat: usize, door: Door, what: Send<'_>, ingest_log: &mut String) {
+async fn send(api: &Api, at: &Setup, g: &Game, seat: usize, door: Door, what: Send<'_>, ingest_log: &mut String) {
     match (door, g.auth) {
         (Door::Http, Auth::Token) => {
             let body = what.json(&g.id, seat);
@@ -137,7 +182,7 @@ async fn send(api: &Api, data: &Path, g: &Game, seat: usize, door: Door, what: S
                 (Send::Move(m), Auth::Token) => (*m).to_owned(),
                 _ => envelope,
             };
-            let out = ingest(data, &reply_mail(data, &g.id, &body));
+            let out = ingest(at, &reply_mail(at, &g.id, &body));
             ingest_log.push_str(&out.1);
             assert!(out.0.starts_with("accepted"), "the mail was not accepted: {out:?}");
         }
@@ -148,39 +193,27 @@ fn hex_of(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// Alice's reply to her newest board mail (to its Reply-To capability) with `body`.
-fn reply_mail(data: &Path, game: &str, body: &str) -> String {
-    let spool = spool_files(&data.join("spool"));
-    let reply_to = spool
-        .iter()
-        .filter(|(n, _)| n.starts_with(&format!("{game}.")))
-        .filter_map(|(_, b)| {
-            let text = String::from_utf8_lossy(b);
-            let head = text.split("\r\n\r\n").next()?.replace("\r\n ", " ");
-            let field = |name: &str| {
-                head.lines().find_map(|l| {
-                    l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned())
-                })
-            };
-            field("To").filter(|t| t.contains(ALICE))?;
-            let r = field("Reply-To")?;
-            Some(r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned())
-        })
-        .next_back()
-        .unwrap_or_else(|| panic!("no mail to {ALICE} with a Reply-To in the spool: {:?}", spool.keys()));
+/// Alice's reply to a board mail of turn 1 (to its Reply-To capability, made
+/// here with the steward's keys as the steward makes it) with `body`.
+fn reply_mail(at: &Setup, game: &str, body: &str) -> String {
+    let keys = StewardKeys::load_or_create(&at.data).unwrap();
+    let reply_to =
+        fairsteward::protocol::capability::address(&keys, "moves@steward.example", game, "white", 1).unwrap();
     let id = format!("{}@example.org", random_nonce());
     format!(
-        "From: Alice <{ALICE}>\r\nTo: {reply_to}\r\nSubject: Re: Game {game}\r\nMessage-ID: <{id}>\r\n\
+        "From: Alice <{}>\r\nTo: {reply_to}\r\nSubject: Re: Game {game}\r\nMessage-ID: <{id}>\r\n\
          Date: Wed, 25 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+        at.alice,
         body.replace('\n', "\r\n").trim_end()
     )
 }
 
 /// Pipes a mail into `fairsteward ingest`; its stdout line and its stderr.
-fn ingest(data: &Path, mail: &str) -> (String, String) {
+fn ingest(at: &Setup, mail: &str) -> (String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(["ingest", "--data-dir"])
-        .arg(data)
+        .arg(&at.data)
+        .args(at.config_args())
         .env("RUST_LOG", "debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -286,22 +319,34 @@ fn assert_private(data: &Path) {
 /// searched for while pending; black's over HTTP resolves the turn; then it is
 /// public, and the kept copy opens for the operator.
 async fn pending_move_is_nowhere_in_clear(auth: Auth, secrecy: Secrecy, door: Door) {
-    let case = format!("{auth:?}/{secrecy:?}/{door:?}");
+    pending_move_is_nowhere_in_clear_with(auth, secrecy, door, Out::Spool).await;
+}
+
+async fn pending_move_is_nowhere_in_clear_with(auth: Auth, secrecy: Secrecy, door: Door, out: Out) {
+    let case = format!("{auth:?}/{secrecy:?}/{door:?}/{out:?}");
     let dir = tempfile::tempdir().unwrap();
-    let data: PathBuf = dir.path().join("data");
-    let mut steward = Steward::start(&data).await;
+    let at = Setup::new(dir.path(), out);
+    let data = at.data.clone();
+    let mut steward = Steward::start_with(&data, &at.config_args()).await;
     let api = steward.api();
-    let g = create(&api, auth, secrecy).await;
+    let g = create(&api, auth, secrecy, &at.alice).await;
     let spool = data.join("spool");
-    eventually("the start mails", || (spool_files(&spool).len() >= 2).then_some(())).await;
+    eventually("the start mails", || {
+        let sent = match out {
+            Out::Spool => spool_files(&spool).len(),
+            Out::Smtp => steward.count("mail sent"),
+        };
+        (sent >= 2).then_some(())
+    })
+    .await;
     let mut ingest_log = String::new();
     let log = |s: &Steward, ingest: &str| format!("{}\n{ingest}\n", s.log());
     let both = [WHITE, BLACK];
     let (w_salt, b_salt) = (random_salt(), random_salt());
 
     if secrecy == Secrecy::CommitReveal {
-        send(&api, &data, &g, 0, door, Send::Commit(WHITE.0, &w_salt), &mut ingest_log).await;
-        send(&api, &data, &g, 1, Door::Http, Send::Commit(BLACK.0, &b_salt), &mut ingest_log).await;
+        send(&api, &at, &g, 0, door, Send::Commit(WHITE.0, &w_salt), &mut ingest_log).await;
+        send(&api, &at, &g, 1, Door::Http, Send::Commit(BLACK.0, &b_salt), &mut ingest_log).await;
         assert_data_dir_clean(&format!("{case}: committed"), &data, &log(&steward, &ingest_log), &both);
     }
     let white = match secrecy {
@@ -309,7 +354,7 @@ async fn pending_move_is_nowhere_in_clear(auth: Auth, secrecy: Secrecy, door: Do
         Secrecy::CommitReveal => Send::Reveal(WHITE.0, &w_salt),
     };
     let accepted = steward.count(" accepted game=");
-    send(&api, &data, &g, 0, door, white, &mut ingest_log).await;
+    send(&api, &at, &g, 0, door, white, &mut ingest_log).await;
     if door == Door::Http {
         eventually("the log line of white's move", || (steward.count(" accepted game=") > accepted).then_some(()))
             .await;
@@ -321,7 +366,22 @@ async fn pending_move_is_nowhere_in_clear(auth: Auth, secrecy: Secrecy, door: Do
     let moment = format!("{case}: white's move pending");
     let answers = assert_data_dir_clean(&moment, &data, &log(&steward, &ingest_log), &both);
     assert_endpoints_clean(&moment, &api, &g, &both, Some(0)).await;
-    if door == Door::Mail {
+    if door == Door::Mail && out == Out::Smtp {
+        // The receipt went to SMTP from its sealed row (and the row stays sealed).
+        let conn = rusqlite::Connection::open(data.join("steward.db")).unwrap();
+        let row = || -> Option<(bool, Option<String>)> {
+            conn.query_row("SELECT sealed, sent_at FROM outbox WHERE message_id LIKE '%.answer-%'", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .ok()
+        };
+        let sealed = eventually("the answer handed to SMTP", || row().filter(|r| r.1.is_some()).map(|r| r.0)).await;
+        assert!(sealed, "{case}: the answer's row is sealed");
+        assert_eq!(answers, 0, "{case}: no spool");
+        drop(conn);
+        assert_data_dir_clean(&format!("{moment}, answer sent"), &data, &log(&steward, &ingest_log), &both);
+    }
+    if door == Door::Mail && out == Out::Spool {
         // The control: the receipt is delivered to Alice naming her move, opened by
         // the drainer from its sealed row.
         assert!(answers >= 1, "{case}: the answer to Alice is spooled");
@@ -343,7 +403,7 @@ async fn pending_move_is_nowhere_in_clear(auth: Auth, secrecy: Secrecy, door: Do
         Secrecy::Hold => Send::Move(BLACK.0),
         Secrecy::CommitReveal => Send::Reveal(BLACK.0, &b_salt),
     };
-    send(&api, &data, &g, 1, Door::Http, black, &mut ingest_log).await;
+    send(&api, &at, &g, 1, Door::Http, black, &mut ingest_log).await;
     let v = api.game(&g.id, None).await;
     assert_eq!(v["history"][0]["moves"][0]["move"], WHITE.0, "{case}: {v}");
     assert_eq!(v["history"][0]["moves"][1]["move"], BLACK.0, "{case}: {v}");
@@ -413,6 +473,18 @@ async fn signature_commit_reveal_by_mail() {
     pending_move_is_nowhere_in_clear(Auth::Signature, Secrecy::CommitReveal, Door::Mail).await;
 }
 
+/// With SMTP, not even the answers to the mover stay in the data directory: they
+/// are queued sealed and opened only as they go to the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_hold_by_mail_over_smtp() {
+    pending_move_is_nowhere_in_clear_with(Auth::Token, Secrecy::Hold, Door::Mail, Out::Smtp).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signature_commit_reveal_by_mail_over_smtp() {
+    pending_move_is_nowhere_in_clear_with(Auth::Signature, Secrecy::CommitReveal, Door::Mail, Out::Smtp).await;
+}
+
 /// The modes come from the steward's own code, not only from the umask of the
 /// binary: an in-process steward (this test process keeps its umask) makes a
 /// 0700 directory and 0600 files; an older, open data directory is closed at start.
@@ -421,7 +493,7 @@ async fn the_data_dir_is_0700_and_its_files_0600() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let server = Server::start_in(&data).await;
-    let g = create(&server.api(), Auth::Token, Secrecy::Hold).await;
+    let g = create(&server.api(), Auth::Token, Secrecy::Hold, ALICE).await;
     eventually("the start mails", || (spool_files(&data.join("spool")).len() >= 2).then_some(())).await;
     server.mv(&g.id, &g.tokens[0], 1, WHITE.0).await.ok(200);
     server.shut_down().await;

@@ -480,12 +480,18 @@ pub struct Steward {
 impl Steward {
     /// Starts the binary and waits for the line that says where it listens.
     pub async fn start(data_dir: &Path) -> Steward {
+        Steward::start_with(data_dir, &[]).await
+    }
+
+    /// [`Steward::start`] with more arguments for `serve` (say, `--config FILE`).
+    pub async fn start_with(data_dir: &Path, args: &[&std::ffi::OsStr]) -> Steward {
         use std::io::BufRead;
         use std::process::{Command, Stdio};
         let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
             .args(["serve", "--data-dir"])
             .arg(data_dir)
             .args(["--listen", "127.0.0.1:0"])
+            .args(args)
             .env("RUST_LOG", "debug")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
