@@ -65,7 +65,7 @@ pub enum EnvelopeError {
     Hex(&'static str),
     /// Not exactly one of move, sealed, commit, or move/sealed + salt.
     #[error(
-        "the envelope holds {found}; send exactly one of `move:`, `sealed:` or `commit:` (with `salt:` added to `move:` or `sealed:` for a reveal)"
+        "the envelope holds {found}; send exactly one of `move:`, `sealed:`, `commit:` or `action:` (with `salt:` added to `move:` or `sealed:` for a reveal)"
     )]
     BadBody {
         /// What it held, e.g. "both `move:` and `commit:`".

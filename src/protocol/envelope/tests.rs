@@ -293,7 +293,11 @@ fn exactly_one_body() {
     }
     assert_eq!(
         body(&[]).to_string(),
-        "the envelope holds no `move:`, `sealed:` or `commit:`; send exactly one of `move:`, `sealed:` or `commit:` (with `salt:` added to `move:` or `sealed:` for a reveal)"
+        "the envelope holds no `move:`, `sealed:`, `commit:` or `action:`; send exactly one of `move:`, `sealed:`, `commit:` or `action:` (with `salt:` added to `move:` or `sealed:` for a reveal)"
+    );
+    assert!(
+        body(&["move: Nf3", "action: resign"]).to_string().contains("`action:` together with a move"),
+        "an action is not a move"
     );
     assert!(body(&["move: Nf3", &commit]).to_string().starts_with("the envelope holds `move:` and `commit:` together"));
 }
@@ -436,4 +440,22 @@ fn every_refusal_says_what_to_send() {
         );
         assert!(!text.ends_with('.'), "{text}");
     }
+}
+
+#[test]
+fn an_action_envelope_is_signed_and_read_back() {
+    use crate::protocol::Action;
+    let key = PlayerKey::generate();
+    let mut e = Envelope::new("8kq2zj", "Black", 7, Body::Action(Action::Resign)).with_nonce("00112233445566ff");
+    assert_eq!(e.canonical_bytes(), b"game: 8KQ2ZJ\nseat: black\nturn: 7\naction: resign\nnonce: 00112233445566ff\n");
+    e.sign(&key);
+    let back = Envelope::parse(&e.to_text()).unwrap();
+    assert_eq!(back, e);
+    back.verify(&key.public_key()).unwrap();
+    // The action is signed: another one does not verify.
+    let other = Envelope::parse(&e.to_text().replace("action: resign", "action: draw-offer")).unwrap();
+    assert_eq!(other.body, Body::Action(Action::OfferDraw));
+    assert_eq!(other.verify(&key.public_key()), Err(EnvelopeError::BadSignature));
+    let bad = Envelope::parse(&e.to_text().replace("action: resign", "action: resign now")).unwrap_err();
+    assert!(bad.to_string().contains("draw-offer"), "the refusal lists the actions: {bad}");
 }
