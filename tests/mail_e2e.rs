@@ -397,7 +397,14 @@ async fn two_seat_game(stack: &Stack, steward: &Steward, emails: [&str; 2]) -> (
         {"name": "Alice", "email": emails[0]},
         {"name": "Bob", "email": emails[1]},
     ]});
-    let resp = steward.client.post(format!("{}/api/games", steward.base)).json(&body).send().await.unwrap();
+    let resp = steward
+        .client
+        .post(format!("{}/api/games", steward.base))
+        .bearer_auth(&steward.operator)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 201);
     let created: Value = resp.json().await.unwrap();
     let game = created["game"]["id"].as_str().unwrap().to_owned();

@@ -146,6 +146,9 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
             Ok(Some(env)) => Some(env),
             Ok(None) => None,
             Err(e) => {
+                if let Some(c) = cap.as_ref().filter(|_| !bound) {
+                    return foreign(steward, c, sender, &mail.subject, now).await;
+                }
                 return answer_refusal(steward, cap.as_ref(), &to, "bad_envelope", &e.to_string(), now).await;
             }
         },

@@ -270,8 +270,9 @@ impl Steward {
         address: &str,
     ) -> Result<(), StewardError> {
         let example = r#"send {"address": "you@example.org"}"#;
-        if address.parse::<lettre::Address>().is_err() {
-            return Err(Refusal::BadRequest(format!("{address:?} is not a mail address; {example}")).into());
+        // The validator game creation uses: what it accepts, the composer can mail.
+        if let Err(e) = crate::contact::PlayerAddress::parse(address) {
+            return Err(Refusal::BadRequest(e.to_string()).into());
         }
         let key = address_key(address);
         let own = address_key(self.from.email.as_ref());
