@@ -543,13 +543,16 @@ async fn the_same_move_twice_gets_the_identical_receipt() {
     for text in ["e2e4", "e2-e4", "5254", " e4 "] {
         assert_eq!(s.play(&g.id, &g.white, 1, text).await, receipt, "{text}");
     }
-    // Still the same after the turn is resolved.
+    // Still the same after the turn is resolved, which the answer now says
+    // (issue 11: a repeat for a resolved turn points to the latest board mail).
     let b = s.play(&g.id, &g.black, 1, "e5").await;
     assert_eq!(b["resolved"], true);
-    let after = s.mv(&g.id, &g.white, 1, "e4").await;
-    assert_eq!(after.text, first.text);
+    let after = s.mv(&g.id, &g.white, 1, "e4").await.ok(200);
+    assert_eq!(receipt_only(&after), receipt);
+    assert_eq!(after["already_resolved"]["current_turn"], 2, "{after}");
     let b_again = s.play(&g.id, &g.black, 1, "e7e5").await;
-    assert_eq!(b_again, b);
+    assert_eq!(receipt_only(&b_again), b);
+    assert!(b_again["already_resolved"]["note"].as_str().is_some_and(|n| n.contains("resolved already")), "{b_again}");
     // And the repeats added nothing: one move per seat in the transcript.
     let t = s.transcript(&g.id).await.text;
     let moved = t.lines().filter(|l| serde_json::from_str::<Value>(l).unwrap()["kind"] == "moved").count();
@@ -637,7 +640,7 @@ async fn chess_fools_mate_over_the_api() {
     s.post(&format!("/api/games/{}/resign", g.id), Some(&g.white), "").await.error(409, "game_over");
     s.draw(&g.id, &g.white, "").await.error(409, "game_over");
     // A repeat of the mating move is still answered with its receipt.
-    assert_eq!(s.play(&g.id, &g.black, 4, "Qh4#").await, mate);
+    assert_eq!(receipt_only(&s.play(&g.id, &g.black, 4, "Qh4#").await), mate);
     let t = s.transcript(&g.id).await.text;
     let ended: Vec<Value> =
         t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|e| e["kind"] == "ended").collect();
@@ -747,7 +750,7 @@ async fn simultaneous_moves_resolve_each_pair_exactly_once() {
             s.mv(&g.id, &g.white, turn, w)
         );
         let (wa, ba, wr) = (wa.ok(200), ba.ok(200), wr.ok(200));
-        assert_eq!(wa, wr, "the repeat gets the same receipt");
+        assert_eq!(receipt_only(&wa), receipt_only(&wr), "the repeat gets the same receipt");
         let resolved = [&wa, &ba].iter().filter(|r| r["resolved"] == true).count();
         assert_eq!(resolved, 1, "exactly one move completes turn {turn}: {wa} {ba}");
         let v = s.game(&g.id, None).await;
@@ -1206,4 +1209,13 @@ async fn secrecy_a_pending_move_never_reaches_the_log() {
     assert!(log.contains(&id), "the log names the game:\n{log}");
     assert_no_secret("the log", &log);
     assert!(!log.contains(&white) && !log.contains(&black), "seat tokens never reach the log:\n{log}");
+}
+
+/// A receipt without the note a repeat for a resolved turn carries.
+fn receipt_only(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("already_resolved");
+    }
+    v
 }

@@ -45,7 +45,7 @@ pub struct Summary {
     /// cannot be told from a whole one.
     pub head_checked: bool,
     /// How the game ended, as checked against its cause: `1-0 (resignation),
-    /// after black's resignation (entry 7)`; `None` while the game is on.
+    /// after black's resignation`; `None` while the game is on.
     pub ended: Option<String>,
 }
 
@@ -411,6 +411,10 @@ fn check_event(
             // A signed leave is quoted in the game its envelope names.
             if let Some(env) = body.get("envelope").and_then(Value::as_str) {
                 let seat = Envelope::parse(env).map_err(|e| format!("the leave envelope: {e}"))?.seat;
+                let on_leave = body.get("seats").and_then(Value::as_array).into_iter().flatten();
+                if !on_leave.filter_map(Value::as_str).any(|s| s.eq_ignore_ascii_case(&seat)) {
+                    return Err(format!("the leave is signed by {seat}, a seat it does not name"));
+                }
                 let turn = r.turn;
                 r.check_action(body, &seat, turn, &[|a| matches!(a, Action::Leave { .. })], summary)?;
             }
