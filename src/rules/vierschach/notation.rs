@@ -108,7 +108,8 @@ fn split_square(b: &[u8]) -> Option<(&[u8], u8, &[u8])> {
     }
     let (rest, digits) = b.split_at(b.len() - digits);
     let (&file, rest) = rest.split_last()?;
-    (b'a'..=b'n').contains(&file).then_some((rest, file - b'a', digits))
+    // `then`, not `then_some`: the file's index exists only for a file letter.
+    (b'a'..=b'n').contains(&file).then(|| (rest, file - b'a', digits))
 }
 
 fn read(text: &str) -> Result<Reading, MoveError> {
