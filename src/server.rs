@@ -45,7 +45,6 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyho
         bail!("the data directory {} is not a directory; name a directory with --data-dir or data_dir", dir.display());
     }
     protect_data_dir(config)?;
-    check_writable(dir)?;
     let path = config.database();
     let new_store = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
     if new_store && let Some(evidence) = earlier_store(config) {
@@ -62,8 +61,12 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyho
     })?;
     let marker = dir.join(STORE_MARKER_FILE);
     if !marker.exists() {
-        std::fs::write(&marker, format!("a fairsteward store was created here ({})\n", path.display()))
-            .with_context(|| format!("cannot write {}", marker.display()))?;
+        // Owner-only and durable, like the keys: it must outlive a crash to be evidence.
+        let text = format!("a fairsteward store was created here ({})\n", path.display());
+        match crate::protocol::keys::write_secret(&marker, text.as_bytes()) {
+            Ok(()) | Err(crate::protocol::KeyError::Exists { .. }) => {}
+            Err(e) => bail!("cannot write {} ({e})", marker.display()),
+        }
     }
     let games = store
         .transaction_blocking(|tx| tx.games().map(|g| g.len()))
@@ -138,7 +141,7 @@ pub fn operator_token(config: &Config) -> anyhow::Result<OperatorToken> {
 /// spool) and by the process's umask (`cli::main`).
 ///
 /// # Errors
-/// The directory cannot be created or its mode set.
+/// The directory cannot be created or written, or its mode set.
 fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = &config.data_dir;
@@ -152,11 +155,18 @@ fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
                 dir.display()
             )
         })?;
-    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
+    // Writable first: that is the problem to name when another user owns it.
+    check_writable(dir)?;
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
     let files = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file());
     for path in [dir.clone(), config.spool_dir.clone()].into_iter().chain(files) {
-        crate::store::make_private(&path)
-            .with_context(|| format!("cannot make {} readable by its owner only", path.display()))?;
+        crate::store::make_private(&path).map_err(|e| {
+            anyhow!(
+                "cannot make {} readable by its owner only ({e}); run fairsteward as the user that owns the data directory, or chmod go-rwx it yourself",
+                path.display()
+            )
+        })?;
     }
     Ok(())
 }

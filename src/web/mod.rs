@@ -312,10 +312,13 @@ async fn resign(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let credential = if body.iter().all(u8::is_ascii_whitespace) {
+    // No body (or an empty JSON object, as JSON clients send): the seat token.
+    let unsigned = body.iter().all(u8::is_ascii_whitespace)
+        || serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&body).is_ok_and(|m| m.is_empty());
+    let credential = if unsigned {
         Credential::token(bearer(&headers))
     } else {
-        Some(Credential::Signed(envelope_body(&body, "no body, with the seat token")?))
+        Some(Credential::Signed(envelope_body(&body, "no body (or {}), with the seat token")?))
     };
     Ok(Json(steward.resign(id, credential, steward.now()).await?).into_response())
 }
