@@ -465,7 +465,13 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
         for a in moves {
             let (status, again) = post_until_answered(&shared, &game.id, &game.tokens[a.sent.seat], &a.sent.body).await;
             assert_eq!(status, 200, "game {} {:?} again: {again}", game.id, a.sent);
-            assert_eq!(again, a.receipt, "game {} {:?}: the same body again gives the same receipt", game.id, a.sent);
+            assert_eq!(
+                receipt_only(&again),
+                receipt_only(&a.receipt),
+                "game {} {:?}: the same body again gives the same receipt",
+                game.id,
+                a.sent
+            );
         }
         views.push(view);
     }

@@ -46,8 +46,8 @@ use fairsteward::protocol::capability::{self, Capability};
 use fairsteward::protocol::transcript::{Entry, GENESIS, head_message};
 use fairsteward::protocol::verify::verify;
 use fairsteward::protocol::{
-    BEGIN_LINE, Body, END_LINE, Envelope, PlayerKey, StewardKeys, commitment, open_sealed, random_nonce, random_salt,
-    seal,
+    Action, BEGIN_LINE, Body, END_LINE, Envelope, PlayerKey, StewardKeys, commitment, open_sealed, random_nonce,
+    random_salt, seal,
 };
 use fairsteward::rules::{DynVariant, Options, Seat, SeatSet, VariantId};
 use proptest::collection::vec;
@@ -537,7 +537,14 @@ async fn play_seed_games() -> Seeds {
     // Fairschach with signed (some sealed) envelopes, then a draw offer.
     let signed = create(&api, 1, json!({"auth": "signature"}), true).await;
     play(&api, &signed, 4, &mut rng, &sealing, &mut g).await;
-    api.post(&format!("/api/games/{}/draw", signed.id), Some(&signed.tokens["white"]), "").await;
+    // Signature games take only signed actions: a signed draw offer.
+    let turn = api.game(&signed.id, None).await["turn"].as_u64().unwrap() as u32;
+    let mut offer =
+        Envelope::new(&signed.id, "white", turn, Body::Action(Action::OfferDraw)).with_nonce(&random_nonce());
+    offer.sign(&signed.keys["white"]);
+    let offer = offer.to_text();
+    api.post_text(&format!("/api/games/{}/draw", signed.id), None, &offer).await.ok(200);
+    g.envelopes.push(offer);
     games.push(signed);
 
     // Fairschach with commit-reveal (some reveals sealed).
@@ -648,6 +655,10 @@ fn fuzz_envelope() {
             match &env.body {
                 Body::Sealed(sealed) => drop(open_sealed(sealed, &s.keys, &env.game, &env.seat, env.turn)),
                 Body::Reveal { .. } => drop(env.check_reveal(&[0; 32])),
+                Body::Action(action) => {
+                    let again = action.to_string().parse::<Action>().ok();
+                    prop_assert_eq!(again.as_ref(), Some(action));
+                }
                 Body::Move(_) | Body::Commit(_) => {}
             }
         }

@@ -120,12 +120,19 @@ fn a_truncated_database_is_refused_not_started_empty() {
 fn a_corrupted_database_fails_the_integrity_check() {
     let dir = store_with_games(6);
     let path = db(dir.path());
+    // Garble the pages of the game tables (their b-tree roots), not the schema:
+    // opening works, and only the integrity check can tell.
+    let roots: Vec<usize> = {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        let mut q =
+            db.prepare("SELECT rootpage FROM sqlite_master WHERE name IN ('games', 'seats', 'events')").unwrap();
+        q.query_map([], |r| r.get::<_, i64>(0)).unwrap().map(|r| r.unwrap() as usize).collect()
+    };
+    assert_eq!(roots.len(), 3);
     let mut bytes = std::fs::read(&path).unwrap();
-    // Garble every page after the first (the header stays readable): a free
-    // page garbled alone would be no damage at all.
-    let pages = bytes.len() / 4096;
-    for page in 1..pages {
-        for b in &mut bytes[page * 4096 + 8..page * 4096 + 4000] {
+    for page in roots {
+        let start = (page - 1) * 4096;
+        for b in &mut bytes[start + 8..start + 4000] {
             *b = 0x5a;
         }
     }
