@@ -485,7 +485,7 @@ async fn play(api: &Api, p: &Play, turns: usize, rng: &mut XorShift64, sealing: 
                 salts.push(salt);
             }
             for (i, ((name, text), salt)) in chosen.iter().zip(salts).enumerate() {
-                let body = if (turn as usize + i) % 2 == 0 {
+                let body = if (turn as usize + i).is_multiple_of(2) {
                     Body::Sealed(seal(text, sealing, &p.id, name, turn))
                 } else {
                     Body::Reveal { text: text.clone(), salt: salt.clone() }
@@ -498,7 +498,7 @@ async fn play(api: &Api, p: &Play, turns: usize, rng: &mut XorShift64, sealing: 
             }
         } else if !p.keys.is_empty() {
             for (i, (name, text)) in chosen.iter().enumerate() {
-                let body = if (turn as usize + i) % 3 == 0 {
+                let body = if (turn as usize + i).is_multiple_of(3) {
                     Body::Sealed(seal(text, sealing, &p.id, name, turn))
                 } else {
                     Body::Move(text.clone())

@@ -234,26 +234,10 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
     let steward = Steward::start(&stack, &moves).await;
 
     // A game over HTTP: each player gets a start mail.
-    let body = json!({"variant": "fairschach", "seats": [
-        {"name": "Alice", "email": emails[0]},
-        {"name": "Bob", "email": emails[1]},
-    ]});
-    let resp = steward
-        .client
-        .post(format!("{}/api/games", steward.base))
-        .bearer_auth(&steward.operator)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 201);
-    let created: Value = resp.json().await.unwrap();
-    let game = created["game"]["id"].as_str().unwrap().to_owned();
-
+    let (game, _, mut starts) = two_seat_game(&stack, &steward, [&emails[0], &emails[1]]).await;
+    let (a_start, b_start) = (starts.remove(0), starts.remove(0));
     let within = Duration::from_secs(15);
     let started = |seat: usize| format!("{game}.0.{seat}.started@{DOMAIN}");
-    let a_start = wait_for(&stack, &alice, within, "the start mail", |m| m.len() == 1).await.remove(0);
-    let b_start = wait_for(&stack, &bob, within, "the start mail", |m| m.len() == 1).await.remove(0);
     assert_eq!(a_start.message_id, started(0));
     assert_eq!(b_start.message_id, started(1));
     let cap = bare(&a_start.header("Reply-To").unwrap());

@@ -51,17 +51,7 @@ fn same(a: &Action, b: &Action) -> bool {
 /// The seat a signed action envelope proves: for this game, one of its seats,
 /// signed with that seat's registered key, for the turn now owed.
 pub(super) fn signed_seat(game: &Loaded, env: &Envelope) -> Result<Seat, StewardError> {
-    if env.game != game.row.id.as_str() {
-        return Err(Refusal::EnvelopeMismatch(format!(
-            "this envelope is for game {}, but it was sent to game {}",
-            env.game, game.row.id
-        ))
-        .into());
-    }
-    let seat = (0..game.seats.len())
-        .map(|i| Seat::new(i as u8))
-        .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&env.seat))
-        .ok_or_else(|| Refusal::EnvelopeMismatch(format!("game {} has no seat {:?}", game.row.id, env.seat)))?;
+    let seat = super::moves::envelope_seat(game, env)?;
     if env.sig.is_none() {
         return Err(Refusal::BadSignature(format!(
             "the envelope for {} is not signed; sign it with `fairsteward player sign --key YOUR-KEY-FILE …`",

@@ -179,25 +179,7 @@ impl Steward {
             }
         };
 
-        if env.game != game.row.id.as_str() {
-            return Err(Refusal::EnvelopeMismatch(format!(
-                "this envelope is for game {}, but it was sent to game {}",
-                env.game, game.row.id
-            ))
-            .into());
-        }
-        let seat = (0..game.seats.len())
-            .map(|i| Seat::new(i as u8))
-            .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&env.seat))
-            .ok_or_else(|| {
-                let names: Vec<String> = game.seats.iter().map(|s| game.seat_name(s.seat)).collect();
-                Refusal::EnvelopeMismatch(format!(
-                    "game {} has no seat {:?}; its seats are {}",
-                    game.row.id,
-                    env.seat,
-                    names.join(", ")
-                ))
-            })?;
+        let seat = envelope_seat(game, env)?;
         if let Some(t) = token_seat.filter(|&t| t != seat) {
             return Err(Refusal::EnvelopeMismatch(format!(
                 "the token is {}'s but the envelope is for {}",
@@ -671,4 +653,31 @@ impl Steward {
             board_mail,
         })
     }
+}
+
+/// The seat an envelope names, in the game it was sent to.
+///
+/// # Errors
+/// The envelope is for another game, or names no seat of this one.
+pub(super) fn envelope_seat(game: &Loaded, env: &Envelope) -> Result<Seat, StewardError> {
+    if env.game != game.row.id.as_str() {
+        return Err(Refusal::EnvelopeMismatch(format!(
+            "this envelope is for game {}, but it was sent to game {}",
+            env.game, game.row.id
+        ))
+        .into());
+    }
+    (0..game.seats.len())
+        .map(|i| Seat::new(i as u8))
+        .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&env.seat))
+        .ok_or_else(|| {
+            let names: Vec<String> = game.seats.iter().map(|s| game.seat_name(s.seat)).collect();
+            Refusal::EnvelopeMismatch(format!(
+                "game {} has no seat {:?}; its seats are {}",
+                game.row.id,
+                env.seat,
+                names.join(", ")
+            ))
+            .into()
+        })
 }
