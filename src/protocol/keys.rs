@@ -159,12 +159,7 @@ impl StewardKeys {
             x25519_from_pkcs8,
             "an X25519 private key",
         )?;
-        let capability = load_or_make(
-            &dir.join(CAPABILITY_KEY_FILE),
-            || super::random_bytes::<32>().to_vec(),
-            |raw| <[u8; 32]>::try_from(raw).ok(),
-            "32 secret bytes",
-        )?;
+        let capability = load_or_make_capability(dir)?;
         let mut keys = StewardKeys::from_parts(signing, sealing, capability);
         keys.retired_sealing = retired_sealing(dir)?;
         Ok(keys)
@@ -197,12 +192,7 @@ impl StewardKeys {
         let signing = Ed25519KeyPair::from_pkcs8_maybe_unchecked(&signing_der)
             .map_err(|_| format(&signing_new, "an Ed25519 private key"))?;
         let sealing = x25519_from_pkcs8(&sealing_der).ok_or_else(|| format(&sealing_new, "an X25519 private key"))?;
-        let capability = load_or_make(
-            &dir.join(CAPABILITY_KEY_FILE),
-            || super::random_bytes::<32>().to_vec(),
-            |raw| <[u8; 32]>::try_from(raw).ok(),
-            "32 secret bytes",
-        )?;
+        let capability = load_or_make_capability(dir)?;
         let mut keys = StewardKeys::from_parts(signing, sealing, capability);
         keys.retired_sealing = std::iter::once(current.sealing.clone()).chain(current.retired_sealing).collect();
         Ok(StagedKeys { dir: dir.to_owned(), keys: std::sync::Arc::new(keys) })
@@ -463,6 +453,17 @@ fn warn_if_exposed(path: &Path) {
     {
         tracing::warn!(path = %path.display(), mode = format!("{:o}", meta.permissions().mode() & 0o777), "a steward key file is readable by others; chmod 600 it");
     }
+}
+
+/// The reply-capability secret in `dir`, made at the first start; a key
+/// rotation keeps it (the capabilities in mails already sent stay valid).
+fn load_or_make_capability(dir: &Path) -> Result<[u8; 32], KeyError> {
+    load_or_make(
+        &dir.join(CAPABILITY_KEY_FILE),
+        || super::random_bytes::<32>().to_vec(),
+        |raw| <[u8; 32]>::try_from(raw).ok(),
+        "32 secret bytes",
+    )
 }
 
 /// Writes a new secret file, mode 0600: a temporary file, synced, then linked
