@@ -961,8 +961,30 @@ fn fuzz_verify() {
 // ---------------------------------------------------------------------------
 
 mod regressions {
-    use super::rulebook;
+    use super::{rechain, rulebook, seeds};
+    use fairsteward::protocol::verify::verify;
     use fairsteward::rules::RulesError;
+    use serde_json::{Value, json};
+
+    /// A re-signed `created` entry that lists more seats than the variant has:
+    /// the replay indexed the variant's seat names by them (index out of bounds
+    /// in `check_move`). Verify now refuses seats that are not the variant's.
+    #[test]
+    fn verify_refuses_a_created_entry_with_seats_the_variant_lacks() {
+        let s = seeds();
+        for transcript in &s.transcripts {
+            let mut lines: Vec<String> = transcript.lines().map(str::to_owned).collect();
+            let mut created: Value = serde_json::from_str(&lines[0]).unwrap();
+            let seats = created["body"]["seats"].as_array_mut().unwrap();
+            let extra = json!({"seat": "green", "player": "Mallory"});
+            seats.push(extra.clone());
+            seats.push(extra);
+            lines[0] = created.to_string();
+            let lines = rechain(&lines, &s.keys);
+            let failure = verify(&lines.join("\n"), &s.keys.signing_public()).unwrap_err();
+            assert_eq!(failure.seq, 1, "{failure:?}");
+        }
+    }
 
     /// A Vierschach target square after a character below `a` (`+11`) took the
     /// file's index before checking it was a file letter: overflow (a panic in

@@ -518,6 +518,12 @@ fn created(game: &str, body: &Value) -> Result<Replay, String> {
             Ok(SeatInfo { name: text(s, "seat")?.to_owned(), key })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    // The seats are the variant's, in its order: the replay names them by index.
+    let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+    let expected = rules.seat_names();
+    if names.len() != expected.len() || names.iter().zip(expected).any(|(a, b)| !a.eq_ignore_ascii_case(b)) {
+        return Err(format!("the seats {} are not {}'s seats {}", names.join(", "), variant, expected.join(", ")));
+    }
     let state = rules.canonical_state(text(body, "state")?).map_err(|e| format!("the start state: {e}"))?;
     Ok(Replay {
         game: game.to_owned(),
