@@ -157,12 +157,6 @@ fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
         })?;
     // Writable first: that is the problem to name when another user owns it.
     check_writable(dir)?;
-    if config.smtp.is_none() {
-        // The spool is the players' delivered mail: owner-only from the start.
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&config.spool_dir).map_err(|e| {
-            anyhow!("cannot create the spool {} ({e}); check the data directory's owner", config.spool_dir.display())
-        })?;
-    }
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
     let files = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file());
