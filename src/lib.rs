@@ -1,4 +1,4 @@
-//! Fairsteward referees correspondence board games, Fairschach first.
+//! Fairsteward referees correspondence board games, simultaneous and turn-based.
 //!
 //! The crate is laid out as the architecture, and data flows one way:
 //! door ([`web`], [`mail`]) → [`steward`] (one transaction) → [`store`] and the

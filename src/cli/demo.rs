@@ -1,15 +1,14 @@
-//! `fairsteward demo`: watch the steward referee a short Fairschach game.
+//! `fairsteward demo`: watch the steward referee a short game, the headline
+//! variant's tour ([`VariantId::tour`]: its moves and their story belong to the
+//! variant).
 //!
 //! A steward runs in-process on a fresh temporary directory, with its HTTP API on
-//! 127.0.0.1 and an unused port (never another interface). Two players, Alice
-//! (White) and Bob (Black), play a scripted game of twelve pairs through the real
-//! API — create the game, then both seats post their moves with their own tokens —
-//! and after each pair the demo waits for the steward's board mails in the spool
-//! and prints them. The script shows a same-square meeting (pair 3), the
-//! first-move right with a struck move (pair 6), pauses, a capture aimed at a piece
-//! that moved away, and ends in checkmate (pair 12).
+//! 127.0.0.1 and an unused port (never another interface). The tour's players
+//! play it through the real API — create the game, then every seat posts its
+//! moves with its own token — and after each turn the demo waits for the
+//! steward's board mails in the spool and prints them.
 //!
-//! Each pair's statuses and the end of the game are checked against what the
+//! Each turn's statuses and the end of the game are checked against what the
 //! steward answers; any difference is an error (exit status 1). Apart from the
 //! game id and the times, the output is the same on every run.
 
@@ -24,6 +23,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use crate::config::{Config, Overrides, RawConfig, RawHttp};
+use crate::rules::{Options, VariantId};
 
 /// `fairsteward demo`.
 #[derive(Debug, Args)]
@@ -43,102 +43,6 @@ const PUBLIC_URL: &str = "http://demo.fairsteward.invalid";
 
 /// How long to wait for one HTTP answer or one turn's mails.
 const PATIENCE: Duration = Duration::from_secs(15);
-
-/// One scripted pair: the two moves as the players type them, the statuses the
-/// steward must give them, and what to tell the reader.
-struct Pair {
-    white: &'static str,
-    black: &'static str,
-    statuses: (&'static str, &'static str),
-    narration: &'static str,
-}
-
-/// The game. Every pair was checked with `fairsteward rules fairschach resolve`
-/// (pause rule `moved`, the default).
-const SCRIPT: [Pair; 12] = [
-    Pair {
-        white: "Nc3",
-        black: "Nf6",
-        statuses: ("played", "played"),
-        narration: "Both bring out a knight. Neither king is in check, so both moves are played at once (rules section 3a).",
-    },
-    Pair {
-        white: "e4",
-        black: "e5",
-        statuses: ("played", "played"),
-        narration: "The king's pawns advance. The knights moved in the last pair and are paused in this one (FSR 9).",
-    },
-    Pair {
-        white: "Nd5",
-        black: "d5",
-        statuses: ("played", "played"),
-        narration: "Same-square meeting: White's knight and Black's pawn both arrive on d5. The stronger piece takes \
-                    the weaker (FSR 4): the knight stays, the pawn leaves the board.",
-    },
-    Pair {
-        white: "Nf3",
-        black: "Nxe4",
-        statuses: ("played", "played"),
-        narration: "White develops; Black's knight takes the e4 pawn, which stands still in this pair (FSR 5).",
-    },
-    Pair {
-        white: "Bb5",
-        black: "Qxd5",
-        statuses: ("played", "played"),
-        narration: "White's bishop gives check along b5-e8 while Black's queen takes the knight on d5, which stands \
-                    still. Only Black is in check now.",
-    },
-    Pair {
-        white: "O-O",
-        black: "Qxb5",
-        statuses: ("struck", "first"),
-        narration: "First-move right (FSR 6): Black is in check, so Black's move is played first - Qxb5 takes the \
-                    checking bishop (a paused piece may move out of check). White's O-O comes second and is no \
-                    longer legal: the king would cross f1, now attacked by the queen. It is struck.",
-    },
-    Pair {
-        white: "a4",
-        black: "Bc5",
-        statuses: ("played", "played"),
-        narration: "The a-pawn attacks the queen, which moved in the last pair and is paused; Black's bishop aims \
-                    at f2.",
-    },
-    Pair {
-        white: "c3",
-        black: "Qc4",
-        statuses: ("played", "played"),
-        narration: "The queen steps away to c4 (the a4 pawn is paused now and cannot take). From c4 it watches e2 \
-                    and f1.",
-    },
-    Pair {
-        white: "Ra3",
-        black: "Nc6",
-        statuses: ("played", "played"),
-        narration: "White brings the rook out by a3; Black develops the other knight.",
-    },
-    Pair {
-        white: "b4",
-        black: "O-O",
-        statuses: ("played", "played"),
-        narration: "The b-pawn attacks the bishop on c5; Black castles (the castling rook is not paused).",
-    },
-    Pair {
-        white: "a5",
-        black: "Re8",
-        statuses: ("played", "played"),
-        narration: "The b4 pawn moved in the last pair and is paused: the bishop on c5 is safe for one more pair.",
-    },
-    Pair {
-        white: "bxc5",
-        black: "Bxf2",
-        statuses: ("played", "played"),
-        narration: "White's pawn captures on c5 - but the bishop leaves c5 at the same instant, so bxc5 takes \
-                    nothing (FSR 5). Bxf2 gives check, and it is mate: the knight on e4 guards f2, the queen on c4 guards e2 and f1.",
-    },
-];
-
-/// The two players.
-const PLAYERS: [(&str, &str); 2] = [("Alice", "alice@example.org"), ("Bob", "bob@example.org")];
 
 /// Writes a line on stdout; a closed pipe (`| head`) is not worth a panic.
 macro_rules! say {
@@ -247,8 +151,12 @@ impl Players {
     }
 }
 
-/// Plays the script against the steward at `base`, printing the mails from `spool`.
+/// Plays the tour against the steward at `base`, printing the mails from `spool`.
 async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
+    let tour = VariantId::tour();
+    let rules = tour.variant.rulebook(&Options::new())?;
+    let seat_names: Vec<String> = rules.seat_names().iter().map(|n| capitalized(n)).collect();
+    let turn_word = capitalized(tour.turn_word);
     let players = Players {
         http: reqwest::Client::builder()
             .timeout(PATIENCE)
@@ -258,17 +166,19 @@ async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
         base: base.to_owned(),
     };
     say!("Fairsteward demo: a steward on a temporary directory, its HTTP API on 127.0.0.1, mail to the spool.");
-    say!("Alice (White) and Bob (Black) play {} pairs of Fairschach through the API.", SCRIPT.len());
+    let who: Vec<String> =
+        tour.players.iter().zip(&seat_names).map(|((name, _), seat)| format!("{name} ({seat})")).collect();
+    say!("{} play {} {}s of {} through the API.", who.join(" and "), tour.turns.len(), tour.turn_word, tour.title);
     say!();
 
-    let seats: Vec<Value> = PLAYERS.iter().map(|(name, email)| json!({"name": name, "email": email})).collect();
+    let seats: Vec<Value> = tour.players.iter().map(|(name, email)| json!({"name": name, "email": email})).collect();
     let created = players
         .call(
             players
                 .http
                 .post(format!("{base}/api/games"))
                 .bearer_auth(operator)
-                .json(&json!({"variant": "fairschach", "seats": seats})),
+                .json(&json!({"variant": tour.variant.name(), "seats": seats})),
             "creating the game",
             201,
         )
@@ -280,16 +190,23 @@ async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
         .iter()
         .map(|t| t["token"].as_str().map(str::to_owned).context("a seat token is missing"))
         .collect::<anyhow::Result<_>>()?;
-    if tokens.len() != PLAYERS.len() {
-        bail!("the steward handed out {} tokens for {} seats", tokens.len(), PLAYERS.len());
+    if tokens.len() != tour.players.len() {
+        bail!("the steward handed out {} tokens for {} seats", tokens.len(), tour.players.len());
     }
     say!("POST /api/games created game {id}; each seat got its secret token, shown only this once.");
-    print_mails(spool, &format!("{id}.0."), "started", PLAYERS.len()).await?;
+    print_mails(spool, &format!("{id}.0."), "started", tour.players.len()).await?;
 
-    for (n, pair) in SCRIPT.iter().enumerate() {
+    for (n, script) in tour.turns.iter().enumerate() {
         let turn = n + 1;
         let mut resolved = false;
-        for (seat, mv) in [pair.white, pair.black].into_iter().enumerate() {
+        for (seat, mv) in script.moves.iter().enumerate() {
+            if resolved {
+                bail!(
+                    "{} {turn}: the steward resolved the turn before {}'s move was in",
+                    tour.turn_word,
+                    seat_names[seat]
+                );
+            }
             let receipt = players
                 .call(
                     players
@@ -297,24 +214,21 @@ async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
                         .post(format!("{base}/api/games/{id}/moves"))
                         .bearer_auth(&tokens[seat])
                         .json(&json!({"turn": turn, "move": mv})),
-                    &format!("pair {turn}: {} {mv}", PLAYERS[seat].0),
+                    &format!("{} {turn}: {} {mv}", tour.turn_word, tour.players[seat].0),
                     200,
                 )
                 .await?;
             resolved = receipt["resolved"].as_bool().unwrap_or(false);
-            if seat == 0 && resolved {
-                bail!("pair {turn}: the steward resolved the turn before Black's move was in");
-            }
         }
         if !resolved {
-            bail!("pair {turn}: both moves are in, but the steward did not resolve the turn");
+            bail!("{} {turn}: every move is in, but the steward did not resolve the turn", tour.turn_word);
         }
         let game = players.game(&id).await?;
         let history = game["history"].as_array().context("the game has no history")?;
         let done = history
             .iter()
             .find(|t| t["turn"].as_u64() == Some(turn as u64))
-            .with_context(|| format!("pair {turn} is not in the game's history"))?;
+            .with_context(|| format!("{} {turn} is not in the game's history", tour.turn_word))?;
         let moves = done["moves"].as_array().context("a resolved turn without moves")?;
         let status = |i: usize| moves.get(i).and_then(|m| m["status"].as_str()).unwrap_or("none");
         let san = |i: usize| moves.get(i).and_then(|m| m["move"].as_str()).unwrap_or("?");
@@ -322,25 +236,25 @@ async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
             Some(why) => format!("{} ({why})", status(i)),
             None => status(i).to_owned(),
         };
-        if (status(0), status(1)) != pair.statuses {
+        let seats = 0..script.moves.len();
+        let given: Vec<&str> = seats.clone().map(status).collect();
+        if given != script.statuses {
+            let line = |f: &dyn Fn(usize) -> String| seats.clone().map(f).collect::<Vec<_>>().join(", ");
             bail!(
-                "pair {turn}: expected White {} {}, Black {} {}; the steward says {} {}, {} {}",
-                pair.white,
-                pair.statuses.0,
-                pair.black,
-                pair.statuses.1,
-                san(0),
-                status(0),
-                san(1),
-                status(1)
+                "{} {turn}: expected {}; the steward says {}",
+                tour.turn_word,
+                line(&|i| format!("{} {} {}", seat_names[i], script.moves[i], script.statuses[i])),
+                line(&|i| format!("{} {} {}", seat_names[i], san(i), status(i))),
             );
         }
         say!();
-        say!("== Pair {turn}: White {}, Black {}", san(0), san(1));
-        for line in wrap(pair.narration, 84) {
+        let played: Vec<String> = seats.clone().map(|i| format!("{} {}", seat_names[i], san(i))).collect();
+        say!("== {turn_word} {turn}: {}", played.join(", "));
+        for line in wrap(script.narration, 84) {
             say!("   {line}");
         }
-        let mut verdict = format!("   Steward: White {} - {}, Black {} - {}", san(0), fate(0), san(1), fate(1));
+        let fates: Vec<String> = seats.clone().map(|i| format!("{} {} - {}", seat_names[i], san(i), fate(i))).collect();
+        let mut verdict = format!("   Steward: {}", fates.join(", "));
         if let Some(notes) = done["notes"].as_array() {
             for note in notes.iter().filter_map(Value::as_str) {
                 verdict.push_str("; {");
@@ -349,15 +263,21 @@ async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
             }
         }
         say!("{verdict}");
-        print_mails(spool, &format!("{id}.{turn}."), "turn", PLAYERS.len()).await?;
+        print_mails(spool, &format!("{id}.{turn}."), "turn", tour.players.len()).await?;
     }
 
     let game = players.game(&id).await?;
     let outcome = &game["outcome"];
     let result = outcome["result"].as_str().unwrap_or("");
     let reason = outcome["reason"].as_str().unwrap_or("");
-    if (result, reason) != ("0-1", "checkmate") {
-        bail!("the game should have ended 0-1 by checkmate after pair {}; the steward says {outcome}", SCRIPT.len());
+    if (result, reason) != tour.ending {
+        bail!(
+            "the game should have ended {} by {} after {} {turn}s; the steward says {outcome}",
+            tour.ending.0,
+            tour.ending.1,
+            tour.turns.len(),
+            turn = tour.turn_word
+        );
     }
     let winner = outcome["winner"].as_str().unwrap_or("nobody");
     let player = game["seats"]
@@ -367,8 +287,9 @@ async fn play(base: &str, spool: &Path, operator: &str) -> anyhow::Result<()> {
         .unwrap_or("?");
     say!();
     say!(
-        "Final state: game {id} is over after {} pairs: {result} ({reason}), {} ({player}) wins.",
-        SCRIPT.len(),
+        "Final state: game {id} is over after {} {}s: {result} ({reason}), {} ({player}) wins.",
+        tour.turns.len(),
+        tour.turn_word,
         capitalized(winner)
     );
     say!("Final position: {}", game["state"].as_str().unwrap_or("?"));
@@ -575,6 +496,6 @@ mod tests {
     #[test]
     fn narration_wraps_at_spaces() {
         assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
-        assert!(SCRIPT.iter().all(|p| wrap(p.narration, 84).iter().all(|l| l.len() <= 84)));
+        assert!(VariantId::tour().turns.iter().all(|p| wrap(p.narration, 84).iter().all(|l| l.len() <= 84)));
     }
 }

@@ -20,6 +20,7 @@ use tokio::sync::Notify;
 
 use super::serve::ConfigArgs;
 use crate::config::Config;
+use crate::rules::VariantId;
 use crate::steward::{Asker, GameView, NewGame, NewSeat, Steward, StewardError};
 use crate::store::AddressKind;
 
@@ -42,21 +43,22 @@ enum GameCommand {
     /// The seat tokens are shown only this once (the store keeps their hashes):
     /// hand each player their own. The start mails are queued and go out when
     /// `serve` runs next.
-    #[command(after_help = "Example:\n  fairsteward game new --variant fairschach \\\n    \
+    #[command(after_help = "Example (the headline game, with one of its options):\n  fairsteward game new \\\n    \
                             --seat \"Alice <alice@example.org>\" --seat \"Bob <bob@example.org>\" \\\n    \
                             --option pause=capturable")]
     New {
         #[command(flatten)]
         config: ConfigArgs,
-        /// The variant: fairschach or chess.
-        #[arg(long, value_name = "NAME", default_value = "fairschach")]
+        /// The variant; by default the headline game.
+        #[arg(long, value_name = "NAME", default_value = VariantId::HEADLINE.name(),
+              ignore_case = true, value_parser = clap::builder::PossibleValuesParser::new(VariantId::names()))]
         variant: String,
         /// A seat as "Name <address>", e.g. "Alice <alice@example.org>"; repeat it
         /// once per seat, in the variant's seat order (White first).
         #[arg(long = "seat", value_name = "SEAT", required = true)]
         seats: Vec<String>,
         /// A variant option as KEY=VALUE (repeatable), e.g. pause=capturable or
-        /// normal_below=6 for Fairschach; a time control as
+        /// normal_below=6 (see the variant's rules file); a time control as
         /// clock="days_per_move days=3" (see the README, Clocks).
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,

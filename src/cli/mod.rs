@@ -19,8 +19,8 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
-/// Fairsteward referees correspondence board games: Fairschach (simultaneous
-/// chess), chess and multi-player variants.
+/// Fairsteward referees correspondence board games, simultaneous and
+/// turn-based, for two to four players, by mail and HTTP.
 #[derive(Debug, Parser)]
 #[command(name = "fairsteward", version, about, propagate_version = true)]
 pub struct Cli {
@@ -56,11 +56,10 @@ enum Command {
     /// The steward's keys: `keys rotate` replaces them, recording the change in
     /// every open game's transcript and mailing the players (JSON on stdout).
     Keys(admin::KeysArgs),
-    /// Watch the steward referee a short Fairschach game, printing every board mail.
+    /// Watch the steward referee a short game of the headline variant, printing every board mail.
     ///
-    /// A steward on a temporary directory and 127.0.0.1; a dozen pairs played
-    /// through its real HTTP API, with a same-square meeting and a first-move-right
-    /// pair, ending in checkmate.
+    /// A steward on a temporary directory and 127.0.0.1; the variant's tour,
+    /// a scripted game told turn by turn, played through its real HTTP API.
     Demo(demo::DemoArgs),
 }
 

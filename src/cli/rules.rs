@@ -17,11 +17,15 @@ use crate::rules::{DynVariant, Options, Outcome, RulesError, Seat, VariantId};
 /// `fairsteward rules <variant> <command>`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// The variant: chess, fairschach or vierschach.
-    #[arg(value_parser = parse_variant)]
+    /// The variant (one of the names listed below).
+    #[arg(value_parser = parse_variant, help = variant_help())]
     pub variant: VariantId,
     #[command(subcommand)]
     pub command: RulesCommand,
+}
+
+fn variant_help() -> String {
+    format!("The variant: {}", VariantId::names().collect::<Vec<_>>().join(", "))
 }
 
 fn parse_variant(s: &str) -> Result<VariantId, String> {
@@ -31,28 +35,28 @@ fn parse_variant(s: &str) -> Result<VariantId, String> {
 /// Game options shared by the commands (each variant refuses the ones it lacks).
 #[derive(Debug, Args, Clone, Default)]
 pub struct OptionArgs {
-    /// Fairschach pause rule: moved (default), capturable or off.
+    /// Option `pause` (simultaneous games): moved (default), capturable or off.
     #[arg(long)]
     pub pause: Option<String>,
-    /// Fairschach FSR 8 switch: off or a number of pieces.
+    /// Option `normal_below` (simultaneous games): off or a number of pieces.
     #[arg(long)]
     pub normal_below: Option<String>,
-    /// Vierschach: teams (default) or ffa.
+    /// Option `mode` (four-seat games): teams (default) or ffa.
     #[arg(long)]
     pub mode: Option<String>,
-    /// Vierschach: what happens to a mated seat's pieces, freeze or remove.
+    /// Option `mated` (four-seat games): a mated seat's pieces freeze or remove.
     #[arg(long)]
     pub mated: Option<String>,
-    /// Vierschach: on or off (default off).
+    /// Option `partner_capture` (four-seat games): on or off (default off).
     #[arg(long)]
     pub partner_capture: Option<String>,
-    /// Vierschach: on (default) or off.
+    /// Option `pawn_jump` (four-seat games): on (default) or off.
     #[arg(long)]
     pub pawn_jump: Option<String>,
-    /// Vierschach: on (default) or off.
+    /// Option `ally_promotion` (four-seat games): on (default) or off.
     #[arg(long)]
     pub ally_promotion: Option<String>,
-    /// Vierschach: off (default) or a number of plies.
+    /// Option `no_progress` (four-seat games): off (default) or a number of plies.
     #[arg(long)]
     pub no_progress: Option<String>,
 }
@@ -84,7 +88,8 @@ impl OptionArgs {
 /// The state argument, as `--state` or `--fen`; the start state when omitted.
 #[derive(Debug, Args, Clone, Default)]
 pub struct StateArg {
-    /// The state string (FEN for chess and Fairschach); default: the start state.
+    /// The state string as the variant's rules file defines it (a FEN where the
+    /// variant uses one); default: the start state.
     #[arg(long, visible_alias = "fen")]
     pub state: Option<String>,
 }
@@ -172,14 +177,6 @@ fn game_over(rules: &dyn DynVariant, o: Outcome) -> anyhow::Error {
     }
 }
 
-/// The JSON key of the state string: `fen` for the FEN-based variants.
-fn state_key(variant: VariantId) -> &'static str {
-    match variant {
-        VariantId::Chess | VariantId::Fairschach => "fen",
-        VariantId::Vierschach => "state",
-    }
-}
-
 fn current_state(rules: &dyn DynVariant, arg: &StateArg) -> Result<String, RulesError> {
     match &arg.state {
         Some(s) => Ok(rules.canonical_state(s)?),
@@ -232,7 +229,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
             };
             let r = rules.resolve(&history, &state, &given)?;
             let mut out = Map::new();
-            out.insert(state_key(variant).to_owned(), json!(r.state));
+            out.insert(variant.state_key().to_owned(), json!(r.state));
             for (i, name) in rules.seat_names().iter().enumerate() {
                 let status = r.moves.iter().find(|m| m.seat.index() == i).map(|m| m.result.as_str());
                 out.insert((*name).to_owned(), json!(status));

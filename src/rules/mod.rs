@@ -24,6 +24,7 @@ mod board;
 pub mod chess;
 pub mod fairschach;
 pub(crate) mod notation;
+pub mod tour;
 pub mod vierschach;
 
 use std::collections::BTreeMap;
@@ -120,6 +121,23 @@ impl VariantId {
     /// Every variant, in the order `--help` lists them.
     pub const ALL: [VariantId; 3] = [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach];
 
+    /// The game a new game is when none is named: the headline game.
+    pub const HEADLINE: VariantId = VariantId::Fairschach;
+
+    /// The names of every variant, in [`VariantId::ALL`]'s order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        VariantId::ALL.into_iter().map(VariantId::name)
+    }
+
+    /// The key of the state string in the conformance JSON (DESIGN §5): `fen`
+    /// for the variants whose state is a FEN, `state` for the others.
+    pub const fn state_key(self) -> &'static str {
+        match self {
+            VariantId::Chess | VariantId::Fairschach => "fen",
+            VariantId::Vierschach => "state",
+        }
+    }
+
     /// The name used in the API, the CLI and the store.
     pub const fn name(self) -> &'static str {
         match self {
@@ -159,7 +177,7 @@ impl FromStr for VariantId {
 
 /// A variant name that is not one of [`VariantId::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant {0:?}; known variants: chess, fairschach, vierschach")]
+#[error("unknown variant {:?}; known variants: {}", .0, VariantId::names().collect::<Vec<_>>().join(", "))]
 pub struct UnknownVariant(pub String);
 
 /// A game's options as given at creation: option name to value, both text.

@@ -63,7 +63,7 @@ pub struct NewSeat {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// The variant's name (`chess`, `fairschach`).
+    /// The variant's name, as `rules::VariantId` lists them.
     pub variant: String,
     /// The variant's options, e.g. `{"pause": "capturable"}`, the trust
     /// options `auth` (`token` | `signature`) and `secrecy` (`hold` | `commit-reveal`),
@@ -567,7 +567,7 @@ impl Steward {
                     body["envelope"] = json!(e); // signed: the transcript proves who resigned
                 }
                 if goes_on {
-                    // Play goes on without the seat (Vierschach free-for-all): the
+                    // Play goes on without the seat (a free-for-all of more seats): the
                     // transcript records the state, so a verifier can replay it.
                     body["state_before"] = json!(g.row.state);
                     body["state"] = json!(after);

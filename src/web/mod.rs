@@ -202,7 +202,10 @@ async fn require_operator(
 async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Response, ApiError> {
     let new: NewGame = json_body(
         &body,
-        r#"{"variant": "fairschach", "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]}"#,
+        &format!(
+            r#"{{"variant": "{}", "options": {{}}, "seats": [{{"name": "Alice", "email": "alice@example.org"}}, {{"name": "Bob", "email": "bob@example.org"}}]}}"#,
+            crate::rules::VariantId::HEADLINE
+        ),
     )?;
     let created = steward.create_game(new, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())

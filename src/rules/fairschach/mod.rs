@@ -10,6 +10,7 @@ mod pair;
 mod position;
 #[cfg(test)]
 mod tests;
+pub(crate) mod tour;
 
 use std::fmt;
 

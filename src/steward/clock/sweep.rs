@@ -200,7 +200,7 @@ impl Steward {
                 out_seats.into_iter().filter(|(_, _, f)| *f == earliest).collect();
             let late = first.iter().fold(SeatSet::EMPTY, |set, (s, _, _)| set.with(*s));
             let mut outcome = g.rules.timeout(&g.row.state, late).map_err(super::super::internal)?;
-            // Where play goes on without a late seat (Vierschach free-for-all), the
+            // Where play goes on without a late seat (a free-for-all of more seats), the
             // seat leaves the board as a resignation would take it off.
             let mut after = g.row.state.clone();
             if outcome.is_none() {
