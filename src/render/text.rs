@@ -1,32 +1,36 @@
-//! A board as monospace text, with coordinates on all four sides.
+//! A board as monospace text, with the variant's coordinates around it.
 //!
-//! Any square grid up to 14×14 is drawn: files `a`…`n`, ranks `1`…`14` right-aligned
-//! in three columns, holes (Vierschach's corners) left blank.
+//! Any board the variant describes is drawn: every cell sits at its centre after
+//! the viewing seat's turn (so that seat is at the bottom), cells sharing a
+//! centre line share a row or a column, and the variant's edge labels go where
+//! their side of the board lies in that view. A square grid comes out as the
+//! familiar diagram (files `a`…`n`, ranks `1`…`14`, holes blank); hexagons and
+//! triangles, whose centres lie half a cell apart, come out staggered; the levels
+//! of a stacked board stand side by side.
 
-use crate::rules::{BoardView, Cell, Geometry, PieceView};
+use crate::rules::{BoardView, Cell, MovePath, PieceView, Seat};
 
-/// Draws `board` as text, seen from the first seat's side or, with `flipped`, from
-/// the opposite side. Pieces are FEN letters (upper case for the first seat, lower
-/// case for the second), `.` is an empty square, `*` marks a marked cell (for
-/// Fairschach: a paused piece). Pieces of a third or fourth seat are drawn as
-/// [`board_for_seats`] draws them, with seat numbers.
-pub fn board(view: &BoardView, flipped: bool) -> String {
-    board_for_seats(view, flipped, &[])
+/// Draws `board` as text, seen from `viewer`'s side (turned as the variant says,
+/// so that seat sits at the bottom). Pieces are their letters (upper case for the
+/// first seat, lower case for the others: FEN for chess), `.` is an empty cell,
+/// `*` marks a marked cell (for Fairschach: a paused piece). Pieces of a third or
+/// fourth seat are drawn as [`board_for_seats`] draws them, with seat numbers.
+pub fn board(view: &BoardView, viewer: Seat) -> String {
+    board_for_seats(view, viewer, &[], &[])
 }
 
 /// Draws `board` as [`board`] does, naming the seats of games with more than two:
 /// then every cell is three columns wide and a piece is its seat's letter (the
 /// first letter of its name in `seat_names`, or its number from 1 when the names
-/// do not give distinct letters) and its FEN letter in upper case, as `sK` or
-/// `wP`. Games with two seats look exactly as [`board`] draws them.
-pub fn board_for_seats(view: &BoardView, flipped: bool, seat_names: &[&str]) -> String {
+/// do not give distinct letters) and its piece letter, as `sK` or `wP`. Games
+/// with two seats look exactly as [`board`] draws them. The cells of
+/// `last_moves`' paths are marked `+`, the cells they captured `x`.
+pub fn board_for_seats(view: &BoardView, viewer: Seat, seat_names: &[&str], last_moves: &[MovePath]) -> String {
     let max_owner = view.pieces.iter().map(|(_, p)| p.owner.index() + 1).max().unwrap_or(0);
     let wide = seat_names.len() > 2 || max_owner > 2;
     let style =
         if wide { Style::Seats(seat_letters(seat_names, max_owner.max(seat_names.len()))) } else { Style::Case };
-    match &view.geometry {
-        Geometry::Square { files, ranks, holes } => square(view, *files, *ranks, holes, flipped, &style),
-    }
+    draw(view, viewer, &style, last_moves)
 }
 
 /// How pieces are written.
@@ -40,11 +44,11 @@ enum Style {
 impl Style {
     fn piece(&self, p: &PieceView) -> String {
         match self {
-            Style::Case if p.owner.index() == 0 => p.kind.to_ascii_uppercase().to_string(),
-            Style::Case => p.kind.to_string(),
+            Style::Case if p.owner.index() == 0 => p.kind.letter().to_string(),
+            Style::Case => p.kind.letter().to_ascii_lowercase().to_string(),
             Style::Seats(letters) => {
                 let seat = letters.get(p.owner.index()).copied().unwrap_or('?');
-                format!("{seat}{}", p.kind.to_ascii_uppercase())
+                format!("{seat}{}", p.kind.letter())
             }
         }
     }
@@ -75,34 +79,127 @@ fn seat_letters(seat_names: &[&str], seats: usize) -> Vec<char> {
     }
 }
 
-fn file_label(file: u8) -> char {
-    char::from(b'a' + file)
+/// A coordinate rounded to a thousandth of a cell, so centres on one line
+/// compare equal after a turn.
+fn key(v: f32) -> i64 {
+    (v * 1000.0).round() as i64
 }
 
-fn square(view: &BoardView, files: u8, ranks: u8, holes: &[Cell], flipped: bool, style: &Style) -> String {
-    let file_order: Vec<u8> = if flipped { (0..files).rev().collect() } else { (0..files).collect() };
-    let rank_order: Vec<u8> = if flipped { (0..ranks).collect() } else { (0..ranks).rev().collect() };
-    let pad = if matches!(style, Style::Case) { " " } else { "  " };
-    let labels: String = file_order.iter().map(|&f| format!("{pad}{}", file_label(f))).collect();
-    let mut out = format!("    {labels}\n");
-    for &rank in &rank_order {
-        let mut line = format!("{:>3} ", rank + 1);
-        for &file in &file_order {
-            let cell = Cell { file, rank, level: 0 };
-            let mark = if view.marked.contains(&cell) { '*' } else { ' ' };
-            let content = if holes.contains(&cell) {
-                None
+/// The index of the line in `lines` (sorted) nearest to `v`.
+fn nearest(lines: &[i64], v: i64) -> Option<usize> {
+    (0..lines.len()).min_by_key(|&i| (lines[i] - v).abs())
+}
+
+fn draw(view: &BoardView, viewer: Seat, style: &Style, last_moves: &[MovePath]) -> String {
+    let shape = &view.shape;
+    let turn = shape.turn(viewer);
+    let width = if matches!(style, Style::Case) { 2 } else { 3 };
+    let mut levels: Vec<u8> = shape.cells.iter().map(|c| c.cell.level).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    // Columns: each level's distinct centre lines, left to right, levels apart
+    // by two empty columns. Rows: every distinct centre line, top first.
+    let mut columns: Vec<(u8, i64)> = Vec::new();
+    let mut level_columns: Vec<(u8, Vec<i64>)> = Vec::new();
+    for &level in &levels {
+        let mut xs: Vec<i64> =
+            shape.cells.iter().filter(|c| c.cell.level == level).map(|c| key(c.centre.turned(turn).x)).collect();
+        xs.sort_unstable();
+        xs.dedup();
+        if !columns.is_empty() {
+            columns.extend([(u8::MAX, 0), (u8::MAX, 0)]);
+        }
+        columns.extend(xs.iter().map(|&x| (level, x)));
+        level_columns.push((level, xs));
+    }
+    let mut rows: Vec<i64> = shape.cells.iter().map(|c| key(c.centre.turned(turn).y)).collect();
+    rows.sort_unstable_by(|a, b| b.cmp(a));
+    rows.dedup();
+    let column_of = |level: u8, x: i64| -> Option<usize> {
+        let (_, xs) = level_columns.iter().find(|(l, _)| *l == level)?;
+        let i = nearest(xs, x)?;
+        columns.iter().position(|&c| c == (level, xs[i]))
+    };
+    let row_of = |y: i64| -> Option<usize> {
+        let i = (0..rows.len()).min_by_key(|&i| (rows[i] - y).abs())?;
+        Some(i)
+    };
+
+    let mut grid: Vec<Vec<Option<Cell>>> = vec![vec![None; columns.len()]; rows.len()];
+    for c in &shape.cells {
+        let p = c.centre.turned(turn);
+        if let (Some(col), Some(row)) = (column_of(c.cell.level, key(p.x)), row_of(key(p.y))) {
+            grid[row][col] = Some(c.cell);
+        }
+    }
+
+    // Edge labels: above, below, left or right, by where their side faces now.
+    let mut top = vec![String::new(); columns.len()];
+    let mut bottom = vec![String::new(); columns.len()];
+    let mut left = vec![String::new(); rows.len()];
+    let mut right = vec![String::new(); rows.len()];
+    for l in &shape.labels {
+        let at = l.at.turned(turn);
+        let out = l.outward.turned(turn);
+        let (slots, index) = if out.y.abs() >= out.x.abs() {
+            (if out.y > 0.0 { &mut top } else { &mut bottom }, column_of(l.level, key(at.x)))
+        } else {
+            (if out.x < 0.0 { &mut left } else { &mut right }, row_of(key(at.y)))
+        };
+        if let Some(slot) = index.and_then(|i| slots.get_mut(i))
+            && slot.is_empty()
+        {
+            slot.clone_from(&l.text);
+        }
+    }
+
+    let path: Vec<Cell> = last_moves.iter().flat_map(|p| p.cells.iter().copied()).collect();
+    let captured: Vec<Cell> = last_moves.iter().flat_map(|p| p.captures.iter().copied()).collect();
+    let side_width = left.iter().map(String::len).max().unwrap_or(0).max(3);
+    let edge = |labels: &[String]| {
+        let mut line = " ".repeat(side_width + 1);
+        for l in labels {
+            line.push_str(&format!("{l:>width$}"));
+        }
+        format!("{}\n", line.trim_end())
+    };
+    let mut out = String::new();
+    if top.iter().any(|l| !l.is_empty()) {
+        out.push_str(&edge(&top));
+    }
+    for (r, cells) in grid.iter().enumerate() {
+        let mut line = format!("{:>side_width$} ", left[r]);
+        for cell in cells {
+            let Some(cell) = *cell else {
+                line.push_str(&" ".repeat(width));
+                continue;
+            };
+            let mark = if view.marked.contains(&cell) {
+                '*'
+            } else if captured.contains(&cell) {
+                'x'
+            } else if path.contains(&cell) {
+                '+'
             } else {
-                Some(view.pieces.iter().find(|(c, _)| *c == cell).map(|(_, p)| p))
+                ' '
             };
             line.push(mark);
-            line.push_str(&style.cell(content));
+            line.push_str(&style.cell(Some(view.pieces.iter().find(|(c, _)| *c == cell).map(|(_, p)| p))));
         }
-        out.push_str(&format!("{line}  {}\n", rank + 1));
+        if !right[r].is_empty() {
+            line.push_str(&format!("  {}", right[r]));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
-    out.push_str(&format!("    {labels}\n"));
+    if bottom.iter().any(|l| !l.is_empty()) {
+        out.push_str(&edge(&bottom));
+    }
     if !view.marked.is_empty() {
         out.push_str("    * paused this pair\n");
+    }
+    if !path.is_empty() {
+        out.push_str(if captured.is_empty() { "    + last move\n" } else { "    + last move, x captured\n" });
     }
     out
 }
