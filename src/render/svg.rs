@@ -470,7 +470,7 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
             let r = 26.0;
             let _ = writeln!(
                 out,
-                r##"<path class="captured" d="M{} {} L{} {} M{} {} L{} {}" stroke="{ARROW}" stroke-width="9" stroke-linecap="round" stroke-opacity="0.85"/>"##,
+                r##"<path class="captured" d="M{} {} L{} {} M{} {} L{} {}" stroke="{ARROW}" stroke-width="9" stroke-linecap="round"/>"##,
                 num(x - r),
                 num(y - r),
                 num(x + r),
@@ -503,12 +503,8 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     }
     for cell in &paused {
         if let Some((x, y)) = layout.centre(*cell) {
-            let _ = writeln!(
-                out,
-                r##"<use xlink:href="#pause" x="{}" y="{}"/>"##,
-                num(x - SQ / 2.0),
-                num(y - SQ / 2.0)
-            );
+            let _ =
+                writeln!(out, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x - SQ / 2.0), num(y - SQ / 2.0));
         }
     }
     out.push_str("</svg>\n");
@@ -700,8 +696,8 @@ mod tests {
     use resvg::{tiny_skia, usvg};
 
     use super::*;
-    use crate::render::fixtures::four_armies;
-    use crate::rules::{Options, VariantId};
+    use crate::render::fixtures::{four_armies, hexagons, kings_at_home, triangles, two_levels};
+    use crate::rules::{Options, Point, VariantId};
 
     fn c(file: u8, rank: u8) -> Cell {
         Cell { file, rank, level: 0 }
@@ -729,25 +725,32 @@ mod tests {
         ((v >> 16) as u8, (v >> 8) as u8, v as u8)
     }
 
-    /// Every kind of every seat, on a 6×4 board: seat `r` on rank `r`.
+    /// The top-left corner of the square `cell` in `viewer`'s picture of `view`.
+    fn origin(view: &BoardView, viewer: u8, cell: Cell) -> (f32, f32) {
+        let (x, y) = Layout::new(&view.shape, Seat::new(viewer)).centre(cell).expect("on the board");
+        (x - SQ / 2.0, y - SQ / 2.0)
+    }
+
+    /// Every kind of every seat, on a 8×4 board: seat `r` on rank `r`.
     fn all_pieces() -> BoardView {
         let pieces = (0..4u8)
             .flat_map(|owner| {
-                "kqrbnp"
-                    .chars()
+                PieceKind::ALL
+                    .into_iter()
                     .enumerate()
                     .map(move |(f, kind)| (c(f as u8, owner), PieceView { owner: Seat::new(owner), kind }))
             })
             .collect();
-        BoardView { geometry: Geometry::Square { files: 6, ranks: 4, holes: Vec::new() }, pieces, marked: Vec::new() }
+        let shape = BoardShape::squares(8, 4, &[], true, vec![0.0, 180.0]);
+        BoardView { shape: std::sync::Arc::new(shape), pieces, marked: Vec::new() }
     }
 
     #[test]
     fn every_piece_kind_of_every_seat_is_drawn() {
-        let svg = board_svg(&all_pieces(), &Marks::default(), false);
+        let svg = board_svg(&all_pieces(), &Marks::default(), Seat::new(0));
         parse(&svg);
         for owner in 0..4 {
-            for kind in "kqrbnp".chars() {
+            for kind in "kqrbnpmc".chars() {
                 let id = format!("p{owner}{kind}");
                 assert_eq!(svg.matches(&format!(r#"<g id="{id}""#)).count(), 1, "{id} defined once");
                 assert_eq!(svg.matches(&format!(r##"xlink:href="#{id}""##)).count(), 1, "{id} placed once");
@@ -756,14 +759,14 @@ mod tests {
         // Each army's body colour shows on its queen's crown (b2 is light, so the
         // crown's fill is not the square's).
         for owner in 0..4u8 {
-            let (x, y) = Frame { files: 6, ranks: 4, flipped: false }.origin(c(1, owner));
+            let (x, y) = origin(&all_pieces(), 0, c(1, owner));
             assert_eq!(pixel(&svg, x + 50.0, y + 55.0), rgb(ARMIES[usize::from(owner)].fill), "seat {owner}");
         }
     }
 
     #[test]
     fn the_extra_armies_carry_a_mark_besides_their_colour() {
-        let svg = board_svg(&all_pieces(), &Marks::default(), false);
+        let svg = board_svg(&all_pieces(), &Marks::default(), Seat::new(0));
         let group = |id: &str| {
             let start = svg.find(&format!(r#"<g id="{id}""#)).unwrap();
             svg[start..start + svg[start..].find("</g>").unwrap()].to_owned()
@@ -776,30 +779,29 @@ mod tests {
     #[test]
     fn holes_are_not_drawn() {
         let view = four_armies();
-        let svg = board_svg(&view, &Marks::default(), false);
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
         parse(&svg);
         let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
         assert_eq!(cells.matches("<rect").count(), 160, "160 squares (rules/vierschach.md §1)");
-        let frame = Frame { files: 14, ranks: 14, flipped: false };
-        // a1 is a hole: the frame shows; d1 holds South's rook, a4 West's.
-        let (x, y) = frame.origin(c(0, 0));
-        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(FRAME));
-        let (x, y) = frame.origin(c(1, 12));
-        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(FRAME));
+        // a1 and b13 are holes: the frame shows where they would be.
+        let (x, y) = origin(&view, 0, c(3, 0));
+        assert_eq!(pixel(&svg, x - 3.0 * SQ + 50.0, y + 50.0), rgb(FRAME));
+        let (x, y) = origin(&view, 0, c(3, 12));
+        assert_eq!(pixel(&svg, x - 2.0 * SQ + 50.0, y + 50.0), rgb(FRAME));
         // Light iff x + y is even (rules/vierschach.md §1): e3 light, d3 dark.
-        let (x, y) = frame.origin(c(4, 2));
+        let (x, y) = origin(&view, 0, c(4, 2));
         assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(LIGHT));
-        let (x, y) = frame.origin(c(3, 2));
+        let (x, y) = origin(&view, 0, c(3, 2));
         assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(DARK));
     }
 
     #[test]
     fn chess_squares_are_light_on_the_right() {
         let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        let svg = board_svg(&rules.board(&rules.start()).unwrap(), &Marks::default(), false);
-        let frame = Frame { files: 8, ranks: 8, flipped: false };
+        let view = rules.board(&rules.start()).unwrap();
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
         for (cell, colour) in [(c(7, 0), LIGHT), (c(0, 0), DARK), (c(4, 3), LIGHT), (c(3, 3), DARK)] {
-            let (x, y) = frame.origin(cell);
+            let (x, y) = origin(&view, 0, cell);
             assert_eq!(pixel(&svg, x + 3.0, y + 3.0), rgb(colour), "{cell:?}");
         }
     }
@@ -809,11 +811,10 @@ mod tests {
         let rules = VariantId::Fairschach.rulebook(&Options::new()).unwrap();
         let view = rules.board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR s KQkq e3,d6 e4,d5 0 2").unwrap();
         let marks = Marks {
-            last_moves: vec![(c(4, 1), c(4, 3)), (c(3, 6), c(3, 4))],
+            last_moves: vec![MovePath::step(c(4, 1), c(4, 3)), MovePath::step(c(3, 6), c(3, 4))],
             to_move: vec![Seat::new(0), Seat::new(1)],
-            seats: 2,
         };
-        let svg = board_svg(&view, &marks, false);
+        let svg = board_svg(&view, &marks, Seat::new(0));
         parse(&svg);
         assert_eq!(svg.matches("url(#hatch)").count(), 2, "e4 and d5 hatched");
         assert_eq!(svg.matches(r##"xlink:href="#pause""##).count(), 2, "e4 and d5 badged");
@@ -823,37 +824,35 @@ mod tests {
 
         // The pause badge sits at the top right of e4; the bars lie along the
         // bottom (white) and the top (black).
-        let frame = Frame { files: 8, ranks: 8, flipped: false };
-        let (x, y) = frame.origin(c(4, 3));
+        let (x, y) = origin(&view, 0, c(4, 3));
         assert_eq!(pixel(&svg, x + 80.0, y + 20.0), rgb(PAUSE));
         let bar_mid = |top: bool| {
-            let y = if top { MARGIN - GAP - BAR / 2.0 } else { MARGIN + frame.height() + GAP + BAR / 2.0 };
+            let y = if top { MARGIN - GAP - BAR / 2.0 } else { MARGIN + 8.0 * SQ + GAP + BAR / 2.0 };
             pixel(&svg, MARGIN + 150.0, y)
         };
         assert_eq!(bar_mid(false), rgb(ARMIES[0].fill));
         assert_eq!(bar_mid(true), rgb(ARMIES[1].fill));
         // Seen from black's side, the bars change places.
-        let turned = board_svg(&view, &marks, true);
+        let turned = board_svg(&view, &marks, Seat::new(1));
         assert_eq!(pixel(&turned, MARGIN + 150.0, MARGIN - GAP - BAR / 2.0), rgb(ARMIES[0].fill));
     }
 
     #[test]
     fn four_seats_sit_clockwise_from_the_bottom() {
         let view = four_armies();
-        let frame = Frame { files: 14, ranks: 14, flipped: false };
-        let mid = MARGIN + frame.width() / 2.0 + 30.0;
-        let outer = MARGIN + frame.width() + GAP + BAR / 2.0;
+        let mid = MARGIN + 14.0 * SQ / 2.0 + 30.0;
+        let outer = MARGIN + 14.0 * SQ + GAP + BAR / 2.0;
         let inner = MARGIN - GAP - BAR / 2.0;
         for (seat, (x, y)) in [(0, (mid, outer)), (1, (inner, mid)), (2, (mid, inner)), (3, (outer, mid))] {
-            let marks = Marks { to_move: vec![Seat::new(seat)], seats: 4, ..Marks::default() };
-            let svg = board_svg(&view, &marks, false);
+            let marks = Marks { to_move: vec![Seat::new(seat)], ..Marks::default() };
+            let svg = board_svg(&view, &marks, Seat::new(0));
             assert_eq!(pixel(&svg, x, y), rgb(ARMIES[usize::from(seat)].fill), "seat {seat}");
         }
     }
 
     #[test]
     fn coordinates_are_drawn_as_paths_for_every_file_and_rank() {
-        let svg = board_svg(&four_armies(), &Marks::default(), true);
+        let svg = board_svg(&four_armies(), &Marks::default(), Seat::new(2));
         parse(&svg);
         assert!(!svg.contains("<text"));
         for ch in "abcdefghijklmn0123456789".chars() {
@@ -867,25 +866,28 @@ mod tests {
 
     #[test]
     fn the_same_position_gives_the_same_bytes() {
-        let marks = Marks { last_moves: vec![(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)], seats: 4 };
+        let marks = Marks { last_moves: vec![MovePath::step(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)] };
         let mut view = four_armies();
         view.marked = vec![c(3, 3), c(0, 4)];
-        let first = board_svg(&view, &marks, false);
-        assert_eq!(first, board_svg(&view, &marks, false));
+        let first = board_svg(&view, &marks, Seat::new(0));
+        assert_eq!(first, board_svg(&view, &marks, Seat::new(0)));
         // The order of the view's lists does not matter.
         view.pieces.reverse();
         view.marked.reverse();
-        assert_eq!(first, board_svg(&view, &marks, false));
+        assert_eq!(first, board_svg(&view, &marks, Seat::new(0)));
         assert!(first.len() < 64 * 1024, "{} bytes", first.len());
     }
 
     #[test]
     fn what_lies_outside_the_grid_is_left_out() {
         let mut view = all_pieces();
-        view.pieces.push((c(9, 9), PieceView { owner: Seat::new(0), kind: 'k' }));
-        view.marked.push(c(7, 0));
-        let marks = Marks { last_moves: vec![(c(0, 0), c(20, 20)), (c(1, 1), c(1, 1))], ..Marks::default() };
-        let svg = board_svg(&view, &marks, false);
+        view.pieces.push((c(9, 9), PieceView { owner: Seat::new(0), kind: PieceKind::King }));
+        view.marked.push(c(9, 0));
+        let marks = Marks {
+            last_moves: vec![MovePath::step(c(0, 0), c(20, 20)), MovePath::step(c(1, 1), c(1, 1))],
+            ..Marks::default()
+        };
+        let svg = board_svg(&view, &marks, Seat::new(0));
         parse(&svg);
         assert_eq!(svg.matches(r##"xlink:href="#p0k""##).count(), 1);
         assert!(!svg.contains("url(#hatch)") && !svg.contains(ARROW));
@@ -898,5 +900,154 @@ mod tests {
         assert_eq!(num(12.5), "12.5");
         assert_eq!(num(1.0 / 3.0), "0.33");
         assert_eq!(num(754.0), "754");
+    }
+
+    /// The centres of the cells of `view` in `viewer`'s picture, and the lowest.
+    fn placed(view: &BoardView, viewer: Seat) -> (Layout<'_>, f32) {
+        let layout = Layout::new(&view.shape, viewer);
+        let bottom =
+            view.shape.cells.iter().filter_map(|c| layout.centre(c.cell)).map(|p| p.1).fold(f32::MIN, f32::max);
+        (layout, bottom)
+    }
+
+    /// Where the piece placed with `<use … x= y=>` or `translate()` on `cell`
+    /// sits in the SVG text: the centre read back from the markup.
+    fn king_centre(svg: &str, seat: usize) -> (f32, f32) {
+        let needle = format!(r##"<use xlink:href="#p{seat}k" x=""##);
+        let at = svg.find(&needle).unwrap_or_else(|| panic!("seat {seat}'s king placed:\n{svg}"));
+        let rest = &svg[at + needle.len()..];
+        let x: f32 = rest[..rest.find('"').unwrap()].parse().unwrap();
+        let rest = &rest[rest.find("y=\"").unwrap() + 3..];
+        let y: f32 = rest[..rest.find('"').unwrap()].parse().unwrap();
+        (x + SQ / 2.0, y + SQ / 2.0)
+    }
+
+    #[test]
+    fn every_seat_of_four_sees_its_own_pieces_at_the_bottom() {
+        let mut view = four_armies();
+        let homes = kings_at_home(&mut view);
+        let svgs: Vec<String> = (0..4).map(|s| board_svg(&view, &Marks::default(), Seat::new(s))).collect();
+        for (s, svg) in svgs.iter().enumerate() {
+            parse(svg);
+            let (layout, bottom) = placed(&view, Seat::new(s as u8));
+            let (_, y) = king_centre(svg, s);
+            assert_eq!(y, bottom, "seat {s}'s king on the bottom rank of its view");
+            assert_eq!(layout.centre(homes[s]).unwrap().1, bottom);
+            for other in (0..4).filter(|&o| o != s) {
+                assert!(king_centre(svg, other).1 < bottom, "seat {other} not at the bottom of seat {s}'s view");
+            }
+            // The seat's army colour shows on its king, bottom band.
+            let (x, y) = king_centre(svg, s);
+            assert_eq!(pixel(svg, x - 10.0, y + 5.0), rgb(ARMIES[s].fill), "seat {s}");
+        }
+        for a in 0..4 {
+            for b in a + 1..4 {
+                assert_ne!(svgs[a], svgs[b], "seats {a} and {b} see different pictures");
+            }
+        }
+    }
+
+    #[test]
+    fn hexagons_for_three_seats_are_drawn_turned_for_each() {
+        let mut view = hexagons();
+        let homes = kings_at_home(&mut view);
+        let marks = Marks { to_move: vec![Seat::new(1)], ..Marks::default() };
+        for s in 0..3u8 {
+            let svg = board_svg(&view, &marks, Seat::new(s));
+            parse(&svg);
+            let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
+            assert_eq!(cells.matches("<polygon").count(), 19, "19 hexagons");
+            for shade in SHADES {
+                assert!(cells.contains(shade), "three colours: {shade}");
+            }
+            let (layout, bottom) = placed(&view, Seat::new(s));
+            let y = layout.centre(homes[usize::from(s)]).unwrap().1;
+            assert!((y - bottom).abs() < 1.0, "seat {s}'s home row at the bottom of its view ({y} vs {bottom})");
+            // The king drawn there, scaled into its hexagon.
+            let scale = Outline::HexagonPointed.piece_scale();
+            assert!(svg.contains(&format!(r##"<use xlink:href="#p{s}k" transform="##)), "{svg}");
+            assert!(svg.contains(&format!("scale({})", num(scale))));
+            // Seat 2's bar: along the bottom for itself, turned for the others.
+            let bar = svg.split(r#"class="to-move seat-2""#).nth(1).unwrap().split("/>").next().unwrap().to_owned();
+            assert_eq!(bar.contains("rotate("), s != 1, "{bar}");
+        }
+        // The labels of the first seat's edge are drawn (only the letters a..e).
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
+        let coordinates = svg.split("<g id=\"coordinates\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(coordinates.matches("<path").count(), 3);
+    }
+
+    #[test]
+    fn triangles_hold_draughts_men_and_kings() {
+        let mut view = triangles();
+        view.pieces = vec![
+            (c(0, 0), PieceView { owner: Seat::new(0), kind: PieceKind::Man }),
+            (c(2, 1), PieceView { owner: Seat::new(1), kind: PieceKind::DraughtsKing }),
+        ];
+        let svg = board_svg(&view, &Marks::default(), Seat::new(2));
+        parse(&svg);
+        let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(cells.matches("<polygon").count(), 9);
+        assert_eq!(cells.matches(LIGHT).count(), 6, "six triangles up");
+        assert!(svg.contains(r#"<g id="p0m""#) && svg.contains(r#"<g id="p1c""#));
+        assert_eq!(svg.matches("scale(0.5)").count(), 2, "pieces shrunk into their triangles");
+        // The man shows in its colour at its triangle's centroid.
+        let (x, y) = Layout::new(&view.shape, Seat::new(2)).centre(c(0, 0)).unwrap();
+        assert_eq!(pixel(&svg, x, y + 3.0), rgb(ARMIES[0].fill));
+    }
+
+    #[test]
+    fn levels_stand_side_by_side() {
+        let mut view = two_levels();
+        view.pieces =
+            vec![(Cell { file: 0, rank: 0, level: 1 }, PieceView { owner: Seat::new(1), kind: PieceKind::Rook })];
+        for viewer in [Seat::new(0), Seat::new(1)] {
+            let svg = board_svg(&view, &Marks::default(), viewer);
+            parse(&svg);
+            let layout = Layout::new(&view.shape, viewer);
+            let right_of_0 = view
+                .shape
+                .cells
+                .iter()
+                .filter(|c| c.cell.level == 0)
+                .map(|c| layout.centre(c.cell).unwrap().0)
+                .fold(f32::MIN, f32::max);
+            let left_of_1 = view
+                .shape
+                .cells
+                .iter()
+                .filter(|c| c.cell.level == 1)
+                .map(|c| layout.centre(c.cell).unwrap().0)
+                .fold(f32::MAX, f32::min);
+            assert!(left_of_1 > right_of_0 + SQ, "level 1 right of level 0");
+            assert_eq!(
+                svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap().matches("<rect").count(),
+                8
+            );
+            let (x, y) = layout.centre(Cell { file: 0, rank: 0, level: 1 }).unwrap();
+            assert_eq!(pixel(&svg, x, y + 5.0), rgb(ARMIES[1].fill), "the rook on level 1");
+        }
+        // Each level has its own coordinates: a and b under both.
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
+        let coordinates = svg.split("<g id=\"coordinates\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(coordinates.matches("<path").count(), 2 * 8);
+    }
+
+    #[test]
+    fn a_multi_jump_marks_its_whole_path_and_its_captures() {
+        let mut view = triangles();
+        view.pieces = vec![(c(4, 0), PieceView { owner: Seat::new(0), kind: PieceKind::DraughtsKing })];
+        let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)] };
+        let marks = Marks { last_moves: vec![jump], ..Marks::default() };
+        let svg = board_svg(&view, &marks, Seat::new(0));
+        parse(&svg);
+        assert_eq!(svg.matches(r#"class="last-move""#).count(), 3, "from, the landing, to");
+        assert_eq!(svg.matches(r#"class="captured""#).count(), 2, "both jumped men crossed");
+        assert_eq!(svg.matches(r#"class="arrow-path""#).count(), 1);
+        assert_eq!(svg.matches(r#"class="arrow""#).count(), 1);
+        // The cross lies over the captured cell's centre.
+        let (x, y) = Layout::new(&view.shape, Seat::new(0)).centre(c(1, 1)).unwrap();
+        assert_eq!(pixel(&svg, x, y), rgb(ARROW));
+        let _ = Point::new(0.0, 0.0);
     }
 }

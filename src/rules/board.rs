@@ -70,10 +70,24 @@ impl Outline {
         match self {
             Outline::Square => vec![at(-0.5, -0.5), at(0.5, -0.5), at(0.5, 0.5), at(-0.5, 0.5)],
             Outline::Hexagon => {
-                vec![at(r, 0.0), at(r / 2.0, 0.5), at(-r / 2.0, 0.5), at(-r, 0.0), at(-r / 2.0, -0.5), at(r / 2.0, -0.5)]
+                vec![
+                    at(r, 0.0),
+                    at(r / 2.0, 0.5),
+                    at(-r / 2.0, 0.5),
+                    at(-r, 0.0),
+                    at(-r / 2.0, -0.5),
+                    at(r / 2.0, -0.5),
+                ]
             }
             Outline::HexagonPointed => {
-                vec![at(0.0, r), at(-0.5, r / 2.0), at(-0.5, -r / 2.0), at(0.0, -r), at(0.5, -r / 2.0), at(0.5, r / 2.0)]
+                vec![
+                    at(0.0, r),
+                    at(-0.5, r / 2.0),
+                    at(-0.5, -r / 2.0),
+                    at(0.0, -r),
+                    at(0.5, -r / 2.0),
+                    at(0.5, r / 2.0),
+                ]
             }
             Outline::Triangle { up: true } => vec![at(-0.5, -h / 3.0), at(0.5, -h / 3.0), at(0.0, 2.0 * h / 3.0)],
             Outline::Triangle { up: false } => vec![at(-0.5, h / 3.0), at(0.0, -2.0 * h / 3.0), at(0.5, h / 3.0)],

@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position,
 
 use super::notation::{self, Candidate};
 use super::{
-    BoardShape, BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind, PieceView, Resolution, RulesError,
-    Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardShape, BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind, PieceView,
+    Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White.
@@ -167,7 +167,8 @@ pub(crate) fn uci_path(before: Option<&shakmaty::Board>, uci: &str) -> Option<Mo
     let (from, to) = super::coordinate_move_cells(uci)?;
     let mut path = MovePath::step(from, to);
     let Some(board) = before else { return Some(path) };
-    let square = |c: Cell| Square::from_coords(shakmaty::File::new(u32::from(c.file)), shakmaty::Rank::new(u32::from(c.rank)));
+    let square =
+        |c: Cell| Square::from_coords(shakmaty::File::new(u32::from(c.file)), shakmaty::Rank::new(u32::from(c.rank)));
     if from.file > 7 || from.rank > 7 || to.file > 7 || to.rank > 7 {
         return None;
     }

@@ -31,7 +31,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use board::{
-    BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point, coordinate_move_cells,
+    BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point,
+    coordinate_move_cells,
 };
 
 /// A seat at the table: the index of a player position in the variant's seat list.

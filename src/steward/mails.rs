@@ -156,8 +156,7 @@ pub(super) fn turn(
     // The moves played, as the board picture of the game page marks them.
     let played = r.moves.iter().filter(|m| matches!(m.result, SeatResult::Played | SeatResult::First));
     // `game` still holds the state the turn was played in.
-    let paths: Vec<MovePath> =
-        played.filter_map(|m| game.rules.move_path(Some(&game.row.state), &m.mv)).collect();
+    let paths: Vec<MovePath> = played.filter_map(|m| game.rules.move_path(Some(&game.row.state), &m.mv)).collect();
     let mut pictures = Pictures::new(game, &r.state, paths.clone(), to_move)?;
     game.seats
         .iter()

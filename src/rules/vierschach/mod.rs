@@ -44,8 +44,8 @@ pub use moves::{MoveKind, VsMove};
 pub use state::{Kind, SEAT_LETTERS, Status, VsState};
 
 use super::{
-    BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, Options, OptionsError, Outcome, PieceKind, PieceView, Resolution,
-    RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, Options, OptionsError, Outcome, PieceKind,
+    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use notation::Candidate;
 use state::{is_piece, kind, owner};
