@@ -432,6 +432,29 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     coordinates(&mut out, &layout);
     bars(&mut out, &layout, marks);
 
+    // The captured cells are crossed under the pieces: a capturing piece that
+    // stands there now stays in full view.
+    let mut captured: Vec<Cell> =
+        marks.last_moves.iter().flat_map(|p| p.captures.iter().copied()).filter(|c| on_board(c)).collect();
+    captured.sort();
+    captured.dedup();
+    for cell in captured {
+        if let Some((x, y)) = layout.centre(cell) {
+            let r = 26.0;
+            let _ = writeln!(
+                out,
+                r##"<path class="captured" d="M{} {} L{} {} M{} {} L{} {}" stroke="{ARROW}" stroke-width="9" stroke-linecap="round"/>"##,
+                num(x - r),
+                num(y - r),
+                num(x + r),
+                num(y + r),
+                num(x + r),
+                num(y - r),
+                num(x - r),
+                num(y + r)
+            );
+        }
+    }
     // The pieces, in cell order.
     let mut pieces: Vec<&(Cell, PieceView)> = view.pieces.iter().filter(|(c, _)| on_board(c)).collect();
     pieces.sort_by_key(|(c, _)| *c);
@@ -459,29 +482,7 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
         }
     }
 
-    // The captured cells are crossed; the last moves' arrows and the pause
-    // badges lie over the pieces.
-    let mut captured: Vec<Cell> =
-        marks.last_moves.iter().flat_map(|p| p.captures.iter().copied()).filter(|c| on_board(c)).collect();
-    captured.sort();
-    captured.dedup();
-    for cell in captured {
-        if let Some((x, y)) = layout.centre(cell) {
-            let r = 26.0;
-            let _ = writeln!(
-                out,
-                r##"<path class="captured" d="M{} {} L{} {} M{} {} L{} {}" stroke="{ARROW}" stroke-width="9" stroke-linecap="round"/>"##,
-                num(x - r),
-                num(y - r),
-                num(x + r),
-                num(y + r),
-                num(x + r),
-                num(y - r),
-                num(x - r),
-                num(y + r)
-            );
-        }
-    }
+    // The last moves' arrows and the pause badges lie over the pieces.
     for path in &marks.last_moves {
         let mut points: Vec<Xy> = path.cells.iter().filter_map(|c| layout.centre(*c)).collect();
         points.dedup();
