@@ -32,10 +32,10 @@ impl Point {
     /// turns are exact, so square boards keep whole coordinates.
     pub fn turned(self, degrees: f32) -> Point {
         let (sin, cos) = match degrees.rem_euclid(360.0) {
-            d if d == 0.0 => (0.0, 1.0),
-            d if d == 90.0 => (1.0, 0.0),
-            d if d == 180.0 => (0.0, -1.0),
-            d if d == 270.0 => (-1.0, 0.0),
+            0.0 => (0.0, 1.0),
+            90.0 => (1.0, 0.0),
+            180.0 => (0.0, -1.0),
+            270.0 => (-1.0, 0.0),
             d => d.to_radians().sin_cos(),
         };
         Point { x: self.x * cos - self.y * sin, y: self.x * sin + self.y * cos }
