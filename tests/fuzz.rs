@@ -680,7 +680,7 @@ fn fuzz_move_text() {
             prop_assert_eq!(notation.as_ref().ok(), Some(&checked.notation));
             let again = rules.check_move(state, seat, &checked.notation).map(|c| c.canonical);
             prop_assert_eq!(again.as_ref().ok(), Some(&checked.canonical), "{:?} in {}", text, state);
-            let _ = rules.move_cells(&checked.canonical);
+            let _ = rules.move_path(Some(state), &checked.canonical);
             if rules.seats_to_move(state).map(SeatSet::len) == Ok(1) {
                 let _ = rules.resolve(&[], state, &[(seat, checked.canonical)]);
             }

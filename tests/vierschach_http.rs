@@ -173,10 +173,14 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     .await;
     assert_eq!(files.len(), expected.len(), "one mail per seat per turn: {:?}", files.keys().collect::<Vec<_>>());
 
-    // South's back rank as south, west and east see it, and as north sees it
-    // (turned by half a turn): the four-army text board.
-    let south_rank1 = "  1           sR sN sB sQ sK sB sN sR           1";
-    let north_rank1 = "  1           sR sN sB sK sQ sB sN sR           1";
+    // Every seat sees its own back rank at the bottom of its text board, just
+    // above the coordinates: the four-army text board turned for each seat.
+    let home_rank = [
+        "  1           sR sN sB sQ sK sB sN sR           1",
+        "  a           wR wN wB wQ wK wB wN wR           a",
+        " 14           nR nN nB nQ nK nB nN nR           14",
+        "  n           eR eN eB eQ eK eB eN eR           n",
+    ];
     for (seat, (player, address)) in PLAYERS.iter().enumerate() {
         let started = parse_mail(&files[&format!("{id}.0.{seat}.started@{MAIL_DOMAIN}.eml")]);
         assert_eq!(started.header("To"), format!("{player} <{address}>"));
@@ -199,8 +203,12 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
             for piece in ["sK", "wK", "nK", "eK"] {
                 assert!(text.contains(piece), "all four armies on the board ({piece}):\n{text}");
             }
-            let rank1 = if seat == 2 { north_rank1 } else { south_rank1 };
-            assert!(text.lines().any(|l| l.trim_end() == rank1.trim_end()), "{rank1:?} for seat {seat}:\n{text}");
+            let lines: Vec<&str> = text.lines().collect();
+            // A mated seat's pieces carry a `*` mark: compare without marks.
+            let home = lines.iter().position(|l| l.replace('*', " ").trim_end() == home_rank[seat]);
+            let home = home.unwrap_or_else(|| panic!("{:?} for seat {seat}:\n{text}", home_rank[seat]));
+            let below = lines[home + 1];
+            assert!(!below.contains('.') && !below.contains('K'), "the bottom row for seat {seat}:\n{text}");
             let html = mail.text("text/html");
             assert!(html.contains("src=\"cid:board\""), "{html}");
             let Part { content_id: cid, content: png, .. } = &mail.parts[2];
@@ -237,4 +245,50 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     let svg = String::from_utf8(s.get(&format!("/api/games/{id}/board.svg"), None).await.body).unwrap();
     assert_eq!(svg.matches("class=\"arrow").count(), 1, "the last move, i13-i12");
     assert_eq!(svg.matches("class=\"to-move").count(), 0, "nobody is to move");
+
+    // The four seats' pictures differ, and each has its own king on the bottom
+    // rank: no piece lies lower than it.
+    let mut svgs = Vec::new();
+    let mut pngs = Vec::new();
+    for (seat, name) in SEATS.iter().enumerate() {
+        let svg = s.get(&format!("/api/games/{id}/board.svg?seat={name}"), None).await;
+        assert_eq!(svg.status, 200, "{}", svg.text);
+        let svg = String::from_utf8(svg.body).unwrap();
+        let pieces = placed_pieces(&svg);
+        let lowest = pieces.iter().map(|p| p.2).fold(f32::MIN, f32::max);
+        let king = pieces.iter().find(|p| p.0 == format!("p{seat}k")).unwrap_or_else(|| panic!("{name}'s king"));
+        assert_eq!(king.2, lowest, "{name}'s king on the bottom rank of {name}'s picture");
+        for other in (0..4).filter(|&o| o != seat) {
+            let theirs = pieces.iter().find(|p| p.0 == format!("p{other}k")).unwrap();
+            assert!(theirs.2 < lowest, "{}'s king is not at the bottom of {name}'s picture", SEATS[other]);
+        }
+        svgs.push(svg);
+        let png = s.get(&format!("/api/games/{id}/board.png?seat={name}&size=300"), None).await;
+        assert_eq!(png_size(&png.body), (300, 300));
+        pngs.push(png.body);
+    }
+    for a in 0..4 {
+        for b in a + 1..4 {
+            assert_ne!(svgs[a], svgs[b], "{} and {} see different SVGs", SEATS[a], SEATS[b]);
+            assert_ne!(pngs[a], pngs[b], "{} and {} see different PNGs", SEATS[a], SEATS[b]);
+        }
+    }
+    // No seat named: south's view.
+    assert_eq!(String::from_utf8(s.get(&format!("/api/games/{id}/board.svg"), None).await.body).unwrap(), svgs[0]);
+}
+
+/// The pieces placed on a board SVG: design id (`p0k`: seat 1's king) and the
+/// top-left corner of its square, read from `<use xlink:href="#…" x="…" y="…"/>`.
+fn placed_pieces(svg: &str) -> Vec<(String, f32, f32)> {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[start..start + tag[start..].find('"')?].to_owned())
+    };
+    svg.lines()
+        .filter(|l| l.starts_with("<use xlink:href=\"#p") && l.contains(" x=\""))
+        .map(|l| {
+            let id = attr(l, "xlink:href").unwrap().trim_start_matches('#').to_owned();
+            (id, attr(l, "x").unwrap().parse().unwrap(), attr(l, "y").unwrap().parse().unwrap())
+        })
+        .collect()
 }

@@ -178,9 +178,9 @@ mod tests {
     use crate::render::svg::{Marks, board_svg};
     use crate::rules::{Options, VariantId};
 
-    fn start_svg(flipped: bool) -> String {
+    fn start_svg(black: bool) -> String {
         let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), flipped)
+        board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), crate::rules::Seat::new(u8::from(black)))
     }
 
     #[tokio::test]

@@ -31,9 +31,9 @@ pub const MAX_SIZE_PX: u32 = 4096;
 /// # Examples
 /// ```
 /// use fairsteward::render::{png::board_png, svg::{Marks, board_svg}};
-/// use fairsteward::rules::{Options, VariantId};
+/// use fairsteward::rules::{Options, Seat, VariantId};
 /// let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
-/// let svg = board_svg(&rules.board(&rules.start()).unwrap(), &Marks::default(), false);
+/// let svg = board_svg(&rules.board(&rules.start()).unwrap(), &Marks::default(), Seat::new(0));
 /// let png = board_png(&svg, 320).unwrap();
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
@@ -56,7 +56,7 @@ mod tests {
     use super::*;
     use crate::render::fixtures::four_armies;
     use crate::render::svg::{Marks, board_svg};
-    use crate::rules::{Cell, Options, Seat, VariantId};
+    use crate::rules::{Cell, MovePath, Options, Seat, VariantId};
 
     /// The width and height in a PNG's IHDR chunk.
     fn png_size(png: &[u8]) -> (u32, u32) {
@@ -69,7 +69,7 @@ mod tests {
     #[test]
     fn a_board_becomes_a_png_of_the_size_asked() {
         let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        let svg = board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), false);
+        let svg = board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), Seat::new(0));
         let png = board_png(&svg, 480).unwrap();
         assert_eq!(png_size(&png), (480, 480));
         let decoded = tiny_skia::Pixmap::decode_png(&png).unwrap();
@@ -80,15 +80,15 @@ mod tests {
         colours.dedup();
         assert!(colours.len() > 20, "{} colours", colours.len());
 
-        let plus = board_png(&board_svg(&four_armies(), &Marks::default(), true), 700).unwrap();
+        let plus = board_png(&board_svg(&four_armies(), &Marks::default(), Seat::new(2)), 700).unwrap();
         assert_eq!(png_size(&plus), (700, 700));
     }
 
     #[test]
     fn a_wide_board_keeps_its_proportions() {
         let mut view = four_armies();
-        view.geometry = crate::rules::Geometry::Square { files: 14, ranks: 7, holes: Vec::new() };
-        let (w, h) = png_size(&board_png(&board_svg(&view, &Marks::default(), false), 600).unwrap());
+        view.shape = std::sync::Arc::new(crate::rules::BoardShape::squares(14, 7, &[], true, vec![0.0, 180.0]));
+        let (w, h) = png_size(&board_png(&board_svg(&view, &Marks::default(), Seat::new(0)), 600).unwrap());
         assert_eq!(w, 600);
         assert!((300..400).contains(&h), "{h}");
     }
@@ -116,8 +116,8 @@ mod tests {
         };
 
         let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        let marks = Marks { to_move: vec![Seat::new(0)], seats: 2, ..Marks::default() };
-        write("chess-start", &board_svg(&chess.board(&chess.start()).unwrap(), &marks, false));
+        let marks = Marks { to_move: vec![Seat::new(0)], ..Marks::default() };
+        write("chess-start", &board_svg(&chess.board(&chess.start()).unwrap(), &marks, Seat::new(0)));
 
         let fs = VariantId::Fairschach.rulebook(&Options::new()).unwrap();
         let mut history = Vec::new();
@@ -126,17 +126,21 @@ mod tests {
         for pair in [["e4", "d5"], ["Nf3", "Nc6"], ["Bb5", "Bg4"], ["exd5", "Qd6"]] {
             let moves = vec![(Seat::new(0), pair[0].to_owned()), (Seat::new(1), pair[1].to_owned())];
             let r = fs.resolve(&history, &state, &moves).unwrap();
-            last =
-                r.moves.iter().filter(|m| m.result.as_str() != "struck").filter_map(|m| fs.move_cells(&m.mv)).collect();
+            last = r
+                .moves
+                .iter()
+                .filter(|m| m.result.as_str() != "struck")
+                .filter_map(|m| fs.move_path(Some(&state), &m.mv))
+                .collect();
             history.push(std::mem::replace(&mut state, r.state));
         }
-        let marks = Marks { last_moves: last, to_move: vec![Seat::new(0), Seat::new(1)], seats: 2 };
+        let marks = Marks { last_moves: last, to_move: vec![Seat::new(0), Seat::new(1)] };
         let view = fs.board(&state).unwrap();
-        write("fairschach-paused", &board_svg(&view, &marks, false));
-        write("fairschach-paused-black", &board_svg(&view, &marks, true));
+        write("fairschach-paused", &board_svg(&view, &marks, Seat::new(0)));
+        write("fairschach-paused-black", &board_svg(&view, &marks, Seat::new(1)));
 
         let c = |file: u8, rank: u8| Cell { file, rank, level: 0 };
-        let marks = Marks { last_moves: vec![(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)], seats: 4 };
+        let marks = Marks { last_moves: vec![MovePath::step(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)] };
         let mut view = four_armies();
         for (cell, _) in &mut view.pieces {
             if *cell == c(3, 1) {
@@ -144,6 +148,8 @@ mod tests {
             }
         }
         view.pieces.sort_by_key(|(cell, _)| *cell);
-        write("four-armies", &board_svg(&view, &marks, false));
+        for seat in 0..4 {
+            write(&format!("four-armies-{seat}"), &board_svg(&view, &marks, Seat::new(seat)));
+        }
     }
 }

@@ -6,39 +6,45 @@
 //! position always gives the same bytes.
 //!
 //! # What the picture shows
-//! * The cells of any square grid up to 14×14; holes (Vierschach's corners) are left
-//!   out, so the frame shows through.
-//! * Coordinates on all four sides (files `a`…`n`, ranks `1`…`14`).
+//! * The cells the variant describes ([`crate::rules::BoardShape`]): squares,
+//!   hexagons, triangles or any polygon, each level of a stacked board beside the
+//!   one before; holes (Vierschach's corners) are simply not cells, so the frame
+//!   shows through.
+//! * The view of one seat: the board turned by that seat's turn, so the seat sits
+//!   at the bottom (half a turn for the second of two, quarter turns for four).
+//! * The variant's edge coordinates (files `a`…`n`, ranks `1`…`14` on square
+//!   boards), upright, outside the to-move bars.
 //! * Up to four armies, told apart by more than hue, for colour-blind players: seat 1
 //!   white and seat 2 black (light and dark: Vierschach's two teams), seat 3 a sand
 //!   colour with a row of dots on every piece's base, seat 4 a brown with a bar
-//!   across the base.
+//!   across the base. Chess pieces and draughts men and kings.
 //! * Marked cells (Fairschach's paused pieces) hatched, with a "pause" badge (‖) on
 //!   the piece.
-//! * The last turn's moves: from and to cells tinted, an arrow from one to the other.
+//! * The last turn's moves: every cell of each move's path tinted, an arrow along
+//!   the path (through a castling king's passed square, a multi-jump's landings)
+//!   and a cross on every captured cell.
 //! * The seats to move: a bar in the seat's colour along its side of the board, and
 //!   that seat's king in the corner at the bar's end.
 //!
 //! The marks carry classes for style sheets and tests: `last-move` (a tinted
-//! cell), `arrow`, `marked` (a hatched cell) and `to-move seat-N` (a bar, N from 1).
+//! cell), `arrow` (and `arrow-path` for the earlier steps of a longer path),
+//! `captured` (a crossed cell), `marked` (a hatched cell) and `to-move seat-N`
+//! (a bar, N from 1).
 
 use std::fmt::Write as _;
 
-use crate::rules::{BoardView, Cell, Geometry, PieceView, Seat};
+use crate::rules::{BoardShape, BoardView, Cell, CellShape, MovePath, Outline, PieceKind, PieceView, Point, Seat};
 
 /// What a picture shows beyond the pieces and the marked cells of the view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
-    /// The from and to cells of the last turn's moves, each drawn as tinted cells
-    /// and an arrow: one move in turn-based games, both of a Fairschach pair.
-    pub last_moves: Vec<(Cell, Cell)>,
-    /// The seats that owe a move now; each gets a bar along its side of the board.
+    /// The paths of the last turn's moves, each drawn as tinted cells, an arrow
+    /// along the path and a cross on every captured cell: one move in
+    /// turn-based games, both of a Fairschach pair.
+    pub last_moves: Vec<MovePath>,
+    /// The seats that owe a move now; each gets a bar along its side of the
+    /// board (the side the variant's seat turns put it on).
     pub to_move: Vec<Seat>,
-    /// How many seats the game has. It decides where a seat sits: with two seats
-    /// the first at the bottom and the second at the top; with more, clockwise
-    /// from the bottom (bottom, left, top, right: Vierschach's south, west,
-    /// north, east).
-    pub seats: usize,
 }
 
 /// The side of a square, in user units; piece designs use a 100-unit box.
@@ -51,8 +57,8 @@ const BAR: f32 = 16.0;
 const LABEL: f32 = 44.0;
 /// The frame around the board: gap, bar, coordinates.
 const MARGIN: f32 = GAP + BAR + LABEL;
-/// The largest grid drawn (files `a`…`n`, ranks `1`…`14`).
-const MAX_SIDE: u8 = 14;
+/// The space between two levels drawn side by side: room for both frames.
+const LEVEL_GAP: f32 = 2.0 * MARGIN;
 /// The picture's nominal size in CSS pixels per user unit (a square is 50 px).
 const PX_PER_UNIT: f32 = 0.5;
 
@@ -60,6 +66,9 @@ const FRAME: &str = "#f4f2ee";
 const FRAME_EDGE: &str = "#c9c4ba";
 const LIGHT: &str = "#dee3e6";
 const DARK: &str = "#8ca2ad";
+const MID: &str = "#b6c4cb";
+/// The cell colours by [`CellShape::shade`]: light, dark, and a third between.
+const SHADES: [&str; 3] = [LIGHT, DARK, MID];
 const LABEL_INK: &str = "#4d5459";
 const MOVE_TINT: &str = "#f5d22e";
 const ARROW: &str = "#e2650c";
@@ -110,9 +119,9 @@ struct Design {
 /// The base every piece stands on.
 const BASE: &str = "M25 79 H75 A5 5 0 0 1 80 84 V88 A5 5 0 0 1 75 93 H25 A5 5 0 0 1 20 88 V84 A5 5 0 0 1 25 79 Z";
 
-fn design(kind: char) -> Design {
+fn design(kind: PieceKind) -> Design {
     match kind {
-        'k' => Design {
+        PieceKind::King => Design {
             body: &[
                 "M46 7 H54 V14 H61 V22 H54 V44 H46 V22 H39 V14 H46 Z",
                 "M34 66 C19 54 20 34 35 34 C43 34 48 40 50 47 C52 40 57 34 65 34 C80 34 81 54 66 66 Z",
@@ -122,7 +131,7 @@ fn design(kind: char) -> Design {
             ],
             detail: "M50 49 V62",
         },
-        'q' => Design {
+        PieceKind::Queen => Design {
             body: &[
                 "M33 64 L21 30 L37 48 L37 21 L46 45 L50 16 L54 45 L63 21 L63 48 L79 30 L67 64 Z",
                 "M33 63 H67 A4 4 0 0 1 67 71 H33 A4 4 0 0 1 33 63 Z",
@@ -136,7 +145,7 @@ fn design(kind: char) -> Design {
             ],
             detail: "",
         },
-        'r' => Design {
+        PieceKind::Rook => Design {
             body: &[
                 "M33 44 L31 79 H69 L67 44 Z",
                 "M25 18 H36 V26 H44.5 V18 H55.5 V26 H64 V18 H75 V37 L68 44 H32 L25 37 Z",
@@ -144,7 +153,7 @@ fn design(kind: char) -> Design {
             ],
             detail: "M32 37 H68 M31.5 72 H68.5",
         },
-        'b' => Design {
+        PieceKind::Bishop => Design {
             body: &[
                 "M41 66 Q41 75 31 79 H69 Q59 75 59 66 Z",
                 "M50 17 C67 29 70 47 61 61 H39 C30 47 33 29 50 17 Z",
@@ -154,7 +163,7 @@ fn design(kind: char) -> Design {
             ],
             detail: "M44 47 L58 33",
         },
-        'n' => Design {
+        PieceKind::Knight => Design {
             body: &[
                 "M33 79 C33 68 38 61 47 55 L40 55 C33 61 26 63 21 58 C17 54 19 49 23 45 \
                  L42 25 L40 13 L50 20 C66 19 78 33 78 52 C78 64 73 71 72 79 Z",
@@ -162,7 +171,20 @@ fn design(kind: char) -> Design {
             ],
             detail: "M55 22 C67 26 74 38 73 56 M27 53 L29 52",
         },
-        _ => Design {
+        PieceKind::Man => Design {
+            body: &["M18 58 V70 A32 13 0 0 0 82 70 V58 Z", "M18 58 A32 13 0 1 1 82 58 A32 13 0 1 1 18 58 Z"],
+            detail: "M31 58 A19 7.5 0 1 1 69 58 A19 7.5 0 1 1 31 58",
+        },
+        PieceKind::DraughtsKing => Design {
+            body: &[
+                "M18 64 V74 A32 13 0 0 0 82 74 V64 Z",
+                "M18 64 A32 13 0 1 1 82 64 A32 13 0 1 1 18 64 Z",
+                "M18 46 V56 A32 13 0 0 0 82 56 V46 Z",
+                "M18 46 A32 13 0 1 1 82 46 A32 13 0 1 1 18 46 Z",
+            ],
+            detail: "M38 50 L36 39 L44 44 L50 35 L56 44 L64 39 L62 50 Z",
+        },
+        PieceKind::Pawn => Design {
             body: &[
                 "M39 50 Q39 66 28 79 H72 Q61 66 61 50 Z",
                 "M34 45 H66 A4 4 0 0 1 66 53 H34 A4 4 0 0 1 34 45 Z",
@@ -233,85 +255,131 @@ fn num(v: f32) -> String {
     s
 }
 
-/// A side of the board, as seen in the picture.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Side {
-    Bottom,
-    Left,
-    Top,
-    Right,
+/// A point of the picture, in user units (`y` downwards).
+type Xy = (f32, f32);
+
+/// Where everything of a board lies in one seat's picture: the variant's plane
+/// turned so the viewing seat sits at the bottom, levels side by side.
+struct Layout<'a> {
+    shape: &'a BoardShape,
+    /// The viewing seat's turn, degrees counter-clockwise.
+    turn: f32,
+    /// Per level: the offset added to a turned point (in units).
+    offsets: Vec<(u8, Xy)>,
+    /// The size of the board area, without the frame.
+    width: f32,
+    height: f32,
 }
 
-impl Side {
-    /// Where `seat` sits, seen from the first seat's side (see [`Marks::seats`]).
-    fn of(seat: Seat, seats: usize) -> Side {
-        let clockwise = [Side::Bottom, Side::Left, Side::Top, Side::Right];
-        if seats <= 2 { [Side::Bottom, Side::Top][seat.index() % 2] } else { clockwise[seat.index() % 4] }
-    }
-
-    fn turned(self) -> Side {
-        match self {
-            Side::Bottom => Side::Top,
-            Side::Top => Side::Bottom,
-            Side::Left => Side::Right,
-            Side::Right => Side::Left,
+impl<'a> Layout<'a> {
+    fn new(shape: &'a BoardShape, viewer: Seat) -> Layout<'a> {
+        let turn = shape.turn(viewer);
+        let mut levels: Vec<u8> = shape.cells.iter().map(|c| c.cell.level).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        // The turned extent of each level, before placing.
+        let boxes: Vec<(u8, [f32; 4])> = levels
+            .iter()
+            .map(|&level| {
+                let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+                for c in shape.cells.iter().filter(|c| c.cell.level == level) {
+                    for p in c.outline.corners(c.centre) {
+                        let (x, y) = raw(p, turn);
+                        b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+                    }
+                }
+                (level, b)
+            })
+            .collect();
+        let height = boxes.iter().map(|(_, b)| b[3] - b[1]).fold(0.0, f32::max);
+        let mut x = MARGIN;
+        let mut offsets = Vec::new();
+        for (level, b) in &boxes {
+            let (w, h) = (b[2] - b[0], b[3] - b[1]);
+            offsets.push((*level, (x - b[0], MARGIN + (height - h) / 2.0 - b[1])));
+            x += w + LEVEL_GAP;
         }
+        let width = if boxes.is_empty() { SQ } else { x - LEVEL_GAP - MARGIN };
+        Layout { shape, turn, offsets, width, height: if boxes.is_empty() { SQ } else { height } }
+    }
+
+    /// A point of `level`'s plane in the picture.
+    fn place(&self, level: u8, p: Point) -> Xy {
+        let (x, y) = raw(p, self.turn);
+        let (dx, dy) = self.offsets.iter().find(|(l, _)| *l == level).map_or((MARGIN, MARGIN), |(_, o)| *o);
+        (x + dx, y + dy)
+    }
+
+    /// The cell's drawing, if the board has it.
+    fn cell(&self, cell: Cell) -> Option<&'a CellShape> {
+        self.shape.cell(cell)
+    }
+
+    fn centre(&self, cell: Cell) -> Option<Xy> {
+        self.cell(cell).map(|c| self.place(c.cell.level, c.centre))
+    }
+
+    fn corners(&self, c: &CellShape) -> Vec<Xy> {
+        c.outline.corners(c.centre).into_iter().map(|p| self.place(c.cell.level, p)).collect()
+    }
+
+    /// Whether cells are upright squares here, drawn as `<rect>`s.
+    fn upright(&self, c: &CellShape) -> bool {
+        c.outline == Outline::Square && self.turn.rem_euclid(90.0) == 0.0
+    }
+
+    /// A direction of the variant's plane (`y` up) in the picture (`y` down).
+    fn direction(&self, p: Point) -> Xy {
+        raw(p, self.turn)
     }
 }
 
-/// The picture's layout: grid size and orientation.
-struct Frame {
-    files: u8,
-    ranks: u8,
-    flipped: bool,
+/// `p` turned by `turn` degrees and scaled to units, `y` flipped downwards.
+fn raw(p: Point, turn: f32) -> Xy {
+    let q = p.turned(turn);
+    (q.x * SQ, -q.y * SQ)
 }
 
-impl Frame {
-    /// The top-left corner of `cell` in the picture.
-    fn origin(&self, cell: Cell) -> (f32, f32) {
-        let col = if self.flipped { self.files - 1 - cell.file } else { cell.file };
-        let row = if self.flipped { cell.rank } else { self.ranks - 1 - cell.rank };
-        (MARGIN + f32::from(col) * SQ, MARGIN + f32::from(row) * SQ)
-    }
-
-    fn centre(&self, cell: Cell) -> (f32, f32) {
-        let (x, y) = self.origin(cell);
-        (x + SQ / 2.0, y + SQ / 2.0)
-    }
-
-    fn width(&self) -> f32 {
-        f32::from(self.files) * SQ
-    }
-
-    fn height(&self) -> f32 {
-        f32::from(self.ranks) * SQ
-    }
-
-    fn contains(&self, cell: Cell) -> bool {
-        cell.file < self.files && cell.rank < self.ranks && cell.level == 0
+/// Writes the outline of `c` with `attrs`, shrunk by `inset` units on every side
+/// for upright squares (polygons are drawn as they are).
+fn cell_outline(out: &mut String, layout: &Layout, c: &CellShape, attrs: &str, inset: f32) {
+    let corners = layout.corners(c);
+    if layout.upright(c) {
+        let x = corners.iter().map(|p| p.0).fold(f32::MAX, f32::min);
+        let y = corners.iter().map(|p| p.1).fold(f32::MAX, f32::min);
+        let _ = writeln!(
+            out,
+            r#"<rect {attrs} x="{}" y="{}" width="{}" height="{}"/>"#,
+            num(x + inset),
+            num(y + inset),
+            num(SQ - 2.0 * inset),
+            num(SQ - 2.0 * inset)
+        );
+    } else {
+        let points: Vec<String> = corners.iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
+        let _ = writeln!(out, r#"<polygon {attrs} points="{}"/>"#, points.join(" "));
     }
 }
 
-/// Draws `view` as an SVG document, seen from the first seat's side or, with
-/// `flipped`, turned by half a turn (the side of the seat opposite).
+/// Draws `view` as an SVG document, seen from `viewer`'s side: the board turned
+/// as the variant says (`BoardShape::seat_turns`), so that seat sits at the
+/// bottom; levels side by side, left to right.
 ///
-/// Grids larger than 14×14 are cut to 14×14 (coordinates go to `n` and `14`);
-/// pieces, marks and moves outside the grid or on holes are left out.
+/// Pieces, marks and moves on cells the board does not have are left out.
 ///
 /// # Examples
 /// ```
 /// use fairsteward::render::svg::{Marks, board_svg};
-/// use fairsteward::rules::{Options, VariantId};
+/// use fairsteward::rules::{Options, Seat, VariantId};
 /// let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
 /// let view = rules.board(&rules.start()).unwrap();
-/// let svg = board_svg(&view, &Marks::default(), false);
+/// let svg = board_svg(&view, &Marks::default(), Seat::new(1));
 /// assert!(svg.starts_with("<svg") && !svg.contains("<text"));
 /// ```
-pub fn board_svg(view: &BoardView, marks: &Marks, flipped: bool) -> String {
-    let Geometry::Square { files, ranks, holes } = &view.geometry;
-    let frame = Frame { files: (*files).clamp(1, MAX_SIDE), ranks: (*ranks).clamp(1, MAX_SIDE), flipped };
-    let on_board = |c: &Cell| frame.contains(*c) && !holes.contains(c);
-    let (w, h) = (frame.width() + 2.0 * MARGIN, frame.height() + 2.0 * MARGIN);
+pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
+    let layout = Layout::new(&view.shape, viewer);
+    let on_board = |c: &Cell| layout.cell(*c).is_some();
+    let (w, h) = (layout.width + 2.0 * MARGIN, layout.height + 2.0 * MARGIN);
 
     let mut out = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -331,96 +399,136 @@ pub fn board_svg(view: &BoardView, marks: &Marks, flipped: bool) -> String {
         num(h - 2.0)
     );
 
-    // "Light on the right": the first seat's rightmost cell of its first rank is
-    // light, as h1 in chess and k1 in Vierschach (`rules/vierschach.md` §1).
-    let right = (0..frame.files).rev().find(|&f| !holes.contains(&Cell { file: f, rank: 0, level: 0 })).unwrap_or(0);
-    let light_parity = right % 2;
-
     // The cells, then what lies on them under the pieces.
     out.push_str(r#"<g id="cells" shape-rendering="crispEdges">"#);
     out.push('\n');
-    for rank in 0..frame.ranks {
-        for file in 0..frame.files {
-            let cell = Cell { file, rank, level: 0 };
-            if holes.contains(&cell) {
-                continue;
-            }
-            let (x, y) = frame.origin(cell);
-            let colour = if (file + rank) % 2 == light_parity { LIGHT } else { DARK };
-            let _ =
-                writeln!(out, r#"<rect x="{}" y="{}" width="{SQ}" height="{SQ}" fill="{colour}"/>"#, num(x), num(y));
-        }
+    for c in &view.shape.cells {
+        let colour = SHADES[usize::from(c.shade) % SHADES.len()];
+        cell_outline(&mut out, &layout, c, &format!(r#"fill="{colour}""#), 0.0);
     }
     out.push_str("</g>\n");
 
-    let mut tinted: Vec<Cell> = marks.last_moves.iter().flat_map(|&(a, b)| [a, b]).filter(|c| on_board(c)).collect();
+    let mut tinted: Vec<Cell> =
+        marks.last_moves.iter().flat_map(|p| p.cells.iter().copied()).filter(|c| on_board(c)).collect();
     tinted.sort();
     tinted.dedup();
     for cell in &tinted {
-        let (x, y) = frame.origin(*cell);
-        let _ = writeln!(
-            out,
-            r#"<rect class="last-move" x="{}" y="{}" width="{SQ}" height="{SQ}" fill="{MOVE_TINT}" fill-opacity="0.5"/>"#,
-            num(x),
-            num(y)
-        );
+        if let Some(c) = layout.cell(*cell) {
+            let attrs = format!(r#"class="last-move" fill="{MOVE_TINT}" fill-opacity="0.5""#);
+            cell_outline(&mut out, &layout, c, &attrs, 0.0);
+        }
     }
 
     let mut paused: Vec<Cell> = view.marked.iter().copied().filter(|c| on_board(c)).collect();
     paused.sort();
     paused.dedup();
     for cell in &paused {
-        let (x, y) = frame.origin(*cell);
-        let _ = writeln!(
-            out,
-            r#"<rect class="marked" x="{}" y="{}" width="{}" height="{}" fill="url(#hatch)" stroke="{PAUSE}" stroke-width="5"/>"#,
-            num(x + 2.5),
-            num(y + 2.5),
-            num(SQ - 5.0),
-            num(SQ - 5.0)
-        );
+        if let Some(c) = layout.cell(*cell) {
+            let attrs = format!(r#"class="marked" fill="url(#hatch)" stroke="{PAUSE}" stroke-width="5""#);
+            cell_outline(&mut out, &layout, c, &attrs, 2.5);
+        }
     }
 
-    coordinates(&mut out, &frame);
-    bars(&mut out, &frame, marks);
+    coordinates(&mut out, &layout);
+    bars(&mut out, &layout, marks);
 
+    // The captured cells are crossed under the pieces: a capturing piece that
+    // stands there now stays in full view.
+    let mut captured: Vec<Cell> =
+        marks.last_moves.iter().flat_map(|p| p.captures.iter().copied()).filter(|c| on_board(c)).collect();
+    captured.sort();
+    captured.dedup();
+    for cell in captured {
+        if let Some((x, y)) = layout.centre(cell) {
+            let r = 26.0;
+            let _ = writeln!(
+                out,
+                r##"<path class="captured" d="M{} {} L{} {} M{} {} L{} {}" stroke="{ARROW}" stroke-width="9" stroke-linecap="round"/>"##,
+                num(x - r),
+                num(y - r),
+                num(x + r),
+                num(y + r),
+                num(x + r),
+                num(y - r),
+                num(x - r),
+                num(y + r)
+            );
+        }
+    }
     // The pieces, in cell order.
     let mut pieces: Vec<&(Cell, PieceView)> = view.pieces.iter().filter(|(c, _)| on_board(c)).collect();
     pieces.sort_by_key(|(c, _)| *c);
     for (cell, piece) in pieces {
-        let (x, y) = frame.origin(*cell);
-        let _ = writeln!(out, r##"<use xlink:href="#{}" x="{}" y="{}"/>"##, piece_id(*piece), num(x), num(y));
+        let Some(c) = layout.cell(*cell) else { continue };
+        let (x, y) = layout.place(c.cell.level, c.centre);
+        let scale = c.outline.piece_scale();
+        if scale == 1.0 {
+            let _ = writeln!(
+                out,
+                r##"<use xlink:href="#{}" x="{}" y="{}"/>"##,
+                piece_id(*piece),
+                num(x - SQ / 2.0),
+                num(y - SQ / 2.0)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
+                piece_id(*piece),
+                num(x - SQ * scale / 2.0),
+                num(y - SQ * scale / 2.0),
+                num(scale)
+            );
+        }
     }
 
     // The last moves' arrows and the pause badges lie over the pieces.
-    for &(from, to) in &marks.last_moves {
-        if from != to && on_board(&from) && on_board(&to) {
-            arrow(&mut out, frame.centre(from), frame.centre(to));
+    for path in &marks.last_moves {
+        let mut points: Vec<Xy> = path.cells.iter().filter_map(|c| layout.centre(*c)).collect();
+        points.dedup();
+        if points.len() < 2 {
+            continue;
         }
+        let (last, before) = (points[points.len() - 1], points[points.len() - 2]);
+        if points.len() > 2 {
+            // Every step but the last as a line, the last as the arrow.
+            let line: Vec<String> =
+                points[..points.len() - 1].iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
+            let _ = writeln!(
+                out,
+                r#"<polyline class="arrow-path" points="{}" fill="none" stroke="{ARROW}" stroke-opacity="0.85" stroke-width="14" stroke-linejoin="round" stroke-linecap="round"/>"#,
+                line.join(" ")
+            );
+        }
+        arrow(&mut out, before, last);
     }
     for cell in &paused {
-        let (x, y) = frame.origin(*cell);
-        let _ = writeln!(out, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x), num(y));
+        if let Some((x, y)) = layout.centre(*cell) {
+            let _ =
+                writeln!(out, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x - SQ / 2.0), num(y - SQ / 2.0));
+        }
     }
     out.push_str("</svg>\n");
     out
 }
 
+/// The letter of a piece design (`k q r b n p`, `m` a draughts man, `c` a crowned one).
+fn kind_id(kind: PieceKind) -> char {
+    kind.letter().to_ascii_lowercase()
+}
+
 fn piece_id(piece: PieceView) -> String {
-    let kind = piece.kind.to_ascii_lowercase();
-    let kind = if "kqrbnp".contains(kind) { kind } else { 'p' };
-    format!("p{}{kind}", piece.owner.index() % ARMIES.len())
+    format!("p{}{}", piece.owner.index() % ARMIES.len(), kind_id(piece.kind))
 }
 
 /// The pieces in use (each drawn once and placed with `<use>`), the hatching and
 /// the pause badge.
 fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
-    let mut used: Vec<(usize, char)> = view
+    let mut used: Vec<(usize, PieceKind)> = view
         .pieces
         .iter()
-        .map(|(_, p)| (p.owner.index() % ARMIES.len(), p.kind.to_ascii_lowercase()))
-        .map(|(o, k)| (o, if "kqrbnp".contains(k) { k } else { 'p' }))
-        .chain(marks.to_move.iter().map(|s| (s.index() % ARMIES.len(), 'k')))
+        .map(|(_, p)| (p.owner.index() % ARMIES.len(), p.kind))
+        .chain(marks.to_move.iter().map(|s| (s.index() % ARMIES.len(), PieceKind::King)))
         .collect();
     used.sort_unstable();
     used.dedup();
@@ -428,9 +536,10 @@ fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
     for (owner, kind) in used {
         let a = &ARMIES[owner];
         let d = design(kind);
+        let id = kind_id(kind);
         let _ = write!(
             out,
-            r#"<g id="p{owner}{kind}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
+            r#"<g id="p{owner}{id}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
             a.fill, a.line
         );
         for shape in d.body {
@@ -439,7 +548,7 @@ fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
         if !d.detail.is_empty() {
             let _ = write!(out, r#"<path d="{}" fill="none" stroke="{}"/>"#, d.detail, a.detail);
         }
-        if kind == 'n' {
+        if kind == PieceKind::Knight {
             let (cx, cy, r) = KNIGHT_EYE;
             let _ = write!(out, r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{}" stroke="none"/>"#, a.detail);
         }
@@ -472,75 +581,84 @@ fn label(out: &mut String, text: &str, cx: f32, cy: f32, size: f32) {
     }
 }
 
-/// File letters along the top and bottom, rank numbers along both sides.
-fn coordinates(out: &mut String, frame: &Frame) {
+/// The board's edge coordinates (the variant's labels), each set just outside
+/// the to-move bars on its side, upright whatever the view's turn.
+fn coordinates(out: &mut String, layout: &Layout) {
     let size = 22.0;
     let _ = writeln!(
         out,
         r#"<g id="coordinates" fill="none" stroke="{LABEL_INK}" stroke-width="1.45" stroke-linecap="round" stroke-linejoin="round">"#
     );
-    let (w, h) = (frame.width(), frame.height());
     let outer = GAP + BAR + LABEL / 2.0;
-    for file in 0..frame.files {
-        let (cx, _) = frame.centre(Cell { file, rank: 0, level: 0 });
-        let name = char::from(b'a' + file).to_string();
-        // Letters sit on the x-height band: lift them by half the band.
-        label(out, &name, cx, MARGIN - outer + 2.0, size);
-        label(out, &name, cx, MARGIN + h + outer - 2.0, size);
-    }
-    for rank in 0..frame.ranks {
-        let (_, cy) = frame.centre(Cell { file: 0, rank, level: 0 });
-        let name = (rank + 1).to_string();
-        label(out, &name, MARGIN - outer, cy, size);
-        label(out, &name, MARGIN + w + outer, cy, size);
+    for l in &layout.shape.labels {
+        let (x, y) = layout.place(l.level, l.at);
+        let (dx, dy) = layout.direction(l.outward);
+        let (dx, dy) = (dx / SQ, dy / SQ);
+        // Letters sit on the x-height band: above and below the board, pull them
+        // towards it by a little.
+        let pull = 2.0 * dy.abs();
+        label(out, &l.text, x + dx * (outer - pull), y + dy * (outer - pull), size);
     }
     out.push_str("</g>\n");
 }
 
 /// A bar along the side of each seat to move, and the seat's king in the corner
-/// at the bar's clockwise end.
-fn bars(out: &mut String, frame: &Frame, marks: &Marks) {
-    let (w, h) = (frame.width(), frame.height());
+/// at the bar's clockwise end. A seat's side is where the viewer's turn, less
+/// that seat's own, carries the bottom.
+fn bars(out: &mut String, layout: &Layout, marks: &Marks) {
     let mut seats = marks.to_move.clone();
     seats.sort();
     seats.dedup();
+    let corners: Vec<Xy> = layout.shape.cells.iter().flat_map(|c| layout.corners(c)).collect();
+    if corners.is_empty() {
+        return;
+    }
     for seat in seats {
         let a = army(seat);
-        let side = Side::of(seat, marks.seats);
-        let side = if frame.flipped { side.turned() } else { side };
-        let near = MARGIN - GAP - BAR;
-        let (x, y, bw, bh) = match side {
-            Side::Bottom => (MARGIN, MARGIN + h + GAP, w, BAR),
-            Side::Top => (MARGIN, near, w, BAR),
-            Side::Left => (near, MARGIN, BAR, h),
-            Side::Right => (MARGIN + w + GAP, MARGIN, BAR, h),
-        };
-        let _ = writeln!(
-            out,
-            r#"<rect class="to-move seat-{}" x="{}" y="{}" width="{}" height="{}" rx="4" fill="{}" stroke="{}" stroke-width="2.5"/>"#,
-            seat.index() + 1,
-            num(x),
-            num(y),
-            num(bw),
-            num(bh),
-            a.fill,
-            a.line
-        );
-        // The corner square at the bar's clockwise end holds the seat's king.
-        let (kx, ky) = match side {
-            Side::Bottom => (0.0, MARGIN + h),
-            Side::Left => (0.0, 0.0),
-            Side::Top => (MARGIN + w, 0.0),
-            Side::Right => (MARGIN + w, MARGIN + h),
-        };
+        // Outward (d) and along the side (n), in the picture.
+        let down = Point::new(0.0, -1.0).turned(-layout.shape.turn(seat));
+        let (dx, dy) = layout.direction(down);
+        let d = (dx / SQ, dy / SQ);
+        let n = (d.1, -d.0);
+        let dot = |p: &Xy, v: Xy| p.0 * v.0 + p.1 * v.1;
+        let edge = corners.iter().map(|p| dot(p, d)).fold(f32::MIN, f32::max);
+        let from = corners.iter().map(|p| dot(p, n)).fold(f32::MAX, f32::min);
+        let to = corners.iter().map(|p| dot(p, n)).fold(f32::MIN, f32::max);
+        let at = |u: f32, v: f32| (u * n.0 + v * d.0, u * n.1 + v * d.1);
+        let class = format!(r#"class="to-move seat-{}""#, seat.index() + 1);
+        let style = format!(r#"rx="4" fill="{}" stroke="{}" stroke-width="2.5""#, a.fill, a.line);
+        let quarter = (d.0.abs() - 1.0).abs() < 1e-4 || (d.1.abs() - 1.0).abs() < 1e-4;
+        if quarter {
+            let (p, q) = (at(from, edge + GAP), at(to, edge + GAP + BAR));
+            let _ = writeln!(
+                out,
+                r#"<rect {class} x="{}" y="{}" width="{}" height="{}" {style}/>"#,
+                num(p.0.min(q.0)),
+                num(p.1.min(q.1)),
+                num((p.0 - q.0).abs()),
+                num((p.1 - q.1).abs()),
+            );
+        } else {
+            // Drawn in the bar's own frame, turned into place.
+            let degrees = n.1.atan2(n.0).to_degrees();
+            let _ = writeln!(
+                out,
+                r#"<rect {class} x="{}" y="{}" width="{}" height="{BAR}" transform="rotate({})" {style}/>"#,
+                num(from),
+                num(edge + GAP),
+                num(to - from),
+                num(degrees),
+            );
+        }
+        // The corner beyond the bar's start holds the seat's king, upright.
+        let (cx, cy) = at(from - MARGIN / 2.0, edge + MARGIN / 2.0);
         let scale = MARGIN / SQ * 0.84;
-        let pad = (MARGIN - SQ * scale) / 2.0;
         let _ = writeln!(
             out,
             r##"<use xlink:href="#p{}k" transform="translate({} {}) scale({})"/>"##,
             seat.index() % ARMIES.len(),
-            num(kx + pad),
-            num(ky + pad),
+            num(cx - SQ * scale / 2.0),
+            num(cy - SQ * scale / 2.0),
             num(scale)
         );
     }
@@ -579,8 +697,8 @@ mod tests {
     use resvg::{tiny_skia, usvg};
 
     use super::*;
-    use crate::render::fixtures::four_armies;
-    use crate::rules::{Options, VariantId};
+    use crate::render::fixtures::{four_armies, hexagons, kings_at_home, triangles, two_levels};
+    use crate::rules::{Options, Point, VariantId};
 
     fn c(file: u8, rank: u8) -> Cell {
         Cell { file, rank, level: 0 }
@@ -608,25 +726,32 @@ mod tests {
         ((v >> 16) as u8, (v >> 8) as u8, v as u8)
     }
 
-    /// Every kind of every seat, on a 6×4 board: seat `r` on rank `r`.
+    /// The top-left corner of the square `cell` in `viewer`'s picture of `view`.
+    fn origin(view: &BoardView, viewer: u8, cell: Cell) -> (f32, f32) {
+        let (x, y) = Layout::new(&view.shape, Seat::new(viewer)).centre(cell).expect("on the board");
+        (x - SQ / 2.0, y - SQ / 2.0)
+    }
+
+    /// Every kind of every seat, on a 8×4 board: seat `r` on rank `r`.
     fn all_pieces() -> BoardView {
         let pieces = (0..4u8)
             .flat_map(|owner| {
-                "kqrbnp"
-                    .chars()
+                PieceKind::ALL
+                    .into_iter()
                     .enumerate()
                     .map(move |(f, kind)| (c(f as u8, owner), PieceView { owner: Seat::new(owner), kind }))
             })
             .collect();
-        BoardView { geometry: Geometry::Square { files: 6, ranks: 4, holes: Vec::new() }, pieces, marked: Vec::new() }
+        let shape = BoardShape::squares(8, 4, &[], true, vec![0.0, 180.0]);
+        BoardView { shape: std::sync::Arc::new(shape), pieces, marked: Vec::new() }
     }
 
     #[test]
     fn every_piece_kind_of_every_seat_is_drawn() {
-        let svg = board_svg(&all_pieces(), &Marks::default(), false);
+        let svg = board_svg(&all_pieces(), &Marks::default(), Seat::new(0));
         parse(&svg);
         for owner in 0..4 {
-            for kind in "kqrbnp".chars() {
+            for kind in "kqrbnpmc".chars() {
                 let id = format!("p{owner}{kind}");
                 assert_eq!(svg.matches(&format!(r#"<g id="{id}""#)).count(), 1, "{id} defined once");
                 assert_eq!(svg.matches(&format!(r##"xlink:href="#{id}""##)).count(), 1, "{id} placed once");
@@ -635,14 +760,14 @@ mod tests {
         // Each army's body colour shows on its queen's crown (b2 is light, so the
         // crown's fill is not the square's).
         for owner in 0..4u8 {
-            let (x, y) = Frame { files: 6, ranks: 4, flipped: false }.origin(c(1, owner));
+            let (x, y) = origin(&all_pieces(), 0, c(1, owner));
             assert_eq!(pixel(&svg, x + 50.0, y + 55.0), rgb(ARMIES[usize::from(owner)].fill), "seat {owner}");
         }
     }
 
     #[test]
     fn the_extra_armies_carry_a_mark_besides_their_colour() {
-        let svg = board_svg(&all_pieces(), &Marks::default(), false);
+        let svg = board_svg(&all_pieces(), &Marks::default(), Seat::new(0));
         let group = |id: &str| {
             let start = svg.find(&format!(r#"<g id="{id}""#)).unwrap();
             svg[start..start + svg[start..].find("</g>").unwrap()].to_owned()
@@ -655,30 +780,29 @@ mod tests {
     #[test]
     fn holes_are_not_drawn() {
         let view = four_armies();
-        let svg = board_svg(&view, &Marks::default(), false);
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
         parse(&svg);
         let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
         assert_eq!(cells.matches("<rect").count(), 160, "160 squares (rules/vierschach.md §1)");
-        let frame = Frame { files: 14, ranks: 14, flipped: false };
-        // a1 is a hole: the frame shows; d1 holds South's rook, a4 West's.
-        let (x, y) = frame.origin(c(0, 0));
-        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(FRAME));
-        let (x, y) = frame.origin(c(1, 12));
-        assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(FRAME));
+        // a1 and b13 are holes: the frame shows where they would be.
+        let (x, y) = origin(&view, 0, c(3, 0));
+        assert_eq!(pixel(&svg, x - 3.0 * SQ + 50.0, y + 50.0), rgb(FRAME));
+        let (x, y) = origin(&view, 0, c(3, 12));
+        assert_eq!(pixel(&svg, x - 2.0 * SQ + 50.0, y + 50.0), rgb(FRAME));
         // Light iff x + y is even (rules/vierschach.md §1): e3 light, d3 dark.
-        let (x, y) = frame.origin(c(4, 2));
+        let (x, y) = origin(&view, 0, c(4, 2));
         assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(LIGHT));
-        let (x, y) = frame.origin(c(3, 2));
+        let (x, y) = origin(&view, 0, c(3, 2));
         assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(DARK));
     }
 
     #[test]
     fn chess_squares_are_light_on_the_right() {
         let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        let svg = board_svg(&rules.board(&rules.start()).unwrap(), &Marks::default(), false);
-        let frame = Frame { files: 8, ranks: 8, flipped: false };
+        let view = rules.board(&rules.start()).unwrap();
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
         for (cell, colour) in [(c(7, 0), LIGHT), (c(0, 0), DARK), (c(4, 3), LIGHT), (c(3, 3), DARK)] {
-            let (x, y) = frame.origin(cell);
+            let (x, y) = origin(&view, 0, cell);
             assert_eq!(pixel(&svg, x + 3.0, y + 3.0), rgb(colour), "{cell:?}");
         }
     }
@@ -688,11 +812,10 @@ mod tests {
         let rules = VariantId::Fairschach.rulebook(&Options::new()).unwrap();
         let view = rules.board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR s KQkq e3,d6 e4,d5 0 2").unwrap();
         let marks = Marks {
-            last_moves: vec![(c(4, 1), c(4, 3)), (c(3, 6), c(3, 4))],
+            last_moves: vec![MovePath::step(c(4, 1), c(4, 3)), MovePath::step(c(3, 6), c(3, 4))],
             to_move: vec![Seat::new(0), Seat::new(1)],
-            seats: 2,
         };
-        let svg = board_svg(&view, &marks, false);
+        let svg = board_svg(&view, &marks, Seat::new(0));
         parse(&svg);
         assert_eq!(svg.matches("url(#hatch)").count(), 2, "e4 and d5 hatched");
         assert_eq!(svg.matches(r##"xlink:href="#pause""##).count(), 2, "e4 and d5 badged");
@@ -702,37 +825,35 @@ mod tests {
 
         // The pause badge sits at the top right of e4; the bars lie along the
         // bottom (white) and the top (black).
-        let frame = Frame { files: 8, ranks: 8, flipped: false };
-        let (x, y) = frame.origin(c(4, 3));
+        let (x, y) = origin(&view, 0, c(4, 3));
         assert_eq!(pixel(&svg, x + 80.0, y + 20.0), rgb(PAUSE));
         let bar_mid = |top: bool| {
-            let y = if top { MARGIN - GAP - BAR / 2.0 } else { MARGIN + frame.height() + GAP + BAR / 2.0 };
+            let y = if top { MARGIN - GAP - BAR / 2.0 } else { MARGIN + 8.0 * SQ + GAP + BAR / 2.0 };
             pixel(&svg, MARGIN + 150.0, y)
         };
         assert_eq!(bar_mid(false), rgb(ARMIES[0].fill));
         assert_eq!(bar_mid(true), rgb(ARMIES[1].fill));
         // Seen from black's side, the bars change places.
-        let turned = board_svg(&view, &marks, true);
+        let turned = board_svg(&view, &marks, Seat::new(1));
         assert_eq!(pixel(&turned, MARGIN + 150.0, MARGIN - GAP - BAR / 2.0), rgb(ARMIES[0].fill));
     }
 
     #[test]
     fn four_seats_sit_clockwise_from_the_bottom() {
         let view = four_armies();
-        let frame = Frame { files: 14, ranks: 14, flipped: false };
-        let mid = MARGIN + frame.width() / 2.0 + 30.0;
-        let outer = MARGIN + frame.width() + GAP + BAR / 2.0;
+        let mid = MARGIN + 14.0 * SQ / 2.0 + 30.0;
+        let outer = MARGIN + 14.0 * SQ + GAP + BAR / 2.0;
         let inner = MARGIN - GAP - BAR / 2.0;
         for (seat, (x, y)) in [(0, (mid, outer)), (1, (inner, mid)), (2, (mid, inner)), (3, (outer, mid))] {
-            let marks = Marks { to_move: vec![Seat::new(seat)], seats: 4, ..Marks::default() };
-            let svg = board_svg(&view, &marks, false);
+            let marks = Marks { to_move: vec![Seat::new(seat)], ..Marks::default() };
+            let svg = board_svg(&view, &marks, Seat::new(0));
             assert_eq!(pixel(&svg, x, y), rgb(ARMIES[usize::from(seat)].fill), "seat {seat}");
         }
     }
 
     #[test]
     fn coordinates_are_drawn_as_paths_for_every_file_and_rank() {
-        let svg = board_svg(&four_armies(), &Marks::default(), true);
+        let svg = board_svg(&four_armies(), &Marks::default(), Seat::new(2));
         parse(&svg);
         assert!(!svg.contains("<text"));
         for ch in "abcdefghijklmn0123456789".chars() {
@@ -746,25 +867,28 @@ mod tests {
 
     #[test]
     fn the_same_position_gives_the_same_bytes() {
-        let marks = Marks { last_moves: vec![(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)], seats: 4 };
+        let marks = Marks { last_moves: vec![MovePath::step(c(3, 1), c(3, 3))], to_move: vec![Seat::new(1)] };
         let mut view = four_armies();
         view.marked = vec![c(3, 3), c(0, 4)];
-        let first = board_svg(&view, &marks, false);
-        assert_eq!(first, board_svg(&view, &marks, false));
+        let first = board_svg(&view, &marks, Seat::new(0));
+        assert_eq!(first, board_svg(&view, &marks, Seat::new(0)));
         // The order of the view's lists does not matter.
         view.pieces.reverse();
         view.marked.reverse();
-        assert_eq!(first, board_svg(&view, &marks, false));
+        assert_eq!(first, board_svg(&view, &marks, Seat::new(0)));
         assert!(first.len() < 64 * 1024, "{} bytes", first.len());
     }
 
     #[test]
     fn what_lies_outside_the_grid_is_left_out() {
         let mut view = all_pieces();
-        view.pieces.push((c(9, 9), PieceView { owner: Seat::new(0), kind: 'k' }));
-        view.marked.push(c(7, 0));
-        let marks = Marks { last_moves: vec![(c(0, 0), c(20, 20)), (c(1, 1), c(1, 1))], ..Marks::default() };
-        let svg = board_svg(&view, &marks, false);
+        view.pieces.push((c(9, 9), PieceView { owner: Seat::new(0), kind: PieceKind::King }));
+        view.marked.push(c(9, 0));
+        let marks = Marks {
+            last_moves: vec![MovePath::step(c(0, 0), c(20, 20)), MovePath::step(c(1, 1), c(1, 1))],
+            ..Marks::default()
+        };
+        let svg = board_svg(&view, &marks, Seat::new(0));
         parse(&svg);
         assert_eq!(svg.matches(r##"xlink:href="#p0k""##).count(), 1);
         assert!(!svg.contains("url(#hatch)") && !svg.contains(ARROW));
@@ -777,5 +901,154 @@ mod tests {
         assert_eq!(num(12.5), "12.5");
         assert_eq!(num(1.0 / 3.0), "0.33");
         assert_eq!(num(754.0), "754");
+    }
+
+    /// The centres of the cells of `view` in `viewer`'s picture, and the lowest.
+    fn placed(view: &BoardView, viewer: Seat) -> (Layout<'_>, f32) {
+        let layout = Layout::new(&view.shape, viewer);
+        let bottom =
+            view.shape.cells.iter().filter_map(|c| layout.centre(c.cell)).map(|p| p.1).fold(f32::MIN, f32::max);
+        (layout, bottom)
+    }
+
+    /// Where the piece placed with `<use … x= y=>` or `translate()` on `cell`
+    /// sits in the SVG text: the centre read back from the markup.
+    fn king_centre(svg: &str, seat: usize) -> (f32, f32) {
+        let needle = format!(r##"<use xlink:href="#p{seat}k" x=""##);
+        let at = svg.find(&needle).unwrap_or_else(|| panic!("seat {seat}'s king placed:\n{svg}"));
+        let rest = &svg[at + needle.len()..];
+        let x: f32 = rest[..rest.find('"').unwrap()].parse().unwrap();
+        let rest = &rest[rest.find("y=\"").unwrap() + 3..];
+        let y: f32 = rest[..rest.find('"').unwrap()].parse().unwrap();
+        (x + SQ / 2.0, y + SQ / 2.0)
+    }
+
+    #[test]
+    fn every_seat_of_four_sees_its_own_pieces_at_the_bottom() {
+        let mut view = four_armies();
+        let homes = kings_at_home(&mut view);
+        let svgs: Vec<String> = (0..4).map(|s| board_svg(&view, &Marks::default(), Seat::new(s))).collect();
+        for (s, svg) in svgs.iter().enumerate() {
+            parse(svg);
+            let (layout, bottom) = placed(&view, Seat::new(s as u8));
+            let (_, y) = king_centre(svg, s);
+            assert_eq!(y, bottom, "seat {s}'s king on the bottom rank of its view");
+            assert_eq!(layout.centre(homes[s]).unwrap().1, bottom);
+            for other in (0..4).filter(|&o| o != s) {
+                assert!(king_centre(svg, other).1 < bottom, "seat {other} not at the bottom of seat {s}'s view");
+            }
+            // The seat's army colour shows on its king, bottom band.
+            let (x, y) = king_centre(svg, s);
+            assert_eq!(pixel(svg, x - 10.0, y + 5.0), rgb(ARMIES[s].fill), "seat {s}");
+        }
+        for a in 0..4 {
+            for b in a + 1..4 {
+                assert_ne!(svgs[a], svgs[b], "seats {a} and {b} see different pictures");
+            }
+        }
+    }
+
+    #[test]
+    fn hexagons_for_three_seats_are_drawn_turned_for_each() {
+        let mut view = hexagons();
+        let homes = kings_at_home(&mut view);
+        let marks = Marks { to_move: vec![Seat::new(1)], ..Marks::default() };
+        for s in 0..3u8 {
+            let svg = board_svg(&view, &marks, Seat::new(s));
+            parse(&svg);
+            let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
+            assert_eq!(cells.matches("<polygon").count(), 19, "19 hexagons");
+            for shade in SHADES {
+                assert!(cells.contains(shade), "three colours: {shade}");
+            }
+            let (layout, bottom) = placed(&view, Seat::new(s));
+            let y = layout.centre(homes[usize::from(s)]).unwrap().1;
+            assert!((y - bottom).abs() < 1.0, "seat {s}'s home row at the bottom of its view ({y} vs {bottom})");
+            // The king drawn there, scaled into its hexagon.
+            let scale = Outline::HexagonPointed.piece_scale();
+            assert!(svg.contains(&format!(r##"<use xlink:href="#p{s}k" transform="##)), "{svg}");
+            assert!(svg.contains(&format!("scale({})", num(scale))));
+            // Seat 2's bar: along the bottom for itself, turned for the others.
+            let bar = svg.split(r#"class="to-move seat-2""#).nth(1).unwrap().split("/>").next().unwrap().to_owned();
+            assert_eq!(bar.contains("rotate("), s != 1, "{bar}");
+        }
+        // The labels of the first seat's edge are drawn (only the letters a..e).
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
+        let coordinates = svg.split("<g id=\"coordinates\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(coordinates.matches("<path").count(), 3);
+    }
+
+    #[test]
+    fn triangles_hold_draughts_men_and_kings() {
+        let mut view = triangles();
+        view.pieces = vec![
+            (c(0, 0), PieceView { owner: Seat::new(0), kind: PieceKind::Man }),
+            (c(2, 1), PieceView { owner: Seat::new(1), kind: PieceKind::DraughtsKing }),
+        ];
+        let svg = board_svg(&view, &Marks::default(), Seat::new(2));
+        parse(&svg);
+        let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(cells.matches("<polygon").count(), 9);
+        assert_eq!(cells.matches(LIGHT).count(), 6, "six triangles up");
+        assert!(svg.contains(r#"<g id="p0m""#) && svg.contains(r#"<g id="p1c""#));
+        assert_eq!(svg.matches("scale(0.5)").count(), 2, "pieces shrunk into their triangles");
+        // The man shows in its colour at its triangle's centroid.
+        let (x, y) = Layout::new(&view.shape, Seat::new(2)).centre(c(0, 0)).unwrap();
+        assert_eq!(pixel(&svg, x, y + 3.0), rgb(ARMIES[0].fill));
+    }
+
+    #[test]
+    fn levels_stand_side_by_side() {
+        let mut view = two_levels();
+        view.pieces =
+            vec![(Cell { file: 0, rank: 0, level: 1 }, PieceView { owner: Seat::new(1), kind: PieceKind::Rook })];
+        for viewer in [Seat::new(0), Seat::new(1)] {
+            let svg = board_svg(&view, &Marks::default(), viewer);
+            parse(&svg);
+            let layout = Layout::new(&view.shape, viewer);
+            let right_of_0 = view
+                .shape
+                .cells
+                .iter()
+                .filter(|c| c.cell.level == 0)
+                .map(|c| layout.centre(c.cell).unwrap().0)
+                .fold(f32::MIN, f32::max);
+            let left_of_1 = view
+                .shape
+                .cells
+                .iter()
+                .filter(|c| c.cell.level == 1)
+                .map(|c| layout.centre(c.cell).unwrap().0)
+                .fold(f32::MAX, f32::min);
+            assert!(left_of_1 > right_of_0 + SQ, "level 1 right of level 0");
+            assert_eq!(
+                svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap().matches("<rect").count(),
+                8
+            );
+            let (x, y) = layout.centre(Cell { file: 0, rank: 0, level: 1 }).unwrap();
+            assert_eq!(pixel(&svg, x, y + 5.0), rgb(ARMIES[1].fill), "the rook on level 1");
+        }
+        // Each level has its own coordinates: a and b under both.
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
+        let coordinates = svg.split("<g id=\"coordinates\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(coordinates.matches("<path").count(), 2 * 8);
+    }
+
+    #[test]
+    fn a_multi_jump_marks_its_whole_path_and_its_captures() {
+        let mut view = triangles();
+        view.pieces = vec![(c(4, 0), PieceView { owner: Seat::new(0), kind: PieceKind::DraughtsKing })];
+        let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)] };
+        let marks = Marks { last_moves: vec![jump], ..Marks::default() };
+        let svg = board_svg(&view, &marks, Seat::new(0));
+        parse(&svg);
+        assert_eq!(svg.matches(r#"class="last-move""#).count(), 3, "from, the landing, to");
+        assert_eq!(svg.matches(r#"class="captured""#).count(), 2, "both jumped men crossed");
+        assert_eq!(svg.matches(r#"class="arrow-path""#).count(), 1);
+        assert_eq!(svg.matches(r#"class="arrow""#).count(), 1);
+        // The cross lies over the captured cell's centre.
+        let (x, y) = Layout::new(&view.shape, Seat::new(0)).centre(c(1, 1)).unwrap();
+        assert_eq!(pixel(&svg, x, y), rgb(ARROW));
+        let _ = Point::new(0.0, 0.0);
     }
 }

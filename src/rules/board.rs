@@ -1,27 +1,269 @@
-//! A variant-neutral picture of a position, for the renderers.
+//! The board a variant plays on, described for the renderers, and a position on it.
 //!
 //! Renderers draw a [`BoardView`] and never look inside a variant's state: the
-//! geometry says how cells are laid out, the pieces say what stands where.
+//! [`BoardShape`] says where every cell lies in the plane and what outline it has
+//! (squares, hexagons, triangles, on one or several levels drawn side by side,
+//! holes simply left out), which pieces the game uses, and how each seat's view is
+//! turned so that seat sits at the bottom; the pieces say what stands where.
+//! Moves are drawn from their [`MovePath`]: every cell the move passes or jumps,
+//! and the cells it captures.
+
+use std::sync::Arc;
 
 use super::Seat;
 
-/// How the cells of a board are laid out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Geometry {
-    /// A rectangle of `files × ranks` squares, minus `holes` (Vierschach's corners).
-    /// `labels` are the file letters, left to right.
-    Square {
-        /// Number of files (columns).
-        files: u8,
-        /// Number of ranks (rows).
-        ranks: u8,
-        /// Cells that are not part of the board.
-        holes: Vec<Cell>,
+/// A point in the plane of a board, in cell units, `y` upwards (away from the
+/// first seat).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Rightwards, seen from the first seat.
+    pub x: f32,
+    /// Upwards, away from the first seat.
+    pub y: f32,
+}
+
+impl Point {
+    /// The point (`x`, `y`).
+    pub const fn new(x: f32, y: f32) -> Point {
+        Point { x, y }
+    }
+
+    /// This point turned counter-clockwise about the origin by `degrees`. Quarter
+    /// turns are exact, so square boards keep whole coordinates.
+    pub fn turned(self, degrees: f32) -> Point {
+        let (sin, cos) = match degrees.rem_euclid(360.0) {
+            0.0 => (0.0, 1.0),
+            90.0 => (1.0, 0.0),
+            180.0 => (0.0, -1.0),
+            270.0 => (-1.0, 0.0),
+            d => d.to_radians().sin_cos(),
+        };
+        Point { x: self.x * cos - self.y * sin, y: self.x * sin + self.y * cos }
+    }
+}
+
+/// The outline of a cell around its centre.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outline {
+    /// A square of side 1.
+    Square,
+    /// A hexagon with flat top and bottom, 1 from flat to flat.
+    Hexagon,
+    /// A hexagon with pointed top and bottom, 1 from flat side to flat side.
+    HexagonPointed,
+    /// An equilateral triangle of side 1 with its centroid at the centre, pointing
+    /// up (`up`) or down.
+    Triangle {
+        /// Whether the apex points up (away from the first seat).
+        up: bool,
     },
+    /// Any other polygon: its corners relative to the centre, in order.
+    Polygon(Vec<Point>),
+}
+
+impl Outline {
+    /// The corners of this outline around `centre`, in order.
+    pub fn corners(&self, centre: Point) -> Vec<Point> {
+        let at = |x: f32, y: f32| Point::new(centre.x + x, centre.y + y);
+        let r = 1.0 / 3f32.sqrt();
+        let h = 3f32.sqrt() / 2.0;
+        match self {
+            Outline::Square => vec![at(-0.5, -0.5), at(0.5, -0.5), at(0.5, 0.5), at(-0.5, 0.5)],
+            Outline::Hexagon => {
+                vec![
+                    at(r, 0.0),
+                    at(r / 2.0, 0.5),
+                    at(-r / 2.0, 0.5),
+                    at(-r, 0.0),
+                    at(-r / 2.0, -0.5),
+                    at(r / 2.0, -0.5),
+                ]
+            }
+            Outline::HexagonPointed => {
+                vec![
+                    at(0.0, r),
+                    at(-0.5, r / 2.0),
+                    at(-0.5, -r / 2.0),
+                    at(0.0, -r),
+                    at(0.5, -r / 2.0),
+                    at(0.5, r / 2.0),
+                ]
+            }
+            Outline::Triangle { up: true } => vec![at(-0.5, -h / 3.0), at(0.5, -h / 3.0), at(0.0, 2.0 * h / 3.0)],
+            Outline::Triangle { up: false } => vec![at(-0.5, h / 3.0), at(0.0, -2.0 * h / 3.0), at(0.5, h / 3.0)],
+            Outline::Polygon(points) => points.iter().map(|p| at(p.x, p.y)).collect(),
+        }
+    }
+
+    /// How large a piece is drawn in this cell, as a share of a square's side:
+    /// what fits inside the outline.
+    pub fn piece_scale(&self) -> f32 {
+        match self {
+            Outline::Square | Outline::Polygon(_) => 1.0,
+            Outline::Hexagon | Outline::HexagonPointed => 0.86,
+            Outline::Triangle { .. } => 0.5,
+        }
+    }
+}
+
+/// One cell of a board as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellShape {
+    /// The cell.
+    pub cell: Cell,
+    /// Its name in the variant's notation (`e4`, `k10`).
+    pub name: String,
+    /// Its centre in the plane of its level.
+    pub centre: Point,
+    /// Its outline.
+    pub outline: Outline,
+    /// Its colour: 0 light, 1 dark, 2 a third shade (boards of three colours).
+    pub shade: u8,
+}
+
+/// A coordinate written along an edge of the board (a file letter, a rank number).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeLabel {
+    /// What is written.
+    pub text: String,
+    /// The level it belongs to.
+    pub level: u8,
+    /// A point on the board's edge it labels (the middle of a cell's outer side).
+    pub at: Point,
+    /// The direction away from the board, of length 1.
+    pub outward: Point,
+}
+
+/// A kind of piece: the chess pieces and the draughts men and kings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PieceKind {
+    /// Chess king.
+    King,
+    /// Chess queen.
+    Queen,
+    /// Chess rook.
+    Rook,
+    /// Chess bishop.
+    Bishop,
+    /// Chess knight.
+    Knight,
+    /// Chess pawn.
+    Pawn,
+    /// Draughts man.
+    Man,
+    /// Draughts king (a crowned man).
+    DraughtsKing,
+}
+
+impl PieceKind {
+    /// Every kind, in the order above.
+    pub const ALL: [PieceKind; 8] = [
+        PieceKind::King,
+        PieceKind::Queen,
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+        PieceKind::Pawn,
+        PieceKind::Man,
+        PieceKind::DraughtsKing,
+    ];
+
+    /// The chess pieces, king to pawn.
+    pub const CHESS: [PieceKind; 6] =
+        [PieceKind::King, PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::Pawn];
+
+    /// The letter a text board writes, upper case: FEN's `K Q R B N P`, `M` for
+    /// a draughts man and `C` for a crowned draughts king.
+    pub const fn letter(self) -> char {
+        match self {
+            PieceKind::King => 'K',
+            PieceKind::Queen => 'Q',
+            PieceKind::Rook => 'R',
+            PieceKind::Bishop => 'B',
+            PieceKind::Knight => 'N',
+            PieceKind::Pawn => 'P',
+            PieceKind::Man => 'M',
+            PieceKind::DraughtsKing => 'C',
+        }
+    }
+
+    /// The chess piece of a FEN letter, either case.
+    pub fn from_fen(letter: char) -> Option<PieceKind> {
+        PieceKind::CHESS.into_iter().find(|k| k.letter() == letter.to_ascii_uppercase())
+    }
+}
+
+/// A board as a variant describes it: its cells, its edge coordinates, its piece
+/// set and each seat's view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardShape {
+    /// Every cell of the board, in cell order; holes are simply absent.
+    pub cells: Vec<CellShape>,
+    /// The coordinates written around the board.
+    pub labels: Vec<EdgeLabel>,
+    /// The kinds of piece the game uses.
+    pub pieces: Vec<PieceKind>,
+    /// Per seat, in seat order: the counter-clockwise turn in degrees that brings
+    /// that seat to the bottom of its view (0 for the first seat).
+    pub seat_turns: Vec<f32>,
+}
+
+impl BoardShape {
+    /// A grid of `files × ranks` squares on one level, less `holes`, with file
+    /// letters below and above and rank numbers on both sides. Square `(f, r)`
+    /// is dark when `f + r` is even and `dark_even`, light otherwise.
+    pub fn squares(files: u8, ranks: u8, holes: &[Cell], dark_even: bool, seat_turns: Vec<f32>) -> BoardShape {
+        let mut cells = Vec::new();
+        for file in 0..files {
+            for rank in 0..ranks {
+                let cell = Cell { file, rank, level: 0 };
+                if holes.contains(&cell) {
+                    continue;
+                }
+                let even = (file + rank) % 2 == 0;
+                cells.push(CellShape {
+                    cell,
+                    name: cell.coordinates(),
+                    centre: Point::new(f32::from(file) + 0.5, f32::from(rank) + 0.5),
+                    outline: Outline::Square,
+                    shade: u8::from(even == dark_even),
+                });
+            }
+        }
+        cells.sort_by_key(|c| c.cell);
+        let (w, h) = (f32::from(files), f32::from(ranks));
+        let mut labels = Vec::new();
+        let label = |text: String, at: Point, outward: Point| EdgeLabel { text, level: 0, at, outward };
+        for file in 0..files {
+            let x = f32::from(file) + 0.5;
+            let name = char::from(b'a' + file).to_string();
+            labels.push(label(name.clone(), Point::new(x, 0.0), Point::new(0.0, -1.0)));
+            labels.push(label(name, Point::new(x, h), Point::new(0.0, 1.0)));
+        }
+        for rank in 0..ranks {
+            let y = f32::from(rank) + 0.5;
+            labels.push(label((rank + 1).to_string(), Point::new(0.0, y), Point::new(-1.0, 0.0)));
+            labels.push(label((rank + 1).to_string(), Point::new(w, y), Point::new(1.0, 0.0)));
+        }
+        BoardShape { cells, labels, pieces: PieceKind::CHESS.to_vec(), seat_turns }
+    }
+
+    /// The drawing of `cell`, if the board has it.
+    pub fn cell(&self, cell: Cell) -> Option<&CellShape> {
+        self.cells.binary_search_by_key(&cell, |c| c.cell).ok().map(|i| &self.cells[i])
+    }
+
+    /// The turn that brings `seat` to the bottom (0 for a seat the board does not
+    /// name).
+    pub fn turn(&self, seat: Seat) -> f32 {
+        self.seat_turns.get(seat.index()).copied().unwrap_or(0.0)
+    }
 }
 
 /// A cell of a board: file and rank from 0 (a1 is `Cell { file: 0, rank: 0, level: 0 }`);
-/// `level` is for boards stacked in levels and 0 elsewhere.
+/// `level` is for boards stacked in levels and 0 elsewhere. Boards of hexagons or
+/// triangles number their cells as their rules file does; the [`BoardShape`] says
+/// where each lies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell {
     /// Column, from the left of the first seat.
@@ -37,19 +279,64 @@ pub struct Cell {
 pub struct PieceView {
     /// The seat that owns it.
     pub owner: Seat,
-    /// Its kind as a FEN letter, lower case (`k q r b n p`).
-    pub kind: char,
+    /// Its kind.
+    pub kind: PieceKind,
 }
 
 /// A position to draw.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BoardView {
-    /// The layout.
-    pub geometry: Geometry,
+    /// The board, as the variant describes it.
+    pub shape: Arc<BoardShape>,
     /// What stands where, in cell order.
     pub pieces: Vec<(Cell, PieceView)>,
     /// Cells to mark (Fairschach's paused pieces, for instance).
     pub marked: Vec<Cell>,
+}
+
+/// A move as the board shows it: the cells it goes through, and what it takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovePath {
+    /// From, every cell passed or jumped, to (a castling king's passed square, a
+    /// draughts man's landing cells).
+    pub cells: Vec<Cell>,
+    /// The cells whose pieces the move captures (not always `to`: en passant,
+    /// draughts jumps).
+    pub captures: Vec<Cell>,
+}
+
+impl MovePath {
+    /// A plain step from `from` to `to` that captures nothing.
+    pub fn step(from: Cell, to: Cell) -> MovePath {
+        MovePath { cells: vec![from, to], captures: Vec::new() }
+    }
+
+    /// The square-grid coordinate move `mv` (see [`coordinate_move_cells`]) as a
+    /// step, capturing on its target when `before` (the position before the move)
+    /// holds another seat's piece there.
+    pub fn of_coordinates(mv: &str, before: Option<&BoardView>) -> Option<MovePath> {
+        let (from, to) = coordinate_move_cells(mv)?;
+        let mut path = MovePath::step(from, to);
+        if let Some(view) = before {
+            let at = |c: Cell| view.pieces.iter().find(|(p, _)| *p == c).map(|(_, p)| p.owner);
+            if let (Some(mover), Some(victim)) = (at(from), at(to))
+                && mover != victim
+            {
+                path.captures.push(to);
+            }
+        }
+        Some(path)
+    }
+
+    /// Where the move starts.
+    pub fn from(&self) -> Option<Cell> {
+        self.cells.first().copied()
+    }
+
+    /// Where the move ends.
+    pub fn to(&self) -> Option<Cell> {
+        self.cells.last().copied()
+    }
 }
 
 impl Cell {
@@ -60,6 +347,12 @@ impl Cell {
             Some((cell, [])) => Some(cell),
             _ => None,
         }
+    }
+
+    /// The square-grid name of this cell (`e4`, `k10`), as [`Cell::from_coordinates`]
+    /// reads it.
+    pub fn coordinates(self) -> String {
+        format!("{}{}", char::from(b'a'.wrapping_add(self.file)), u32::from(self.rank) + 1)
     }
 }
 
@@ -130,8 +423,48 @@ mod tests {
     fn the_variants_read_their_canonical_moves() {
         for v in VariantId::ALL {
             let rules = v.rulebook(&Options::new()).unwrap();
-            assert_eq!(rules.move_cells("g1f3"), Some((c(6, 0), c(5, 2))), "{v}");
-            assert_eq!(rules.move_cells("e1g1"), Some((c(4, 0), c(6, 0))), "{v}");
+            assert_eq!(rules.move_path(None, "g1f3"), Some(MovePath::step(c(6, 0), c(5, 2))), "{v}");
+            assert_eq!(rules.move_path(None, "e2e4").and_then(|p| p.to()), Some(c(4, 3)), "{v}");
         }
+    }
+
+    #[test]
+    fn chess_paths_know_castling_en_passant_and_captures() {
+        let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
+        let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let path = rules.move_path(Some(castle), "e1g1").unwrap();
+        assert_eq!(path, MovePath { cells: vec![c(4, 0), c(5, 0), c(6, 0)], captures: vec![] });
+        let long = rules.move_path(Some(castle), "e1c1").unwrap();
+        assert_eq!(long.cells, vec![c(4, 0), c(3, 0), c(2, 0)]);
+        let ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+        assert_eq!(rules.move_path(Some(ep), "e5d6").unwrap().captures, vec![c(3, 4)]);
+        let take = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 2";
+        assert_eq!(rules.move_path(Some(take), "e4d5").unwrap().captures, vec![c(3, 4)]);
+        assert_eq!(rules.move_path(Some(take), "e4e5").unwrap().captures, vec![]);
+        // A king step of one square is no castling, whatever the state.
+        assert_eq!(rules.move_path(Some(castle), "e1f1").unwrap().cells.len(), 2);
+    }
+
+    #[test]
+    fn vierschach_paths_capture_on_the_target() {
+        let rules = VariantId::Vierschach.rulebook(&Options::new()).unwrap();
+        let start = rules.start();
+        let path = rules.move_path(Some(&start), "d2-d4").unwrap();
+        assert_eq!(path, MovePath::step(c(3, 1), c(3, 3)));
+    }
+
+    #[test]
+    fn square_shapes_name_and_shade_their_cells() {
+        let holes = [c(0, 0)];
+        let shape = BoardShape::squares(3, 2, &holes, true, vec![0.0, 180.0]);
+        assert_eq!(shape.cells.len(), 5);
+        assert!(shape.cell(c(0, 0)).is_none());
+        let b1 = shape.cell(c(1, 0)).unwrap();
+        assert_eq!((b1.name.as_str(), b1.shade), ("b1", 0));
+        assert_eq!(shape.cell(c(2, 0)).unwrap().shade, 1);
+        assert_eq!(shape.labels.len(), 2 * 3 + 2 * 2);
+        assert_eq!(shape.turn(Seat::new(1)), 180.0);
+        let p = Point::new(1.0, 2.0).turned(90.0);
+        assert_eq!((p.x, p.y), (-2.0, 1.0));
     }
 }

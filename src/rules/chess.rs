@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position,
 
 use super::notation::{self, Candidate};
 use super::{
-    BoardView, Cell, EndReason, Geometry, MoveError, Options, OptionsError, Outcome, PieceView, Resolution, RulesError,
-    Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardShape, BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind, PieceView,
+    Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White.
@@ -142,15 +142,49 @@ fn candidate(m: Move) -> Candidate<ChessMove> {
     }
 }
 
+/// The 8×8 board (rules/chess.md §1): a1 dark, white at the bottom, black's view
+/// turned by half a turn. Shared with Fairschach.
+static SQUARES: std::sync::LazyLock<std::sync::Arc<BoardShape>> =
+    std::sync::LazyLock::new(|| std::sync::Arc::new(BoardShape::squares(8, 8, &[], true, vec![0.0, 180.0])));
+
 /// The board of a shakmaty position, for renderers (shared with Fairschach).
 pub(crate) fn board_view(board: &shakmaty::Board, marked: Vec<Cell>) -> BoardView {
+    let kind = |role: shakmaty::Role| PieceKind::from_fen(role.char()).unwrap_or(PieceKind::Pawn);
     let pieces = board
         .iter()
-        .map(|(sq, piece)| (cell(sq), PieceView { owner: seat_of(piece.color), kind: piece.role.char() }))
+        .map(|(sq, piece)| (cell(sq), PieceView { owner: seat_of(piece.color), kind: kind(piece.role) }))
         .collect::<std::collections::BTreeMap<_, _>>()
         .into_iter()
         .collect();
-    BoardView { geometry: Geometry::Square { files: 8, ranks: 8, holes: Vec::new() }, pieces, marked }
+    BoardView { shape: SQUARES.clone(), pieces, marked }
+}
+
+/// The path of a UCI move on a shakmaty board before it (shared with
+/// Fairschach): a king's two-square step is castling and passes the square
+/// between; a pawn's diagonal step to an empty square takes en passant, the pawn
+/// beside it; otherwise the move takes what stands on its target.
+pub(crate) fn uci_path(before: Option<&shakmaty::Board>, uci: &str) -> Option<MovePath> {
+    let (from, to) = super::coordinate_move_cells(uci)?;
+    let mut path = MovePath::step(from, to);
+    let Some(board) = before else { return Some(path) };
+    let square =
+        |c: Cell| Square::from_coords(shakmaty::File::new(u32::from(c.file)), shakmaty::Rank::new(u32::from(c.rank)));
+    if from.file > 7 || from.rank > 7 || to.file > 7 || to.rank > 7 {
+        return None;
+    }
+    let mover = board.piece_at(square(from))?;
+    let target = board.piece_at(square(to));
+    match (mover.role, target) {
+        (shakmaty::Role::King, None) if from.rank == to.rank && from.file.abs_diff(to.file) == 2 => {
+            path.cells.insert(1, Cell { file: (from.file + to.file) / 2, ..from });
+        }
+        (shakmaty::Role::Pawn, None) if from.file != to.file => {
+            path.captures.push(Cell { file: to.file, rank: from.rank, level: 0 });
+        }
+        (_, Some(t)) if t.color != mover.color => path.captures.push(to),
+        _ => {}
+    }
+    Some(path)
 }
 
 pub(crate) fn cell(sq: Square) -> Cell {
@@ -277,6 +311,10 @@ impl Variant for Chess {
 
     fn board(&self, state: &ChessState) -> BoardView {
         board_view(state.0.board(), Vec::new())
+    }
+
+    fn move_path(&self, before: Option<&ChessState>, canonical: &str) -> Option<MovePath> {
+        uci_path(before.map(|s| s.0.board()), canonical)
     }
 
     /// rules/chess.md §5, **Decision**: the seat whose time runs out loses, but the

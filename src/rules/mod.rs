@@ -31,7 +31,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-pub use board::{BoardView, Cell, Geometry, PieceView, coordinate_move_cells};
+pub use board::{
+    BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point,
+    coordinate_move_cells,
+};
 
 /// A seat at the table: the index of a player position in the variant's seat list.
 ///
@@ -597,7 +600,7 @@ pub trait Variant {
     /// A position, with everything the rules need to continue (not the history).
     type State: Clone + Eq + fmt::Debug + fmt::Display;
     /// A move as fixed at entry; `Display` is the canonical form (chess: UCI).
-    type Move: Copy + Eq + Ord + fmt::Debug + fmt::Display;
+    type Move: Clone + Eq + Ord + fmt::Debug + fmt::Display;
 
     /// Which variant this is.
     fn id(&self) -> VariantId;
@@ -663,13 +666,17 @@ pub trait Variant {
     /// The board as cells and pieces, for the renderers.
     fn board(&self, state: &Self::State) -> BoardView;
 
-    /// The from and to cells of a canonical move, for marking the last moves on a
-    /// board picture; `None` when the text names no such pair. The default reads
+    /// The path of a canonical move, for marking the last moves on a board
+    /// picture: from, every cell passed or jumped, to, and the cells it captures;
+    /// `None` when the text names no such move. `before` is the state the move
+    /// was played in, when the caller has it: with it the variant can tell
+    /// captures (and, in chess, en passant and castling). The default reads
     /// square-grid coordinate moves (`e2e4`, `e7e8q`, `d2-d4`, `k10-k12`,
-    /// `e13-e14=Q`, see [`board::coordinate_move_cells`]); a variant whose canonical
-    /// moves look different overrides it.
-    fn move_cells(&self, canonical: &str) -> Option<(Cell, Cell)> {
-        board::coordinate_move_cells(canonical)
+    /// `e13-e14=Q`, see [`board::coordinate_move_cells`]) as one step that
+    /// captures what stood on its target; a variant whose canonical moves look
+    /// different overrides it.
+    fn move_path(&self, before: Option<&Self::State>, canonical: &str) -> Option<MovePath> {
+        MovePath::of_coordinates(canonical, before.map(|s| self.board(s)).as_ref())
     }
 
     /// The outcome when `seat` resigns in `state`: in two-seat games the other
@@ -767,7 +774,7 @@ pub trait Variant {
         }
         loop {
             let moves: Vec<(Seat, Self::Move)> =
-                seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i])).collect();
+                seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i].clone())).collect();
             if let Ok(next) = self.next_state(state, &moves) {
                 total += self.perft(&next, depth - 1);
             }
@@ -856,8 +863,9 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string.
     fn board(&self, state: &str) -> Result<BoardView, RulesError>;
-    /// The from and to cells of a canonical move (see [`Variant::move_cells`]).
-    fn move_cells(&self, canonical: &str) -> Option<(Cell, Cell)>;
+    /// The path of a canonical move played in `before`, when given (see
+    /// [`Variant::move_path`]); an unreadable `before` counts as not given.
+    fn move_path(&self, before: Option<&str>, canonical: &str) -> Option<MovePath>;
     /// Counts move sequences (see [`Variant::perft`]).
     ///
     /// # Errors
@@ -969,8 +977,9 @@ where
         Ok(Variant::board(self, &self.parse_state(state)?))
     }
 
-    fn move_cells(&self, canonical: &str) -> Option<(Cell, Cell)> {
-        Variant::move_cells(self, canonical)
+    fn move_path(&self, before: Option<&str>, canonical: &str) -> Option<MovePath> {
+        let before = before.and_then(|s| self.parse_state(s).ok());
+        Variant::move_path(self, before.as_ref(), canonical)
     }
 
     fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError> {

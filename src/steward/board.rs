@@ -6,29 +6,23 @@ use crate::render::svg::Marks;
 use crate::rules::{BoardView, Seat, SeatSet};
 
 /// What the board renderers need to draw a game now.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BoardPicture {
     /// The position now.
     pub view: BoardView,
-    /// The last resolved turn's moves (those played, not the struck ones), the
-    /// seats that owe a move (none once the game is over), and the seat count.
+    /// The paths of the last resolved turn's moves (those played, not the struck
+    /// ones) and the seats that owe a move (none once the game is over).
     pub marks: Marks,
-    /// Whether to draw it turned by half a turn: seen from the seat opposite the
-    /// first (the second of two, the third of four).
-    pub flipped: bool,
+    /// The seat whose view it is: that seat sits at the bottom.
+    pub viewer: Seat,
     /// The variant's seat names, in seat order (for the text renderer).
     pub seat_names: &'static [&'static str],
 }
 
-/// Whether `seat` of a game with `seats` sits opposite the first seat, and so
-/// sees the board turned.
-pub fn sits_opposite(seat: Seat, seats: usize) -> bool {
-    seats.is_multiple_of(2) && seat.index() == seats / 2
-}
-
 impl Steward {
     /// The board of `game` now, seen from the side of `seat` (a seat name or its
-    /// number from 1) or, without one, from the first seat's side. Public: the
+    /// number from 1: that seat at the bottom) or, without one, from the first
+    /// seat's side. Public: the
     /// last turn's moves are known to everyone once it is resolved, and a pending
     /// move never shows.
     ///
@@ -38,7 +32,6 @@ impl Steward {
         self.store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
-                let seats = g.rules.seat_names().len();
                 let viewer = match seat.as_deref() {
                     Some(name) => Some(g.rules.seat(name).map_err(|e| Refusal::BadRequest(e.to_string()))?),
                     None => None,
@@ -54,14 +47,14 @@ impl Steward {
                         .moves_of_turn(&g.row.id, turn.turn)?
                         .iter()
                         .filter(|m| m.status == "played" || m.status == "first")
-                        .filter_map(|m| g.rules.move_cells(&m.canonical))
+                        .filter_map(|m| g.rules.move_path(Some(&turn.state_before), &m.canonical))
                         .collect(),
                     None => Vec::new(),
                 };
                 Ok(BoardPicture {
                     view,
-                    marks: Marks { last_moves, to_move: to_move.iter().collect(), seats },
-                    flipped: viewer.is_some_and(|s| sits_opposite(s, seats)),
+                    marks: Marks { last_moves, to_move: to_move.iter().collect() },
+                    viewer: viewer.unwrap_or(Seat::new(0)),
                     seat_names: g.rules.seat_names(),
                 })
             })

@@ -6,15 +6,14 @@ use minijinja::{Value, context};
 use super::{Head, Loaded, Steward, StewardError, internal};
 use crate::mail::compose::{Draft, Extras, MailKind, compose, compose_with_suffix};
 use crate::render::svg::Marks;
-use crate::rules::{Geometry, Outcome, Seat, SeatResult, SeatSet, TextResolution};
+use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
 use crate::store::OutboxRow;
 
-/// The board as text, seen from `seat`'s side (the second seat of a two-seat game
-/// sees it flipped).
-fn board_for(game: &Loaded, state: &str, seat: Seat) -> Result<String, StewardError> {
+/// The board as text, seen from `seat`'s side (that seat at the bottom), the
+/// paths of `last_moves` marked.
+fn board_for(game: &Loaded, state: &str, seat: Seat, last_moves: &[MovePath]) -> Result<String, StewardError> {
     let view = game.rules.board(state).map_err(internal)?;
-    let flipped = super::board::sits_opposite(seat, game.seats.len());
-    Ok(crate::render::text::board_for_seats(&view, flipped, game.rules.seat_names()))
+    Ok(crate::render::text::board_for_seats(&view, seat, game.rules.seat_names(), last_moves))
 }
 
 /// The board pictures of one position, rendered once per side it is seen from.
@@ -22,38 +21,27 @@ struct Pictures<'a> {
     game: &'a Loaded,
     view: crate::rules::BoardView,
     marks: Marks,
-    /// The PNGs drawn so far: `[upright, flipped]`; `Some(None)` after a failure.
-    done: [Option<Option<Vec<u8>>>; 2],
+    /// The PNGs drawn so far, by viewing seat; `Some(None)` after a failure.
+    done: [Option<Option<Vec<u8>>>; crate::rules::SeatSet::MAX as usize],
 }
 
 impl<'a> Pictures<'a> {
-    /// The pictures of `state`, marking `last_moves` (canonical moves) and the
-    /// seats in `to_move`.
-    fn new<'m>(
-        game: &'a Loaded,
-        state: &str,
-        last_moves: impl IntoIterator<Item = &'m str>,
-        to_move: SeatSet,
-    ) -> Result<Self, StewardError> {
+    /// The pictures of `state`, marking the paths of `last_moves` and the seats
+    /// in `to_move`.
+    fn new(game: &'a Loaded, state: &str, last_moves: Vec<MovePath>, to_move: SeatSet) -> Result<Self, StewardError> {
         let view = game.rules.board(state).map_err(internal)?;
-        let marks = Marks {
-            last_moves: last_moves.into_iter().filter_map(|m| game.rules.move_cells(m)).collect(),
-            to_move: to_move.iter().collect(),
-            seats: game.seats.len(),
-        };
-        Ok(Pictures { game, view, marks, done: [None, None] })
+        let marks = Marks { last_moves, to_move: to_move.iter().collect() };
+        Ok(Pictures { game, view, marks, done: Default::default() })
     }
 
     /// The board as a PNG, seen from `seat`'s side; `None` (with a warning in the
     /// log) if it cannot be rendered: the mail goes without its picture.
     fn png_for(&mut self, seat: Seat) -> Option<Vec<u8>> {
-        let flipped = super::board::sits_opposite(seat, self.game.seats.len());
         let (view, marks, game) = (&self.view, &self.marks, self.game);
-        self.done[usize::from(flipped)]
+        self.done[seat.index() % self.done.len()]
             .get_or_insert_with(|| {
-                let Geometry::Square { files, ranks, .. } = &view.geometry;
-                let size = if (*files).max(*ranks) > 8 { 800 } else { 640 };
-                let svg = crate::render::svg::board_svg(view, marks, flipped);
+                let size = if view.shape.cells.len() > 64 { 800 } else { 640 };
+                let svg = crate::render::svg::board_svg(view, marks, seat);
                 crate::render::png::board_png(&svg, size)
                     .inspect_err(|e| {
                         tracing::warn!(game = %game.row.id, error = %e, "cannot render the board picture; the mail goes without it");
@@ -95,7 +83,7 @@ pub(super) fn started(
     let seats: Vec<_> =
         game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
     let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let mut pictures = Pictures::new(game, &game.row.state, [], to_move)?;
+    let mut pictures = Pictures::new(game, &game.row.state, Vec::new(), to_move)?;
     game.seats
         .iter()
         .map(|s| {
@@ -121,7 +109,7 @@ pub(super) fn started(
                     seat_name => game.seat_name(s.seat),
                     seats => seats.clone(),
                     options => options.join(", "),
-                    board => board_for(game, &game.row.state, s.seat)?,
+                    board => board_for(game, &game.row.state, s.seat, &[])?,
                     you_owe => you_owe,
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
@@ -167,7 +155,9 @@ pub(super) fn turn(
         if outcome.is_some() { SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
     // The moves played, as the board picture of the game page marks them.
     let played = r.moves.iter().filter(|m| matches!(m.result, SeatResult::Played | SeatResult::First));
-    let mut pictures = Pictures::new(game, &r.state, played.map(|m| m.mv.as_str()), to_move)?;
+    // `game` still holds the state the turn was played in.
+    let paths: Vec<MovePath> = played.filter_map(|m| game.rules.move_path(Some(&game.row.state), &m.mv)).collect();
+    let mut pictures = Pictures::new(game, &r.state, paths.clone(), to_move)?;
     game.seats
         .iter()
         .map(|s| {
@@ -196,7 +186,7 @@ pub(super) fn turn(
                     player => s.name.clone(),
                     moves => moves.clone(),
                     notes => r.notes.clone(),
-                    board => board_for(game, &r.state, s.seat)?,
+                    board => board_for(game, &r.state, s.seat, &paths)?,
                     outcome => outcome.clone(),
                     you_owe => you_owe,
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),

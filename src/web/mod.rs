@@ -467,7 +467,7 @@ async fn board_svg(
         ));
     }
     let p = steward.board(id, q.seat).await?;
-    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
+    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.viewer);
     Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "no-cache")], svg).into_response())
 }
 
@@ -492,7 +492,7 @@ async fn board_png(
         ));
     }
     let p = steward.board(id, q.seat).await?;
-    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.flipped);
+    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.viewer);
     // Drawn on the blocking pool, a few at a time, and cached per (svg, size).
     let png = match pictures.png(svg, size).await {
         Ok(png) => png,

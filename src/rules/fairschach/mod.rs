@@ -22,7 +22,7 @@ pub use position::{FsPosition, Mode};
 use super::chess::{board_view, cell, color_of, seat_of};
 use super::notation::{self, Candidate};
 use super::{
-    BoardView, EndReason, MoveError, Options, OptionsError, Outcome, Resolution, RulesError, Seat, SeatMove,
+    BoardView, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat, SeatMove,
     SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use moves::{Classified, Entry, Kind, entry, in_check, san};
@@ -265,6 +265,10 @@ impl Variant for Fairschach {
 
     fn board(&self, state: &FsPosition) -> BoardView {
         board_view(&state.board, state.paused.into_iter().map(cell).collect())
+    }
+
+    fn move_path(&self, before: Option<&FsPosition>, canonical: &str) -> Option<MovePath> {
+        super::chess::uci_path(before.map(|s| &s.board), canonical)
     }
 }
 

@@ -44,8 +44,8 @@ pub use moves::{MoveKind, VsMove};
 pub use state::{Kind, SEAT_LETTERS, Status, VsState};
 
 use super::{
-    BoardView, Cell, EndReason, GameResult, Geometry, MoveError, Options, OptionsError, Outcome, PieceView, Resolution,
-    RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, Options, OptionsError, Outcome, PieceKind,
+    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use notation::Candidate;
 use state::{is_piece, kind, owner};
@@ -158,6 +158,14 @@ impl Default for Vierschach {
 }
 
 /// The option names, as `Options` and the CLI spell them.
+/// The plus-shaped board (rules/vierschach.md §1): 14×14 less the 3×3 corners, a
+/// square light when `x + y` is even; each seat's view is turned a quarter more
+/// than the one before, clockwise from South, so the seat sits at the bottom.
+static SHAPE: std::sync::LazyLock<std::sync::Arc<BoardShape>> = std::sync::LazyLock::new(|| {
+    let holes: Vec<Cell> = geometry::holes().into_iter().map(|(file, rank)| Cell { file, rank, level: 0 }).collect();
+    std::sync::Arc::new(BoardShape::squares(14, 14, &holes, false, vec![0.0, 90.0, 180.0, 270.0]))
+});
+
 const OPTION_NAMES: [&str; 6] = ["mode", "mated", "partner_capture", "pawn_jump", "ally_promotion", "no_progress"];
 
 fn switch(options: &Options, name: &'static str, default: bool) -> Result<bool, OptionsError> {
@@ -498,8 +506,8 @@ impl Variant for Vierschach {
             let c = state.board[sq.cell()];
             if is_piece(c) {
                 let seat = owner(c);
-                pieces
-                    .push((cell(sq), PieceView { owner: seat_of(seat), kind: kind(c).letter().to_ascii_lowercase() }));
+                let kind = PieceKind::from_fen(kind(c).letter()).unwrap_or(PieceKind::Pawn);
+                pieces.push((cell(sq), PieceView { owner: seat_of(seat), kind }));
                 if state.status[seat] == Status::Mated {
                     marked.push(cell(sq));
                 }
@@ -507,8 +515,7 @@ impl Variant for Vierschach {
         }
         pieces.sort_by_key(|(c, _)| *c);
         marked.sort();
-        let holes = geometry::holes().into_iter().map(|(file, rank)| Cell { file, rank, level: 0 }).collect();
-        BoardView { geometry: Geometry::Square { files: 14, ranks: 14, holes }, pieces, marked }
+        BoardView { shape: SHAPE.clone(), pieces, marked }
     }
 
     fn resignation(&self, state: &VsState, seat: Seat) -> Option<Outcome> {
