@@ -11,7 +11,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position, Square};
 
-use super::notation::{self, Candidate};
+use super::notation::{self, CHESS_BOARD, Candidate, Castle, Piece, Position as Seen, Sq};
 use super::{
     BoardView, Cell, EndReason, Geometry, MoveError, Options, OptionsError, Outcome, PieceView, Resolution, RulesError,
     Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
@@ -131,15 +131,35 @@ fn candidate(m: Move) -> Candidate<ChessMove> {
     let mv = ChessMove(m);
     Candidate {
         mv,
-        role: m.role(),
-        from: m.from().unwrap_or(Square::A1),
-        to: mv.king_to(),
-        promotion: m.promotion(),
-        castle_rook: match m {
-            Move::Castle { rook, .. } => Some(rook),
+        piece: m.role().into(),
+        from: m.from().unwrap_or(Square::A1).into(),
+        to: mv.king_to().into(),
+        promotion: m.promotion().map(Into::into),
+        castle: match m {
+            Move::Castle { king, rook } => Some(Castle { long: rook < king, rook: rook.into() }),
             _ => None,
         },
+        capture: m.is_capture(),
     }
+}
+
+/// The shakmaty move of a Fairschach-style move the rules refused (for a message only).
+fn shakmaty_move(pos: &shakmaty::Chess, c: &Candidate<super::fairschach::FsMove>) -> Move {
+    let fs = c.mv;
+    Move::Normal {
+        role: c.piece.into(),
+        from: fs.from,
+        capture: pos.board().role_at(fs.to),
+        to: fs.to,
+        promotion: fs.promotion,
+    }
+}
+
+/// The matcher's view of a chess position on the 8×8 board (shared with Fairschach):
+/// what stands on a square, and whether it belongs to `color`.
+pub(crate) fn occupant(board: &shakmaty::Board, color: Color, sq: Sq) -> Option<(Piece, bool)> {
+    let square = Square::from_coords(shakmaty::File::new(u32::from(sq.file)), shakmaty::Rank::new(u32::from(sq.rank)));
+    board.piece_at(square).map(|p| (Piece::from(p.role), p.color == color))
 }
 
 /// The board of a shakmaty position, for renderers (shared with Fairschach).
@@ -155,6 +175,29 @@ pub(crate) fn board_view(board: &shakmaty::Board, marked: Vec<Cell>) -> BoardVie
 
 pub(crate) fn cell(sq: Square) -> Cell {
     Cell { file: u32::from(sq.file()) as u8, rank: u32::from(sq.rank()) as u8, level: 0 }
+}
+
+/// Calls `f` with the matcher's view of `pos` for the side `color`.
+fn with_position<R>(pos: &shakmaty::Chess, color: Color, f: impl FnOnce(&Seen<'_, ChessMove>) -> R) -> R {
+    let legal: Vec<Candidate<ChessMove>> =
+        if pos.turn() == color { pos.legal_moves().into_iter().map(candidate).collect() } else { Vec::new() };
+    let occupant = |sq: Sq| occupant(pos.board(), color, sq);
+    let refused = || {
+        super::fairschach::refused_standard(
+            pos.board(),
+            color,
+            pos.castles().castling_rights(),
+            pos.ep_square(EnPassantMode::Always),
+        )
+        .into_iter()
+        .map(|(c, why)| {
+            let mv = ChessMove(shakmaty_move(pos, &c));
+            (c.with_move(mv), why)
+        })
+        .collect()
+    };
+    let san = |c: &Candidate<ChessMove>| SanPlus::from_move(pos.clone(), c.mv.0).to_string();
+    f(&Seen { board: &CHESS_BOARD, legal, in_check: pos.is_check(), occupant: &occupant, refused: &refused, san: &san })
 }
 
 impl Variant for Chess {
@@ -197,20 +240,7 @@ impl Variant for Chess {
     }
 
     fn parse_move(&self, state: &ChessState, seat: Seat, text: &str) -> Result<ChessMove, MoveError> {
-        let pos = &state.0;
-        let legal: Vec<Candidate<ChessMove>> = if seat_of(pos.turn()) == seat {
-            pos.legal_moves().into_iter().map(candidate).collect()
-        } else {
-            Vec::new()
-        };
-        notation::find(text, &legal, &[], |c| SanPlus::from_move(pos.clone(), c.mv.0).to_string()).map_err(
-            |e| match e {
-                MoveError::Illegal { text, reason } if pos.is_check() => {
-                    MoveError::Illegal { text, reason: format!("your king is in check; {reason}") }
-                }
-                e => e,
-            },
-        )
+        with_position(&state.0, color_of(seat), |position| notation::find(text, position))
     }
 
     fn notation(&self, state: &ChessState, _seat: Seat, mv: ChessMove) -> String {
@@ -291,6 +321,17 @@ impl Variant for Chess {
             return Some(Outcome::draw(EndReason::Time));
         }
         Some(Outcome::win(opponent, EndReason::Time))
+    }
+
+    fn is_move_text(&self, text: &str) -> bool {
+        notation::is_move_text(&CHESS_BOARD, text)
+    }
+
+    fn move_forms(&self, state: &ChessState, seat: Seat) -> String {
+        let color = color_of(seat);
+        let start = shakmaty::Chess::default();
+        let pos = if state.0.turn() == color && !state.0.legal_moves().is_empty() { &state.0 } else { &start };
+        with_position(pos, pos.turn(), notation::forms)
     }
 }
 

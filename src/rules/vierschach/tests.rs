@@ -536,13 +536,14 @@ fn section_9_spellings() {
     assert!(matches!(TEAMS.parse_move(&start, SOUTH, "O-O"), Err(MoveError::Illegal { .. })));
 }
 
-/// §9: a text that fits two legal moves is refused with both named.
+/// §9: a text that fits two legal moves is refused with both named, as the
+/// players write them.
 #[test]
 fn section_9_ambiguous_and_promotion_choice() {
     let text = build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sN", "e5 i5")], "s - - aaaa 0 1");
     let state = parse(&TEAMS, &text);
     match TEAMS.parse_move(&state, SOUTH, "Ng6") {
-        Err(MoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["e5-g6", "i5-g6"]),
+        Err(MoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["Neg6", "Nig6"]),
         other => panic!("{other:?}"),
     }
     let mv = TEAMS.parse_move(&state, SOUTH, "Neg6").unwrap();
