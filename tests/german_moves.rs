@@ -20,16 +20,17 @@ fn chess_and_fairschach_take_german_letters_by_mail() {
     // White: a German knight move; Black: lower case German from a phone.
     let to = s.reply_to("alice@", "started");
     assert_eq!(s.ingest(&reply(ALICE, &to, "c1", "Re: x", "Sf3\r\n\r\n-- \r\nAlice")).1, "accepted: move");
-    assert!(s.answers_to("alice@").pop().unwrap().contains("Accepted: move Nf3"));
+    assert!(s.answers_to("alice@").iter().any(|a| a.contains("Accepted: move Nf3")));
     let to = s.reply_to("bob@", "turn");
     assert_eq!(s.ingest(&reply(BOB, &to, "c2", "Re: x", "1... sc6")).1, "accepted: move");
     // A bishop pinned nowhere but blocked: refused with the reason and the forms.
     let to = s.reply_to("alice@", "turn");
     assert_eq!(s.ingest(&reply(ALICE, &to, "c3", "Re: x", "Lf1-c4")).1, "refused: illegal_move");
-    let said = s.answers_to("alice@").pop().unwrap();
-    assert!(said.contains("bishop on f1 cannot move to c4"), "{said}");
+    let said = s.answers_to("alice@");
+    assert!(said.iter().any(|a| a.contains("bishop on f1 cannot move to c4")), "{said:?}");
     assert_eq!(s.ingest(&reply(ALICE, &to, "c4", "Re: x", "What now?")).1, "refused: unreadable");
-    assert!(s.answers_to("alice@").pop().unwrap().contains("write moves like"), "the forms with examples");
+    let said = s.answers_to("alice@");
+    assert!(said.iter().any(|a| a.contains("What now?") && a.contains("write moves like")), "the forms: {said:?}");
     // The subject carries the move when the body holds none.
     let board = s.newest("alice@", "turn");
     let subject = common::pipe::header(&board, "Subject");
@@ -71,7 +72,7 @@ async fn chess_and_fairschach_take_german_letters_by_http() {
         assert!(e.contains("queen on d1 cannot move to h5"), "{variant}: {e}");
         let e = server.mv(&id, &white, 1, "Zf3").await.error(422, "illegal_move");
         // The examples come from the legal moves: the first knight move, b1-a3.
-        assert!(e.contains("write moves like Na3, Sa3, Nb1-a3, b1a3 or 2133"), "{variant}: {e}");
+        assert!(e.contains("write moves like Na3, Sa3, Nb1-a3, b1a3 or 2113"), "{variant}: {e}");
         // Chess numbers every move a turn, Fairschach every pair.
         let turns: [u32; 4] = if variant == "chess" { [1, 2, 3, 4] } else { [1, 1, 2, 2] };
         assert_eq!(server.mv(&id, &white, turns[0], "Sf3").await.ok(200)["move"], "Nf3", "{variant}");
