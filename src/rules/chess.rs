@@ -467,6 +467,30 @@ mod tests {
         ));
     }
 
+    /// §6: German letters in every form; a refusal says why and shows the forms.
+    #[test]
+    fn section_6_german_letters_and_reasons() {
+        let s = Chess.start();
+        for (text, uci) in [("Sf3", "g1f3"), ("sf3", "g1f3"), ("Sg1-f3", "g1f3"), ("Sg1xf3", "g1f3"), ("7163", "g1f3")]
+        {
+            assert_eq!(Chess.parse_move(&s, WHITE, text).unwrap().to_string(), uci, "{text}");
+        }
+        let why = |fen: &str, text: &str| Chess.parse_move(&state(fen), WHITE, text).unwrap_err().to_string();
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let e = why(start, "Zf3");
+        assert!(e.contains("write moves like Na3, Sa3, Nb1-a3, b1a3 or 2113"), "{e}");
+        assert!(why(start, "e3e4").contains("there is no piece on e3"));
+        assert!(why(start, "e7e5").contains("the pawn on e7 is not yours"));
+        assert!(why(start, "Dd1-h5").contains("your queen on d1 cannot move to h5"));
+        let pinned = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+        assert!(why(pinned, "Sc3").contains("your knight on e2 is pinned"), "{}", why(pinned, "Sc3"));
+        let checked = "4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1";
+        let e = why(checked, "d3");
+        assert!(e.contains("your king is in check and d2-d3 does not answer it"), "{e}");
+        let e = why("4k3/8/8/8/8/8/8/3rK3 w - - 0 1", "Kf2xe2");
+        assert!(e.contains("no piece on f2"), "{e}");
+    }
+
     #[test]
     fn moves_of_the_wrong_seat_are_refused() {
         let s = Chess.start();
