@@ -147,6 +147,7 @@ fn a_vierschach_game_played_wholly_by_mail() {
     let help = s.answers_to(address(3)).pop().expect("the help answer");
     assert!(help.contains("write moves like"), "{help}");
     assert!(!help.contains("5254") && !help.contains("7163"), "no chess notation in Vierschach help: {help}");
+    assert!(help.contains("write moves like Nl11, Sl11, Nn10-l11 or n10l11"), "examples from east's own moves: {help}");
 
     for (i, &(seat, text, shape, san)) in PLAY.iter().enumerate() {
         let who = address(seat);
@@ -189,11 +190,11 @@ fn a_vierschach_game_played_wholly_by_mail() {
     assert_eq!(view["outcome"]["reason"], "checkmate", "{view}");
     assert_eq!(view["outcome"]["result"], "south and north win (checkmate)", "{view}");
     // Every seat hears the end.
-    for seat in 0..4 {
+    for (seat, (name, _)) in PLAYERS.iter().enumerate() {
         let over = s.spool().iter().any(|(_, t)| {
             header(t, "To").contains(address(seat)) && header(t, "Subject").contains(&format!("Game {game} is over"))
         });
-        assert!(over, "{} is told the game is over", PLAYERS[seat].0);
+        assert!(over, "{name} is told the game is over");
     }
 }
 

@@ -10,10 +10,10 @@
 //!    in the fresh text;
 //! 2. the first meaningful line of the fresh text (greetings such as `Hi Steward,`
 //!    are skipped): a command, or a line with exactly one move-looking token;
-//! 3. a later fresh line that is nothing but a move (`Sorry for the delay!` ⏎ `Nf3`);
-//! 3a. the text the player added to our subject (`Re: Game 8KQ2ZJ, turn 3: your
-//!    move — Nf3`, or a subject of their own such as `Nf3`), for webmail users who
-//!    delete the quote and type only into the subject;
+//! 3. a later fresh line that is nothing but a move (`Sorry for the delay!` ⏎ `Nf3`),
+//!    else the one move in the text the player added to our subject (`Re: Game
+//!    8KQ2ZJ, turn 3: your move — Nf3`, or a subject of their own such as `Nf3`),
+//!    for webmail users who delete the quote and type only into the subject;
 //! 4. an envelope block anywhere in the full text, quoted or forwarded (a player
 //!    resending the mail with their signed move);
 //! 5. a forwarded mail: [`Intent::Forwarded`] — a forward is never a move unless the

@@ -546,10 +546,15 @@ impl Variant for Vierschach {
     }
 
     fn move_forms(&self, state: &VsState, seat: Seat) -> String {
-        let mut legal = self.candidates(state, seat.index());
+        // The seat's own moves, as if it were to move now (else at the start).
+        let as_if = |from: &VsState| {
+            let mut s = from.clone();
+            s.turn = seat.index();
+            self.candidates(&s, seat.index())
+        };
+        let mut legal = as_if(state);
         if legal.is_empty() {
-            let start = VsState::start();
-            legal = self.candidates(&start, start.turn);
+            legal = as_if(&VsState::start());
         }
         let san = |c: &Candidate<VsMove>| notation::san(c, &legal);
         let position = Position {
