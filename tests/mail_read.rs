@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use fairsteward::mail::inbound::{Intent, read_mail};
+use fairsteward::mail::inbound::{Intent, ReadMail, read_mail};
+use fairsteward::rules::chess::Chess;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -26,6 +27,12 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
         .collect();
     out.sort();
     out
+}
+
+/// What a mail asks for in a chess game: the fixtures are replies about chess
+/// games, and the game's variant says what move text is.
+fn chess_intent(mail: &ReadMail) -> Intent {
+    mail.intent(Some(("8KQ2ZJ", &Chess)))
 }
 
 fn expected() -> BTreeMap<String, Value> {
@@ -51,7 +58,7 @@ fn every_fixture_reads_as_expected() {
                 failures.push(format!("{name}: {what}\n   got: {got}\n  want: {want}"));
             }
         };
-        check("intent", serde_json::to_value(&got.intent).unwrap(), &want["intent"]);
+        check("intent", serde_json::to_value(chess_intent(&got)).unwrap(), &want["intent"]);
         check("automatic", serde_json::to_value(&got.automatic).unwrap(), &want["automatic"]);
         check("fresh", json!(got.fresh), &want["fresh"]);
         check("from", json!(got.from.as_ref().map(|f| &f.address)), &want["from"]);
@@ -99,7 +106,7 @@ fn every_truncation_of_every_fixture_reads_or_fails_cleanly() {
 
 #[test]
 fn the_forwarded_board_mail_is_not_a_move_but_a_move_on_top_is() {
-    let read = |name: &str| read_mail(&fs::read(fixture_dir().join(name)).unwrap()).unwrap().intent;
+    let read = |name: &str| chess_intent(&read_mail(&fs::read(fixture_dir().join(name)).unwrap()).unwrap());
     assert_eq!(read("forwarded-board-mail.eml"), Intent::Forwarded);
     assert_eq!(read("forwarded-with-move.eml"), Intent::Move("Nf3".into()));
 }
@@ -110,7 +117,7 @@ fn a_mail_forwarded_as_an_attachment_is_forwarded() {
                MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\n\
                Content-Type: text/plain\r\n\r\n\r\n--b\r\nContent-Type: message/rfc822\r\n\r\n\
                From: Fairsteward <moves@steward.example>\r\nSubject: Game 8KQ2ZJ\r\n\r\nYour move: Nf3?\r\n--b--\r\n";
-    assert_eq!(read_mail(raw.as_bytes()).unwrap().intent, Intent::Forwarded);
+    assert_eq!(chess_intent(&read_mail(raw.as_bytes()).unwrap()), Intent::Forwarded);
 }
 
 /// A message built by mail-builder, which picks the transfer encoding itself
@@ -159,7 +166,7 @@ proptest! {
 
     #[test]
     fn intent_never_panics(fresh in "\\PC{0,300}", full in "\\PC{0,300}") {
-        let _ = fairsteward::mail::inbound::intent(&fresh, &full);
+        let _ = fairsteward::mail::inbound::intent(&fresh, &full, &full, Some(&Chess));
     }
 
     /// Whatever encoding mail-builder chooses, the text comes back.
@@ -180,6 +187,6 @@ proptest! {
     ) {
         let body = if html { format!("<div>{mv}</div><div>{trailer}</div>") } else { format!("{mv}\n\n{trailer}") };
         let read = read_mail(&built(&body, html)).expect("a built mail reads");
-        prop_assert_eq!(read.intent, Intent::Move(mv.to_owned()));
+        prop_assert_eq!(chess_intent(&read), Intent::Move(mv.to_owned()));
     }
 }

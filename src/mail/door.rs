@@ -32,17 +32,23 @@ pub enum Handled {
     Ignored(String),
 }
 
-/// The text of `help`.
-const HELP: &str = "Reply to the latest board mail; the first line of your reply is read.
-  a move:      Nf3, e2e4, 5254 (SAN, UCI or ICCF numeric)
+/// The text of `help`; `forms` are the move forms of the game, with examples
+/// (the variant supplies them: [`crate::rules::DynVariant::move_forms`]).
+fn help(forms: &str) -> String {
+    format!(
+        "Reply to the latest board mail; the first line of your reply is read.
+  a move:      {forms}
   resign       give up the game
   draw         offer a draw (or accept the draw offered)
   accept draw  accept the draw offered
   decline draw decline it
   status       the game as it stands
   help         this text
+A move typed only into the subject (after ours) is read when the reply holds none.
 A signed or sealed envelope (fairsteward player …) may be pasted instead.
-Only mails from your registered address, or an alias you confirmed, act for your seat.";
+Only mails from your registered address, or an alias you confirmed, act for your seat."
+    )
+}
 
 /// Handles one raw message.
 ///
@@ -140,8 +146,19 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         None => false,
     };
 
+    // The game's variant says what move text is (a signed envelope names its own game).
+    let rules = match cap.as_ref().filter(|_| bound) {
+        Some(c) => match steward.rules(c.game.clone()).await {
+            Ok(r) => Some(r),
+            Err(StewardError::Refused(_)) => None,
+            Err(e) => return Err(e),
+        },
+        None => None,
+    };
+    let intent = mail.intent(rules.as_ref().map(|r| (r.id.as_str(), r.rules.as_ref())));
+
     // A signed envelope proves its own seat; everything else needs the capability.
-    let envelope = match &mail.intent {
+    let envelope = match &intent {
         Intent::Envelope(text) => match Envelope::find(text) {
             Ok(Some(env)) => Some(env),
             Ok(None) => None,
@@ -189,7 +206,8 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         return foreign(steward, &cap, sender, &mail.subject, now).await;
     }
     let credential = Some(Credential::Capability(cap.clone()));
-    match &mail.intent {
+    let forms = rules.as_ref().map_or_else(|| "a move in the game's notation".to_owned(), |r| r.move_forms(&cap.seat));
+    match &intent {
         Intent::Move(text) => {
             let req = MoveRequest {
                 game: cap.game.clone(),
@@ -205,7 +223,7 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
                 .await
         }
         Intent::OfferDraw | Intent::AcceptDraw | Intent::DeclineDraw => {
-            let action = match mail.intent {
+            let action = match intent {
                 Intent::DeclineDraw => DrawAction::Decline,
                 Intent::AcceptDraw => DrawAction::Accept,
                 _ => DrawAction::Offer,
@@ -236,7 +254,7 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
             }
             Err(e) => refusal_of(steward, &cap, &to, e, now).await,
         },
-        Intent::Help => reply(steward, &cap, &to, HELP.to_owned(), now, Handled::Accepted("help".into())).await,
+        Intent::Help => reply(steward, &cap, &to, help(&forms), now, Handled::Accepted("help".into())).await,
         Intent::Leave { from, to: until } => {
             let action = Action::Leave { from: *from, to: *until };
             signed_action(steward, action, cap.game.clone(), credential, &cap, &to, now).await
@@ -247,12 +265,14 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         }
         Intent::Unreadable(line) => {
             let text = format!(
-                "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move (Nf3, e2e4 or 5254) as the first line, or one of: resign, draw, accept draw, decline draw, status, help."
+                "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, help."
             );
             reply(steward, &cap, &to, text, now, Handled::Refused("unreadable".into())).await
         }
         Intent::Empty => {
-            let text = "Your mail holds nothing but quoted text. Write your move (Nf3, e2e4 or 5254) as the first line of the reply.".to_owned();
+            let text = format!(
+                "Your mail holds nothing but quoted text. Write your move as the first line of the reply ({forms})."
+            );
             reply(steward, &cap, &to, text, now, Handled::Refused("empty".into())).await
         }
         Intent::Envelope(_) => Ok(Handled::Ignored("an envelope that could not be found again".into())),

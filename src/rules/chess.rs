@@ -11,7 +11,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position, Square};
 
-use super::notation::{self, Candidate};
+use super::notation::{self, CHESS_BOARD, Candidate, Castle, Piece, Position as Seen, Sq};
 use super::{
     BoardShape, BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind, PieceView,
     Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
@@ -131,14 +131,15 @@ fn candidate(m: Move) -> Candidate<ChessMove> {
     let mv = ChessMove(m);
     Candidate {
         mv,
-        role: m.role(),
-        from: m.from().unwrap_or(Square::A1),
-        to: mv.king_to(),
-        promotion: m.promotion(),
-        castle_rook: match m {
-            Move::Castle { rook, .. } => Some(rook),
+        piece: m.role().into(),
+        from: m.from().unwrap_or(Square::A1).into(),
+        to: mv.king_to().into(),
+        promotion: m.promotion().map(Into::into),
+        castle: match m {
+            Move::Castle { king, rook } => Some(Castle { long: rook < king, rook: rook.into() }),
             _ => None,
         },
+        capture: m.is_capture(),
     }
 }
 
@@ -146,6 +147,25 @@ fn candidate(m: Move) -> Candidate<ChessMove> {
 /// turned by half a turn. Shared with Fairschach.
 static SQUARES: std::sync::LazyLock<std::sync::Arc<BoardShape>> =
     std::sync::LazyLock::new(|| std::sync::Arc::new(BoardShape::squares(8, 8, &[], true, vec![0.0, 180.0])));
+
+/// The shakmaty move of a Fairschach-style move the rules refused (for a message only).
+fn shakmaty_move(pos: &shakmaty::Chess, c: &Candidate<super::fairschach::FsMove>) -> Move {
+    let fs = c.mv;
+    Move::Normal {
+        role: c.piece.into(),
+        from: fs.from,
+        capture: pos.board().role_at(fs.to),
+        to: fs.to,
+        promotion: fs.promotion,
+    }
+}
+
+/// The matcher's view of a chess position on the 8×8 board (shared with Fairschach):
+/// what stands on a square, and whether it belongs to `color`.
+pub(crate) fn occupant(board: &shakmaty::Board, color: Color, sq: Sq) -> Option<(Piece, bool)> {
+    let square = Square::from_coords(shakmaty::File::new(u32::from(sq.file)), shakmaty::Rank::new(u32::from(sq.rank)));
+    board.piece_at(square).map(|p| (Piece::from(p.role), p.color == color))
+}
 
 /// The board of a shakmaty position, for renderers (shared with Fairschach).
 pub(crate) fn board_view(board: &shakmaty::Board, marked: Vec<Cell>) -> BoardView {
@@ -191,6 +211,29 @@ pub(crate) fn cell(sq: Square) -> Cell {
     Cell { file: u32::from(sq.file()) as u8, rank: u32::from(sq.rank()) as u8, level: 0 }
 }
 
+/// Calls `f` with the matcher's view of `pos` for the side `color`.
+fn with_position<R>(pos: &shakmaty::Chess, color: Color, f: impl FnOnce(&Seen<'_, ChessMove>) -> R) -> R {
+    let legal: Vec<Candidate<ChessMove>> =
+        if pos.turn() == color { pos.legal_moves().into_iter().map(candidate).collect() } else { Vec::new() };
+    let occupant = |sq: Sq| occupant(pos.board(), color, sq);
+    let refused = || {
+        super::fairschach::refused_standard(
+            pos.board(),
+            color,
+            pos.castles().castling_rights(),
+            pos.ep_square(EnPassantMode::Always),
+        )
+        .into_iter()
+        .map(|(c, why)| {
+            let mv = ChessMove(shakmaty_move(pos, &c));
+            (c.with_move(mv), why)
+        })
+        .collect()
+    };
+    let san = |c: &Candidate<ChessMove>| SanPlus::from_move(pos.clone(), c.mv.0).to_string();
+    f(&Seen { board: &CHESS_BOARD, legal, in_check: pos.is_check(), occupant: &occupant, refused: &refused, san: &san })
+}
+
 impl Variant for Chess {
     type State = ChessState;
     type Move = ChessMove;
@@ -231,20 +274,7 @@ impl Variant for Chess {
     }
 
     fn parse_move(&self, state: &ChessState, seat: Seat, text: &str) -> Result<ChessMove, MoveError> {
-        let pos = &state.0;
-        let legal: Vec<Candidate<ChessMove>> = if seat_of(pos.turn()) == seat {
-            pos.legal_moves().into_iter().map(candidate).collect()
-        } else {
-            Vec::new()
-        };
-        notation::find(text, &legal, &[], |c| SanPlus::from_move(pos.clone(), c.mv.0).to_string()).map_err(
-            |e| match e {
-                MoveError::Illegal { text, reason } if pos.is_check() => {
-                    MoveError::Illegal { text, reason: format!("your king is in check; {reason}") }
-                }
-                e => e,
-            },
-        )
+        with_position(&state.0, color_of(seat), |position| notation::find(text, position))
     }
 
     fn notation(&self, state: &ChessState, _seat: Seat, mv: ChessMove) -> String {
@@ -329,6 +359,17 @@ impl Variant for Chess {
             return Some(Outcome::draw(EndReason::Time));
         }
         Some(Outcome::win(opponent, EndReason::Time))
+    }
+
+    fn is_move_text(&self, text: &str) -> bool {
+        notation::is_move_text(&CHESS_BOARD, text)
+    }
+
+    fn move_forms(&self, state: &ChessState, seat: Seat) -> String {
+        let color = color_of(seat);
+        let start = shakmaty::Chess::default();
+        let pos = if state.0.turn() == color && !state.0.legal_moves().is_empty() { &state.0 } else { &start };
+        with_position(pos, pos.turn(), notation::forms)
     }
 }
 
@@ -462,6 +503,30 @@ mod tests {
             Chess.parse_move(&s, WHITE, "e8"),
             Err(MoveError::Illegal { .. } | MoveError::Ambiguous { .. })
         ));
+    }
+
+    /// §6: German letters in every form; a refusal says why and shows the forms.
+    #[test]
+    fn section_6_german_letters_and_reasons() {
+        let s = Chess.start();
+        for (text, uci) in [("Sf3", "g1f3"), ("sf3", "g1f3"), ("Sg1-f3", "g1f3"), ("Sg1xf3", "g1f3"), ("7163", "g1f3")]
+        {
+            assert_eq!(Chess.parse_move(&s, WHITE, text).unwrap().to_string(), uci, "{text}");
+        }
+        let why = |fen: &str, text: &str| Chess.parse_move(&state(fen), WHITE, text).unwrap_err().to_string();
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let e = why(start, "Zf3");
+        assert!(e.contains("write moves like Na3, Sa3, Nb1-a3, b1a3 or 2113"), "{e}");
+        assert!(why(start, "e3e4").contains("there is no piece on e3"));
+        assert!(why(start, "e7e5").contains("the pawn on e7 is not yours"));
+        assert!(why(start, "Dd1-h5").contains("your queen on d1 cannot move to h5"));
+        let pinned = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+        assert!(why(pinned, "Sc3").contains("your knight on e2 is pinned"), "{}", why(pinned, "Sc3"));
+        let checked = "4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1";
+        let e = why(checked, "d3");
+        assert!(e.contains("your king is in check and d2-d3 does not answer it"), "{e}");
+        let e = why("4k3/8/8/8/8/8/8/3rK3 w - - 0 1", "Kf2xe2");
+        assert!(e.contains("no piece on f2"), "{e}");
     }
 
     #[test]

@@ -793,6 +793,16 @@ pub trait Variant {
             }
         }
     }
+
+    /// Whether `text` is move text in this game's notation — a form its rules file
+    /// reads, legal or not — judged without a position. The mail door asks it of
+    /// the words of a mail, so that it keeps no grammar of its own.
+    fn is_move_text(&self, text: &str) -> bool;
+
+    /// The forms of move text this game reads, with examples made from the legal
+    /// moves of `seat` in `state` (of the start position when it has none), e.g.
+    /// `write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`: for help texts.
+    fn move_forms(&self, state: &Self::State, seat: Seat) -> String;
 }
 
 /// A resolved turn with states and moves as text, for callers that hold strings.
@@ -907,6 +917,16 @@ pub trait DynVariant: Send + Sync {
             .map(|i| Seat(i as u8))
             .ok_or_else(|| RulesError::UnknownSeat { name: name.to_owned(), seats: names.join(", ") })
     }
+
+    /// Whether `text` is move text in this game's notation (see [`Variant::is_move_text`]).
+    fn is_move_text(&self, text: &str) -> bool;
+
+    /// The forms of move text the game reads, with examples from `seat`'s legal
+    /// moves in `state` (see [`Variant::move_forms`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn move_forms(&self, state: &str, seat: Seat) -> Result<String, RulesError>;
 }
 
 fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
@@ -1007,6 +1027,14 @@ where
             error,
         })?;
         Ok(Variant::notation(self, &state, seat, mv))
+    }
+
+    fn is_move_text(&self, text: &str) -> bool {
+        Variant::is_move_text(self, text)
+    }
+
+    fn move_forms(&self, state: &str, seat: Seat) -> Result<String, RulesError> {
+        Ok(Variant::move_forms(self, &self.parse_state(state)?, seat))
     }
 }
 

@@ -213,6 +213,25 @@ pub struct Steward {
     clock_settings: Arc<crate::clock::Settings>,
 }
 
+/// A game's rulebook and state, as [`Steward::rules`] gives them to a door.
+pub struct GameRules {
+    /// The game's id.
+    pub id: String,
+    /// The state string now.
+    pub state: String,
+    /// The rulebook, with the game's options.
+    pub rules: Box<dyn DynVariant>,
+}
+
+impl GameRules {
+    /// The move forms the game reads, with examples from the legal moves of the
+    /// seat called `seat` now (`write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`).
+    pub fn move_forms(&self, seat: &str) -> String {
+        let seat = self.rules.seat(seat).ok().unwrap_or(Seat::new(0));
+        self.rules.move_forms(&self.state, seat).unwrap_or_else(|e| format!("({e})"))
+    }
+}
+
 /// A game loaded in a transaction, with its rulebook.
 struct Loaded {
     row: GameRow,
@@ -763,6 +782,21 @@ impl Steward {
                     None => None,
                 };
                 view::game_view(&this, tx, &g, viewer)
+            })
+            .await
+    }
+
+    /// The rulebook of a game and its state now, for a door that reads the game's
+    /// move text (the mail door asks the variant whether a word is a move, and for
+    /// the forms it reads).
+    ///
+    /// # Errors
+    /// Unknown game.
+    pub async fn rules(&self, game: String) -> Result<GameRules, StewardError> {
+        self.store
+            .transaction(move |tx| {
+                let g = load(tx, &game)?;
+                Ok(GameRules { id: g.row.id.to_string(), state: g.row.state.clone(), rules: g.rules })
             })
             .await
     }

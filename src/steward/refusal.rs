@@ -144,7 +144,8 @@ impl Refusal {
             }
             Refusal::WrongTurn { expected, .. } => format!("send your move with \"turn\": {expected}"),
             Refusal::NotYourTurn { .. } => "wait for the board mail that asks for your move".into(),
-            Refusal::IllegalMove(_) => "send a legal move in SAN (Nf3), UCI (g1f3) or ICCF (7163)".into(),
+            // The message itself names the forms the game reads, from its variant.
+            Refusal::IllegalMove(_) => "send one legal move of this game, in a form it reads".into(),
             Refusal::AlreadyMoved { .. } => "wait for the turn to be resolved, then send your next move".into(),
             Refusal::GameOver(_) => "the game takes no more moves".into(),
             Refusal::BadRequest(_) => "see the API description in the README".into(),

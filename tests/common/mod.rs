@@ -9,6 +9,7 @@
 
 pub mod leak;
 pub mod mailstack;
+pub mod pipe;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,13 +1,19 @@
 //! What a mail asks for: an envelope block, a move, a command — or nothing we can
-//! read. Syntax only: whether `Nf3` is legal, or an envelope's signature good, is
-//! for `rules` and `protocol` to say.
+//! read. Whether a word is move text is the game's variant's to say
+//! ([`DynVariant::is_move_text`]): this module keeps no grammar of moves, only
+//! cleans what mail adds around them (move numbers, annotation marks, figurines,
+//! quotes, a capital a phone put on a file). Whether `Nf3` is legal, or an
+//! envelope's signature good, is for `rules` and `protocol` to say.
 //!
 //! The order of the search (see [`intent`]):
 //! 1. an envelope block (`-----BEGIN FAIRSTEWARD …-----` … `-----END FAIRSTEWARD …-----`)
 //!    in the fresh text;
 //! 2. the first meaningful line of the fresh text (greetings such as `Hi Steward,`
 //!    are skipped): a command, or a line with exactly one move-looking token;
-//! 3. a later fresh line that is nothing but a move (`Sorry for the delay!` ⏎ `Nf3`);
+//! 3. a later fresh line that is nothing but a move (`Sorry for the delay!` ⏎ `Nf3`),
+//!    else the one move in the text the player added to our subject (`Re: Game
+//!    8KQ2ZJ, turn 3: your move — Nf3`, or a subject of their own such as `Nf3`),
+//!    for webmail users who delete the quote and type only into the subject;
 //! 4. an envelope block anywhere in the full text, quoted or forwarded (a player
 //!    resending the mail with their signed move);
 //! 5. a forwarded mail: [`Intent::Forwarded`] — a forward is never a move unless the
@@ -25,6 +31,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::fresh::is_forward_marker;
+use crate::rules::DynVariant;
 
 /// What the sender of a mail asks for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -65,9 +72,12 @@ pub enum Intent {
     Empty,
 }
 
-/// What `fresh` (the sender's own text) and `full_text` (the whole body, quotes
-/// included) ask for; see the module docs for the order of the search.
-pub fn intent(fresh: &str, full_text: &str) -> Intent {
+/// What `fresh` (the sender's own text), `full_text` (the whole body, quotes
+/// included) and `subject_added` (what the sender added to our subject, see
+/// [`subject_added`]) ask for; see the module docs for the order of the search.
+/// `variant` is the game's, which says what move text is; without it (no game
+/// known yet) no word is read as a move.
+pub fn intent(fresh: &str, full_text: &str, subject_added: &str, variant: Option<&dyn DynVariant>) -> Intent {
     if let Some(found) = envelope(fresh) {
         return found;
     }
@@ -77,7 +87,7 @@ pub fn intent(fresh: &str, full_text: &str) -> Intent {
         if let Some(found) = command(line) {
             return found;
         }
-        match moves_in(line).as_slice() {
+        match moves_in(line, variant).as_slice() {
             [] => {}
             [one] => return Intent::Move(one.clone()),
             _ => return Intent::Unreadable(clip(line)),
@@ -89,12 +99,15 @@ pub fn intent(fresh: &str, full_text: &str) -> Intent {
         break;
     }
     if let Some(n) = first {
-        let bare: Vec<String> = lines[n + 1..].iter().filter_map(|l| bare_move(l)).collect();
+        let bare: Vec<String> = lines[n + 1..].iter().filter_map(|l| bare_move(l, variant)).collect();
         if let [one, rest @ ..] = bare.as_slice()
             && rest.iter().all(|m| m == one)
         {
             return Intent::Move(one.clone());
         }
+    }
+    if let [one] = moves_in(subject_added, variant).as_slice() {
+        return Intent::Move(one.clone());
     }
     if let Some(found) = envelope(full_text) {
         return found;
@@ -106,6 +119,70 @@ pub fn intent(fresh: &str, full_text: &str) -> Intent {
         Some(n) => Intent::Unreadable(clip(lines[n])),
         None => Intent::Empty,
     }
+}
+
+// ---------------------------------------------------------------------------
+// Subjects
+
+/// Prefixes mail programs put before a subject they reply to or forward, in
+/// many languages (`Re:`, `AW:`, `SV:`, `Antw:`, `WG:`, `Fwd:` …), compared
+/// without case; a count (`Re[2]:`, `Re^2:`) may follow.
+const REPLY_PREFIXES: &[&str] =
+    &["re", "aw", "antw", "antwort", "sv", "vs", "vá", "r", "rif", "ref", "réf", "odp", "wg", "fw", "fwd", "tr", "enc"];
+
+/// What the sender added to the subject of our mail about `game`: the text after
+/// our own subject (`Re: Game 8KQ2ZJ, turn 3: your move — Nf3` gives `Nf3`), or
+/// the whole subject when it is not ours (`Nf3`, `Re: Nf3`). Our subjects are the
+/// ones `steward/mails.rs` writes (`Game <id>, turn <n>: your move`, `Game <id>:
+/// turn <n> played`, `Game <id> (<variant>) begins[: your move]`); another of our
+/// subjects (a notice, an answer) gives nothing, as nothing is known to be added.
+pub fn subject_added<'a>(subject: &'a str, game: &str) -> &'a str {
+    let mut rest = subject.trim();
+    while let Some(after) = reply_prefix(rest) {
+        rest = after;
+    }
+    let Some(ours) = strip_prefix_caseless(rest, "game ").and_then(|r| strip_prefix_caseless(r, game)) else {
+        return rest;
+    };
+    let tail = our_subject_tail(ours).unwrap_or("");
+    tail.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | ':' | ',' | ';' | '|' | '/'))
+}
+
+fn strip_prefix_caseless<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix).then(|| &text[prefix.len()..])
+}
+
+/// The subject after one reply or forward prefix (`Re: `, `AW:`, `Re[2]: `).
+fn reply_prefix(subject: &str) -> Option<&str> {
+    let colon = subject.find(':')?;
+    let word = subject[..colon].trim();
+    let word = word.split(['[', '^']).next().unwrap_or(word).trim();
+    let lower = word.to_lowercase();
+    REPLY_PREFIXES.contains(&lower.as_str()).then(|| subject[colon + 1..].trim_start())
+}
+
+/// The text after the part of our subject that follows `Game <id>`, if it is one
+/// whose end is known.
+fn our_subject_tail(after_id: &str) -> Option<&str> {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    // `, turn <n>: your move`
+    if let Some(r) = after_id.strip_prefix(", turn ") {
+        let n = digits(r);
+        return (n > 0).then(|| r[n..].strip_prefix(": your move")).flatten();
+    }
+    // `: turn <n> played`
+    if let Some(r) = after_id.strip_prefix(": turn ") {
+        let n = digits(r);
+        return (n > 0).then(|| r[n..].strip_prefix(" played")).flatten();
+    }
+    // ` (<variant>) begins: your move`, ` (<variant>) begins`
+    if let Some(r) = after_id.strip_prefix(" (") {
+        let r = &r[r.find(") begins")? + ") begins".len()..];
+        return Some(r.strip_prefix(": your move").unwrap_or(r));
+    }
+    // A bare `Game <id>` followed by the player's text.
+    after_id.starts_with(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—')).then_some(after_id)
 }
 
 fn clip(line: &str) -> String {
@@ -342,11 +419,11 @@ fn is_greeting(line: &str) -> bool {
 // ---------------------------------------------------------------------------
 // Moves
 
-/// The distinct move-looking tokens of a line, in order.
-fn moves_in(line: &str) -> Vec<String> {
+/// The distinct move tokens of a line, in order.
+fn moves_in(line: &str, variant: Option<&dyn DynVariant>) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for word in line.split_whitespace() {
-        if let Some(m) = move_token(word)
+        if let Some(m) = move_token(word, variant)
             && !found.contains(&m)
         {
             found.push(m);
@@ -357,9 +434,9 @@ fn moves_in(line: &str) -> Vec<String> {
 
 /// The move of a line that holds nothing else (a move number and annotation
 /// marks aside).
-fn bare_move(line: &str) -> Option<String> {
+fn bare_move(line: &str, variant: Option<&dyn DynVariant>) -> Option<String> {
     let mut words = line.split_whitespace().filter(|w| !is_move_number(w.trim_matches(is_word_punct)));
-    let m = move_token(words.next()?)?;
+    let m = move_token(words.next()?, variant)?;
     words.all(|w| matches!(w, "e.p." | "ep" | "!" | "?" | "!!" | "??" | "!?" | "?!")).then_some(m)
 }
 
@@ -367,8 +444,10 @@ fn is_move_number(word: &str) -> bool {
     !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// One word as a move: cleaned (see [`Intent::Move`]) if it looks like one.
-fn move_token(word: &str) -> Option<String> {
+/// One word as a move: cleaned (see [`Intent::Move`]) if the variant reads it as
+/// move text.
+fn move_token(word: &str, variant: Option<&dyn DynVariant>) -> Option<String> {
+    let variant = variant?;
     let mut t: String = word
         .chars()
         .map(|c| match c {
@@ -396,95 +475,92 @@ fn move_token(word: &str) -> Option<String> {
             t = rest.to_owned();
         }
     }
-    if t.len() >= 2 && matches!(t.as_bytes()[0], b'A' | b'C' | b'D' | b'E' | b'F' | b'G' | b'H') {
+    if variant.is_move_text(&t) {
+        return Some(t);
+    }
+    // A file a phone capitalised (`E4`, `Exd5`): lowered when only that reads.
+    if t.starts_with(|c: char| c.is_ascii_uppercase()) {
         let lowered = format!("{}{}", t[..1].to_ascii_lowercase(), &t[1..]);
-        if looks_like_move(&lowered) && !looks_like_move(&t) {
-            t = lowered;
+        if variant.is_move_text(&lowered) {
+            return Some(lowered);
         }
     }
-    looks_like_move(&t).then_some(t)
-}
-
-/// Chess notation as `rules/chess.md` §6 and `rules/fairschach.md` §2 accept it:
-/// SAN and sloppy SAN, long algebraic, UCI, ICCF digits, castling with O or 0.
-pub(crate) fn looks_like_move(t: &str) -> bool {
-    let core = t.trim_end_matches(['+', '#']);
-    let b = core.as_bytes();
-    if b.is_empty() || !core.is_ascii() {
-        return false;
-    }
-    let is_o = |c: &u8| matches!(c, b'O' | b'0' | b'o');
-    if matches!(b, [x, b'-', y] | [x, b'-', y, b'-', _] if is_o(x) && is_o(y)) && (b.len() == 3 || is_o(&b[4])) {
-        return true;
-    }
-    if b.iter().all(u8::is_ascii_digit) {
-        let sq = |i: usize| (b'1'..=b'8').contains(&b[i]);
-        return match b.len() {
-            4 => (0..4).all(sq),
-            5 => (0..4).all(sq) && (b'1'..=b'4').contains(&b[4]),
-            _ => false,
-        };
-    }
-    let file = |c: u8| (b'a'..=b'h').contains(&c);
-    let rank = |c: u8| (b'1'..=b'8').contains(&c);
-    let mut i = 0;
-    if matches!(b[0], b'K' | b'Q' | b'R' | b'B' | b'N' | b'k' | b'q' | b'r' | b'n') {
-        i = 1;
-    }
-    // The squares and disambiguation: [file][rank][-x:][file rank].
-    let mut origin = &b[i..];
-    // A promotion suffix: `=Q`, `Q`, `=q`, `q` after a last-rank target.
-    let mut promoted = false;
-    if let [head @ .., b'=', p] | [head @ .., p] = origin
-        && matches!(p, b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n')
-        && head.len() >= 2
-        && matches!(head[head.len() - 1], b'1' | b'8')
-        && file(head[head.len() - 2])
-    {
-        origin = head;
-        promoted = true;
-    }
-    let [from @ .., tf, tr] = origin else { return false };
-    if !file(*tf) || !rank(*tr) {
-        return false;
-    }
-    let from = match from {
-        [rest @ .., b'-' | b'x' | b':'] => rest,
-        rest => rest,
-    };
-    let shape_ok = match from {
-        [] => true,
-        [c] => file(*c) || rank(*c),
-        [f, r] => file(*f) && rank(*r),
-        _ => false,
-    };
-    // A piece does not promote, and a pawn's capture mark needs its file.
-    shape_ok && !(promoted && i == 1) && !(i == 0 && from.is_empty() && origin.len() > 2)
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::chess::Chess;
+    use crate::rules::{Options, VariantId};
 
     fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
     }
 
+    /// The mail as a chess game's variant reads it.
+    fn chess(fresh: &str, full: &str) -> Intent {
+        intent(fresh, full, "", Some(&Chess))
+    }
+
+    fn vierschach(fresh: &str) -> Intent {
+        let v = VariantId::Vierschach.rulebook(&Options::new()).unwrap();
+        intent(fresh, fresh, "", Some(v.as_ref()))
+    }
+
     #[test]
-    fn notation_that_looks_like_a_move() {
-        for m in [
-            "e4", "Nf3", "exd5", "Raxd1", "R1d2", "e8=Q", "O-O", "O-O-O", "0-0", "0-0-0", "Ng1f3", "Nge2", "e2-e4",
-            "e2e4", "Ng1-f3", "Bf1xc4", "e8Q", "e8=q", "Kg1", "Ke1-g1", "nf3", "bc3", "bxc3", "e7e8q", "e1h1", "5254",
-            "7163", "57581", "57584", "Qxf7#", "Bxe5+", "exd6", "e5:d6", "o-o",
-        ] {
-            assert!(looks_like_move(m), "{m}");
+    fn the_variant_says_what_a_move_is() {
+        // Chess: German letters, coordinates, ICCF; Vierschach: its own board.
+        for (line, want) in [("Sf3", "Sf3"), ("Lxc4!", "Lxc4"), ("1. e2-e4", "e2-e4"), ("7163", "7163"), ("sf3", "sf3")]
+        {
+            assert_eq!(chess(line, line), Intent::Move(want.into()), "{line}");
         }
-        for w in [
-            "I", "e9", "i4", "Nf", "x4", "hello", "2026", "12", "575810", "57585", "Nxe", "e4e", "e5=Q", "Ne8=Q",
-            "xe4", "-e4",
+        assert_eq!(chess("k10-k12", ""), Intent::Unreadable("k10-k12".into()), "no k-file in chess");
+        for (line, want) in [
+            ("k10-k12", "k10-k12"),
+            ("My move: k10k12, thanks", "k10k12"),
+            ("e13-e14=Q", "e13-e14=Q"),
+            ("Nk1-j3", "Nk1-j3"),
+            ("Sj3", "Sj3"),
+            ("1. d2–d4", "d2-d4"),
         ] {
-            assert!(!looks_like_move(w), "{w}");
+            assert_eq!(vierschach(line), Intent::Move(want.into()), "{line}");
         }
+        assert_eq!(vierschach("5254"), Intent::Unreadable("5254".into()), "no numeric notation in Vierschach");
+        assert_eq!(vierschach("sf3"), Intent::Unreadable("sf3".into()), "upper-case piece letters only");
+        // Without a game nothing is a move; commands and envelopes are still read.
+        assert_eq!(intent("Nf3", "Nf3", "", None), Intent::Unreadable("Nf3".into()));
+        assert_eq!(intent("resign", "", "", None), Intent::Resign);
+    }
+
+    #[test]
+    fn what_the_player_added_to_our_subject() {
+        let g = "8KQ2ZJ";
+        for (subject, want) in [
+            ("Re: Game 8KQ2ZJ, turn 3: your move — Nf3", "Nf3"),
+            ("AW: Game 8KQ2ZJ, turn 3: your move Sf3", "Sf3"),
+            ("RE: AW: Game 8KQ2ZJ: turn 12 played - e4", "e4"),
+            ("Re[2]: Game 8KQ2ZJ (vierschach) begins: your move k10-k12", "k10-k12"),
+            ("Re: Game 8KQ2ZJ (chess) begins Nf3", "Nf3"),
+            ("Re: game 8kq2zj Nf3", "Nf3"),
+            ("Nf3", "Nf3"),
+            ("Re: Nf3", "Nf3"),
+            ("Re: Game 8KQ2ZJ, turn 3: your move", ""),
+            ("Re: Game 8KQ2ZJ: draw offered by white", ""),
+        ] {
+            assert_eq!(subject_added(subject, g), want, "{subject}");
+        }
+        // Read only when the body holds no move; the body's move wins.
+        let added = subject_added("Re: Game 8KQ2ZJ, turn 3: your move — Nf3", g);
+        assert_eq!(intent("", "> quoted\n", added, Some(&Chess)), Intent::Move("Nf3".into()));
+        assert_eq!(intent("Thanks!", "Thanks!", added, Some(&Chess)), Intent::Move("Nf3".into()));
+        assert_eq!(intent("e4", "e4", added, Some(&Chess)), Intent::Move("e4".into()));
+        assert_eq!(intent("resign", "resign", added, Some(&Chess)), Intent::Resign);
+        // The turn number in our own subject is not a move.
+        assert_eq!(
+            intent("", "", subject_added("Re: Game 8KQ2ZJ, turn 5254: your move", g), Some(&Chess)),
+            Intent::Empty
+        );
     }
 
     #[test]
@@ -510,10 +586,10 @@ mod tests {
             ("O–O", "O-O"),
         ];
         for (line, want) in cases {
-            assert_eq!(intent(line, line), Intent::Move(want.to_owned()), "{line}");
+            assert_eq!(chess(line, line), Intent::Move(want.to_owned()), "{line}");
         }
-        assert_eq!(intent("e4 or d4?", ""), Intent::Unreadable("e4 or d4?".into()));
-        assert_eq!(intent("Nf3 Nf3", ""), Intent::Move("Nf3".into()));
+        assert_eq!(chess("e4 or d4?", ""), Intent::Unreadable("e4 or d4?".into()));
+        assert_eq!(chess("Nf3 Nf3", ""), Intent::Move("Nf3".into()));
     }
 
     #[test]
@@ -536,10 +612,10 @@ mod tests {
             ("Draw? The position is dead equal.", Intent::OfferDraw),
         ];
         for (line, want) in cases {
-            assert_eq!(intent(line, line), want, "{line}");
+            assert_eq!(chess(line, line), want, "{line}");
         }
         assert_eq!(
-            intent("I resign if you take my queen", ""),
+            chess("I resign if you take my queen", ""),
             Intent::Unreadable("I resign if you take my queen".into())
         );
     }
@@ -556,11 +632,11 @@ mod tests {
             "leave from 2026-12-24 till 2027-01-02 please",
             "Leave 24.12.2026 bis 02.01.2027",
         ] {
-            assert_eq!(intent(line, ""), want, "{line}");
+            assert_eq!(chess(line, ""), want, "{line}");
         }
-        assert_eq!(intent("leave 2026-12-24", ""), Intent::Leave { from: d("2026-12-24"), to: d("2026-12-24") });
+        assert_eq!(chess("leave 2026-12-24", ""), Intent::Leave { from: d("2026-12-24"), to: d("2026-12-24") });
         for bad in ["leave 2027-01-02 to 2026-12-24", "leave next week", "leave 2026-02-30", "leave"] {
-            assert_eq!(intent(bad, ""), Intent::Unreadable(bad.into()), "{bad}");
+            assert_eq!(chess(bad, ""), Intent::Unreadable(bad.into()), "{bad}");
         }
     }
 
@@ -568,23 +644,23 @@ mod tests {
     fn search_order() {
         let env = "-----BEGIN FAIRSTEWARD MOVE-----\ngame: 8KQ2ZJ\nmove: Nf3\n-----END FAIRSTEWARD MOVE-----\n";
         // An envelope in the fresh text wins.
-        assert_eq!(intent(&format!("Hi\n{env}"), ""), Intent::Envelope(env.into()));
+        assert_eq!(chess(&format!("Hi\n{env}"), ""), Intent::Envelope(env.into()));
         // A quoted envelope: de-quoted, and only when the fresh text has no move.
         let quoted: String = env.lines().map(|l| format!("> {l}\n")).collect();
         let full = format!("Did this arrive?\n\nOn Mon, Bob wrote:\n{quoted}");
-        assert_eq!(intent("Did this arrive?\n", &full), Intent::Envelope(env.into()));
-        assert_eq!(intent("e4\n", &format!("e4\n{quoted}")), Intent::Move("e4".into()));
+        assert_eq!(chess("Did this arrive?\n", &full), Intent::Envelope(env.into()));
+        assert_eq!(chess("e4\n", &format!("e4\n{quoted}")), Intent::Move("e4".into()));
         // Greetings are skipped; a bare move on a later line is taken.
-        assert_eq!(intent("Hi Steward,\n\nSorry for the delay!\n\nNf3\n\nBob\n", ""), Intent::Move("Nf3".into()));
-        assert_eq!(intent("Which one?\ne4\nd4\n", ""), Intent::Unreadable("Which one?".into()));
+        assert_eq!(chess("Hi Steward,\n\nSorry for the delay!\n\nNf3\n\nBob\n", ""), Intent::Move("Nf3".into()));
+        assert_eq!(chess("Which one?\ne4\nd4\n", ""), Intent::Unreadable("Which one?".into()));
         // Forwards.
         let fwd = "FYI\n\n---------- Forwarded message ---------\nWhite: e4\n";
-        assert_eq!(intent("FYI\n", fwd), Intent::Forwarded);
-        assert_eq!(intent("Nf3\n", fwd), Intent::Move("Nf3".into()));
+        assert_eq!(chess("FYI\n", fwd), Intent::Forwarded);
+        assert_eq!(chess("Nf3\n", fwd), Intent::Move("Nf3".into()));
         // Nothing at all.
-        assert_eq!(intent("", "> quoted only\n"), Intent::Empty);
+        assert_eq!(chess("", "> quoted only\n"), Intent::Empty);
         // A truncated envelope.
-        assert!(matches!(intent("-----BEGIN FAIRSTEWARD MOVE-----\ngame: X\n", ""), Intent::Unreadable(_)));
+        assert!(matches!(chess("-----BEGIN FAIRSTEWARD MOVE-----\ngame: X\n", ""), Intent::Unreadable(_)));
     }
 
     #[test]

@@ -20,5 +20,5 @@ mod html;
 pub mod intent;
 pub mod read;
 
-pub use intent::{Intent, intent};
+pub use intent::{Intent, intent, subject_added};
 pub use read::{AutoReason, ReadError, ReadMail, Sender, read_mail};

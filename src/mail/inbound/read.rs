@@ -17,7 +17,8 @@ use serde::Serialize;
 
 use super::fresh::fresh_text;
 use super::html::html_to_text;
-use super::intent::{Intent, intent};
+use super::intent::{Intent, intent, subject_added};
+use crate::rules::DynVariant;
 
 /// A mail's sender (the `From` header).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -105,8 +106,22 @@ pub struct ReadMail {
     pub fresh: String,
     /// Whether the body was badly encoded (mail-parser decoded it as best it could).
     pub garbled: bool,
-    /// What the mail asks for.
-    pub intent: Intent,
+    /// Whether a whole mail is attached (`message/rfc822`): a forward.
+    pub attached_message: bool,
+}
+
+impl ReadMail {
+    /// What the mail asks for (see [`mod@super::intent`]), read for `game`: its id
+    /// (to find what the sender added to our subject) and its variant, which says
+    /// what move text is. Without a game only envelopes and commands are read.
+    pub fn intent(&self, game: Option<(&str, &dyn DynVariant)>) -> Intent {
+        let (added, variant) = match game {
+            Some((id, variant)) => (subject_added(&self.subject, id), Some(variant)),
+            None => ("", None),
+        };
+        let found = intent(&self.fresh, &self.text, added, variant);
+        if found == Intent::Empty && self.attached_message { Intent::Forwarded } else { found }
+    }
 }
 
 /// Reads a raw RFC 5322 mail. Never panics; any mail with a header gives a reading.
@@ -137,10 +152,7 @@ pub fn read_mail(raw: &[u8]) -> Result<ReadMail, ReadError> {
     let automatic = automatic(&msg, &raw_headers, from.as_ref(), &subject);
     let (text, garbled) = body_text(&msg);
     let fresh = fresh_text(&text);
-    let mut intent = intent(&fresh, &text);
-    if intent == Intent::Empty && has_attached_message(&msg) {
-        intent = Intent::Forwarded;
-    }
+    let attached_message = has_attached_message(&msg);
     Ok(ReadMail {
         message_id: msg.message_id().map(|id| id.trim().to_owned()).filter(|id| !id.is_empty()),
         from,
@@ -152,7 +164,7 @@ pub fn read_mail(raw: &[u8]) -> Result<ReadMail, ReadError> {
         text,
         fresh,
         garbled,
-        intent,
+        attached_message,
     })
 }
 
@@ -459,7 +471,7 @@ mod tests {
         assert_eq!(r.in_reply_to, ["8KQ2ZJ.2.1.turn@steward.example"]);
         assert_eq!(r.subject, "Re: Game 8KQ2ZJ");
         assert_eq!(r.automatic, None);
-        assert_eq!(r.intent, Intent::Move("Nf6".into()));
+        assert_eq!(r.intent(Some(("8KQ2ZJ", &crate::rules::chess::Chess))), Intent::Move("Nf6".into()));
     }
 
     #[test]
@@ -467,7 +479,7 @@ mod tests {
         let raw = b"From: j@example.de\r\nSubject: x\r\n\r\nRemis angenommen.\r\nGr\xfc\xdfe, J\xfcrgen\r\n";
         let r = read_mail(raw).unwrap();
         assert_eq!(r.text, "Remis angenommen.\nGr\u{fc}\u{df}e, J\u{fc}rgen\n");
-        assert_eq!(r.intent, Intent::AcceptDraw);
+        assert_eq!(r.intent(None), Intent::AcceptDraw);
         // Declared UTF-8 stays as mail-parser read it.
         let raw = b"From: j@example.de\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nGr\xfc\xdfe\r\n";
         assert!(read_mail(raw).unwrap().text.contains('\u{fffd}'));

@@ -19,13 +19,13 @@ use shakmaty::Color;
 pub use moves::FsMove;
 pub use position::{FsPosition, Mode};
 
-use super::chess::{board_view, cell, color_of, seat_of};
-use super::notation::{self, Candidate};
+use super::chess::{board_view, cell, color_of, occupant, seat_of};
+use super::notation::{self, CHESS_BOARD, Candidate, Castle, Position, Refusal, Sq};
 use super::{
     BoardView, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat, SeatMove,
     SeatResult, SeatSet, StateError, Variant, VariantId,
 };
-use moves::{Classified, Entry, Kind, entry, in_check, san};
+use moves::{Classified, Entry, Exclusion, Kind, entry, in_check, san};
 
 /// Which pieces are paused in the next pair (§5, option `pause`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -135,15 +135,38 @@ impl Fairschach {
 fn to_candidate(c: &Classified) -> Candidate<FsMove> {
     Candidate {
         mv: c.mv,
-        role: c.role,
-        from: c.mv.from,
-        to: c.mv.to,
-        promotion: c.mv.promotion,
-        castle_rook: match c.kind {
-            Kind::Castle { rook_from, .. } => Some(rook_from),
+        piece: c.role.into(),
+        from: c.mv.from.into(),
+        to: c.mv.to.into(),
+        promotion: c.mv.promotion.map(Into::into),
+        castle: match c.kind {
+            Kind::Castle { rook_from, .. } => Some(Castle { long: rook_from < c.mv.from, rook: rook_from.into() }),
             _ => None,
         },
+        capture: matches!(c.kind, Kind::Normal { captured: Some(_) } | Kind::EnPassant { .. }),
     }
+}
+
+fn refusal(why: Exclusion, c: &Classified) -> Refusal {
+    match why {
+        Exclusion::LeavesKingInCheck => Refusal::ExposesKing,
+        other => Refusal::Other(other.explain(c.mv.from)),
+    }
+}
+
+/// The moves of standard chess on `board` that leave `color`'s own king attacked
+/// or capture a king, with the reason: the refusals of chess, shared with it.
+pub(crate) fn refused_standard(
+    board: &shakmaty::Board,
+    color: Color,
+    castling: shakmaty::Bitboard,
+    ep: Option<shakmaty::Square>,
+) -> Vec<(Candidate<FsMove>, Refusal)> {
+    moves::standard_moves(board, color, castling, ep)
+        .1
+        .iter()
+        .map(|(c, why)| (to_candidate(c), refusal(*why, c)))
+        .collect()
 }
 
 impl Variant for Fairschach {
@@ -180,16 +203,26 @@ impl Variant for Fairschach {
     }
 
     fn parse_move(&self, state: &FsPosition, seat: Seat, text: &str) -> Result<FsMove, MoveError> {
-        let e = self.entry(state, color_of(seat));
+        let color = color_of(seat);
+        let e = self.entry(state, color);
         let legal: Vec<Candidate<FsMove>> = e.legal.iter().map(to_candidate).collect();
-        let refused: Vec<(Candidate<FsMove>, String)> =
-            e.excluded.iter().map(|(c, why)| (to_candidate(c), why.explain(c.mv.from))).collect();
-        notation::find(text, &legal, &refused, |cand| {
+        let occupant = |sq: Sq| occupant(&state.board, color, sq);
+        let refused = || e.excluded.iter().map(|(c, why)| (to_candidate(c), refusal(*why, c))).collect();
+        let san = |cand: &Candidate<FsMove>| {
             e.legal
                 .iter()
                 .find(|c| c.mv == cand.mv)
                 .map_or_else(|| cand.mv.to_string(), |c| san(&state.board, c, &e.legal))
-        })
+        };
+        let position = Position {
+            board: &CHESS_BOARD,
+            legal,
+            in_check: in_check(&state.board, color),
+            occupant: &occupant,
+            refused: &refused,
+            san: &san,
+        };
+        notation::find(text, &position)
     }
 
     fn notation(&self, state: &FsPosition, seat: Seat, mv: FsMove) -> String {
@@ -269,6 +302,37 @@ impl Variant for Fairschach {
 
     fn move_path(&self, before: Option<&FsPosition>, canonical: &str) -> Option<MovePath> {
         super::chess::uci_path(before.map(|s| &s.board), canonical)
+    }
+
+    fn is_move_text(&self, text: &str) -> bool {
+        notation::is_move_text(&CHESS_BOARD, text)
+    }
+
+    fn move_forms(&self, state: &FsPosition, seat: Seat) -> String {
+        let e = self.entry(state, color_of(seat));
+        let (pos, e) = if e.legal.is_empty() {
+            let start = FsPosition::start();
+            let e = self.entry(&start, color_of(seat));
+            (start, e)
+        } else {
+            (state.clone(), e)
+        };
+        let legal: Vec<Candidate<FsMove>> = e.legal.iter().map(to_candidate).collect();
+        let san = |cand: &Candidate<FsMove>| {
+            e.legal
+                .iter()
+                .find(|c| c.mv == cand.mv)
+                .map_or_else(|| cand.mv.to_string(), |c| san(&pos.board, c, &e.legal))
+        };
+        let position = Position {
+            board: &CHESS_BOARD,
+            legal,
+            in_check: false,
+            occupant: &|_| None,
+            refused: &Vec::new,
+            san: &san,
+        };
+        notation::forms(&position)
     }
 }
 

@@ -5,7 +5,7 @@ use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 use super::PauseRule;
 use super::moves::{Classified, Kind, attacked, in_check, play_alone, san, standard_moves};
 use super::position::{FsPosition, Mode, side_index};
-use crate::rules::notation::role_name;
+use crate::rules::notation::Piece as Named;
 use crate::rules::{RulesError, SeatResult};
 
 /// One side's move in a worked pair.
@@ -114,7 +114,7 @@ fn first_move_right(pos: &FsPosition, a: Classified, b: Classified) -> Result<(B
             let (b_rivals, _) = standard_moves(&pos.board, b.color, pos.castling, pos.ep[side_index(b.color)]);
             let notation = san(&pos.board, &b, &b_rivals);
             let reason = if board.piece_at(b.mv.from) != Some(Piece { color: b.color, role: b.role }) {
-                format!("{a_san}, played first, took the {} on {}", role_name(b.role), b.mv.from)
+                format!("{a_san}, played first, took the {} on {}", Named::from(b.role).name(), b.mv.from)
             } else if in_check(&board, b.color) {
                 format!("it does not answer the check after {a_san}, played first")
             } else {
@@ -201,7 +201,7 @@ fn simultaneous(
                         "{sq}: {} takes {} {}",
                         sans[winner.main],
                         sans[loser.main],
-                        role_name(loser.piece.role)
+                        Named::from(loser.piece.role).name()
                     ));
                 }
             }

@@ -30,7 +30,7 @@
 
 mod geometry;
 mod moves;
-mod notation;
+pub(crate) mod notation;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -43,11 +43,11 @@ pub use geometry::Square;
 pub use moves::{MoveKind, VsMove};
 pub use state::{Kind, SEAT_LETTERS, Status, VsState};
 
+use super::notation::{Candidate, Piece, Position, Refusal, Sq};
 use super::{
     BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, Options, OptionsError, Outcome, PieceKind,
     PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
-use notation::Candidate;
 use state::{is_piece, kind, owner};
 
 /// South (white, team 1), first to move.
@@ -327,18 +327,16 @@ impl Vierschach {
         }
     }
 
-    fn candidates(&self, state: &VsState, seat: usize) -> Vec<Candidate> {
+    fn candidates(&self, state: &VsState, seat: usize) -> Vec<Candidate<VsMove>> {
         if seat != state.turn {
             return Vec::new();
         }
-        moves::legal_moves(self, state, seat)
-            .into_iter()
-            .map(|mv| Candidate {
-                mv,
-                kind: kind(state.board[mv.from.cell()]),
-                capture: is_piece(state.board[mv.to.cell()]) || mv.kind == MoveKind::EnPassant,
-            })
-            .collect()
+        moves::legal_moves(self, state, seat).into_iter().map(|mv| self.candidate(state, seat, mv)).collect()
+    }
+
+    fn candidate(&self, state: &VsState, seat: usize, mv: VsMove) -> Candidate<VsMove> {
+        let capture = is_piece(state.board[mv.to.cell()]) || mv.kind == MoveKind::EnPassant;
+        notation::candidate(seat, mv, kind(state.board[mv.from.cell()]), capture)
     }
 
     /// The checks of a state string that need the move generator: the seat to move
@@ -445,15 +443,38 @@ impl Variant for Vierschach {
     }
 
     fn parse_move(&self, state: &VsState, seat: Seat, text: &str) -> Result<VsMove, MoveError> {
-        let legal = self.candidates(state, seat.index());
-        notation::find(text, &legal).map_err(|e| match e {
-            MoveError::Illegal { text, reason }
-                if seat.index() == state.turn && moves::in_check(self, state, state.turn) =>
-            {
-                MoveError::Illegal { text, reason: format!("your king is in check; {reason}") }
+        let s = seat.index();
+        let legal = self.candidates(state, s);
+        let occupant = |sq: Sq| {
+            let cell = Square::new(sq.file, sq.rank).map(|square| state.board[square.cell()])?;
+            is_piece(cell).then(|| (Piece::from(kind(cell)), owner(cell) == s))
+        };
+        let refused = || {
+            if s != state.turn {
+                return Vec::new();
             }
-            e => e,
-        })
+            moves::refused_moves(self, state, s)
+                .into_iter()
+                .map(|(mv, own_king)| {
+                    let why = if own_king {
+                        Refusal::ExposesKing
+                    } else {
+                        Refusal::Other("it would add an attack on your partner's king (§6 rule 2)".to_owned())
+                    };
+                    (self.candidate(state, s, mv), why)
+                })
+                .collect()
+        };
+        let san = |c: &Candidate<VsMove>| notation::san(c, &legal);
+        let position = Position {
+            board: &notation::BOARD,
+            legal: legal.clone(),
+            in_check: s == state.turn && moves::in_check(self, state, s),
+            occupant: &occupant,
+            refused: &refused,
+            san: &san,
+        };
+        super::notation::find(text, &position)
     }
 
     fn notation(&self, state: &VsState, seat: Seat, mv: VsMove) -> String {
@@ -525,5 +546,32 @@ impl Variant for Vierschach {
     fn retire(&self, state: &VsState, seat: Seat) -> (VsState, Vec<String>, Option<Outcome>) {
         let r = self.resign(state, seat);
         (r.state, r.notes, r.outcome)
+    }
+
+    fn is_move_text(&self, text: &str) -> bool {
+        super::notation::is_move_text(&notation::BOARD, text)
+    }
+
+    fn move_forms(&self, state: &VsState, seat: Seat) -> String {
+        // The seat's own moves, as if it were to move now (else at the start).
+        let as_if = |from: &VsState| {
+            let mut s = from.clone();
+            s.turn = seat.index();
+            self.candidates(&s, seat.index())
+        };
+        let mut legal = as_if(state);
+        if legal.is_empty() {
+            legal = as_if(&VsState::start());
+        }
+        let san = |c: &Candidate<VsMove>| notation::san(c, &legal);
+        let position = Position {
+            board: &notation::BOARD,
+            legal: legal.clone(),
+            in_check: false,
+            occupant: &|_| None,
+            refused: &Vec::new,
+            san: &san,
+        };
+        super::notation::forms(&position)
     }
 }

@@ -398,6 +398,26 @@ pub(crate) fn legal_moves(rules: &Vierschach, state: &VsState, seat: usize) -> V
     moves
 }
 
+/// The moves of `seat` that follow §4–5 but break a check rule of §6, each with
+/// whether it is rule 1 (the own king would be attacked; otherwise rule 2, an
+/// added attack on the partner's king). For refusals only.
+pub(crate) fn refused_moves(rules: &Vierschach, state: &VsState, seat: usize) -> Vec<(VsMove, bool)> {
+    let mut moves = Vec::with_capacity(64);
+    pseudo_moves(rules, state, seat, None, &mut moves);
+    let legality = Legality::new(rules, state, seat);
+    let enemies = legality.enemies;
+    moves
+        .into_iter()
+        .filter(|&mv| !legality.allows(state, seat, mv))
+        .map(|mv| {
+            let mut board = state.board;
+            apply_to_board(&mut board, state, seat, mv);
+            let king = if Some(mv.from) == legality.king { Some(mv.to) } else { legality.king };
+            (mv, king.is_some_and(|k| attackers(&board, k, enemies, 1) > 0))
+        })
+        .collect()
+}
+
 /// Whether `seat` has a legal move (stops at the first).
 pub(crate) fn has_legal_move(rules: &Vierschach, state: &VsState, seat: usize) -> bool {
     let mut moves = Vec::with_capacity(64);

@@ -536,13 +536,14 @@ fn section_9_spellings() {
     assert!(matches!(TEAMS.parse_move(&start, SOUTH, "O-O"), Err(MoveError::Illegal { .. })));
 }
 
-/// §9: a text that fits two legal moves is refused with both named.
+/// §9: a text that fits two legal moves is refused with both named, as the
+/// players write them.
 #[test]
 fn section_9_ambiguous_and_promotion_choice() {
     let text = build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sN", "e5 i5")], "s - - aaaa 0 1");
     let state = parse(&TEAMS, &text);
     match TEAMS.parse_move(&state, SOUTH, "Ng6") {
-        Err(MoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["e5-g6", "i5-g6"]),
+        Err(MoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["Neg6", "Nig6"]),
         other => panic!("{other:?}"),
     }
     let mv = TEAMS.parse_move(&state, SOUTH, "Neg6").unwrap();
@@ -664,4 +665,37 @@ fn random_playouts_keep_the_invariants() {
         }
     }
     assert!(plies > 1000, "{plies} plies");
+}
+
+/// §9: German letters, and refusals that say why (pinned, no piece, not yours,
+/// in check) with the forms Vierschach reads, from its legal moves.
+#[test]
+fn section_9_german_letters_and_reasons() {
+    let start = parse(&TEAMS, START);
+    for (text, canonical) in [("Sj1-k3", "j1-k3"), ("Sk3", "j1-k3"), ("j1k3", "j1-k3"), ("k2xk4", "k2-k4")] {
+        assert_eq!(TEAMS.parse_move(&start, SOUTH, text).unwrap().to_string(), canonical, "{text}");
+    }
+    let why = |state: &VsState, text: &str| TEAMS.parse_move(state, SOUTH, text).unwrap_err().to_string();
+    let e = why(&start, "nj1-k3");
+    assert!(e.contains("not a move") && e.contains("write moves like") && !e.contains("7163"), "{e}");
+    assert!(why(&start, "e5-e6").contains("there is no piece on e5"));
+    assert!(why(&start, "b7-c7").contains("the pawn on b7 is not yours"), "{}", why(&start, "b7-c7"));
+    let pinned = parse(
+        &TEAMS,
+        &build(
+            &[("sK", "h1"), ("sN", "h3"), ("eR", "h9"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4")],
+            "s - - aaaa 0 1",
+        ),
+    );
+    let e = why(&pinned, "Sg5");
+    assert!(e.contains("your knight on h3 is pinned"), "{e}");
+    let checked = parse(
+        &TEAMS,
+        &build(
+            &[("sK", "h1"), ("sN", "e1"), ("eR", "h9"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4")],
+            "s - - aaaa 0 1",
+        ),
+    );
+    let e = why(&checked, "Se1-d3");
+    assert!(e.contains("your king is in check and Ne1-d3 does not answer it"), "{e}");
 }
