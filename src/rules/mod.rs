@@ -768,6 +768,21 @@ pub trait Variant {
             }
         }
     }
+
+    /// The number the game's record gives a move by `seat` that follows the move
+    /// numbered `previous.0` by `previous.1` (`None`: the game's first move). By
+    /// default a number covers one round of the seat order and goes up when a seat
+    /// moves that does not come after the previous mover: the first seat's move in
+    /// a two-seat game (`12. e4 e5`), every turn in a simultaneous one, the first
+    /// seat still playing in a four-seat round. A variant whose record counts
+    /// otherwise overrides this.
+    fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
+        match previous {
+            None => 1,
+            Some((n, before)) if seat.index() <= before.index() => n + 1,
+            Some((n, _)) => n,
+        }
+    }
 }
 
 /// A resolved turn with states and moves as text, for callers that hold strings.
@@ -881,6 +896,9 @@ pub trait DynVariant: Send + Sync {
             .map(|i| Seat(i as u8))
             .ok_or_else(|| RulesError::UnknownSeat { name: name.to_owned(), seats: names.join(", ") })
     }
+
+    /// The number the game's record gives a move (see [`Variant::record_number`]).
+    fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32;
 }
 
 fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
@@ -980,6 +998,10 @@ where
             error,
         })?;
         Ok(Variant::notation(self, &state, seat, mv))
+    }
+
+    fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
+        Variant::record_number(self, previous, seat)
     }
 }
 

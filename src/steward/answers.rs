@@ -8,7 +8,7 @@ use ring::digest;
 
 use super::{Loaded, Refusal, Steward, StewardError, load};
 use crate::ids::hex;
-use crate::mail::compose::{Draft, Extras, MailKind, compose_with_suffix};
+use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::rules::Seat;
 
 /// At most this many answers per address per hour; more are dropped (logged).

@@ -654,7 +654,7 @@ impl Steward {
                     for mail in mails::to_seats(
                         &this,
                         &g,
-                        crate::mail::compose::MailKind::KeyRotated,
+                        crate::letters::compose::MailKind::KeyRotated,
                         &suffix,
                         None,
                         "the steward's keys changed",

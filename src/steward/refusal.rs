@@ -199,8 +199,8 @@ impl From<StoreError> for StewardError {
     }
 }
 
-impl From<crate::mail::compose::ComposeError> for StewardError {
-    fn from(e: crate::mail::compose::ComposeError) -> StewardError {
+impl From<crate::letters::compose::ComposeError> for StewardError {
+    fn from(e: crate::letters::compose::ComposeError) -> StewardError {
         StewardError::Internal(format!("composing a mail: {e}"))
     }
 }
