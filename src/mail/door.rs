@@ -18,7 +18,7 @@ use crate::ids::hex;
 use crate::mail::inbound::{Intent, ReadMail, read_mail};
 use crate::protocol::capability::{self, Capability};
 use crate::protocol::{Action, Body, Envelope};
-use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Steward, StewardError, Submission};
+use crate::steward::{AnswerTo, Credential, Door, DrawAction, MoveRequest, Steward, StewardError, Submission};
 
 /// What became of a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub enum Handled {
 
 /// The text of `help`.
 const HELP: &str = "Reply to the latest board mail; the first line of your reply is read.
-  a move:      Nf3, e2e4, 5254 (SAN, UCI or ICCF numeric)
+  a move:      as your board mails write moves (examples below)
   resign       give up the game
   draw         offer a draw (or accept the draw offered)
   accept draw  accept the draw offered
@@ -247,12 +247,12 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
         }
         Intent::Unreadable(line) => {
             let text = format!(
-                "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move (Nf3, e2e4 or 5254) as the first line, or one of: resign, draw, accept draw, decline draw, status, help."
+                "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line, or one of: resign, draw, accept draw, decline draw, status, help."
             );
             reply(steward, &cap, &to, text, now, Handled::Refused("unreadable".into())).await
         }
         Intent::Empty => {
-            let text = "Your mail holds nothing but quoted text. Write your move (Nf3, e2e4 or 5254) as the first line of the reply.".to_owned();
+            let text = "Your mail holds nothing but quoted text. Write your move as the first line of the reply.".to_owned();
             reply(steward, &cap, &to, text, now, Handled::Refused("empty".into())).await
         }
         Intent::Envelope(_) => Ok(Handled::Ignored("an envelope that could not be found again".into())),
@@ -388,7 +388,7 @@ async fn refusal_of(
     now: DateTime<Utc>,
 ) -> Result<Handled, StewardError> {
     match e {
-        StewardError::Refused(r) => answer_refusal(steward, Some(about), to, r.code(), &r.message(), now).await,
+        StewardError::Refused(r) => answer_refusal(steward, Some(about), to, r.code(), &r.message(Door::Mail), now).await,
         StewardError::Internal(detail) => Err(StewardError::Internal(detail)),
     }
 }

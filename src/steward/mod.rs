@@ -31,7 +31,7 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
 pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 pub use moves::{MoveRequest, Submission};
-pub use refusal::{Refusal, StewardError};
+pub use refusal::{Door, Refusal, StewardError};
 pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
 pub use view::{GameView, MoveView, SeatView, TurnView};
 
