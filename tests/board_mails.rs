@@ -19,7 +19,8 @@ async fn create(s: &Server, variant: &str, options: Value, players: &[(&str, &st
     let created =
         s.post_json("/api/games", None, &json!({"variant": variant, "options": options, "seats": seats})).await.ok(201);
     let id = created["game"]["id"].as_str().unwrap().to_owned();
-    let tokens = created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
+    let tokens =
+        created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
     (id, tokens)
 }
 
@@ -36,9 +37,13 @@ async fn a_fairschach_board_mail_numbers_the_pairs_keeps_a_struck_move_and_ends_
     // With pause off: 1. e4 f6  2. Qh5+ a6 — in pair 3 black's g6 is played
     // first and white's Qf7, blocked by it, is struck (as tests/api.rs).
     let s = Server::start().await;
-    let (id, tokens) =
-        create(&s, "fairschach", json!({"pause": "off"}), &[("Alice", "alice@example.org"), ("Bob", "bob@example.org")])
-            .await;
+    let (id, tokens) = create(
+        &s,
+        "fairschach",
+        json!({"pause": "off"}),
+        &[("Alice", "alice@example.org"), ("Bob", "bob@example.org")],
+    )
+    .await;
     for (turn, w, b) in [(1, "e4", "f6"), (2, "Qh5", "a6"), (3, "Qf7", "g6")] {
         s.mv(&id, &tokens[0], turn, w).await.ok(200);
         s.mv(&id, &tokens[1], turn, b).await.ok(200);
@@ -80,7 +85,12 @@ async fn a_fairschach_board_mail_numbers_the_pairs_keeps_a_struck_move_and_ends_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
     let s = Server::start().await;
-    let players = [("Sam", "sam@example.org"), ("Wendy", "wendy@example.org"), ("Nora", "nora@example.org"), ("Ed", "ed@example.org")];
+    let players = [
+        ("Sam", "sam@example.org"),
+        ("Wendy", "wendy@example.org"),
+        ("Nora", "nora@example.org"),
+        ("Ed", "ed@example.org"),
+    ];
     let (id, tokens) = create(&s, "vierschach", json!({}), &players).await;
     // a2 is in a cut-off corner of the plus-shaped board: no piece, no move.
     let http = s.mv(&id, &tokens[0], 1, "a2a3").await.error(422, "illegal_move");
@@ -104,7 +114,10 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
     .await;
     let answer = parse_mail(&answer).text("text/plain");
     assert!(answer.contains("Not accepted:"), "{answer}");
-    assert!(answer.contains("reply to the latest board mail with a legal move as the first line"), "mail words: {answer}");
+    assert!(
+        answer.contains("reply to the latest board mail with a legal move as the first line"),
+        "mail words: {answer}"
+    );
     assert!(answer.contains("for example"), "examples from the position: {answer}");
     for http_only in ["Authorization", "Bearer", "POST", "\"turn\"", "Nf3", "5254"] {
         assert!(!answer.contains(http_only), "{http_only:?} in a mail refusal: {answer}");

@@ -75,8 +75,7 @@ pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut current: Option<u32> = None;
     for n in record {
-        let mut text =
-            if seats > 2 { format!("{} {}", n.mv.seat_name, n.mv.notation) } else { n.mv.notation.clone() };
+        let mut text = if seats > 2 { format!("{} {}", n.mv.seat_name, n.mv.notation) } else { n.mv.notation.clone() };
         if matches!(n.mv.result, SeatResult::Struck(_)) {
             text.push_str(" (struck)");
         }

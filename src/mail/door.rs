@@ -252,7 +252,8 @@ async fn act(steward: &Steward, mail: &ReadMail, raw: &[u8], now: DateTime<Utc>)
             reply(steward, &cap, &to, text, now, Handled::Refused("unreadable".into())).await
         }
         Intent::Empty => {
-            let text = "Your mail holds nothing but quoted text. Write your move as the first line of the reply.".to_owned();
+            let text =
+                "Your mail holds nothing but quoted text. Write your move as the first line of the reply.".to_owned();
             reply(steward, &cap, &to, text, now, Handled::Refused("empty".into())).await
         }
         Intent::Envelope(_) => Ok(Handled::Ignored("an envelope that could not be found again".into())),
@@ -388,7 +389,9 @@ async fn refusal_of(
     now: DateTime<Utc>,
 ) -> Result<Handled, StewardError> {
     match e {
-        StewardError::Refused(r) => answer_refusal(steward, Some(about), to, r.code(), &r.message(Door::Mail), now).await,
+        StewardError::Refused(r) => {
+            answer_refusal(steward, Some(about), to, r.code(), &r.message(Door::Mail), now).await
+        }
         StewardError::Internal(detail) => Err(StewardError::Internal(detail)),
     }
 }

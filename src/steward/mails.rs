@@ -71,10 +71,8 @@ impl<'a> Pictures<'a> {
 /// game's notation. Empty when the seat has no move there.
 pub(super) fn move_examples(game: &Loaded, state: &str, seat: Seat) -> Vec<String> {
     let Ok(moves) = game.rules.legal_moves(state, seat) else { return Vec::new() };
-    let mut picked: Vec<&String> = [0, moves.len() / 2, moves.len().saturating_sub(1)]
-        .into_iter()
-        .filter_map(|i| moves.get(i))
-        .collect();
+    let mut picked: Vec<&String> =
+        [0, moves.len() / 2, moves.len().saturating_sub(1)].into_iter().filter_map(|i| moves.get(i)).collect();
     picked.dedup();
     picked
         .into_iter()
@@ -175,7 +173,13 @@ fn record_of(tx: &Tx<'_>, game: &Loaded) -> Result<Vec<Numbered>, StewardError> 
                 // Pending: not part of the record until its turn resolves.
                 _ => return None,
             };
-            Some(RecordMove { turn: m.turn, seat: m.seat, seat_name: game.seat_name(m.seat), notation: m.notation, result })
+            Some(RecordMove {
+                turn: m.turn,
+                seat: m.seat,
+                seat_name: game.seat_name(m.seat),
+                notation: m.notation,
+                result,
+            })
         })
         .collect();
     Ok(record::numbered(game.rules.as_ref(), moves))
