@@ -731,9 +731,9 @@ impl Steward {
                         }
                     } else {
                         let head = this.sign_head(tx, &g.row.id)?;
+                        // A notice goes out by mail: it says what to write back.
                         let text = format!(
-                            "{name} offers a draw. To accept, POST /api/games/{}/draw with your token.",
-                            g.row.id
+                            "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
                         );
                         for mail in mails::notice(&this, &g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;

@@ -351,8 +351,8 @@ impl Steward {
         );
         let text = if all {
             format!(
-                "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): `fairsteward player reveal`, or POST {{\"turn\": {}, \"move\": \"...\", \"salt\": \"...\"}}.",
-                row.turn, row.turn
+                "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): paste the envelope `fairsteward player reveal` prints into a reply to this mail.",
+                row.turn
             )
         } else {
             announcement
