@@ -34,7 +34,7 @@ pub enum Handled {
 
 /// The text of `help`.
 const HELP: &str = "Reply to the latest board mail; the first line of your reply is read.
-  a move:      as your board mails write moves (examples below)
+  a move:      as your board mails write moves (they give examples)
   resign       give up the game
   draw         offer a draw (or accept the draw offered)
   accept draw  accept the draw offered
