@@ -2,7 +2,8 @@
 //!
 //! The crate is laid out as the architecture, and data flows one way:
 //! door ([`web`], [`mail`]) → [`steward`] (one transaction) → [`store`] and the
-//! outbox → mail out. [`rules`] is the pure game logic every other part stands on;
+//! outbox → mail out. The steward writes its mails with [`letters`], which knows
+//! neither the steward nor the doors. [`rules`] is the pure game logic every other part stands on;
 //! [`render`] draws boards; [`cli`] is the command line.
 
 #![warn(missing_docs)]
@@ -12,6 +13,7 @@ pub mod clock;
 pub mod config;
 pub mod contact;
 pub mod ids;
+pub mod letters;
 pub mod mail;
 pub mod protocol;
 pub mod render;

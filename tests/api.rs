@@ -460,7 +460,8 @@ async fn illegal_move_is_422_naming_the_reason() {
     let m = s.mv(&g.id, &g.black, 1, "zz").await.error(422, "illegal_move");
     assert!(m.contains("\"zz\" is not a move"), "{m}");
     let m = s.mv(&g.id, &g.black, 1, "").await.error(422, "illegal_move");
-    assert!(m.contains("SAN"), "{m}");
+    // Examples from the position, and what to send, in HTTP words.
+    assert!(m.contains("for example") && m.contains("\"turn\": N"), "{m}");
     assert_eq!(s.game(&g.id, None).await["moved"], json!([]), "nothing accepted");
 
     // A paused piece (FSR 9) after the pair e4/d5: the reason says so.

@@ -72,9 +72,12 @@ fn the_demo_shows_the_first_move_right_and_a_struck_move() {
         stdout.contains("Steward: White O-O - struck (it is not legal after Qxb5, played first), Black Qxb5 - first"),
         "{stdout}"
     );
-    // The statuses are in both board mails of that pair.
-    assert_eq!(stdout.matches("| white: O-O - struck (it is not legal after Qxb5, played first)").count(), 2);
-    assert_eq!(stdout.matches("| black: Qxb5 - first").count(), 2);
+    // The statuses are in both board mails of that pair, numbered as the record.
+    assert_eq!(stdout.matches("|   6. white: O-O - struck (it is not legal after Qxb5, played first)").count(), 2);
+    assert_eq!(stdout.matches("|   6... black: Qxb5 - first").count(), 2);
+    // And the record below the board keeps the struck move, in both mails of
+    // pairs 6 to 12.
+    assert_eq!(stdout.matches("|   6. O-O (struck) Qxb5\n").count(), 2 * 7, "{stdout}");
 }
 
 #[test]

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fairsteward::config::{Config, Overrides, RawConfig, RawHttp, RawMail};
-use fairsteward::mail::compose::{Draft, Extras, MailKind, compose};
+use fairsteward::letters::compose::{Draft, Extras, MailKind, compose};
 use fairsteward::mail::smtp::{RawSmtp, SmtpConfig, SmtpSink, TlsMode};
 use futures_util::TryStreamExt;
 use mail_parser::{MessageParser, MimeHeaders};

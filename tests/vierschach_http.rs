@@ -229,6 +229,47 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     assert_eq!(after9.header("Subject"), format!("Game {id}: turn 9 played"));
     assert!(after9.text("text/plain").contains("Next: north to move (turn 10)."), "{}", after9.text("text/plain"));
 
+    // A board mail lists every move since its reader's own last one, numbered by
+    // rounds: after north's g12 (turn 7), south hears of west's and north's moves
+    // of round 2, east of south's too; south's own k3 is not told back to it.
+    let since = |seat: usize, turn: usize| {
+        let text = parse_mail(&files[&format!("{id}.{turn}.{seat}.turn@{MAIL_DOMAIN}.eml")]).text("text/plain");
+        let listed: Vec<String> = text
+            .split("Since your last move:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("the moves since, seat {seat} turn {turn}:\n{text}"))
+            .lines()
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| l.trim().to_owned())
+            .collect();
+        listed
+    };
+    assert_eq!(since(0, 7), ["2... west: c8 - played", "2... north: g12 - played"]);
+    assert_eq!(since(3, 7), ["2. south: k3 - played", "2... west: c8 - played", "2... north: g12 - played"]);
+    // West, mated after turn 9, moves no more: its mail after the last turn
+    // tells everything since its c8 of round 2.
+    assert_eq!(
+        since(1, 13),
+        [
+            "2... north: g12 - played",
+            "2... east: l9 - played",
+            "3. south: f3 - played",
+            "3... north: d12 - played",
+            "3... east: l4 - played",
+            "4. south: h3 - played",
+            "4... north: i12 - played",
+        ]
+    );
+    // Below the board, the whole game, one line per round (west skipped from round 3).
+    let last = parse_mail(&files[&format!("{id}.13.2.turn@{MAIL_DOMAIN}.eml")]).text("text/plain");
+    let record = "The game so far:
+  1. south d3, west c6, north e12, east l7
+  2. south k3, west c8, north g12, east l9
+  3. south f3, north d12, east l4
+  4. south h3, north i12
+";
+    assert!(last.contains(record), "{record}in:\n{last}");
+
     // The board picture of the finished game.
     let png = s.get(&format!("/api/games/{id}/board.png"), None).await;
     assert_eq!(png.status, 200, "{}", png.text);

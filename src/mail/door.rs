@@ -18,7 +18,7 @@ use crate::ids::hex;
 use crate::mail::inbound::{Intent, ReadMail, read_mail};
 use crate::protocol::capability::{self, Capability};
 use crate::protocol::{Action, Body, Envelope};
-use crate::steward::{AnswerTo, Credential, DrawAction, MoveRequest, Steward, StewardError, Submission};
+use crate::steward::{AnswerTo, Credential, Door, DrawAction, MoveRequest, Steward, StewardError, Submission};
 
 /// What became of a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -408,7 +408,9 @@ async fn refusal_of(
     now: DateTime<Utc>,
 ) -> Result<Handled, StewardError> {
     match e {
-        StewardError::Refused(r) => answer_refusal(steward, Some(about), to, r.code(), &r.message(), now).await,
+        StewardError::Refused(r) => {
+            answer_refusal(steward, Some(about), to, r.code(), &r.message(Door::Mail), now).await
+        }
         StewardError::Internal(detail) => Err(StewardError::Internal(detail)),
     }
 }

@@ -1,6 +1,6 @@
-//! The mail doors. Outbound: composing the steward's mails from `templates/`
-//! (plain text, and for board mails an HTML alternative with the board inline)
-//! and draining the outbox into an SMTP server or the spool.
+//! The mail doors. Inbound: reading players' mails and handing them to the
+//! steward. Outbound: draining the outbox (mails the steward composed with
+//! [`crate::letters`]) into an SMTP server or the spool.
 //!
 //! | door | direction | where |
 //! |---|---|---|
@@ -14,7 +14,6 @@
 /// refused unread.
 pub const MAX_MAIL_BYTES: usize = 10 * 1024 * 1024;
 
-pub mod compose;
 pub mod door;
 pub mod imap;
 pub mod inbound;

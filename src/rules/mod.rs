@@ -803,6 +803,21 @@ pub trait Variant {
     /// moves of `seat` in `state` (of the start position when it has none), e.g.
     /// `write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`: for help texts.
     fn move_forms(&self, state: &Self::State, seat: Seat) -> String;
+
+    /// The number the game's record gives a move by `seat` that follows the move
+    /// numbered `previous.0` by `previous.1` (`None`: the game's first move). By
+    /// default a number covers one round of the seat order and goes up when a seat
+    /// moves that does not come after the previous mover: the first seat's move in
+    /// a two-seat game (`12. e4 e5`), every turn in a simultaneous one, the first
+    /// seat still playing in a four-seat round. A variant whose record counts
+    /// otherwise overrides this.
+    fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
+        match previous {
+            None => 1,
+            Some((n, before)) if seat.index() <= before.index() => n + 1,
+            Some((n, _)) => n,
+        }
+    }
 }
 
 /// A resolved turn with states and moves as text, for callers that hold strings.
@@ -927,6 +942,9 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string.
     fn move_forms(&self, state: &str, seat: Seat) -> Result<String, RulesError>;
+
+    /// The number the game's record gives a move (see [`Variant::record_number`]).
+    fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32;
 }
 
 fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
@@ -1035,6 +1053,10 @@ where
 
     fn move_forms(&self, state: &str, seat: Seat) -> Result<String, RulesError> {
         Ok(Variant::move_forms(self, &self.parse_state(state)?, seat))
+    }
+
+    fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
+        Variant::record_number(self, previous, seat)
     }
 }
 

@@ -8,7 +8,7 @@ use ring::digest;
 
 use super::{Loaded, Refusal, Steward, StewardError, load};
 use crate::ids::hex;
-use crate::mail::compose::{Draft, Extras, MailKind, compose_with_suffix};
+use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::rules::Seat;
 
 /// At most this many answers per address per hour; more are dropped (logged).
@@ -82,6 +82,7 @@ impl Steward {
                             seat_name => g.seat_name(seat),
                             player => row.name.clone(),
                             text => text,
+                            examples => super::mails::move_examples(&g, &g.row.state, seat),
                             public_url => this.public_url.as_str(),
                             trust => trust,
                         },

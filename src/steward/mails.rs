@@ -4,10 +4,11 @@ use chrono::{DateTime, Utc};
 use minijinja::{Value, context};
 
 use super::{Head, Loaded, Steward, StewardError, internal};
-use crate::mail::compose::{Draft, Extras, MailKind, compose, compose_with_suffix};
+use crate::letters::compose::{Draft, Extras, MailKind, compose, compose_with_suffix};
+use crate::letters::record::{self, Numbered, RecordMove};
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
-use crate::store::OutboxRow;
+use crate::store::{OutboxRow, Tx};
 
 /// The board as text, seen from `seat`'s side (that seat at the bottom), the
 /// paths of `last_moves` marked.
@@ -50,6 +51,24 @@ impl<'a> Pictures<'a> {
             })
             .clone()
     }
+}
+
+/// A few legal moves of `seat` in `state`, in the players' notation (with the
+/// variant's canonical form where it differs), as examples for refusals and
+/// answers: taken from the game's own rules, so a player never gets another
+/// game's notation. Empty when the seat has no move there.
+pub(super) fn move_examples(game: &Loaded, state: &str, seat: Seat) -> Vec<String> {
+    let Ok(moves) = game.rules.legal_moves(state, seat) else { return Vec::new() };
+    let mut picked: Vec<&String> =
+        [0, moves.len() / 2, moves.len().saturating_sub(1)].into_iter().filter_map(|i| moves.get(i)).collect();
+    picked.dedup();
+    picked
+        .into_iter()
+        .map(|m| match game.rules.notation(state, seat, m) {
+            Ok(n) if n != *m => format!("{n} or {m}"),
+            _ => m.clone(),
+        })
+        .collect()
 }
 
 fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {
@@ -111,6 +130,7 @@ pub(super) fn started(
                     options => options.join(", "),
                     board => board_for(game, &game.row.state, s.seat, &[])?,
                     you_owe => you_owe,
+                    examples => if you_owe { move_examples(game, &game.row.state, s.seat) } else { Vec::new() },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
                     public_url => public_url,
@@ -128,9 +148,52 @@ pub(super) fn started(
         .collect()
 }
 
-/// The board mails after a resolved turn, one per seat.
+/// The game's resolved moves, numbered as the variant's record numbers them.
+fn record_of(tx: &Tx<'_>, game: &Loaded) -> Result<Vec<Numbered>, StewardError> {
+    let moves = tx
+        .moves_of_game(&game.row.id)?
+        .into_iter()
+        .filter_map(|m| {
+            let result = match m.status.as_str() {
+                "played" => SeatResult::Played,
+                "first" => SeatResult::First,
+                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
+                // Pending: not part of the record until its turn resolves.
+                _ => return None,
+            };
+            Some(RecordMove {
+                turn: m.turn,
+                seat: m.seat,
+                seat_name: game.seat_name(m.seat),
+                notation: m.notation,
+                result,
+            })
+        })
+        .collect();
+    Ok(record::numbered(game.rules.as_ref(), moves))
+}
+
+/// A listed move, as the turn templates show it.
+fn move_context(n: &Numbered) -> Value {
+    let reason = match &n.mv.result {
+        SeatResult::Struck(why) => Some(why.clone()),
+        _ => None,
+    };
+    context! {
+        number => n.label(),
+        seat => n.mv.seat_name.clone(),
+        notation => n.mv.notation.clone(),
+        status => n.mv.result.as_str(),
+        reason => reason,
+    }
+}
+
+/// The board mails after a resolved turn, one per seat: each lists the moves
+/// since its reader's own last move, numbered as the game's record, and the
+/// whole record below the board. Called after the turn's moves are settled.
 pub(super) fn turn(
     steward: &Steward,
+    tx: &Tx<'_>,
     game: &Loaded,
     r: &TextResolution,
     head: &Head,
@@ -139,17 +202,8 @@ pub(super) fn turn(
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
-    let moves: Vec<_> = r
-        .moves
-        .iter()
-        .map(|m| {
-            let reason = match &m.result {
-                SeatResult::Struck(why) => Some(why.clone()),
-                _ => None,
-            };
-            context! { seat => game.seat_name(m.seat), notation => m.notation.clone(), status => m.result.as_str(), reason => reason }
-        })
-        .collect();
+    let record = record_of(tx, game)?;
+    let record_lines = record::lines(&record, game.seats.len());
     let outcome = r.outcome.map(|o| game.outcome_text(o));
     let to_move =
         if outcome.is_some() { SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
@@ -184,11 +238,13 @@ pub(super) fn turn(
                     next_turn => turn + 1,
                     seat_name => game.seat_name(s.seat),
                     player => s.name.clone(),
-                    moves => moves.clone(),
+                    moves => record::since_last(&record, s.seat).iter().map(move_context).collect::<Vec<_>>(),
+                    record => record_lines.clone(),
                     notes => r.notes.clone(),
                     board => board_for(game, &r.state, s.seat, &paths)?,
                     outcome => outcome.clone(),
                     you_owe => you_owe,
+                    examples => if you_owe { move_examples(game, &r.state, s.seat) } else { Vec::new() },
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),

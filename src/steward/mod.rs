@@ -31,7 +31,7 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
 pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 pub use moves::{MoveRequest, Submission};
-pub use refusal::{Refusal, StewardError};
+pub use refusal::{Door, Refusal, StewardError};
 pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
 pub use view::{GameView, MoveView, SeatView, TurnView};
 
@@ -673,7 +673,7 @@ impl Steward {
                     for mail in mails::to_seats(
                         &this,
                         &g,
-                        crate::mail::compose::MailKind::KeyRotated,
+                        crate::letters::compose::MailKind::KeyRotated,
                         &suffix,
                         None,
                         "the steward's keys changed",
@@ -750,9 +750,9 @@ impl Steward {
                         }
                     } else {
                         let head = this.sign_head(tx, &g.row.id)?;
+                        // A notice goes out by mail: it says what to write back.
                         let text = format!(
-                            "{name} offers a draw. To accept, POST /api/games/{}/draw with your token.",
-                            g.row.id
+                            "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
                         );
                         for mail in mails::notice(&this, &g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;

@@ -351,8 +351,8 @@ impl Steward {
         );
         let text = if all {
             format!(
-                "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): `fairsteward player reveal`, or POST {{\"turn\": {}, \"move\": \"...\", \"salt\": \"...\"}}.",
-                row.turn, row.turn
+                "{announcement}\nEvery seat has committed for turn {}. Now send your reveal (your move and its salt): paste the envelope `fairsteward player reveal` prints into a reply to this mail.",
+                row.turn
             )
         } else {
             announcement
@@ -438,7 +438,15 @@ impl Steward {
             }
         }
         let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
-            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error.to_string())),
+            RulesError::Move { error, .. } => {
+                let examples = mails::move_examples(game, &game.row.state, seat);
+                let examples = if examples.is_empty() {
+                    String::new()
+                } else {
+                    format!("; legal moves here are for example {}", examples.join(", "))
+                };
+                StewardError::Refused(Refusal::IllegalMove(format!("{error}{examples}")))
+            }
             other => internal(other),
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;
@@ -593,7 +601,7 @@ impl Steward {
         }
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks)? {
+        for mail in mails::turn(self, tx, game, &r, &head, now, &clocks)? {
             tx.queue_mail(&mail, now)?;
         }
         Ok(())

@@ -135,52 +135,112 @@ impl Refusal {
         }
     }
 
-    /// What to send instead.
-    pub fn hint(&self) -> String {
-        match self {
-            Refusal::UnknownGame(_) => "check the game id in your board mail (six letters and digits)".into(),
-            Refusal::BadToken => {
+    /// What to send instead, worded for the door the refusal goes out through:
+    /// HTTP clients hear of headers, paths and JSON fields, mail players of
+    /// replies, first lines and pasted envelopes. The one place that words each
+    /// refusal for each door.
+    pub fn hint(&self, door: Door) -> String {
+        use Door::{Http, Mail};
+        match (self, door) {
+            (Refusal::UnknownGame(_), Http) => {
+                "check the game id in the path (six letters and digits, as in your board mail)".into()
+            }
+            (Refusal::UnknownGame(_), Mail) => "reply to the latest board mail of your game".into(),
+            (Refusal::BadToken, Http) => {
                 "send the seat token you were given at game creation as `Authorization: Bearer <token>`".into()
             }
-            Refusal::WrongTurn { expected, .. } => format!("send your move with \"turn\": {expected}"),
-            Refusal::NotYourTurn { .. } => "wait for the board mail that asks for your move".into(),
-            // The message itself names the forms the game reads, from its variant.
-            Refusal::IllegalMove(_) => "send one legal move of this game, in a form it reads".into(),
-            Refusal::AlreadyMoved { .. } => "wait for the turn to be resolved, then send your next move".into(),
-            Refusal::GameOver(_) => "the game takes no more moves".into(),
-            Refusal::BadRequest(_) => "see the API description in the README".into(),
-            Refusal::BadEnvelope(_) => {
-                "send the whole envelope block as `fairsteward player` prints it, from BEGIN to END line".into()
+            (Refusal::BadToken, Mail) => {
+                "reply from your registered address to the latest board mail, or paste an envelope signed with your registered key".into()
             }
-            Refusal::EnvelopeMismatch(_) => "make the envelope again for this game, your seat and the turn now owed".into(),
-            Refusal::BadSignature(_) => "sign the envelope with your own key: `fairsteward player sign --key YOUR-KEY …`".into(),
-            Refusal::SignatureRequired => {
+            (Refusal::WrongTurn { expected, .. }, Http) => format!("send your move with \"turn\": {expected}"),
+            (Refusal::WrongTurn { expected, .. }, Mail) => {
+                format!("reply to the latest board mail, the one that asks for your move for turn {expected}")
+            }
+            (Refusal::NotYourTurn { .. }, Http) => {
+                "wait until the game lists your seat under \"to_move\", or for the board mail that asks for your move".into()
+            }
+            (Refusal::NotYourTurn { .. }, Mail) => "wait for the board mail that asks for your move, and reply to it".into(),
+            (Refusal::IllegalMove(_), Http) => "send a legal move: {\"turn\": N, \"move\": \"<your move>\"}".into(),
+            (Refusal::IllegalMove(_), Mail) => {
+                "reply to the latest board mail with a legal move as the first line".into()
+            }
+            (Refusal::AlreadyMoved { .. }, _) => "wait for the turn to be resolved, then send your next move".into(),
+            (Refusal::GameOver(_), _) => "the game takes no more moves".into(),
+            (Refusal::BadRequest(_), Http) => "see the API description in the README".into(),
+            (Refusal::BadRequest(_), Mail) => {
+                "reply to the board mail with `help` for what a mail may hold".into()
+            }
+            (Refusal::BadEnvelope(_), Http) => {
+                "send the whole envelope block as `fairsteward player` prints it, from BEGIN to END line, as the request body".into()
+            }
+            (Refusal::BadEnvelope(_), Mail) => {
+                "paste the whole envelope block as `fairsteward player` prints it, from BEGIN to END line, unchanged into your reply".into()
+            }
+            (Refusal::EnvelopeMismatch(_), _) => {
+                "make the envelope again for this game, your seat and the turn now owed".into()
+            }
+            (Refusal::BadSignature(_), _) => {
+                "sign the envelope with your own key: `fairsteward player sign --key YOUR-KEY …`".into()
+            }
+            (Refusal::SignatureRequired, Http) => {
                 "send an envelope signed with your registered key: `fairsteward player sign --key YOUR-KEY …`".into()
             }
-            Refusal::Replayed(_) => "send a new envelope for the turn now owed".into(),
-            Refusal::NotCommitReveal => "send your move itself: {\"turn\": N, \"move\": \"Nf3\"} or a move envelope".into(),
-            Refusal::CommitFirst => {
+            (Refusal::SignatureRequired, Mail) => {
+                "make an envelope signed with your registered key (`fairsteward player sign --key YOUR-KEY …`) and paste it into your reply".into()
+            }
+            (Refusal::Replayed(_), _) => "send a new envelope for the turn now owed".into(),
+            (Refusal::NotCommitReveal, Http) => {
+                "send your move itself: {\"turn\": N, \"move\": \"<your move>\"} or a move envelope".into()
+            }
+            (Refusal::NotCommitReveal, Mail) => {
+                "reply to the board mail with your move itself as the first line, or paste a move envelope".into()
+            }
+            (Refusal::CommitFirst, Http) => {
                 "send a commitment first (`fairsteward player commit`), and reveal when every seat has committed".into()
             }
-            Refusal::NoCommitment { .. } => "send your commitment for this turn first (`fairsteward player commit`)".into(),
-            Refusal::RevealTooEarly { .. } => "wait for the mail that asks for reveals, then send yours".into(),
-            Refusal::LeaveRefused(_) => {
+            (Refusal::CommitFirst, Mail) => {
+                "paste a commitment first (the envelope `fairsteward player commit` prints), and reveal when every seat has committed".into()
+            }
+            (Refusal::NoCommitment { .. }, Http) => {
+                "send your commitment for this turn first (`fairsteward player commit`)".into()
+            }
+            (Refusal::NoCommitment { .. }, Mail) => {
+                "paste your commitment for this turn first (the envelope `fairsteward player commit` prints)".into()
+            }
+            (Refusal::RevealTooEarly { .. }, _) => "wait for the mail that asks for reveals, then send yours".into(),
+            (Refusal::LeaveRefused(_), Http) => {
                 "send {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}, both days included, from today on and within the yearly allowance".into()
             }
-            Refusal::TooMany(_) => "wait a day, or reply to the confirmation mails already sent".into(),
-            Refusal::RevealMismatch { .. } => {
+            (Refusal::LeaveRefused(_), Mail) => {
+                "reply with `leave YYYY-MM-DD to YYYY-MM-DD` as the first line, both days included, from today on and within the yearly allowance".into()
+            }
+            (Refusal::TooMany(_), _) => "wait a day, or reply to the confirmation mails already sent".into(),
+            (Refusal::RevealMismatch { .. }, _) => {
                 "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
             }
-            Refusal::SignedActionRequired { command, path, .. } => format!(
-                "make a signed envelope with `{command}` and POST it as the body to {path}, or send it in a reply to the board mail"
-            ),
+            (Refusal::SignedActionRequired { command, path, .. }, Http) => {
+                format!("make a signed envelope with `{command}` and POST it as the body to {path}")
+            }
+            (Refusal::SignedActionRequired { command, .. }, Mail) => {
+                format!("make a signed envelope with `{command}` and paste it into a reply to the board mail")
+            }
         }
     }
 
-    /// The full message for a reply: what was wrong and what to send instead.
-    pub fn message(&self) -> String {
-        format!("{self}; {}", self.hint())
+    /// The full message for a reply through `door`: what was wrong and what to
+    /// send instead.
+    pub fn message(&self, door: Door) -> String {
+        format!("{self}; {}", self.hint(door))
     }
+}
+
+/// The door a refusal or notice goes out through, which decides its wording.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Door {
+    /// The HTTP API: answers are JSON bodies to a client holding a seat token.
+    Http,
+    /// Mail: answers go to the seat's registered address.
+    Mail,
 }
 
 /// Either a refusal or an internal failure.
@@ -200,8 +260,8 @@ impl From<StoreError> for StewardError {
     }
 }
 
-impl From<crate::mail::compose::ComposeError> for StewardError {
-    fn from(e: crate::mail::compose::ComposeError) -> StewardError {
+impl From<crate::letters::compose::ComposeError> for StewardError {
+    fn from(e: crate::letters::compose::ComposeError) -> StewardError {
         StewardError::Internal(format!("composing a mail: {e}"))
     }
 }

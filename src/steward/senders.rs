@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::answers::{no_seat, seat_named};
 use super::{Credential, Loaded, Refusal, Steward, StewardError, authenticate, load};
-use crate::mail::compose::{Draft, Extras, MailKind, compose_with_suffix};
+use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::protocol::capability::{self, Confirmation};
 use crate::rules::Seat;
 use crate::store::{AddressKind, OutboxRow, Tx};

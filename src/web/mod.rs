@@ -64,7 +64,7 @@ impl From<StewardError> for ApiError {
                     Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
                 };
-                ApiError::new(status, r.code(), r.message())
+                ApiError::new(status, r.code(), r.message(crate::steward::Door::Http))
             }
             StewardError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error answering a request");

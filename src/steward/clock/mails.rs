@@ -9,7 +9,7 @@ use super::super::{Head, Loaded, Steward, StewardError};
 use super::sweep::Due;
 use crate::clock::leave::Balance;
 use crate::ids::sha256_hex;
-use crate::mail::compose::{DigestDraft, MailKind, compose_digest};
+use crate::letters::compose::{DigestDraft, MailKind, compose_digest};
 use crate::rules::{Outcome, Seat};
 use crate::store::OutboxRow;
 

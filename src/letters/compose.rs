@@ -409,9 +409,10 @@ mod tests {
             seat_name => "white",
             player => "Alice <script>alert(1)</script> & Co",
             moves => vec![
-                minijinja::context! { seat => "white", notation => "e4", status => "played" },
-                minijinja::context! { seat => "black", notation => "Qh4", status => "struck", reason => "the queen was taken first" },
+                minijinja::context! { number => "1.", seat => "white", notation => "e4", status => "played" },
+                minijinja::context! { number => "1...", seat => "black", notation => "Qh4", status => "struck", reason => "the queen was taken first" },
             ],
+            record => vec!["1. e4 Qh4 (struck)"],
             notes => Vec::<String>::new(),
             board => "  8  r n b q k b n r  8\n  1  R N B Q K B N R  1",
             outcome => minijinja::Value::UNDEFINED,
@@ -471,7 +472,8 @@ mod tests {
             .collect();
         assert_eq!(kinds, ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]);
         let plain = mail.body_text(0).unwrap();
-        assert!(plain.contains("white: e4 - played") && plain.contains("  1  R N B Q K B N R  1"), "{plain}");
+        assert!(plain.contains("  1. white: e4 - played") && plain.contains("  1  R N B Q K B N R  1"), "{plain}");
+        assert!(plain.contains("The game so far:") && plain.contains("\n  1. e4 Qh4 (struck)"), "{plain}");
         let html = mail.body_html(0).unwrap();
         assert!(html.contains(r#"<img src="cid:board""#), "{html}");
         assert!(

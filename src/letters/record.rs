@@ -1,0 +1,174 @@
+//! The game's record as mails show it: every move numbered as the variant counts
+//! them ([`crate::rules::Variant::record_number`]), the moves since a reader's own
+//! last move, and the whole record one line per number (`12. e4 e5`).
+
+use crate::rules::{DynVariant, Seat, SeatResult};
+
+/// One resolved move of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The turn it was resolved in.
+    pub turn: u32,
+    /// Whose move.
+    pub seat: Seat,
+    /// The seat's name (`white`, `south`).
+    pub seat_name: String,
+    /// The move in the players' notation.
+    pub notation: String,
+    /// What became of it.
+    pub result: SeatResult,
+}
+
+/// A move with its number in the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Numbered {
+    /// The record's number for it.
+    pub number: u32,
+    /// Whether it is the first move under its number (`12.`), not a later one (`12...`).
+    pub opens: bool,
+    /// The move.
+    pub mv: RecordMove,
+}
+
+impl Numbered {
+    /// `12.` for the first move under a number, `12...` for a later one.
+    pub fn label(&self) -> String {
+        if self.opens { format!("{}.", self.number) } else { format!("{}...", self.number) }
+    }
+}
+
+/// Numbers `moves` (in the order they were made: by turn, then seat) as the
+/// variant's record does.
+pub fn numbered(rules: &dyn DynVariant, moves: Vec<RecordMove>) -> Vec<Numbered> {
+    let mut previous = None;
+    moves
+        .into_iter()
+        .map(|mv| {
+            let number = rules.record_number(previous, mv.seat);
+            let opens = previous.is_none_or(|(n, _)| n != number);
+            previous = Some((number, mv.seat));
+            Numbered { number, opens, mv }
+        })
+        .collect()
+}
+
+/// The moves a board mail to `reader` lists: every move since the reader's own
+/// last one; when that was in the latest turn (the reader has just moved, or the
+/// seats move together), the whole latest turn, the reader's move included, so
+/// its status shows. A seat that has not moved yet gets the record from the start.
+pub fn since_last(record: &[Numbered], reader: Seat) -> &[Numbered] {
+    let Some(mine) = record.iter().rposition(|n| n.mv.seat == reader) else { return record };
+    let latest = record.last().map(|n| n.mv.turn);
+    if Some(record[mine].mv.turn) == latest {
+        let turn = record[mine].mv.turn;
+        let start = record.iter().position(|n| n.mv.turn == turn).unwrap_or(mine);
+        &record[start..]
+    } else {
+        &record[mine + 1..]
+    }
+}
+
+/// The whole record, one line per number. Two seats: `12. e4 e5`, as chess
+/// writes it; more seats name each: `3. south e2-e4, west b8-c8, …`. A struck
+/// move stays in the record, marked `(struck)`.
+pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current: Option<u32> = None;
+    for n in record {
+        let mut text = if seats > 2 { format!("{} {}", n.mv.seat_name, n.mv.notation) } else { n.mv.notation.clone() };
+        if matches!(n.mv.result, SeatResult::Struck(_)) {
+            text.push_str(" (struck)");
+        }
+        match lines.last_mut() {
+            Some(line) if current == Some(n.number) => {
+                line.push_str(if seats > 2 { ", " } else { " " });
+                line.push_str(&text);
+            }
+            _ => lines.push(format!("{} {text}", n.label())),
+        }
+        current = Some(n.number);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Options, VariantId};
+
+    fn mv(turn: u32, seat: u8, name: &str, notation: &str) -> RecordMove {
+        RecordMove {
+            turn,
+            seat: Seat::new(seat),
+            seat_name: name.to_owned(),
+            notation: notation.to_owned(),
+            result: SeatResult::Played,
+        }
+    }
+
+    /// A variant that numbers its record by rounds of the seat order, as every
+    /// variant does by default (the shapes below are two-seat turns, simultaneous
+    /// turns and four-seat rounds; the numbering sees only the seats).
+    fn rules() -> Box<dyn DynVariant> {
+        VariantId::ALL[0].rulebook(&Options::new()).unwrap()
+    }
+
+    #[test]
+    fn two_seat_turns_are_numbered_in_pairs() {
+        let moves = vec![
+            mv(1, 0, "white", "e4"),
+            mv(2, 1, "black", "e5"),
+            mv(3, 0, "white", "Nf3"),
+            mv(4, 1, "black", "Nc6"),
+            mv(5, 0, "white", "Bb5"),
+        ];
+        let record = numbered(rules().as_ref(), moves);
+        assert_eq!(lines(&record, 2), ["1. e4 e5", "2. Nf3 Nc6", "3. Bb5"]);
+        let black = since_last(&record, Seat::new(1));
+        assert_eq!(black.iter().map(Numbered::label).collect::<Vec<_>>(), ["3."]);
+        let white = since_last(&record[..4], Seat::new(0));
+        assert_eq!(white.iter().map(|n| format!("{} {}", n.label(), n.mv.notation)).collect::<Vec<_>>(), ["2... Nc6"]);
+    }
+
+    #[test]
+    fn simultaneous_turns_share_a_number_and_the_reader_sees_the_whole_turn() {
+        let mut struck = mv(2, 1, "black", "Qxd1");
+        struck.result = SeatResult::Struck("the queen was taken first".into());
+        let moves = vec![mv(1, 0, "white", "e4"), mv(1, 1, "black", "d5"), mv(2, 0, "white", "exd5"), struck];
+        let record = numbered(rules().as_ref(), moves);
+        assert_eq!(lines(&record, 2), ["1. e4 d5", "2. exd5 Qxd1 (struck)"]);
+        let white = since_last(&record, Seat::new(0));
+        assert_eq!(white.iter().map(|n| n.mv.notation.as_str()).collect::<Vec<_>>(), ["exd5", "Qxd1"]);
+    }
+
+    #[test]
+    fn four_seats_are_numbered_by_rounds_and_skip_a_retired_seat() {
+        let moves = vec![
+            mv(1, 0, "south", "e2-e4"),
+            mv(2, 1, "west", "b5-c5"),
+            mv(3, 2, "north", "e13-e12"),
+            mv(4, 3, "east", "m10-l10"),
+            mv(5, 0, "south", "d2-d4"),
+            mv(6, 2, "north", "d13-d12"),
+            mv(7, 3, "east", "m9-l9"),
+            mv(8, 0, "south", "f2-f3"),
+        ];
+        let record = numbered(rules().as_ref(), moves);
+        assert_eq!(
+            lines(&record, 4),
+            [
+                "1. south e2-e4, west b5-c5, north e13-e12, east m10-l10",
+                "2. south d2-d4, north d13-d12, east m9-l9",
+                "3. south f2-f3",
+            ]
+        );
+        // West last moved in round 1: it hears of the six moves since.
+        let west = since_last(&record, Seat::new(1));
+        assert_eq!(
+            west.iter().map(|n| format!("{} {}", n.label(), n.mv.seat_name)).collect::<Vec<_>>(),
+            ["1... north", "1... east", "2. south", "2... north", "2... east", "3. south"]
+        );
+        // South has just moved: its own move, with its status.
+        assert_eq!(since_last(&record, Seat::new(0)).len(), 1);
+    }
+}
