@@ -20,7 +20,7 @@
 //!    queued, so the figure is the door and the store alone.
 //! 2. The same bytes through `mail_parser::MessageParser::default().parse` alone
 //!    (and through `fairsteward::mail::inbound::read_mail`, which parses and then
-//!    reads the text, the quotes and the intent), many times over, in memory.
+//!    reads the text and the quotes; the intent needs the game), many times over, in memory.
 //!
 //! The ratio says what share of the bare parse rate is left once the mail is
 //! read, authenticated and stored durably.
@@ -490,7 +490,7 @@ fn main() {
     );
     println!();
     println!(
-        "  parse rate / sweep rate: {:.0}x (mail-parser alone), {:.0}x (read_mail: parse + text + quotes + intent)",
+        "  parse rate / sweep rate: {:.0}x (mail-parser alone), {:.0}x (read_mail: parse + text + quotes)",
         p / s,
         rd / s
     );

@@ -453,15 +453,16 @@ async fn illegal_move_is_422_naming_the_reason() {
     let s = Server::start().await;
     let g = s.create("fairschach", json!({})).await;
     let m = s.mv(&g.id, &g.white, 1, "e5").await.error(422, "illegal_move");
-    assert!(m.contains("\"e5\" is not legal here") && m.contains("no pawn can move there"), "{m}");
+    assert!(m.contains("\"e5\" is not legal here") && m.contains("no pawn of yours can move to e5"), "{m}");
     assert!(m.contains("possible: a3, a4") && m.contains("e4"), "the possible moves are listed: {m}");
     let m = s.mv(&g.id, &g.white, 1, "Qxf7").await.error(422, "illegal_move");
     assert!(m.contains("Qxf7"), "{m}");
     let m = s.mv(&g.id, &g.black, 1, "zz").await.error(422, "illegal_move");
     assert!(m.contains("\"zz\" is not a move"), "{m}");
     let m = s.mv(&g.id, &g.black, 1, "").await.error(422, "illegal_move");
-    // Examples from the position, and what to send, in HTTP words.
-    assert!(m.contains("for example") && m.contains("\"turn\": N"), "{m}");
+    // The forms, with examples from Black's moves, and what to send, in HTTP words.
+    assert!(m.contains("write moves like Na6, Sa6, Nb8-a6, b8a6 or 2816"), "{m}");
+    assert!(m.contains("\"turn\": N"), "{m}");
     assert_eq!(s.game(&g.id, None).await["moved"], json!([]), "nothing accepted");
 
     // A paused piece (FSR 9) after the pair e4/d5: the reason says so.

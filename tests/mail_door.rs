@@ -2,140 +2,14 @@
 //! a Fairschach game played by replying to board mails, with duplicates, forged
 //! capabilities, automatic mail, illegal moves and commands.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::pipe::{PipeSteward as Steward, decode, fairsteward, header};
 use serde_json::Value;
 
-fn fairsteward(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-struct Steward {
-    _dir: tempfile::TempDir,
-    data: PathBuf,
-}
-
-impl Steward {
-    fn new() -> Steward {
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        Steward { _dir: dir, data }
-    }
-
-    fn data_arg(&self) -> String {
-        self.data.display().to_string()
-    }
-
-    fn new_game(&self) -> String {
-        let out = fairsteward(
-            &[
-                "game",
-                "new",
-                "--data-dir",
-                &self.data_arg(),
-                "--variant",
-                "fairschach",
-                "--seat",
-                "Alice <alice@example.org>",
-                "--seat",
-                "Bob <bob@example.org>",
-            ],
-            b"",
-        );
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["game"]["id"].as_str().unwrap().to_owned()
-    }
-
-    /// Pipes one mail into `ingest`; returns the exit code and its stdout line.
-    fn ingest(&self, mail: &str) -> (i32, String) {
-        let out = fairsteward(&["ingest", "--data-dir", &self.data_arg()], mail.as_bytes());
-        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).trim().to_owned())
-    }
-
-    fn spool(&self) -> Vec<(String, String)> {
-        let mut files: Vec<(String, String)> = std::fs::read_dir(self.data.join("spool"))
-            .map(|d| {
-                d.filter_map(Result::ok)
-                    .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
-                    .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        files
-    }
-
-    /// The Reply-To address of the newest mail to `who` whose file name contains `kind`.
-    fn reply_to(&self, who: &str, kind: &str) -> String {
-        let (name, text) = self
-            .spool()
-            .into_iter()
-            .filter(|(n, t)| n.contains(kind) && header(t, "To").contains(who))
-            .max_by_key(|(n, _)| turn_of(n))
-            .unwrap_or_else(|| {
-                panic!("no {kind} mail to {who}: {:?}", self.spool().iter().map(|f| &f.0).collect::<Vec<_>>())
-            });
-        let r = header(&text, "Reply-To");
-        let addr = r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
-        assert!(addr.starts_with("moves+"), "{name}: Reply-To {r:?}");
-        addr
-    }
-
-    fn answers_to(&self, who: &str) -> Vec<String> {
-        self.spool()
-            .into_iter()
-            .filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who))
-            .map(|(_, t)| decode(&t))
-            .collect()
-    }
-
-    fn game(&self, id: &str) -> Value {
-        let out = fairsteward(&["game", "show", "--data-dir", &self.data_arg(), id], b"");
-        serde_json::from_slice(&out.stdout).unwrap()
-    }
-}
-
-fn turn_of(name: &str) -> u32 {
-    name.split('.').nth(1).and_then(|t| t.parse().ok()).unwrap_or(0)
-}
-
-/// A header's (unfolded) value.
-fn header(mail: &str, name: &str) -> String {
-    let head = mail.split("\r\n\r\n").next().unwrap_or("");
-    let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
-    unfolded
-        .lines()
-        .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned()))
-        .unwrap_or_default()
-}
-
-/// The text of a mail, with quoted-printable soft breaks and escapes undone.
-fn decode(mail: &str) -> String {
-    let t = mail.replace("=\r\n", "");
-    let mut out = Vec::new();
-    let b = t.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'=' && i + 2 < b.len() && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit() {
-            out.push(u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap());
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// A Fairschach game of Alice (white) and Bob (black); its id.
+fn new_game(s: &Steward) -> String {
+    s.new_game("fairschach", &[], &["Alice <alice@example.org>", "Bob <bob@example.org>"])
 }
 
 fn reply(from: &str, to: &str, id: &str, body: &str, extra_headers: &str) -> String {
@@ -147,7 +21,7 @@ fn reply(from: &str, to: &str, id: &str, body: &str, extra_headers: &str) -> Str
 #[test]
 fn a_game_played_by_replying_to_board_mails() {
     let s = Steward::new();
-    let game = s.new_game();
+    let game = new_game(&s);
     // Ingesting anything drains the queued start mails into the spool.
     let (code, line) = s.ingest("not a mail at all");
     assert_eq!(code, 0, "{line}");
@@ -239,7 +113,7 @@ fn ingest_exits_75_when_the_store_cannot_be_opened() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_maildir_door_handles_new_mail_once() {
     let s = Steward::new();
-    let game = s.new_game();
+    let game = new_game(&s);
     s.ingest("x");
     let alice = s.reply_to("alice@", "started");
     let maildir = s.data.join("Maildir");
@@ -270,7 +144,7 @@ async fn the_maildir_door_handles_new_mail_once() {
 #[test]
 fn leave_is_declared_by_mail_and_overuse_is_refused_with_the_balance() {
     let s = Steward::new();
-    s.new_game();
+    new_game(&s);
     s.ingest("x");
     let alice = s.reply_to("alice@", "started");
     let body = "leave 2027-03-01 to 2027-03-03\r\n\r\n-- \r\nAlice\r\n";
@@ -291,7 +165,7 @@ fn leave_is_declared_by_mail_and_overuse_is_refused_with_the_balance() {
 #[test]
 fn the_operator_adds_an_alias_that_acts_once_confirmed_and_a_stranger_is_refused() {
     let s = Steward::new();
-    let game = s.new_game();
+    let game = new_game(&s);
     s.ingest("x");
     let alice = s.reply_to("alice@", "started");
 
@@ -335,7 +209,7 @@ fn the_operator_adds_an_alias_that_acts_once_confirmed_and_a_stranger_is_refused
 #[test]
 fn a_reused_message_id_does_not_block_a_different_mail() {
     let s = Steward::new();
-    let game = s.new_game();
+    let game = new_game(&s);
     s.ingest("x");
     let alice = s.reply_to("alice@", "started");
     // A mail with no capability but the Message-ID of the real move to come.

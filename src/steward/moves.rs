@@ -438,15 +438,8 @@ impl Steward {
             }
         }
         let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
-            RulesError::Move { error, .. } => {
-                let examples = mails::move_examples(game, &game.row.state, seat);
-                let examples = if examples.is_empty() {
-                    String::new()
-                } else {
-                    format!("; legal moves here are for example {}", examples.join(", "))
-                };
-                StewardError::Refused(Refusal::IllegalMove(format!("{error}{examples}")))
-            }
+            // The variant says why, and names its forms with examples from this position.
+            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error.to_string())),
             other => internal(other),
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;
