@@ -151,5 +151,17 @@ mod tests {
         for seat in 0..4 {
             write(&format!("four-armies-{seat}"), &board_svg(&view, &marks, Seat::new(seat)));
         }
+
+        // The made-up boards of other shapes, every seat to move.
+        let all = Marks { to_move: vec![Seat::new(0), Seat::new(1), Seat::new(2)], ..Marks::default() };
+        let mut hex = crate::render::fixtures::hexagons();
+        crate::render::fixtures::kings_at_home(&mut hex);
+        write("hexagons-1", &board_svg(&hex, &all, Seat::new(1)));
+        let mut tri = crate::render::fixtures::triangles();
+        crate::render::fixtures::kings_at_home(&mut tri);
+        let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)] };
+        write("triangles", &board_svg(&tri, &Marks { last_moves: vec![jump], ..all }, Seat::new(0)));
+        let two = crate::render::fixtures::two_levels();
+        write("two-levels", &board_svg(&two, &Marks { to_move: vec![Seat::new(1)], ..Marks::default() }, Seat::new(1)));
     }
 }

@@ -33,7 +33,9 @@
 
 use std::fmt::Write as _;
 
-use crate::rules::{BoardShape, BoardView, Cell, CellShape, MovePath, Outline, PieceKind, PieceView, Point, Seat};
+use crate::rules::{
+    BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point, Seat,
+};
 
 /// What a picture shows beyond the pieces and the marked cells of the view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -266,9 +268,22 @@ struct Layout<'a> {
     turn: f32,
     /// Per level: the offset added to a turned point (in units).
     offsets: Vec<(u8, Xy)>,
-    /// The size of the board area, without the frame.
-    width: f32,
-    height: f32,
+    /// The size of the whole picture.
+    size: Xy,
+}
+
+/// A to-move bar in the picture.
+struct Bar {
+    /// Its four corners.
+    corners: [Xy; 4],
+    /// The centre of the corner beyond its start, where the seat's king stands.
+    king: Xy,
+    /// Along the bar, and outward from the board.
+    n: Xy,
+    d: Xy,
+    /// In the bar's own frame (`n` across, `d` down): its start, its inner
+    /// edge and its length.
+    local: (f32, f32, f32),
 }
 
 impl<'a> Layout<'a> {
@@ -300,7 +315,77 @@ impl<'a> Layout<'a> {
             x += w + LEVEL_GAP;
         }
         let width = if boxes.is_empty() { SQ } else { x - LEVEL_GAP - MARGIN };
-        Layout { shape, turn, offsets, width, height: if boxes.is_empty() { SQ } else { height } }
+        let height = if boxes.is_empty() { SQ } else { height };
+        let mut layout = Layout { shape, turn, offsets, size: (width + 2.0 * MARGIN, height + 2.0 * MARGIN) };
+        layout.fit_the_frame();
+        layout
+    }
+
+    /// Widens the picture (and moves the board) so that every seat's bar and
+    /// king and every label lie inside it: a turn off the quarters puts them
+    /// beyond the plain margin.
+    fn fit_the_frame(&mut self) {
+        let mut points: Vec<Xy> = Vec::new();
+        for seat in (0..self.shape.seat_turns.len()).map(|s| Seat::new(s as u8)) {
+            if let Some(bar) = self.bar(seat) {
+                points.extend(bar.corners);
+                let (x, y) = bar.king;
+                points.extend([(x - MARGIN / 2.0, y - MARGIN / 2.0), (x + MARGIN / 2.0, y + MARGIN / 2.0)]);
+            }
+        }
+        for l in &self.shape.labels {
+            let (x, y) = self.label_centre(l);
+            points.extend([(x - LABEL / 2.0, y - LABEL / 2.0), (x + LABEL / 2.0, y + LABEL / 2.0)]);
+        }
+        let low = points.iter().fold((0.0f32, 0.0f32), |m, p| (m.0.min(p.0), m.1.min(p.1)));
+        let high = points.iter().fold(self.size, |m, p| (m.0.max(p.0), m.1.max(p.1)));
+        // Square boards fit already; only shift by whole amounts that matter.
+        let shift = (if low.0 < -0.5 { -low.0 + GAP } else { 0.0 }, if low.1 < -0.5 { -low.1 + GAP } else { 0.0 });
+        let grow = (
+            if high.0 > self.size.0 + 0.5 { high.0 - self.size.0 + GAP } else { 0.0 },
+            if high.1 > self.size.1 + 0.5 { high.1 - self.size.1 + GAP } else { 0.0 },
+        );
+        for (_, o) in &mut self.offsets {
+            *o = (o.0 + shift.0, o.1 + shift.1);
+        }
+        self.size = (self.size.0 + shift.0 + grow.0, self.size.1 + shift.1 + grow.1);
+    }
+
+    /// The centre of an edge label: outside the to-move bars on its side.
+    fn label_centre(&self, l: &EdgeLabel) -> Xy {
+        let (x, y) = self.place(l.level, l.at);
+        let (dx, dy) = self.direction(l.outward);
+        let (dx, dy) = (dx / SQ, dy / SQ);
+        // Letters sit on the x-height band: above and below the board, pull them
+        // towards it by a little.
+        let outer = GAP + BAR + LABEL / 2.0 - 2.0 * dy.abs();
+        (x + dx * outer, y + dy * outer)
+    }
+
+    /// Where `seat`'s to-move bar lies: along the side the seat sits on, just
+    /// outside the outermost corners of the cells that way.
+    fn bar(&self, seat: Seat) -> Option<Bar> {
+        let corners: Vec<Xy> = self.shape.cells.iter().flat_map(|c| self.corners(c)).collect();
+        if corners.is_empty() {
+            return None;
+        }
+        // Outward (d) and along the side (n), in the picture.
+        let down = Point::new(0.0, -1.0).turned(-self.shape.turn(seat));
+        let (dx, dy) = self.direction(down);
+        let d = (dx / SQ, dy / SQ);
+        let n = (d.1, -d.0);
+        let dot = |p: &Xy, v: Xy| p.0 * v.0 + p.1 * v.1;
+        let edge = corners.iter().map(|p| dot(p, d)).fold(f32::MIN, f32::max);
+        let from = corners.iter().map(|p| dot(p, n)).fold(f32::MAX, f32::min);
+        let to = corners.iter().map(|p| dot(p, n)).fold(f32::MIN, f32::max);
+        let at = |u: f32, v: f32| (u * n.0 + v * d.0, u * n.1 + v * d.1);
+        Some(Bar {
+            corners: [at(from, edge + GAP), at(to, edge + GAP), at(to, edge + GAP + BAR), at(from, edge + GAP + BAR)],
+            king: at(from - MARGIN / 2.0, edge + MARGIN / 2.0),
+            n,
+            d,
+            local: (from, edge + GAP, to - from),
+        })
     }
 
     /// A point of `level`'s plane in the picture.
@@ -379,7 +464,7 @@ fn cell_outline(out: &mut String, layout: &Layout, c: &CellShape, attrs: &str, i
 pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     let layout = Layout::new(&view.shape, viewer);
     let on_board = |c: &Cell| layout.cell(*c).is_some();
-    let (w, h) = (layout.width + 2.0 * MARGIN, layout.height + 2.0 * MARGIN);
+    let (w, h) = layout.size;
 
     let mut out = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -589,15 +674,9 @@ fn coordinates(out: &mut String, layout: &Layout) {
         out,
         r#"<g id="coordinates" fill="none" stroke="{LABEL_INK}" stroke-width="1.45" stroke-linecap="round" stroke-linejoin="round">"#
     );
-    let outer = GAP + BAR + LABEL / 2.0;
     for l in &layout.shape.labels {
-        let (x, y) = layout.place(l.level, l.at);
-        let (dx, dy) = layout.direction(l.outward);
-        let (dx, dy) = (dx / SQ, dy / SQ);
-        // Letters sit on the x-height band: above and below the board, pull them
-        // towards it by a little.
-        let pull = 2.0 * dy.abs();
-        label(out, &l.text, x + dx * (outer - pull), y + dy * (outer - pull), size);
+        let (x, y) = layout.label_centre(l);
+        label(out, &l.text, x, y, size);
     }
     out.push_str("</g>\n");
 }
@@ -609,49 +688,41 @@ fn bars(out: &mut String, layout: &Layout, marks: &Marks) {
     let mut seats = marks.to_move.clone();
     seats.sort();
     seats.dedup();
-    let corners: Vec<Xy> = layout.shape.cells.iter().flat_map(|c| layout.corners(c)).collect();
-    if corners.is_empty() {
-        return;
-    }
     for seat in seats {
+        let Some(bar) = layout.bar(seat) else { return };
         let a = army(seat);
-        // Outward (d) and along the side (n), in the picture.
-        let down = Point::new(0.0, -1.0).turned(-layout.shape.turn(seat));
-        let (dx, dy) = layout.direction(down);
-        let d = (dx / SQ, dy / SQ);
-        let n = (d.1, -d.0);
-        let dot = |p: &Xy, v: Xy| p.0 * v.0 + p.1 * v.1;
-        let edge = corners.iter().map(|p| dot(p, d)).fold(f32::MIN, f32::max);
-        let from = corners.iter().map(|p| dot(p, n)).fold(f32::MAX, f32::min);
-        let to = corners.iter().map(|p| dot(p, n)).fold(f32::MIN, f32::max);
-        let at = |u: f32, v: f32| (u * n.0 + v * d.0, u * n.1 + v * d.1);
         let class = format!(r#"class="to-move seat-{}""#, seat.index() + 1);
         let style = format!(r#"rx="4" fill="{}" stroke="{}" stroke-width="2.5""#, a.fill, a.line);
+        let (d, n) = (bar.d, bar.n);
         let quarter = (d.0.abs() - 1.0).abs() < 1e-4 || (d.1.abs() - 1.0).abs() < 1e-4;
         if quarter {
-            let (p, q) = (at(from, edge + GAP), at(to, edge + GAP + BAR));
+            let xs = bar.corners.map(|p| p.0);
+            let ys = bar.corners.map(|p| p.1);
+            let (x0, y0) = (xs.iter().copied().fold(f32::MAX, f32::min), ys.iter().copied().fold(f32::MAX, f32::min));
+            let (x1, y1) = (xs.iter().copied().fold(f32::MIN, f32::max), ys.iter().copied().fold(f32::MIN, f32::max));
             let _ = writeln!(
                 out,
                 r#"<rect {class} x="{}" y="{}" width="{}" height="{}" {style}/>"#,
-                num(p.0.min(q.0)),
-                num(p.1.min(q.1)),
-                num((p.0 - q.0).abs()),
-                num((p.1 - q.1).abs()),
+                num(x0),
+                num(y0),
+                num(x1 - x0),
+                num(y1 - y0),
             );
         } else {
             // Drawn in the bar's own frame, turned into place.
             let degrees = n.1.atan2(n.0).to_degrees();
+            let (from, inner, length) = bar.local;
             let _ = writeln!(
                 out,
                 r#"<rect {class} x="{}" y="{}" width="{}" height="{BAR}" transform="rotate({})" {style}/>"#,
                 num(from),
-                num(edge + GAP),
-                num(to - from),
+                num(inner),
+                num(length),
                 num(degrees),
             );
         }
         // The corner beyond the bar's start holds the seat's king, upright.
-        let (cx, cy) = at(from - MARGIN / 2.0, edge + MARGIN / 2.0);
+        let (cx, cy) = bar.king;
         let scale = MARGIN / SQ * 0.84;
         let _ = writeln!(
             out,
