@@ -13,6 +13,8 @@ mod actions;
 mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
+mod command;
+mod inbox;
 mod mails;
 mod moves;
 mod refusal;
@@ -30,6 +32,8 @@ use tokio::sync::Notify;
 
 pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
 pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
+use command::{Ctx, Gate};
+pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use refusal::{Refusal, StewardError};
 pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
@@ -541,17 +545,16 @@ impl Steward {
         credential: Option<Credential>,
         now: DateTime<Utc>,
     ) -> Result<GameView, StewardError> {
-        self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
-        let view = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let (seat, envelope) =
-                    this.authorize_action(tx, &g, credential.as_ref(), crate::protocol::Action::Resign)?;
-                if let Some(o) = g.row.outcome {
-                    return Err(Refusal::GameOver(g.outcome_text(o)).into());
-                }
+        self.command(game, Gate::Act(credential, crate::protocol::Action::Resign), now, move |c| this.resign_in(c))
+            .await
+    }
+
+    /// The act of a resignation, after the prologue.
+    fn resign_in(&self, c: &mut Ctx<'_, '_>) -> Result<GameView, StewardError> {
+        let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
+        {
+            {
                 let (after, notes, outcome) = g.rules.retire(&g.row.state, seat).map_err(internal)?;
                 let goes_on = after != g.row.state;
                 if outcome.is_none() && !goes_on {
@@ -601,11 +604,9 @@ impl Steward {
                     }
                 }
                 let g = load(tx, g.row.id.as_str())?;
-                view::game_view(&this, tx, &g, Some(seat))
-            })
-            .await?;
-        self.outbox.notify_one();
-        Ok(view)
+                view::game_view(this, tx, &g, Some(seat))
+            }
+        }
     }
 
     /// Records a rotation of the steward's keys to `new` in every open game: a
@@ -687,16 +688,15 @@ impl Steward {
         action: DrawAction,
         now: DateTime<Utc>,
     ) -> Result<GameView, StewardError> {
-        self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
-        let view = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let (seat, envelope) = this.authorize_action(tx, &g, credential.as_ref(), action.action())?;
-                if let Some(o) = g.row.outcome {
-                    return Err(Refusal::GameOver(g.outcome_text(o)).into());
-                }
+        self.command(game, Gate::Act(credential, action.action()), now, move |c| this.draw_in(c, action)).await
+    }
+
+    /// The act of a draw offer, accept or decline, after the prologue.
+    fn draw_in(&self, c: &mut Ctx<'_, '_>, action: DrawAction) -> Result<GameView, StewardError> {
+        let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
+        {
+            {
                 let name = g.seat_name(seat);
                 let mut body = json!({"seat": name, "turn": g.row.turn});
                 if let Some(e) = envelope {
@@ -741,11 +741,9 @@ impl Steward {
                     }
                 }
                 let g = load(tx, g.row.id.as_str())?;
-                view::game_view(&this, tx, &g, Some(seat))
-            })
-            .await?;
-        self.outbox.notify_one();
-        Ok(view)
+                view::game_view(this, tx, &g, Some(seat))
+            }
+        }
     }
 
     /// The game as anyone may see it; with a seat's token, that seat's own
@@ -755,16 +753,8 @@ impl Steward {
     /// Unknown game; a token that is given but wrong.
     pub async fn status(&self, game: String, credential: Option<Credential>) -> Result<GameView, StewardError> {
         let this = self.clone();
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let viewer = match &credential {
-                    Some(c) => Some(authenticate(tx, &g, Some(c))?),
-                    None => None,
-                };
-                view::game_view(&this, tx, &g, viewer)
-            })
-            .await
+        let now = self.now();
+        self.command(game, Gate::Look(credential), now, move |c| view::game_view(&this, c.tx, &c.game, c.seat)).await
     }
 
     /// The transcript of a game: every accepted event, in order.
