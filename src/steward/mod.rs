@@ -762,12 +762,8 @@ impl Steward {
     /// # Errors
     /// Unknown game.
     pub async fn transcript(&self, game: String) -> Result<Vec<EventRow>, StewardError> {
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                Ok(tx.events(&g.row.id)?)
-            })
-            .await
+        let now = self.now();
+        self.command(game, Gate::Look(None), now, |c| Ok(c.tx.events(&c.game.row.id)?)).await
     }
 
     /// Every game, newest first (for the admin).

@@ -397,6 +397,30 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_failed_attempt_is_undone_and_the_transaction_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let before = store.commits();
+        let seen = |key: &'static str| move |tx: &Tx<'_>| tx.mail_seen(key);
+        store
+            .transaction(|tx| {
+                tx.mark_mail_seen("kept", chrono::Utc::now(), "accepted")?;
+                let failed: Result<(), StoreError> = tx.attempt(|tx| {
+                    tx.mark_mail_seen("undone", chrono::Utc::now(), "accepted")?;
+                    Err(StoreError::Corrupt("a refusal".into()))
+                });
+                assert!(failed.is_err());
+                tx.attempt(|tx| tx.mark_mail_seen("taken", chrono::Utc::now(), "accepted"))
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.commits() - before, 1);
+        for (key, want) in [("kept", true), ("undone", false), ("taken", true)] {
+            assert_eq!(store.transaction(seen(key)).await.unwrap(), want, "{key}");
+        }
+    }
+
+    #[tokio::test]
     async fn an_error_rolls_the_transaction_back() {
         let dir = std::env::temp_dir().join(format!("fairsteward-store-{}", crate::ids::GameId::random()));
         std::fs::create_dir_all(&dir).unwrap();
