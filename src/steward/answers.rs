@@ -105,7 +105,7 @@ impl Steward {
                         },
                         date: now,
                         extras: Extras {
-                            reply_to: this.reply_address(&g, seat, g.row.turn),
+                            reply_to: this.reply_address(g, seat, g.row.turn),
                             answers: to.message_id.clone(),
                             ..Extras::default()
                         },

@@ -581,15 +581,15 @@ impl Steward {
                 let text = format!("{} ({}) resigned.", g.seat_name(seat), g.seats[seat.index()].name);
                 match outcome {
                     Some(outcome) => {
-                        this.end(tx, &g, outcome, now)?;
+                        this.end(tx, g, outcome, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
-                        for mail in mails::notice(&this, &g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
+                        for mail in mails::notice(this, g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }
                     None => {
-                        this.clock_moved(tx, &g, seat, now, false)?; // clocks: the seat is out
-                        this.clock_turn_resolved(tx, &g, &after, false, now)?;
+                        this.clock_moved(tx, g, seat, now, false)?; // clocks: the seat is out
+                        this.clock_turn_resolved(tx, g, &after, false, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
                         let g2 = load(tx, g.row.id.as_str())?;
                         let owed: Vec<String> =
@@ -598,7 +598,7 @@ impl Steward {
                             "{text} Its pieces leave the board and play goes on; {} to move.",
                             owed.join(" and ")
                         );
-                        for mail in mails::notice(&this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
+                        for mail in mails::notice(this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }
@@ -707,7 +707,7 @@ impl Steward {
                     tx.append_event(&g.row.id, now, "draw_declined", &body)?;
                     let head = this.sign_head(tx, &g.row.id)?;
                     let text = format!("{name} declines the draw; play goes on.");
-                    for mail in mails::notice(&this, &g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
+                    for mail in mails::notice(this, g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
                         tx.queue_mail(&mail, now)?;
                     }
                 } else {
@@ -716,11 +716,11 @@ impl Steward {
                     let all = tx.seats(&g.row.id)?.iter().all(|s| s.draw_offer);
                     if all {
                         let o = Outcome::draw(crate::rules::EndReason::Agreement);
-                        this.end(tx, &g, o, now)?;
+                        this.end(tx, g, o, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
                         for mail in mails::notice(
-                            &this,
-                            &g,
+                            this,
+                            g,
                             mails::Notice::Ended,
                             "All seats agreed to a draw.",
                             Some(o),
@@ -735,7 +735,7 @@ impl Steward {
                             "{name} offers a draw. To accept, POST /api/games/{}/draw with your token.",
                             g.row.id
                         );
-                        for mail in mails::notice(&this, &g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
+                        for mail in mails::notice(this, g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }

@@ -138,7 +138,7 @@ impl Steward {
                     tracing::info!(game = %g.row.id, seat = %seat, "no second notice about a foreign sender within the hour");
                     return Ok(false);
                 }
-                let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(&from));
+                let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(from));
                 // The commands are shown only for a plain address: a sender may
                 // choose one that would do harm pasted into a shell.
                 let plain = from.chars().all(|c| c.is_ascii_alphanumeric() || "@.+-_".contains(c));
@@ -164,12 +164,12 @@ impl Steward {
                      Only mails from your registered address or from an alias you confirmed act for your seat. \
                      If {from} is yours, add it as an alias {how}\n\
                      You hear of such mails at most once an hour for this seat.",
-                    subject = quote(&subject),
+                    subject = quote(subject),
                 );
                 let row = &g.seats[s.index()];
                 let suffix = format!("-{}", now.timestamp_millis());
                 let subject = format!("Game {id}: a mail from another address tried to act for you");
-                let mail = this.letter(&g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
+                let mail = this.letter(g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
                 tx.queue_mail(&mail, now)?;
                 Ok(true)
             }
@@ -201,7 +201,7 @@ impl Steward {
             let (tx, g, s) = (c.tx, &c.game, c.seat()?);
             {
                 let address = address.trim().to_owned();
-                this.check_new_address(tx, &g, s, kind, &address)?;
+                this.check_new_address(tx, g, s, kind, &address)?;
                 if tx.address_requests_since(&g.row.id, s, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_DAY {
                     return Err(Refusal::TooMany(format!(
                         "this seat asked for {ADDRESS_REQUESTS_PER_DAY} aliases or changes of address in the last 24 hours"
@@ -225,7 +225,7 @@ impl Steward {
                         super::internal("the confirmation address is not a mail address (use a shorter mail.from)")
                     })?;
                 let confirm = this.letter(
-                    &g,
+                    g,
                     s,
                     &address,
                     MailKind::Confirm,
@@ -242,7 +242,7 @@ impl Steward {
                     now,
                 )?;
                 let told = this.letter(
-                    &g,
+                    g,
                     s,
                     &row.email,
                     MailKind::Confirm,
