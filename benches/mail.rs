@@ -258,7 +258,12 @@ fn sweep_round(dir: &Path) -> (Round, Vec<Vec<u8>>) {
         let seconds = begin.elapsed().as_secs_f64();
         assert_eq!(done.len(), messages.len(), "every message swept");
         for (path, handled) in &done {
-            assert_eq!(handled, &Handled::Accepted("move".into()), "{}", path.display());
+            assert_eq!(
+                handled,
+                &Handled::Accepted(fairsteward::steward::Taken::Submission("move")),
+                "{}",
+                path.display()
+            );
         }
         let conn = rusqlite::Connection::open(dir.join("data").join("steward.db")).expect("open the store");
         let resolved_turns: i64 =

@@ -19,6 +19,7 @@ use fairsteward::config::{Config, Overrides, RawConfig};
 use fairsteward::mail::door::{Handled, handle};
 use fairsteward::mail::outbox::{Sink, drain_once};
 use fairsteward::protocol::capability;
+use fairsteward::steward::Taken;
 use fairsteward::steward::{NewGame, Steward};
 use serde_json::{Value, json};
 
@@ -286,7 +287,7 @@ async fn a_ten_mb_mail_of_addresses_in_one_header_is_read_and_acted_on() {
     let started = Instant::now();
     let handled = handle(&steward, &mail, Utc::now()).await.unwrap();
     let handling = started.elapsed();
-    assert_eq!(handled, Handled::Accepted("move".into()));
+    assert_eq!(handled, Handled::Accepted(Taken::Submission("move")));
     assert_eq!(steward.status(game, None).await.unwrap().turn, 2, "white's move was taken");
     eprintln!(
         "a {:.1} MB mail of {count} addresses in one To header: read in {reading:.2?}, handled (read, capability found, move stored) in {handling:.2?}",
@@ -347,6 +348,6 @@ async fn the_maildir_door_moves_hostile_entries_aside_unread() {
     std::fs::copy(&outside, new.join("6.mail")).unwrap();
     let done = fairsteward::mail::maildir::sweep(&steward, &maildir).await.unwrap();
     let outcomes: Vec<Handled> = done.into_iter().map(|(_, h)| h).collect();
-    assert_eq!(outcomes, [Handled::Accepted("move".into())]);
+    assert_eq!(outcomes, [Handled::Accepted(Taken::Submission("move"))]);
     assert_eq!(steward.status(game, None).await.unwrap().turn, 2, "white's move was taken");
 }

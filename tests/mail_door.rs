@@ -133,7 +133,8 @@ async fn the_maildir_door_handles_new_mail_once() {
     let done = fairsteward::mail::maildir::sweep(&steward, &maildir).await.unwrap();
     let outcomes: Vec<_> = done.iter().map(|(_, h)| h.clone()).collect();
     use fairsteward::mail::door::Handled;
-    assert_eq!(outcomes, vec![Handled::Accepted("move".into()), Handled::Ignored("seen before".into())]);
+    use fairsteward::steward::{Ignored, Taken};
+    assert_eq!(outcomes, vec![Handled::Accepted(Taken::Submission("move")), Handled::Ignored(Ignored::SeenBefore)]);
     assert_eq!(std::fs::read_dir(maildir.join("new")).unwrap().count(), 0);
     assert_eq!(std::fs::read_dir(maildir.join("cur")).unwrap().count(), 2);
     assert!(done.iter().all(|(p, _)| p.to_string_lossy().ends_with(":2,S")));
@@ -229,6 +230,7 @@ fn a_reused_message_id_does_not_block_a_different_mail() {
 async fn a_signed_envelope_counts_from_any_sender_and_an_unsigned_one_only_from_the_seat() {
     use fairsteward::mail::door::{Handled, handle};
     use fairsteward::protocol::{Body, Envelope, PlayerKey, random_nonce};
+    use fairsteward::steward::{Refused, Taken};
     let s = Steward::new();
     let config = fairsteward::config::Config::from_raw(
         toml::from_str("").unwrap(),
@@ -258,10 +260,107 @@ async fn a_signed_envelope_counts_from_any_sender_and_an_unsigned_one_only_from_
     let cap =
         fairsteward::protocol::capability::address(steward.keys(), &steward.from_address(), &game, "white", 1).unwrap();
     let unsigned = reply("m@evil.example", &cap, "u1", &envelope("white", "e4", None), "");
-    assert_eq!(handle(&steward, unsigned.as_bytes(), now).await.unwrap(), Handled::Refused("foreign_sender".into()));
+    assert_eq!(handle(&steward, unsigned.as_bytes(), now).await.unwrap(), Handled::Refused(Refused::ForeignSender));
     assert!(steward.status(game.clone(), None).await.unwrap().moved.is_empty());
     // Signed by the seat's key, from anyone: taken.
     let signed = reply("m@relay.example", "moves@localhost", "s1", &envelope("white", "e4", Some(&white)), "");
-    assert_eq!(handle(&steward, signed.as_bytes(), now).await.unwrap(), Handled::Accepted("move".into()));
+    assert_eq!(handle(&steward, signed.as_bytes(), now).await.unwrap(), Handled::Accepted(Taken::Submission("move")));
     assert_eq!(steward.status(game, None).await.unwrap().moved, vec!["white".to_owned()]);
+}
+
+/// Opens an in-process steward over `s`'s data directory.
+fn open_steward(s: &Steward) -> fairsteward::steward::Steward {
+    let config = fairsteward::config::Config::from_raw(
+        toml::from_str("").unwrap(),
+        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()) },
+    )
+    .unwrap();
+    fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap()
+}
+
+/// Issue 12 point 5: the seen-check, the sender check, the command, its
+/// resolution, the answer and the board mails of one mail are ONE store
+/// transaction, whatever the mail does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_mail_is_taken_in_one_store_transaction() {
+    use fairsteward::mail::door::handle;
+    let s = Steward::new();
+    let game = s.new_game();
+    let steward = open_steward(&s);
+    let cap = |seat: &str, turn: u32| {
+        fairsteward::protocol::capability::address(steward.keys(), &steward.from_address(), &game, seat, turn).unwrap()
+    };
+    let (alice, bob) = ("Alice <alice@example.org>", "Bob <bob@example.org>");
+    let queued = |db: &std::path::Path| -> i64 {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        conn.query_row("SELECT COUNT(*) FROM outbox", [], |r| r.get(0)).unwrap()
+    };
+    let db = s.data.join("steward.db");
+    let now = chrono::Utc::now();
+    let cases = [
+        (reply(alice, &cap("white", 1), "t1", "e4", ""), "accepted: move", 1),
+        (reply(alice, &cap("white", 1), "t2", "d4", ""), "refused: already_moved", 1),
+        (reply(bob, &cap("black", 1), "t3", "Ke5", ""), "refused: illegal_move", 1),
+        // Completes the turn: the answer and a board mail to each seat.
+        (reply(bob, &cap("black", 1), "t4", "e5", ""), "accepted: move", 3),
+        (reply("m@evil.example", &cap("white", 2), "t5", "Nf3", ""), "refused: foreign_sender", 1),
+        (reply(alice, &cap("white", 2), "t6", "status", ""), "accepted: status", 1),
+        (reply(alice, &cap("white", 2), "t7", "what now", ""), "refused: unreadable", 1),
+        (reply(alice, &cap("white", 2), "t8", "draw", ""), "accepted: draw", 1),
+        (reply(alice, &cap("white", 1), "t1", "e4", ""), "ignored: seen before", 0),
+        (reply(bob, &cap("black", 2), "t9", "resign", ""), "accepted: resignation", 2),
+    ];
+    for (mail, want, mails) in cases {
+        let (commits, outbox) = (steward.store().commits(), queued(&db));
+        let handled = handle(&steward, mail.as_bytes(), now).await.unwrap();
+        assert_eq!(handled.to_string(), want);
+        assert_eq!(steward.store().commits() - commits, 1, "{want}: one transaction for the whole mail");
+        assert_eq!(queued(&db) - outbox, mails, "{want}: the mails it queued");
+    }
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let seen: Vec<String> = conn
+        .prepare("SELECT outcome FROM mail_seen ORDER BY rowid")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(seen.len(), 9, "every mail but the repeat is marked seen: {seen:?}");
+    assert_eq!(seen[0], "accepted: move");
+}
+
+/// Issue 12 point 5: a failure anywhere in a mail's transaction — its move, the
+/// resolution, the board mails, the answer, the seen-mark, the kept copy —
+/// leaves nothing of it: the MTA pipe exits 75, and the mail offered again is
+/// taken whole. The faults are real SQLite failures, injected with triggers.
+#[test]
+fn a_mail_that_fails_half_way_leaves_nothing_and_is_taken_when_offered_again() {
+    let s = Steward::new();
+    let game = s.new_game();
+    assert_eq!(s.ingest("not a mail at all").0, 0);
+    let (alice, bob) = (s.reply_to("alice@", "started"), s.reply_to("bob@", "started"));
+    assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice, "f1", "e4", "")), (0, "accepted: move".to_owned()));
+    let db = s.data.join("steward.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let tables = ["moves", "turns", "events", "outbox", "inbound", "mail_seen"];
+    let counts = || -> Vec<i64> {
+        tables.iter().map(|t| conn.query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0)).unwrap()).collect()
+    };
+    // Bob's move completes the turn: every table above is written by it.
+    let mail = reply("Bob <bob@example.org>", &bob, "f2", "e5", "");
+    for table in tables {
+        conn.execute_batch(&format!(
+            "CREATE TRIGGER fault BEFORE INSERT ON {table} BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+        ))
+        .unwrap();
+        let before = counts();
+        let (code, line) = s.ingest(&mail);
+        assert_eq!(code, 75, "a fault at {table}: the MTA is told to offer the mail again ({line})");
+        assert_eq!(counts(), before, "a fault at {table} leaves nothing of the mail");
+        conn.execute_batch("DROP TRIGGER fault").unwrap();
+    }
+    assert_eq!(s.game(&game)["turn"], 1, "the turn is not resolved");
+    assert_eq!(s.ingest(&mail), (0, "accepted: move".to_owned()));
+    assert_eq!(s.game(&game)["turn"], 2);
+    assert_eq!(s.ingest(&mail), (0, "ignored: seen before".to_owned()));
 }

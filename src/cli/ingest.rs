@@ -15,7 +15,7 @@ use clap::Args;
 use tokio::sync::Notify;
 
 use super::serve::ConfigArgs;
-use crate::mail::door::{Handled, handle};
+use crate::mail::door::handle;
 
 /// The largest mail taken (bigger ones are refused: EX_DATAERR); the same limit
 /// for every door.
@@ -67,12 +67,7 @@ pub fn exit_status(args: &IngestArgs) -> ExitCode {
     });
     match result {
         Ok(h) => {
-            let line = match h {
-                Handled::Accepted(w) => format!("accepted: {w}"),
-                Handled::Refused(c) => format!("refused: {c}"),
-                Handled::Ignored(w) => format!("ignored: {w}"),
-            };
-            println!("{line}");
+            println!("{h}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -6,10 +6,12 @@ use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 use ring::digest;
 
-use super::{Loaded, Refusal, Steward, StewardError, load};
+use super::command::Gate;
+use super::{Loaded, Refusal, Steward, StewardError};
 use crate::ids::hex;
 use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::rules::Seat;
+use crate::store::Tx;
 
 /// At most this many answers per address per hour; more are dropped (logged).
 pub const ANSWERS_PER_HOUR: u32 = 10;
@@ -39,11 +41,27 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<bool, StewardError> {
         let this = self.clone();
-        let queued = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let seat = seat_named(&g, &seat).ok_or_else(|| no_seat(&g, &seat))?;
+        self.command(game, Gate::Named(seat), now, move |c| {
+            let seat = c.seat()?;
+            this.answer_in(c.tx, &c.game, seat, &to, text, now)
+        })
+        .await
+    }
+
+    /// Queues an answer about `seat` of `g` in the caller's transaction;
+    /// `false` when the address had its hourly share already.
+    pub(super) fn answer_in(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        seat: Seat,
+        to: &AnswerTo,
+        text: String,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StewardError> {
+        let this = self;
+        {
+            {
                 let row = &g.seats[seat.index()];
                 let since = now - Duration::hours(1);
                 if tx.answers_since(&row.email, since)? >= ANSWERS_PER_HOUR {
@@ -88,7 +106,7 @@ impl Steward {
                         },
                         date: now,
                         extras: Extras {
-                            reply_to: this.reply_address(&g, seat, g.row.turn),
+                            reply_to: this.reply_address(g, seat, g.row.turn),
                             answers: to.message_id.clone(),
                             ..Extras::default()
                         },
@@ -96,68 +114,14 @@ impl Steward {
                     &suffix,
                 )?;
                 tx.queue_mail(&seal_answer(&this.keys, mail), now)?;
-                Ok::<_, StewardError>(true)
-            })
-            .await?;
-        if queued {
-            self.outbox.notify_one();
+                Ok(true)
+            }
         }
-        Ok(queued)
     }
 
     /// The steward's own address (`moves@steward.example`).
     pub fn from_address(&self) -> String {
         self.from.email.to_string()
-    }
-
-    /// Whether the mail door handled a mail with this key (Message-ID with a
-    /// content hash, or the hash of the raw bytes).
-    ///
-    /// # Errors
-    /// Store failures.
-    pub async fn mail_seen(&self, key: &str) -> Result<bool, StewardError> {
-        let key = key.to_owned();
-        self.store.transaction(move |tx| Ok(tx.mail_seen(&key)?)).await
-    }
-
-    /// Records a handled mail: its key, what became of it, and the raw message
-    /// (size-capped) for disputes.
-    ///
-    /// # Errors
-    /// Store failures.
-    pub async fn mail_done(
-        &self,
-        key: &str,
-        raw: &[u8],
-        outcome: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StewardError> {
-        let (key, raw, outcome) = (key.to_owned(), raw.to_vec(), outcome.to_owned());
-        let keys = self.keys_arc();
-        self.store
-            .transaction(move |tx| {
-                tx.mark_mail_seen(&key, now, &outcome)?;
-                if !outcome.starts_with("mail: ") {
-                    // Accepted submissions kept their raw message already.
-                    tx.insert_inbound(&super::sealed_inbound(&keys, now, "mail", None, &raw, &outcome))?;
-                }
-                Ok(())
-            })
-            .await
-    }
-
-    /// The registered mail address of `seat` in `game`.
-    ///
-    /// # Errors
-    /// Unknown game or seat; store failures.
-    pub async fn seat_address(&self, game: String, seat: String) -> Result<String, StewardError> {
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let s = seat_named(&g, &seat).ok_or_else(|| no_seat(&g, &seat))?;
-                Ok(g.seats[s.index()].email.clone())
-            })
-            .await
     }
 
     /// The reply capability address of `seat` for `turn`, as a mailbox.

@@ -13,6 +13,8 @@ mod actions;
 mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
+mod command;
+mod inbox;
 mod mails;
 mod moves;
 mod refusal;
@@ -30,6 +32,8 @@ use tokio::sync::Notify;
 
 pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
 pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
+use command::{Ctx, Gate};
+pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use refusal::{Door, Refusal, StewardError};
 pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
@@ -211,25 +215,6 @@ pub struct Steward {
     /// Clocks: the one source of "now", reminder points, leave allowance.
     clock: crate::clock::Clock,
     clock_settings: Arc<crate::clock::Settings>,
-}
-
-/// A game's rulebook and state, as [`Steward::rules`] gives them to a door.
-pub struct GameRules {
-    /// The game's id.
-    pub id: String,
-    /// The state string now.
-    pub state: String,
-    /// The rulebook, with the game's options.
-    pub rules: Box<dyn DynVariant>,
-}
-
-impl GameRules {
-    /// The move forms the game reads, with examples from the legal moves of the
-    /// seat called `seat` now (`write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`).
-    pub fn move_forms(&self, seat: &str) -> String {
-        let seat = self.rules.seat(seat).ok().unwrap_or(Seat::new(0));
-        self.rules.move_forms(&self.state, seat).unwrap_or_else(|e| format!("({e})"))
-    }
 }
 
 /// A game loaded in a transaction, with its rulebook.
@@ -560,17 +545,16 @@ impl Steward {
         credential: Option<Credential>,
         now: DateTime<Utc>,
     ) -> Result<GameView, StewardError> {
-        self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
-        let view = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let (seat, envelope) =
-                    this.authorize_action(tx, &g, credential.as_ref(), crate::protocol::Action::Resign)?;
-                if let Some(o) = g.row.outcome {
-                    return Err(Refusal::GameOver(g.outcome_text(o)).into());
-                }
+        self.command(game, Gate::Act(credential, crate::protocol::Action::Resign), now, move |c| this.resign_in(c))
+            .await
+    }
+
+    /// The act of a resignation, after the prologue.
+    fn resign_in(&self, c: &mut Ctx<'_, '_>) -> Result<GameView, StewardError> {
+        let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
+        {
+            {
                 let (after, notes, outcome) = g.rules.retire(&g.row.state, seat).map_err(internal)?;
                 let goes_on = after != g.row.state;
                 if outcome.is_none() && !goes_on {
@@ -597,15 +581,15 @@ impl Steward {
                 let text = format!("{} ({}) resigned.", g.seat_name(seat), g.seats[seat.index()].name);
                 match outcome {
                     Some(outcome) => {
-                        this.end(tx, &g, outcome, now)?;
+                        this.end(tx, g, outcome, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
-                        for mail in mails::notice(&this, &g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
+                        for mail in mails::notice(this, g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }
                     None => {
-                        this.clock_moved(tx, &g, seat, now, false)?; // clocks: the seat is out
-                        this.clock_turn_resolved(tx, &g, &after, false, now)?;
+                        this.clock_moved(tx, g, seat, now, false)?; // clocks: the seat is out
+                        this.clock_turn_resolved(tx, g, &after, false, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
                         let g2 = load(tx, g.row.id.as_str())?;
                         let owed: Vec<String> =
@@ -614,17 +598,15 @@ impl Steward {
                             "{text} Its pieces leave the board and play goes on; {} to move.",
                             owed.join(" and ")
                         );
-                        for mail in mails::notice(&this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
+                        for mail in mails::notice(this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }
                 }
                 let g = load(tx, g.row.id.as_str())?;
-                view::game_view(&this, tx, &g, Some(seat))
-            })
-            .await?;
-        self.outbox.notify_one();
-        Ok(view)
+                view::game_view(this, tx, &g, Some(seat))
+            }
+        }
     }
 
     /// Records a rotation of the steward's keys to `new` in every open game: a
@@ -706,16 +688,15 @@ impl Steward {
         action: DrawAction,
         now: DateTime<Utc>,
     ) -> Result<GameView, StewardError> {
-        self.settle_flags(&game, now).await?; // clocks: a timeout that fell first stands
         let this = self.clone();
-        let view = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let (seat, envelope) = this.authorize_action(tx, &g, credential.as_ref(), action.action())?;
-                if let Some(o) = g.row.outcome {
-                    return Err(Refusal::GameOver(g.outcome_text(o)).into());
-                }
+        self.command(game, Gate::Act(credential, action.action()), now, move |c| this.draw_in(c, action)).await
+    }
+
+    /// The act of a draw offer, accept or decline, after the prologue.
+    fn draw_in(&self, c: &mut Ctx<'_, '_>, action: DrawAction) -> Result<GameView, StewardError> {
+        let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
+        {
+            {
                 let name = g.seat_name(seat);
                 let mut body = json!({"seat": name, "turn": g.row.turn});
                 if let Some(e) = envelope {
@@ -726,7 +707,7 @@ impl Steward {
                     tx.append_event(&g.row.id, now, "draw_declined", &body)?;
                     let head = this.sign_head(tx, &g.row.id)?;
                     let text = format!("{name} declines the draw; play goes on.");
-                    for mail in mails::notice(&this, &g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
+                    for mail in mails::notice(this, g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
                         tx.queue_mail(&mail, now)?;
                     }
                 } else {
@@ -735,11 +716,11 @@ impl Steward {
                     let all = tx.seats(&g.row.id)?.iter().all(|s| s.draw_offer);
                     if all {
                         let o = Outcome::draw(crate::rules::EndReason::Agreement);
-                        this.end(tx, &g, o, now)?;
+                        this.end(tx, g, o, now)?;
                         let head = this.sign_head(tx, &g.row.id)?;
                         for mail in mails::notice(
-                            &this,
-                            &g,
+                            this,
+                            g,
                             mails::Notice::Ended,
                             "All seats agreed to a draw.",
                             Some(o),
@@ -754,17 +735,15 @@ impl Steward {
                         let text = format!(
                             "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
                         );
-                        for mail in mails::notice(&this, &g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
+                        for mail in mails::notice(this, g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
                             tx.queue_mail(&mail, now)?;
                         }
                     }
                 }
                 let g = load(tx, g.row.id.as_str())?;
-                view::game_view(&this, tx, &g, Some(seat))
-            })
-            .await?;
-        self.outbox.notify_one();
-        Ok(view)
+                view::game_view(this, tx, &g, Some(seat))
+            }
+        }
     }
 
     /// The game as anyone may see it; with a seat's token, that seat's own
@@ -774,31 +753,8 @@ impl Steward {
     /// Unknown game; a token that is given but wrong.
     pub async fn status(&self, game: String, credential: Option<Credential>) -> Result<GameView, StewardError> {
         let this = self.clone();
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let viewer = match &credential {
-                    Some(c) => Some(authenticate(tx, &g, Some(c))?),
-                    None => None,
-                };
-                view::game_view(&this, tx, &g, viewer)
-            })
-            .await
-    }
-
-    /// The rulebook of a game and its state now, for a door that reads the game's
-    /// move text (the mail door asks the variant whether a word is a move, and for
-    /// the forms it reads).
-    ///
-    /// # Errors
-    /// Unknown game.
-    pub async fn rules(&self, game: String) -> Result<GameRules, StewardError> {
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                Ok(GameRules { id: g.row.id.to_string(), state: g.row.state.clone(), rules: g.rules })
-            })
-            .await
+        let now = self.now();
+        self.command(game, Gate::Look(credential), now, move |c| view::game_view(&this, c.tx, &c.game, c.seat)).await
     }
 
     /// The transcript of a game: every accepted event, in order.
@@ -806,12 +762,8 @@ impl Steward {
     /// # Errors
     /// Unknown game.
     pub async fn transcript(&self, game: String) -> Result<Vec<EventRow>, StewardError> {
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                Ok(tx.events(&g.row.id)?)
-            })
-            .await
+        let now = self.now();
+        self.command(game, Gate::Look(None), now, |c| Ok(c.tx.events(&c.game.row.id)?)).await
     }
 
     /// Every game, newest first (for the admin).

@@ -10,7 +10,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, load, mails};
+use super::command::Gate;
+use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, mails};
 use crate::ids::{hex, new_receipt};
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::protocol::{self, Body, Envelope, MIN_SALT_BYTES};
@@ -103,49 +104,68 @@ impl Steward {
     /// # Errors
     /// A [`Refusal`] for the sender's mistakes; nothing is changed then.
     pub async fn submit_move(&self, req: MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
-        // Clocks: a timeout that fell before this submission ends the game first.
-        self.settle_flags(&req.game, now).await?;
         let this = self.clone();
-        let raw = req.raw.clone();
-        let keys = self.keys_arc();
-        let door = req.door;
         let game_text = req.game.clone();
-        let result = self.store.transaction(move |tx| this.submit_in(tx, &req, now)).await;
+        let result = self
+            .store
+            .transaction(move |tx| match this.submit_in(tx, &req, now) {
+                Err(StewardError::Refused(r)) => {
+                    // Kept for disputes even though nothing was accepted.
+                    this.keep_refused(tx, &req, r.code(), now)?;
+                    Ok(Err(r.into()))
+                }
+                other => other.map(Ok),
+            })
+            .await
+            .and_then(|r| r);
         match &result {
             Ok(receipt) => {
                 tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, resolved = receipt.resolved, "{} accepted", receipt.kind);
-                self.outbox.notify_one();
             }
-            Err(StewardError::Refused(r)) => {
-                tracing::info!(game = %game_text, code = r.code(), "submission refused");
-                let outcome = format!("refused: {}", r.code());
-                let game = game_text.parse::<crate::ids::GameId>().ok();
-                // Kept for disputes even though nothing was accepted.
-                let kept = self
-                    .store
-                    .transaction(move |tx| {
-                        let game = game.filter(|g| tx.game_exists(g).unwrap_or(false));
-                        tx.insert_inbound(&super::sealed_inbound(&keys, now, door, game.as_ref(), &raw, &outcome))
-                    })
-                    .await;
-                if let Err(e) = kept {
-                    tracing::error!(error = %e, "could not keep a refused message");
-                }
-            }
+            Err(StewardError::Refused(r)) => tracing::info!(game = %game_text, code = r.code(), "submission refused"),
             Err(StewardError::Internal(e)) => tracing::error!(game = %game_text, error = %e, "submission not accepted"),
         }
+        // A refusal may have settled a timeout that fell first.
+        self.outbox.notify_one();
         result
     }
 
-    fn submit_in(&self, tx: &Tx<'_>, req: &MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
-        let game = load(tx, &req.game)?;
-        let claim = self.claim(tx, &game, req)?;
-        let receipt = match claim.intent {
-            Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, &game, claim, req, now)?,
-            Intent::Commit(_) => self.accept_commit(tx, &game, claim, req, now)?,
+    /// Keeps the raw message of a refused submission for disputes.
+    pub(super) fn keep_refused(
+        &self,
+        tx: &Tx<'_>,
+        req: &MoveRequest,
+        code: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StewardError> {
+        let game = req.game.parse::<crate::ids::GameId>().ok();
+        let game = match game {
+            Some(g) if tx.game_exists(&g)? => Some(g),
+            _ => None,
         };
-        self.sign_head(tx, &game.row.id)?;
-        Ok(receipt)
+        let outcome = format!("refused: {code}");
+        tx.insert_inbound(&super::sealed_inbound(&self.keys, now, req.door, game.as_ref(), &req.raw, &outcome))?;
+        Ok(())
+    }
+
+    /// A submission after the commands' prologue ([`Gate::Submit`]), in the
+    /// caller's transaction.
+    pub(super) fn submit_in(
+        &self,
+        tx: &Tx<'_>,
+        req: &MoveRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Receipt, StewardError> {
+        self.command_in(tx, &req.game, &Gate::Submit, now, |c| {
+            let (tx, game) = (c.tx, &c.game);
+            let claim = self.claim(tx, game, req)?;
+            let receipt = match claim.intent {
+                Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, game, claim, req, now)?,
+                Intent::Commit(_) => self.accept_commit(tx, game, claim, req, now)?,
+            };
+            self.sign_head(tx, &game.row.id)?;
+            Ok(receipt)
+        })
     }
 
     /// Establishes the seat, the turn and the intent of a submission.

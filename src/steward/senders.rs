@@ -18,8 +18,8 @@ use lettre::message::Mailbox;
 use minijinja::context;
 use serde::Serialize;
 
-use super::answers::{no_seat, seat_named};
-use super::{Credential, Loaded, Refusal, Steward, StewardError, authenticate, load};
+use super::command::Gate;
+use super::{Credential, Loaded, Refusal, Steward, StewardError, load};
 use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::protocol::capability::{self, Confirmation};
 use crate::rules::Seat;
@@ -78,15 +78,25 @@ impl Steward {
     /// # Errors
     /// Unknown game or seat; store failures.
     pub async fn sender_may_act(&self, game: String, seat: String, from: Option<String>) -> Result<bool, StewardError> {
-        let Some(from) = from.map(|f| address_key(&f)).filter(|f| !f.is_empty()) else { return Ok(false) };
-        self.store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let s = seat_named(&g, &seat).ok_or_else(|| no_seat(&g, &seat))?;
-                let player = address_key(&g.seats[s.index()].email);
-                Ok(from == player || tx.is_alias(&player, &from)?)
-            })
-            .await
+        let this = self.clone();
+        let now = self.now();
+        self.command(game, Gate::Named(seat), now, move |c| {
+            this.sender_may_act_in(c.tx, &c.game, c.seat()?, from.as_deref())
+        })
+        .await
+    }
+
+    /// [`Steward::sender_may_act`] in the caller's transaction.
+    pub(super) fn sender_may_act_in(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        s: Seat,
+        from: Option<&str>,
+    ) -> Result<bool, StewardError> {
+        let Some(from) = from.map(address_key).filter(|f| !f.is_empty()) else { return Ok(false) };
+        let player = address_key(&g.seats[s.index()].email);
+        Ok(from == player || tx.is_alias(&player, &from)?)
     }
 
     /// Tells the registered address of `seat` that a mail from `from` (with
@@ -105,16 +115,30 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<bool, StewardError> {
         let this = self.clone();
-        let queued = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let s = seat_named(&g, &seat).ok_or_else(|| no_seat(&g, &seat))?;
+        self.command(game, Gate::Named(seat), now, move |c| {
+            this.foreign_sender_in(c.tx, &c.game, c.seat()?, &from, &subject, now)
+        })
+        .await
+    }
+
+    /// [`Steward::foreign_sender`] in the caller's transaction.
+    pub(super) fn foreign_sender_in(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        s: Seat,
+        from: &str,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StewardError> {
+        let (this, seat) = (self, g.seat_name(s));
+        {
+            {
                 if tx.sender_notices_since(&g.row.id, s, now - Duration::hours(1))? > 0 {
                     tracing::info!(game = %g.row.id, seat = %seat, "no second notice about a foreign sender within the hour");
                     return Ok(false);
                 }
-                let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(&from));
+                let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(from));
                 // The commands are shown only for a plain address: a sender may
                 // choose one that would do harm pasted into a shell.
                 let plain = from.chars().all(|c| c.is_ascii_alphanumeric() || "@.+-_".contains(c));
@@ -140,21 +164,16 @@ impl Steward {
                      Only mails from your registered address or from an alias you confirmed act for your seat. \
                      If {from} is yours, add it as an alias {how}\n\
                      You hear of such mails at most once an hour for this seat.",
-                    subject = quote(&subject),
+                    subject = quote(subject),
                 );
                 let row = &g.seats[s.index()];
                 let suffix = format!("-{}", now.timestamp_millis());
                 let subject = format!("Game {id}: a mail from another address tried to act for you");
-                let mail =
-                    this.letter(&g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
+                let mail = this.letter(g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
                 tx.queue_mail(&mail, now)?;
-                Ok::<_, StewardError>(true)
-            })
-            .await?;
-        if queued {
-            self.outbox.notify_one();
+                Ok(true)
+            }
         }
-        Ok(queued)
     }
 
     /// Asks for an alias or a change of address for a seat of `game`: records the
@@ -174,16 +193,15 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<AddressRequest, StewardError> {
         let this = self.clone();
-        let answer = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &game)?;
-                let s = match &asker {
-                    Asker::Token(t) => authenticate(tx, &g, Some(&Credential::Token(t.clone())))?,
-                    Asker::Operator(name) => seat_named(&g, name).ok_or_else(|| no_seat(&g, name))?,
-                };
+        let gate = match asker {
+            Asker::Token(t) => Gate::Seat(Credential::Token(t)),
+            Asker::Operator(name) => Gate::Named(name),
+        };
+        self.command(game, gate, now, move |c| {
+            let (tx, g, s) = (c.tx, &c.game, c.seat()?);
+            {
                 let address = address.trim().to_owned();
-                this.check_new_address(tx, &g, s, kind, &address)?;
+                this.check_new_address(tx, g, s, kind, &address)?;
                 if tx.address_requests_since(&g.row.id, s, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_DAY {
                     return Err(Refusal::TooMany(format!(
                         "this seat asked for {ADDRESS_REQUESTS_PER_DAY} aliases or changes of address in the last 24 hours"
@@ -207,7 +225,7 @@ impl Steward {
                         super::internal("the confirmation address is not a mail address (use a shorter mail.from)")
                     })?;
                 let confirm = this.letter(
-                    &g,
+                    g,
                     s,
                     &address,
                     MailKind::Confirm,
@@ -224,7 +242,7 @@ impl Steward {
                     now,
                 )?;
                 let told = this.letter(
-                    &g,
+                    g,
                     s,
                     &row.email,
                     MailKind::Confirm,
@@ -254,10 +272,9 @@ impl Steward {
                         }
                     ),
                 })
-            })
-            .await?;
-        self.outbox.notify_one();
-        Ok(answer)
+            }
+        })
+        .await
     }
 
     /// Refuses a new address that is not one or changes nothing.
@@ -313,9 +330,25 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<&'static str, StewardError> {
         let this = self.clone();
-        let done = self
-            .store
-            .transaction(move |tx| {
+        let (done, queued) = self.store.transaction(move |tx| this.confirm_address_in(tx, c, from, now)).await?;
+        if queued {
+            self.outbox.notify_one();
+        }
+        Ok(done)
+    }
+
+    /// [`Steward::confirm_address`] in the caller's transaction; also says
+    /// whether mail was queued.
+    pub(super) fn confirm_address_in(
+        &self,
+        tx: &Tx<'_>,
+        c: Confirmation,
+        from: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<(&'static str, bool), StewardError> {
+        let this = self;
+        {
+            {
                 let bad = |why: String| StewardError::from(Refusal::BadRequest(why));
                 let r = tx
                     .address_request(c.id)?
@@ -386,13 +419,8 @@ impl Steward {
                     tx.queue_mail(m, now)?;
                 }
                 Ok((done, !mails.is_empty()))
-            })
-            .await;
-        let (done, queued) = done?;
-        if queued {
-            self.outbox.notify_one();
+            }
         }
-        Ok(done)
     }
 
     /// A short mail on notice.txt about `seat` of `g` to `to`.

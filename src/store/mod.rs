@@ -13,7 +13,8 @@ mod queries;
 mod senders;
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::thread;
 
 use rusqlite::{Connection, TransactionBehavior};
@@ -124,6 +125,8 @@ type Job = Box<dyn FnOnce(&mut Connection) + Send>;
 pub struct Store {
     jobs: mpsc::Sender<Job>,
     path: PathBuf,
+    /// Transactions committed through this handle's thread (see [`Store::commits`]).
+    commits: Arc<AtomicU64>,
 }
 
 impl Store {
@@ -201,12 +204,18 @@ impl Store {
                 }
             })
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok(Store { jobs, path: path.to_owned() })
+        Ok(Store { jobs, path: path.to_owned(), commits: Arc::new(AtomicU64::new(0)) })
     }
 
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// How many transactions this store has committed since it was opened: a
+    /// test counts with it that one command is one transaction.
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::SeqCst)
     }
 
     /// Runs `f` in one IMMEDIATE transaction on the store thread and commits when it
@@ -251,11 +260,13 @@ impl Store {
         E: From<StoreError> + Send + 'static,
         F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
     {
+        let commits = self.commits.clone();
         let job: Job = Box::new(move |conn: &mut Connection| {
             let result = (|| {
                 let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreError::from)?;
                 let value = f(&Tx::new(&tx))?;
                 tx.commit().map_err(StoreError::from)?;
+                commits.fetch_add(1, Ordering::SeqCst);
                 Ok(value)
             })();
             reply(result);
@@ -383,6 +394,30 @@ mod tests {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         let _again = Store::open(&path).unwrap();
         assert_eq!(mode(&path), 0o600);
+    }
+
+    #[tokio::test]
+    async fn a_failed_attempt_is_undone_and_the_transaction_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let before = store.commits();
+        let seen = |key: &'static str| move |tx: &Tx<'_>| tx.mail_seen(key);
+        store
+            .transaction(|tx| {
+                tx.mark_mail_seen("kept", chrono::Utc::now(), "accepted")?;
+                let failed: Result<(), StoreError> = tx.attempt(|tx| {
+                    tx.mark_mail_seen("undone", chrono::Utc::now(), "accepted")?;
+                    Err(StoreError::Corrupt("a refusal".into()))
+                });
+                assert!(failed.is_err());
+                tx.attempt(|tx| tx.mark_mail_seen("taken", chrono::Utc::now(), "accepted"))
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.commits() - before, 1);
+        for (key, want) in [("kept", true), ("undone", false), ("taken", true)] {
+            assert_eq!(store.transaction(seen(key)).await.unwrap(), want, "{key}");
+        }
     }
 
     #[tokio::test]

@@ -313,6 +313,27 @@ impl<'c> Tx<'c> {
         Tx(tx)
     }
 
+    /// Runs `f` under a savepoint: when it fails, what it wrote is undone and the
+    /// transaction goes on without it (a refused command leaves nothing, while
+    /// the mail it came in is still marked seen and answered in the same
+    /// transaction).
+    ///
+    /// # Errors
+    /// `f`'s own error, or a store failure converted into `E`.
+    pub fn attempt<T, E: From<StoreError>>(&self, f: impl FnOnce(&Tx<'c>) -> Result<T, E>) -> Result<T, E> {
+        self.0.execute_batch("SAVEPOINT attempt").map_err(StoreError::from)?;
+        match f(self) {
+            Ok(value) => {
+                self.0.execute_batch("RELEASE attempt").map_err(StoreError::from)?;
+                Ok(value)
+            }
+            Err(e) => {
+                self.0.execute_batch("ROLLBACK TO attempt; RELEASE attempt").map_err(StoreError::from)?;
+                Err(e)
+            }
+        }
+    }
+
     /// A pragma's value as text (for tests and diagnostics).
     ///
     /// # Errors

@@ -128,6 +128,20 @@ impl Steward {
     /// As [`Steward::declare_leave_by_token`]; an envelope that is not a signed
     /// leave of that seat.
     pub async fn declare_leave_signed(&self, envelope: crate::protocol::Envelope) -> Result<LeaveAnswer, StewardError> {
+        let this = self.clone();
+        let now = self.now();
+        let answer = self.store.transaction(move |tx| this.declare_leave_signed_in(tx, envelope, now)).await?;
+        self.outbox.notify_one();
+        Ok(answer)
+    }
+
+    /// [`Steward::declare_leave_signed`] in the caller's transaction.
+    pub(in crate::steward) fn declare_leave_signed_in(
+        &self,
+        tx: &Tx<'_>,
+        envelope: crate::protocol::Envelope,
+        now: DateTime<Utc>,
+    ) -> Result<LeaveAnswer, StewardError> {
         let crate::protocol::Body::Action(crate::protocol::Action::Leave { from, to }) = envelope.body else {
             return Err(Refusal::BadRequest(format!(
                 "this envelope holds a {}, not `action: leave FROM TO`",
@@ -135,20 +149,11 @@ impl Steward {
             ))
             .into());
         };
-        let this = self.clone();
-        let now = self.now();
-        let answer = self
-            .store
-            .transaction(move |tx| {
-                let g = load(tx, &envelope.game)?;
-                let seat = super::super::actions::signed_seat(&g, &envelope)?;
-                let player = g.seats[seat.index()].email.clone();
-                let signed = (g.row.id.clone(), envelope.to_text());
-                this.declare_leave_in(tx, &player, LeaveRequest { from, to }, Some(signed), now)
-            })
-            .await?;
-        self.outbox.notify_one();
-        Ok(answer)
+        let g = load(tx, &envelope.game)?;
+        let seat = super::super::actions::signed_seat(&g, &envelope)?;
+        let player = g.seats[seat.index()].email.clone();
+        let signed = (g.row.id.clone(), envelope.to_text());
+        self.declare_leave_in(tx, &player, LeaveRequest { from, to }, Some(signed), now)
     }
 
     /// Refuses leave that is not signed as the player's games require: with a
@@ -187,7 +192,7 @@ impl Steward {
         required.map_or(Ok(()), |r| Err(r.into()))
     }
 
-    fn declare_leave_in(
+    pub(in crate::steward) fn declare_leave_in(
         &self,
         tx: &Tx<'_>,
         player: &str,

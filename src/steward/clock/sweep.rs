@@ -13,7 +13,7 @@
 //!   is skipped (a 1-day move gets no 48-hour reminder).
 //!
 //! Every timeout and grace notice is a transcript entry. The same code runs on a
-//! move's arrival ([`Steward::settle_flags`]), so a move that arrives after the
+//! move's arrival ([`Steward::settle_flags_in`]), so a move that arrives after the
 //! timeout is refused whether or not a sweep has run since.
 
 use std::collections::BTreeMap;
@@ -154,29 +154,24 @@ impl Steward {
         Ok(report)
     }
 
-    /// Applies the clock rules to one game as of `now` in its own transaction
-    /// (the move path calls it before a submission, so that a move after the
-    /// timeout finds the game over). Unknown games are left to the caller.
+    /// Settles the timeouts and grace notices of `game` that fell by `now`, in
+    /// the caller's transaction (the prologue of every move and action, so a
+    /// timeout that fell first stands); returns whether anything changed.
     ///
     /// # Errors
     /// Store failures.
-    pub(in crate::steward) async fn settle_flags(&self, game: &str, now: DateTime<Utc>) -> Result<(), StewardError> {
-        let Ok(id) = game.trim().to_ascii_uppercase().parse::<GameId>() else { return Ok(()) };
-        let this = self.clone();
-        let r = self
-            .store
-            .transaction(move |tx| {
-                if !tx.game_exists(&id)? || tx.game_clock(&id)?.is_none() {
-                    return Ok(GameSweep::default());
-                }
-                let g = load(tx, id.as_str())?;
-                this.settle_game(tx, &g, now)
-            })
-            .await?;
-        if r.changed() {
-            self.outbox.notify_one();
+    pub(in crate::steward) fn settle_flags_in(
+        &self,
+        tx: &Tx<'_>,
+        game: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StewardError> {
+        let Ok(id) = game.trim().to_ascii_uppercase().parse::<GameId>() else { return Ok(false) };
+        if !tx.game_exists(&id)? || tx.game_clock(&id)?.is_none() {
+            return Ok(false);
         }
-        Ok(())
+        let g = load(tx, id.as_str())?;
+        Ok(self.settle_game(tx, &g, now)?.changed())
     }
 
     /// Timeouts and grace notices of one game, in the caller's transaction.
