@@ -92,10 +92,10 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
         ("Ed", "ed@example.org"),
     ];
     let (id, tokens) = create(&s, "vierschach", json!({}), &players).await;
-    // a2 is in a cut-off corner of the plus-shaped board: no piece, no move.
-    let http = s.mv(&id, &tokens[0], 1, "a2a3").await.error(422, "illegal_move");
+    // A pawn cannot go three squares: move text of this game, but illegal.
+    let http = s.mv(&id, &tokens[0], 1, "e2e5").await.error(422, "illegal_move");
     assert!(http.contains("\"turn\": N") && http.contains("\"move\""), "HTTP words: {http}");
-    assert!(http.contains("for example"), "examples from the position: {http}");
+    assert!(http.contains("possible: e3, e4"), "the reason, with the moves it has: {http}");
     assert!(!http.contains("Nf3") && !http.contains("5254"), "no chess notation for a Vierschach player: {http}");
 
     // The same move by mail, replying to South's start mail.
@@ -104,7 +104,7 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
     let reply_to = reply_to.rsplit_once('<').map_or(reply_to, |(_, a)| a.trim_end_matches('>')).to_owned();
     let mail = format!(
         "From: Sam <sam@example.org>\r\nTo: {reply_to}\r\nSubject: Re: Game {id}\r\nMessage-ID: <bm1@client.example>\r\n\
-         Date: Wed, 25 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\na2a3\r\n"
+         Date: Wed, 25 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\ne2e5\r\n"
     );
     assert_eq!(ingest(&s.config.data_dir, &mail), "refused: illegal_move");
     let spool = s.config.spool_dir.clone();
@@ -118,7 +118,7 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
         answer.contains("reply to the latest board mail with a legal move as the first line"),
         "mail words: {answer}"
     );
-    assert!(answer.contains("for example"), "examples from the position: {answer}");
+    assert!(answer.contains("possible: e3, e4"), "the reason, with the moves it has: {answer}");
     for http_only in ["Authorization", "Bearer", "POST", "\"turn\"", "Nf3", "5254"] {
         assert!(!answer.contains(http_only), "{http_only:?} in a mail refusal: {answer}");
     }

@@ -285,7 +285,7 @@ fn open_steward(s: &Steward) -> fairsteward::steward::Steward {
 async fn every_mail_is_taken_in_one_store_transaction() {
     use fairsteward::mail::door::handle;
     let s = Steward::new();
-    let game = s.new_game();
+    let game = new_game(&s);
     let steward = open_steward(&s);
     let cap = |seat: &str, turn: u32| {
         fairsteward::protocol::capability::address(steward.keys(), &steward.from_address(), &game, seat, turn).unwrap()
@@ -336,7 +336,7 @@ async fn every_mail_is_taken_in_one_store_transaction() {
 #[test]
 fn a_mail_that_fails_half_way_leaves_nothing_and_is_taken_when_offered_again() {
     let s = Steward::new();
-    let game = s.new_game();
+    let game = new_game(&s);
     assert_eq!(s.ingest("not a mail at all").0, 0);
     let (alice, bob) = (s.reply_to("alice@", "started"), s.reply_to("bob@", "started"));
     assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice, "f1", "e4", "")), (0, "accepted: move".to_owned()));

@@ -11,26 +11,13 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
+use common::pipe::fairsteward;
 use common::{Api, Server, eventually, parse_mail, spool_files};
 use fairsteward::protocol::verify::verify;
 use fairsteward::protocol::{Body, Envelope, PlayerKey, commitment, public_key_from_base64, random_salt};
 use serde_json::{Value, json};
-
-fn fairsteward(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
 
 struct Game {
     id: String,

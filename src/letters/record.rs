@@ -68,8 +68,8 @@ pub fn since_last(record: &[Numbered], reader: Seat) -> &[Numbered] {
     }
 }
 
-/// The whole record, one line per number. Two seats: `12. e4 e5`, as chess
-/// writes it; more seats name each: `3. south e2-e4, west b8-c8, …`. A struck
+/// The whole record, one line per number. Two seats: `12. e4 e5`, as a
+/// two-seat record is written; more seats name each: `3. south e2-e4, west b8-c8, …`. A struck
 /// move stays in the record, marked `(struck)`.
 pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();

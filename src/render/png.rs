@@ -32,7 +32,7 @@ pub const MAX_SIZE_PX: u32 = 4096;
 /// ```
 /// use fairsteward::render::{png::board_png, svg::{Marks, board_svg}};
 /// use fairsteward::rules::{Options, Seat, VariantId};
-/// let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
+/// let rules = VariantId::HEADLINE.rulebook(&Options::new()).unwrap();
 /// let svg = board_svg(&rules.board(&rules.start()).unwrap(), &Marks::default(), Seat::new(0));
 /// let png = board_png(&svg, 320).unwrap();
 /// assert_eq!(&png[1..4], b"PNG");

@@ -8,17 +8,17 @@
 //! # What the picture shows
 //! * The cells the variant describes ([`crate::rules::BoardShape`]): squares,
 //!   hexagons, triangles or any polygon, each level of a stacked board beside the
-//!   one before; holes (Vierschach's corners) are simply not cells, so the frame
+//!   one before; holes (a plus-shaped board's corners) are simply not cells, so the frame
 //!   shows through.
 //! * The view of one seat: the board turned by that seat's turn, so the seat sits
 //!   at the bottom (half a turn for the second of two, quarter turns for four).
 //! * The variant's edge coordinates (files `a`…`n`, ranks `1`…`14` on square
 //!   boards), upright, outside the to-move bars.
 //! * Up to four armies, told apart by more than hue, for colour-blind players: seat 1
-//!   white and seat 2 black (light and dark: Vierschach's two teams), seat 3 a sand
+//!   white and seat 2 black (light and dark: two teams of four), seat 3 a sand
 //!   colour with a row of dots on every piece's base, seat 4 a brown with a bar
-//!   across the base. Chess pieces and draughts men and kings.
-//! * Marked cells (Fairschach's paused pieces) hatched, with a "pause" badge (‖) on
+//!   across the base. The piece set's kinds: king to pawn, draughts men and kings.
+//! * Marked cells (a simultaneous game's paused pieces) hatched, with a "pause" badge (‖) on
 //!   the piece.
 //! * The last turn's moves: every cell of each move's path tinted, an arrow along
 //!   the path (through a castling king's passed square, a multi-jump's landings)
@@ -42,7 +42,7 @@ use crate::rules::{
 pub struct Marks {
     /// The paths of the last turn's moves, each drawn as tinted cells, an arrow
     /// along the path and a cross on every captured cell: one move in
-    /// turn-based games, both of a Fairschach pair.
+    /// turn-based games, every seat's of a simultaneous turn.
     pub last_moves: Vec<MovePath>,
     /// The seats that owe a move now; each gets a bar along its side of the
     /// board (the side the variant's seat turns put it on).
@@ -88,8 +88,8 @@ struct Army {
     badge: &'static str,
 }
 
-/// Seats 1–4: white, black, sand (with dots), brown (with a bar) — Vierschach's
-/// white, black, beige and brown (`rules/vierschach.md` §3).
+/// Seats 1–4: white, black, sand (with dots), brown (with a bar), the colours
+/// the four-seat rules file gives its armies (white, black, beige and brown).
 const ARMIES: [Army; 4] = [
     Army { fill: "#fbfbf7", line: "#1d1d1d", detail: "#1d1d1d", badge: "" },
     Army { fill: "#2c2c2c", line: "#0a0a0a", detail: "#ececec", badge: "" },
@@ -456,7 +456,7 @@ fn cell_outline(out: &mut String, layout: &Layout, c: &CellShape, attrs: &str, i
 /// ```
 /// use fairsteward::render::svg::{Marks, board_svg};
 /// use fairsteward::rules::{Options, Seat, VariantId};
-/// let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
+/// let rules = VariantId::HEADLINE.rulebook(&Options::new()).unwrap();
 /// let view = rules.board(&rules.start()).unwrap();
 /// let svg = board_svg(&view, &Marks::default(), Seat::new(1));
 /// assert!(svg.starts_with("<svg") && !svg.contains("<text"));

@@ -12,8 +12,8 @@ use crate::rules::{BoardView, Cell, CellShape, MovePath, PieceView, Point, Seat}
 
 /// Draws `board` as text, seen from `viewer`'s side (turned as the variant says,
 /// so that seat sits at the bottom). Pieces are their letters (upper case for the
-/// first seat, lower case for the others: FEN for chess), `.` is an empty cell,
-/// `*` marks a marked cell (for Fairschach: a paused piece). Pieces of a third or
+/// first seat, lower case for the others, as a FEN writes them), `.` is an empty cell,
+/// `*` marks a marked cell (in a simultaneous game: a paused piece). Pieces of a third or
 /// fourth seat are drawn as [`board_for_seats`] draws them, with seat numbers.
 pub fn board(view: &BoardView, viewer: Seat) -> String {
     board_for_seats(view, viewer, &[], &[])

@@ -14,11 +14,27 @@
 //! [`SeatResult::Struck`]. Turn-based and simultaneous games go through that one path.
 //!
 //! # Adding a variant
-//! Write one module with a rulebook type implementing [`Variant`] (state string,
-//! move type, legal moves, move parsing, `advance`, `outcome`, `board`), add its
-//! name to [`VariantId`] and one arm to [`VariantId::rulebook`]. The steward, the
-//! doors, the renderers and the conformance CLI reach variants only through
-//! [`DynVariant`], so nothing else changes.
+//! A game is one module here. It provides, through [`Variant`]:
+//! - **its rules**: the state string of its rules file (`start`, `parse_state`),
+//!   the seats, `seats_to_move`, `legal_moves`, `advance`, `outcome`, and where
+//!   they differ from two-seat chess `resignation`, `retire` and `timeout`;
+//! - **its notation**: `parse_move` (every form its rules file accepts, with the
+//!   reason when a move is refused), `notation` (how a move is written back),
+//!   `is_move_text` (what the mail door takes for a move), `move_forms` (the
+//!   forms, with examples, for help texts) and, if its record counts otherwise,
+//!   `record_number`;
+//! - **its board description**: `board` gives a [`BoardView`] over a
+//!   [`BoardShape`] (cells with their outlines on one or more levels, holes left
+//!   out, edge labels, and the turn that puts each seat at the bottom), and
+//!   `move_path` the cells a move passes and captures ([`MovePath`]);
+//! - **its piece set**: the [`PieceKind`]s on its board (chess pieces, draughts
+//!   men and kings).
+//!
+//! Then add its name to [`VariantId`] and one arm to [`VariantId::rulebook`] (and
+//! to [`VariantId::state_key`]). Nothing else changes: the steward, the doors, the
+//! renderers, the templates and the CLI reach games only through [`DynVariant`]
+//! and the registry, and `tests/variant_names.rs` fails if code outside this
+//! folder names a variant.
 
 mod board;
 pub mod chess;

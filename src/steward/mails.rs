@@ -53,22 +53,11 @@ impl<'a> Pictures<'a> {
     }
 }
 
-/// A few legal moves of `seat` in `state`, in the players' notation (with the
-/// variant's canonical form where it differs), as examples for refusals and
-/// answers: taken from the game's own rules, so a player never gets another
-/// game's notation. Empty when the seat has no move there.
-pub(super) fn move_examples(game: &Loaded, state: &str, seat: Seat) -> Vec<String> {
-    let Ok(moves) = game.rules.legal_moves(state, seat) else { return Vec::new() };
-    let mut picked: Vec<&String> =
-        [0, moves.len() / 2, moves.len().saturating_sub(1)].into_iter().filter_map(|i| moves.get(i)).collect();
-    picked.dedup();
-    picked
-        .into_iter()
-        .map(|m| match game.rules.notation(state, seat, m) {
-            Ok(n) if n != *m => format!("{n} or {m}"),
-            _ => m.clone(),
-        })
-        .collect()
+/// The move forms the game reads, with examples from `seat`'s legal moves in
+/// `state` (`write moves like Nf3, Sf3, …`): the variant's own words, so a
+/// player never gets another game's notation.
+pub(super) fn move_forms(game: &Loaded, state: &str, seat: Seat) -> Option<String> {
+    game.rules.move_forms(state, seat).ok()
 }
 
 fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {
@@ -130,7 +119,7 @@ pub(super) fn started(
                     options => options.join(", "),
                     board => board_for(game, &game.row.state, s.seat, &[])?,
                     you_owe => you_owe,
-                    examples => if you_owe { move_examples(game, &game.row.state, s.seat) } else { Vec::new() },
+                    forms => if you_owe { move_forms(game, &game.row.state, s.seat) } else { None },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
                     public_url => public_url,
@@ -244,7 +233,7 @@ pub(super) fn turn(
                     board => board_for(game, &r.state, s.seat, &paths)?,
                     outcome => outcome.clone(),
                     you_owe => you_owe,
-                    examples => if you_owe { move_examples(game, &r.state, s.seat) } else { Vec::new() },
+                    forms => if you_owe { move_forms(game, &r.state, s.seat) } else { None },
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),

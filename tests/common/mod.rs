@@ -302,18 +302,8 @@ pub fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// Pipes one raw mail into `fairsteward ingest --data-dir data_dir` (the MTA
 /// pipe); returns its stdout line (`accepted: move`, `refused: illegal_move`, …).
 pub fn ingest(data_dir: &Path, mail: &str) -> String {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["ingest", "--data-dir"])
-        .arg(data_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(mail.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let data = data_dir.display().to_string();
+    let out = pipe::fairsteward(&["ingest", "--data-dir", &data], mail.as_bytes());
     assert!(out.status.success(), "ingest failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
