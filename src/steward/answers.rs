@@ -100,7 +100,7 @@ impl Steward {
                             seat_name => g.seat_name(seat),
                             player => row.name.clone(),
                             text => text,
-                            forms => super::mails::move_forms(&g, &g.row.state, seat),
+                            forms => super::mails::move_forms(g, &g.row.state, seat),
                             public_url => this.public_url.as_str(),
                             trust => trust,
                         },

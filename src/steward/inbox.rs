@@ -29,16 +29,21 @@ use crate::store::Tx;
 /// a seat's own address), or with `None`, when only envelopes and commands can
 /// be read.
 #[derive(Clone)]
-pub struct Reading(Arc<dyn Fn(Option<(&str, &dyn DynVariant)>) -> MailCommand + Send + Sync>);
+pub struct Reading(Arc<ReadFn>);
+
+/// A game's id and rulebook, as a [`Reading`] is given them.
+pub type GameRead<'a> = Option<(&'a str, &'a dyn DynVariant)>;
+
+type ReadFn = dyn Fn(GameRead<'_>) -> MailCommand + Send + Sync;
 
 impl Reading {
     /// A reading by `read`.
-    pub fn new(read: impl Fn(Option<(&str, &dyn DynVariant)>) -> MailCommand + Send + Sync + 'static) -> Reading {
+    pub fn new(read: impl Fn(GameRead<'_>) -> MailCommand + Send + Sync + 'static) -> Reading {
         Reading(Arc::new(read))
     }
 
     /// What the mail asks, read for `game`.
-    pub fn read(&self, game: Option<(&str, &dyn DynVariant)>) -> MailCommand {
+    pub fn read(&self, game: GameRead<'_>) -> MailCommand {
         (self.0)(game)
     }
 }
