@@ -60,63 +60,59 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<bool, StewardError> {
         let this = self;
-        {
-            {
-                let row = &g.seats[seat.index()];
-                let since = now - Duration::hours(1);
-                if tx.answers_since(&row.email, since)? >= ANSWERS_PER_HOUR {
-                    tracing::warn!(game = %g.row.id, to = %row.email, "answer dropped: the hourly limit for this address is reached");
-                    return Ok(false);
-                }
-                let key = to.message_id.clone().unwrap_or_else(|| text.clone());
-                let suffix = format!("-{}", &hex(digest::digest(&digest::SHA256, key.as_bytes()).as_ref())[..12]);
-                let subject = if to.subject.trim().is_empty() {
-                    format!("Game {}: your mail", g.row.id)
-                } else if to.subject.trim_start().to_ascii_lowercase().starts_with("re:") {
-                    to.subject.trim().to_owned()
-                } else {
-                    format!("Re: {}", to.subject.trim())
-                };
-                let head = tx.signed_head(&g.row.id)?;
-                let trust = head.map(|(seq, hash, signature)| {
-                    context! {
-                        fingerprint => this.keys.fingerprint(), head_seq => seq, head_hash => hash, head_signature => signature,
-                    }
-                });
-                let mail = compose_with_suffix(
-                    Draft {
-                        from: &this.from,
-                        game: &g.row.id,
-                        turn: g.row.turn,
-                        seat: seat.index(),
-                        kind: MailKind::Answer,
-                        to_name: &row.name,
-                        to_email: &row.email,
-                        subject,
-                        template: "answer.txt",
-                        context: context! {
-                            game => g.row.id.as_str(),
-                            variant => g.row.variant.name(),
-                            seat_name => g.seat_name(seat),
-                            player => row.name.clone(),
-                            text => text,
-                            forms => super::mails::move_forms(g, &g.row.state, seat),
-                            public_url => this.public_url.as_str(),
-                            trust => trust,
-                        },
-                        date: now,
-                        extras: Extras {
-                            reply_to: this.reply_address(g, seat, g.row.turn),
-                            answers: to.message_id.clone(),
-                            ..Extras::default()
-                        },
-                    },
-                    &suffix,
-                )?;
-                tx.queue_mail(&seal_answer(&this.keys, mail), now)?;
-                Ok(true)
-            }
+        let row = &g.seats[seat.index()];
+        let since = now - Duration::hours(1);
+        if tx.answers_since(&row.email, since)? >= ANSWERS_PER_HOUR {
+            tracing::warn!(game = %g.row.id, to = %row.email, "answer dropped: the hourly limit for this address is reached");
+            return Ok(false);
         }
+        let key = to.message_id.clone().unwrap_or_else(|| text.clone());
+        let suffix = format!("-{}", &hex(digest::digest(&digest::SHA256, key.as_bytes()).as_ref())[..12]);
+        let subject = if to.subject.trim().is_empty() {
+            format!("Game {}: your mail", g.row.id)
+        } else if to.subject.trim_start().to_ascii_lowercase().starts_with("re:") {
+            to.subject.trim().to_owned()
+        } else {
+            format!("Re: {}", to.subject.trim())
+        };
+        let head = tx.signed_head(&g.row.id)?;
+        let trust = head.map(|(seq, hash, signature)| {
+            context! {
+                fingerprint => this.keys.fingerprint(), head_seq => seq, head_hash => hash, head_signature => signature,
+            }
+        });
+        let mail = compose_with_suffix(
+            Draft {
+                from: &this.from,
+                game: &g.row.id,
+                turn: g.row.turn,
+                seat: seat.index(),
+                kind: MailKind::Answer,
+                to_name: &row.name,
+                to_email: &row.email,
+                subject,
+                template: "answer.txt",
+                context: context! {
+                    game => g.row.id.as_str(),
+                    variant => g.row.variant.name(),
+                    seat_name => g.seat_name(seat),
+                    player => row.name.clone(),
+                    text => text,
+                    forms => super::mails::move_forms(g, &g.row.state, seat),
+                    public_url => this.public_url.as_str(),
+                    trust => trust,
+                },
+                date: now,
+                extras: Extras {
+                    reply_to: this.reply_address(g, seat, g.row.turn),
+                    answers: to.message_id.clone(),
+                    ..Extras::default()
+                },
+            },
+            &suffix,
+        )?;
+        tx.queue_mail(&seal_answer(&this.keys, mail), now)?;
+        Ok(true)
     }
 
     /// The steward's own address (`moves@steward.example`).

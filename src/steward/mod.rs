@@ -553,60 +553,51 @@ impl Steward {
     /// The act of a resignation, after the prologue.
     fn resign_in(&self, c: &mut Ctx<'_, '_>) -> Result<GameView, StewardError> {
         let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
-        {
-            {
-                let (after, notes, outcome) = g.rules.retire(&g.row.state, seat).map_err(internal)?;
-                let goes_on = after != g.row.state;
-                if outcome.is_none() && !goes_on {
-                    return Err(Refusal::BadRequest(format!(
-                        "{} cannot resign alone in {}",
-                        g.seat_name(seat),
-                        g.row.variant
-                    ))
-                    .into());
+        let (after, notes, outcome) = g.rules.retire(&g.row.state, seat).map_err(internal)?;
+        let goes_on = after != g.row.state;
+        if outcome.is_none() && !goes_on {
+            return Err(
+                Refusal::BadRequest(format!("{} cannot resign alone in {}", g.seat_name(seat), g.row.variant)).into()
+            );
+        }
+        let mut body = json!({"seat": g.seat_name(seat), "turn": g.row.turn});
+        if let Some(e) = envelope {
+            body["envelope"] = json!(e); // signed: the transcript proves who resigned
+        }
+        if goes_on {
+            // Play goes on without the seat (a free-for-all of more seats): the
+            // transcript records the state, so a verifier can replay it.
+            body["state_before"] = json!(g.row.state);
+            body["state"] = json!(after);
+            body["notes"] = json!(notes);
+            tx.advance_game(&g.row.id, &after, g.row.turn, now)?;
+        }
+        tx.append_event(&g.row.id, now, "resigned", &body)?;
+        let text = format!("{} ({}) resigned.", g.seat_name(seat), g.seats[seat.index()].name);
+        match outcome {
+            Some(outcome) => {
+                this.end(tx, g, outcome, now)?;
+                let head = this.sign_head(tx, &g.row.id)?;
+                for mail in mails::notice(this, g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
+                    tx.queue_mail(&mail, now)?;
                 }
-                let mut body = json!({"seat": g.seat_name(seat), "turn": g.row.turn});
-                if let Some(e) = envelope {
-                    body["envelope"] = json!(e); // signed: the transcript proves who resigned
+            }
+            None => {
+                this.clock_moved(tx, g, seat, now, false)?; // clocks: the seat is out
+                this.clock_turn_resolved(tx, g, &after, false, now)?;
+                let head = this.sign_head(tx, &g.row.id)?;
+                let g2 = load(tx, g.row.id.as_str())?;
+                let owed: Vec<String> =
+                    g2.rules.seats_to_move(&after).map_err(internal)?.iter().map(|s| g2.seat_name(s)).collect();
+                let text =
+                    format!("{text} Its pieces leave the board and play goes on; {} to move.", owed.join(" and "));
+                for mail in mails::notice(this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
+                    tx.queue_mail(&mail, now)?;
                 }
-                if goes_on {
-                    // Play goes on without the seat (a free-for-all of more seats): the
-                    // transcript records the state, so a verifier can replay it.
-                    body["state_before"] = json!(g.row.state);
-                    body["state"] = json!(after);
-                    body["notes"] = json!(notes);
-                    tx.advance_game(&g.row.id, &after, g.row.turn, now)?;
-                }
-                tx.append_event(&g.row.id, now, "resigned", &body)?;
-                let text = format!("{} ({}) resigned.", g.seat_name(seat), g.seats[seat.index()].name);
-                match outcome {
-                    Some(outcome) => {
-                        this.end(tx, g, outcome, now)?;
-                        let head = this.sign_head(tx, &g.row.id)?;
-                        for mail in mails::notice(this, g, mails::Notice::Ended, &text, Some(outcome), &head, now)? {
-                            tx.queue_mail(&mail, now)?;
-                        }
-                    }
-                    None => {
-                        this.clock_moved(tx, g, seat, now, false)?; // clocks: the seat is out
-                        this.clock_turn_resolved(tx, g, &after, false, now)?;
-                        let head = this.sign_head(tx, &g.row.id)?;
-                        let g2 = load(tx, g.row.id.as_str())?;
-                        let owed: Vec<String> =
-                            g2.rules.seats_to_move(&after).map_err(internal)?.iter().map(|s| g2.seat_name(s)).collect();
-                        let text = format!(
-                            "{text} Its pieces leave the board and play goes on; {} to move.",
-                            owed.join(" and ")
-                        );
-                        for mail in mails::notice(this, &g2, mails::Notice::Retired(seat), &text, None, &head, now)? {
-                            tx.queue_mail(&mail, now)?;
-                        }
-                    }
-                }
-                let g = load(tx, g.row.id.as_str())?;
-                view::game_view(this, tx, &g, Some(seat))
             }
         }
+        let g = load(tx, g.row.id.as_str())?;
+        view::game_view(this, tx, &g, Some(seat))
     }
 
     /// Records a rotation of the steward's keys to `new` in every open game: a
@@ -695,55 +686,45 @@ impl Steward {
     /// The act of a draw offer, accept or decline, after the prologue.
     fn draw_in(&self, c: &mut Ctx<'_, '_>, action: DrawAction) -> Result<GameView, StewardError> {
         let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
-        {
-            {
-                let name = g.seat_name(seat);
-                let mut body = json!({"seat": name, "turn": g.row.turn});
-                if let Some(e) = envelope {
-                    body["envelope"] = json!(e); // signed: the transcript proves who offered
+        let name = g.seat_name(seat);
+        let mut body = json!({"seat": name, "turn": g.row.turn});
+        if let Some(e) = envelope {
+            body["envelope"] = json!(e); // signed: the transcript proves who offered
+        }
+        if action == DrawAction::Decline {
+            tx.clear_draw_offers(&g.row.id)?;
+            tx.append_event(&g.row.id, now, "draw_declined", &body)?;
+            let head = this.sign_head(tx, &g.row.id)?;
+            let text = format!("{name} declines the draw; play goes on.");
+            for mail in mails::notice(this, g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
+                tx.queue_mail(&mail, now)?;
+            }
+        } else {
+            tx.set_draw_offer(&g.row.id, seat, true)?;
+            tx.append_event(&g.row.id, now, "draw_offered", &body)?;
+            let all = tx.seats(&g.row.id)?.iter().all(|s| s.draw_offer);
+            if all {
+                let o = Outcome::draw(crate::rules::EndReason::Agreement);
+                this.end(tx, g, o, now)?;
+                let head = this.sign_head(tx, &g.row.id)?;
+                for mail in
+                    mails::notice(this, g, mails::Notice::Ended, "All seats agreed to a draw.", Some(o), &head, now)?
+                {
+                    tx.queue_mail(&mail, now)?;
                 }
-                if action == DrawAction::Decline {
-                    tx.clear_draw_offers(&g.row.id)?;
-                    tx.append_event(&g.row.id, now, "draw_declined", &body)?;
-                    let head = this.sign_head(tx, &g.row.id)?;
-                    let text = format!("{name} declines the draw; play goes on.");
-                    for mail in mails::notice(this, g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
-                        tx.queue_mail(&mail, now)?;
-                    }
-                } else {
-                    tx.set_draw_offer(&g.row.id, seat, true)?;
-                    tx.append_event(&g.row.id, now, "draw_offered", &body)?;
-                    let all = tx.seats(&g.row.id)?.iter().all(|s| s.draw_offer);
-                    if all {
-                        let o = Outcome::draw(crate::rules::EndReason::Agreement);
-                        this.end(tx, g, o, now)?;
-                        let head = this.sign_head(tx, &g.row.id)?;
-                        for mail in mails::notice(
-                            this,
-                            g,
-                            mails::Notice::Ended,
-                            "All seats agreed to a draw.",
-                            Some(o),
-                            &head,
-                            now,
-                        )? {
-                            tx.queue_mail(&mail, now)?;
-                        }
-                    } else {
-                        let head = this.sign_head(tx, &g.row.id)?;
-                        // A notice goes out by mail: it says what to write back.
-                        let text = format!(
-                            "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
-                        );
-                        for mail in mails::notice(this, g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
-                            tx.queue_mail(&mail, now)?;
-                        }
-                    }
+            } else {
+                let head = this.sign_head(tx, &g.row.id)?;
+                // A notice goes out by mail: it says what to write back.
+                let text = format!(
+                    "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
+                );
+                for mail in mails::notice(this, g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
+                    tx.queue_mail(&mail, now)?;
                 }
-                let g = load(tx, g.row.id.as_str())?;
-                view::game_view(this, tx, &g, Some(seat))
             }
         }
+        let g = load(tx, g.row.id.as_str())?;
+        view::game_view(this, tx, &g, Some(seat))
     }
 
     /// The game as anyone may see it; with a seat's token, that seat's own

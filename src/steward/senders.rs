@@ -132,48 +132,44 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<bool, StewardError> {
         let (this, seat) = (self, g.seat_name(s));
-        {
-            {
-                if tx.sender_notices_since(&g.row.id, s, now - Duration::hours(1))? > 0 {
-                    tracing::info!(game = %g.row.id, seat = %seat, "no second notice about a foreign sender within the hour");
-                    return Ok(false);
-                }
-                let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(from));
-                // The commands are shown only for a plain address: a sender may
-                // choose one that would do harm pasted into a shell.
-                let plain = from.chars().all(|c| c.is_ascii_alphanumeric() || "@.+-_".contains(c));
-                let how = if plain {
-                    format!(
-                        "with your seat token:\n\n  \
-                         curl -X POST {url}/api/games/{id}/aliases -H 'Authorization: Bearer <your seat token>' \
-                         -H 'Content-Type: application/json' -d '{{\"address\": \"{from}\"}}'\n\n\
-                         then reply from {from} to the confirmation mail the steward sends there; or ask the \
-                         steward's operator (fairsteward game alias {id} {name} {from}).",
-                        url = this.public_url,
-                    )
-                } else {
-                    format!(
-                        "with your seat token (POST {url}/api/games/{id}/aliases, see the steward's README), then \
-                         reply from it to the confirmation mail the steward sends there; or ask the steward's operator.",
-                        url = this.public_url,
-                    )
-                };
-                let text = format!(
-                    "A mail from {from} (subject: {subject:?}) tried to act for your seat ({name}) in game {id}. \
-                     Nothing was taken, and nothing was sent to that address.\n\n\
-                     Only mails from your registered address or from an alias you confirmed act for your seat. \
-                     If {from} is yours, add it as an alias {how}\n\
-                     You hear of such mails at most once an hour for this seat.",
-                    subject = quote(subject),
-                );
-                let row = &g.seats[s.index()];
-                let suffix = format!("-{}", now.timestamp_millis());
-                let subject = format!("Game {id}: a mail from another address tried to act for you");
-                let mail = this.letter(g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
-                tx.queue_mail(&mail, now)?;
-                Ok(true)
-            }
+        if tx.sender_notices_since(&g.row.id, s, now - Duration::hours(1))? > 0 {
+            tracing::info!(game = %g.row.id, seat = %seat, "no second notice about a foreign sender within the hour");
+            return Ok(false);
         }
+        let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(from));
+        // The commands are shown only for a plain address: a sender may
+        // choose one that would do harm pasted into a shell.
+        let plain = from.chars().all(|c| c.is_ascii_alphanumeric() || "@.+-_".contains(c));
+        let how = if plain {
+            format!(
+                "with your seat token:\n\n  \
+                 curl -X POST {url}/api/games/{id}/aliases -H 'Authorization: Bearer <your seat token>' \
+                 -H 'Content-Type: application/json' -d '{{\"address\": \"{from}\"}}'\n\n\
+                 then reply from {from} to the confirmation mail the steward sends there; or ask the \
+                 steward's operator (fairsteward game alias {id} {name} {from}).",
+                url = this.public_url,
+            )
+        } else {
+            format!(
+                "with your seat token (POST {url}/api/games/{id}/aliases, see the steward's README), then \
+                 reply from it to the confirmation mail the steward sends there; or ask the steward's operator.",
+                url = this.public_url,
+            )
+        };
+        let text = format!(
+            "A mail from {from} (subject: {subject:?}) tried to act for your seat ({name}) in game {id}. \
+             Nothing was taken, and nothing was sent to that address.\n\n\
+             Only mails from your registered address or from an alias you confirmed act for your seat. \
+             If {from} is yours, add it as an alias {how}\n\
+             You hear of such mails at most once an hour for this seat.",
+            subject = quote(subject),
+        );
+        let row = &g.seats[s.index()];
+        let suffix = format!("-{}", now.timestamp_millis());
+        let subject = format!("Game {id}: a mail from another address tried to act for you");
+        let mail = this.letter(g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
+        tx.queue_mail(&mail, now)?;
+        Ok(true)
     }
 
     /// Asks for an alias or a change of address for a seat of `game`: records the
@@ -347,80 +343,76 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<(&'static str, bool), StewardError> {
         let this = self;
-        {
-            {
-                let bad = |why: String| StewardError::from(Refusal::BadRequest(why));
-                let r = tx
-                    .address_request(c.id)?
-                    .filter(|r| capability::confirmation_matches(&this.keys, &c, &r.address))
-                    .ok_or_else(|| bad(format!("confirmation {} is not one the steward sent", c.id)))?;
-                let from = from.map(|f| address_key(&f)).unwrap_or_default();
-                if from != address_key(&r.address) {
-                    return Err(bad(format!("the confirmation of {} came from {from:?}", r.address)));
-                }
-                if r.confirmed_at.is_some() {
-                    return Ok(("already confirmed", false));
-                }
-                if now > r.requested_at + Duration::days(CONFIRM_DAYS) {
-                    return Err(bad(format!("the confirmation of {} came after {CONFIRM_DAYS} days", r.address)));
-                }
-                let g = load(tx, r.game.as_str())?;
-                let row = &g.seats[r.seat.index()];
-                if address_key(&row.email) != r.player {
-                    return Err(bad(format!("the address of the seat changed since {} was asked", r.address)));
-                }
-                tx.confirm_address_request(r.id, now)?;
-                let (game_id, name) = (g.row.id.as_str(), g.seat_name(r.seat));
-                let mut mails: Vec<OutboxRow> = Vec::new();
-                let done = match r.kind {
-                    AddressKind::Alias => {
-                        tx.insert_alias(&r.player, &address_key(&r.address), now)?;
-                        mails.push(this.letter(
-                            &g,
-                            r.seat,
-                            &row.email,
-                            MailKind::Confirm,
-                            &format!("-{}-done", r.id),
-                            format!("Game {game_id}: {} is now an alias of yours", r.address),
-                            format!(
-                                "{} confirmed it: mails from it now act for every seat registered at your address, \
-                                 as mails from your address do. Answers still go to your registered address.",
-                                r.address
-                            ),
-                            None,
-                            now,
-                        )?);
-                        "alias confirmed"
-                    }
-                    AddressKind::Email => {
-                        tx.set_seat_email(&g.row.id, r.seat, &r.address)?;
-                        let text = format!(
-                            "The registered address of seat {name} in game {game_id} is now {} (confirmed by a reply \
-                             from it); mails go there from now on, and only mails from it or its aliases act for the seat.",
-                            r.address
-                        );
-                        for (to, tag) in [(r.address.as_str(), "done"), (row.email.as_str(), "old")] {
-                            mails.push(this.letter(
-                                &g,
-                                r.seat,
-                                to,
-                                MailKind::Confirm,
-                                &format!("-{}-{tag}", r.id),
-                                format!("Game {game_id}: the address of your seat changed"),
-                                text.clone(),
-                                None,
-                                now,
-                            )?);
-                        }
-                        "address changed"
-                    }
-                };
-                for m in &mails {
-                    tx.queue_mail(m, now)?;
-                }
-                Ok((done, !mails.is_empty()))
-            }
+        let bad = |why: String| StewardError::from(Refusal::BadRequest(why));
+        let r = tx
+            .address_request(c.id)?
+            .filter(|r| capability::confirmation_matches(&this.keys, &c, &r.address))
+            .ok_or_else(|| bad(format!("confirmation {} is not one the steward sent", c.id)))?;
+        let from = from.map(|f| address_key(&f)).unwrap_or_default();
+        if from != address_key(&r.address) {
+            return Err(bad(format!("the confirmation of {} came from {from:?}", r.address)));
         }
+        if r.confirmed_at.is_some() {
+            return Ok(("already confirmed", false));
+        }
+        if now > r.requested_at + Duration::days(CONFIRM_DAYS) {
+            return Err(bad(format!("the confirmation of {} came after {CONFIRM_DAYS} days", r.address)));
+        }
+        let g = load(tx, r.game.as_str())?;
+        let row = &g.seats[r.seat.index()];
+        if address_key(&row.email) != r.player {
+            return Err(bad(format!("the address of the seat changed since {} was asked", r.address)));
+        }
+        tx.confirm_address_request(r.id, now)?;
+        let (game_id, name) = (g.row.id.as_str(), g.seat_name(r.seat));
+        let mut mails: Vec<OutboxRow> = Vec::new();
+        let done = match r.kind {
+            AddressKind::Alias => {
+                tx.insert_alias(&r.player, &address_key(&r.address), now)?;
+                mails.push(this.letter(
+                    &g,
+                    r.seat,
+                    &row.email,
+                    MailKind::Confirm,
+                    &format!("-{}-done", r.id),
+                    format!("Game {game_id}: {} is now an alias of yours", r.address),
+                    format!(
+                        "{} confirmed it: mails from it now act for every seat registered at your address, \
+                         as mails from your address do. Answers still go to your registered address.",
+                        r.address
+                    ),
+                    None,
+                    now,
+                )?);
+                "alias confirmed"
+            }
+            AddressKind::Email => {
+                tx.set_seat_email(&g.row.id, r.seat, &r.address)?;
+                let text = format!(
+                    "The registered address of seat {name} in game {game_id} is now {} (confirmed by a reply \
+                     from it); mails go there from now on, and only mails from it or its aliases act for the seat.",
+                    r.address
+                );
+                for (to, tag) in [(r.address.as_str(), "done"), (row.email.as_str(), "old")] {
+                    mails.push(this.letter(
+                        &g,
+                        r.seat,
+                        to,
+                        MailKind::Confirm,
+                        &format!("-{}-{tag}", r.id),
+                        format!("Game {game_id}: the address of your seat changed"),
+                        text.clone(),
+                        None,
+                        now,
+                    )?);
+                }
+                "address changed"
+            }
+        };
+        for m in &mails {
+            tx.queue_mail(m, now)?;
+        }
+        Ok((done, !mails.is_empty()))
     }
 
     /// A short mail on notice.txt about `seat` of `g` to `to`.
