@@ -159,6 +159,8 @@ pub(super) fn no_seat(game: &Loaded, seat: &str) -> StewardError {
     Refusal::EnvelopeMismatch(format!("game {} has no seat {seat:?}", game.row.id)).into()
 }
 
+/// The seat of `game` called `name` (any case): the one lookup of a seat named
+/// by a capability, an envelope or a command.
 pub(super) fn seat_named(game: &Loaded, name: &str) -> Option<Seat> {
     (0..game.seats.len()).map(|i| Seat::new(i as u8)).find(|&s| game.seat_name(s).eq_ignore_ascii_case(name))
 }

@@ -307,9 +307,7 @@ fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> 
                 ))
                 .into());
             }
-            (0..game.seats.len())
-                .map(|i| Seat::new(i as u8))
-                .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&c.seat))
+            answers::seat_named(game, &c.seat)
                 .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
         }
         Some(Credential::Signed(env)) => actions::signed_seat(game, env),

@@ -688,17 +688,14 @@ pub(super) fn envelope_seat(game: &Loaded, env: &Envelope) -> Result<Seat, Stewa
         ))
         .into());
     }
-    (0..game.seats.len())
-        .map(|i| Seat::new(i as u8))
-        .find(|&s| game.seat_name(s).eq_ignore_ascii_case(&env.seat))
-        .ok_or_else(|| {
-            let names: Vec<String> = game.seats.iter().map(|s| game.seat_name(s.seat)).collect();
-            Refusal::EnvelopeMismatch(format!(
-                "game {} has no seat {:?}; its seats are {}",
-                game.row.id,
-                env.seat,
-                names.join(", ")
-            ))
-            .into()
-        })
+    super::answers::seat_named(game, &env.seat).ok_or_else(|| {
+        let names: Vec<String> = game.seats.iter().map(|s| game.seat_name(s.seat)).collect();
+        Refusal::EnvelopeMismatch(format!(
+            "game {} has no seat {:?}; its seats are {}",
+            game.row.id,
+            env.seat,
+            names.join(", ")
+        ))
+        .into()
+    })
 }
