@@ -142,6 +142,47 @@ async fn the_maildir_door_handles_new_mail_once() {
     assert_eq!(view.moved, vec!["white".to_owned()]);
 }
 
+/// A backlog bigger than one batch, in which later mails need earlier ones of
+/// the same batch (black's reply needs white's move): handled in name order,
+/// every one taken, each moved to cur/ after its commit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_maildir_backlog_is_taken_in_order_across_batches() {
+    use fairsteward::mail::door::{Batch, Handled};
+    use fairsteward::steward::Taken;
+    let s = Steward::new();
+    let players = ["Alice <alice@example.org>", "Bob <bob@example.org>"];
+    let games: Vec<String> = (0..10).map(|_| s.new_game("chess", &[], &players)).collect();
+    let steward = open_steward(&s);
+    let maildir = s.data.join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    // Ply-major names: every game's first move, then every game's reply, …
+    let plies = [("white", "e4"), ("black", "e5"), ("white", "Nf3"), ("black", "Nc6")];
+    for (i, (seat, text)) in plies.iter().enumerate() {
+        let turn = u32::try_from(i).unwrap() + 1;
+        for (g, game) in games.iter().enumerate() {
+            let to =
+                fairsteward::protocol::capability::address(steward.keys(), &steward.from_address(), game, seat, turn)
+                    .unwrap();
+            let from = players[i % 2];
+            let mail = reply(from, &to, &format!("b{i}-{g}"), text, "");
+            std::fs::write(maildir.join(format!("new/{i}-{g:02}.backlog")), mail).unwrap();
+        }
+    }
+    assert!(plies.len() * games.len() > Batch::<()>::MAILS, "more than one batch");
+    let done = fairsteward::mail::maildir::sweep(&steward, &maildir).await.unwrap();
+    assert_eq!(done.len(), plies.len() * games.len());
+    assert!(done.iter().all(|(_, h)| *h == Handled::Accepted(Taken::Submission("move"))), "{done:?}");
+    assert_eq!(std::fs::read_dir(maildir.join("new")).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(maildir.join("cur")).unwrap().count(), done.len());
+    for game in games {
+        let view = steward.status(game.clone(), None).await.unwrap();
+        assert_eq!(view.turn, 5, "{game}: four moves played");
+        assert_eq!(view.history.len(), 4, "{game}");
+    }
+}
+
 #[test]
 fn leave_is_declared_by_mail_and_overuse_is_refused_with_the_balance() {
     let s = Steward::new();

@@ -44,6 +44,58 @@ Only mails from your registered address, or an alias you confirmed, act for your
     )
 }
 
+/// A batch of raw messages a door handles together (a maildir's `new/`, an
+/// IMAP mailbox's unmarked messages): their transactions wait for the store
+/// together and share its commits, so a backlog is not one fsync per mail.
+/// Bounded in mails and in bytes, since every message of it is in memory.
+#[derive(Debug)]
+pub struct Batch<T> {
+    messages: Vec<(T, Vec<u8>)>,
+    bytes: usize,
+}
+
+impl<T> Default for Batch<T> {
+    fn default() -> Self {
+        Batch { messages: Vec::new(), bytes: 0 }
+    }
+}
+
+impl<T> Batch<T> {
+    /// The most messages in one batch.
+    pub const MAILS: usize = 32;
+    /// A batch takes no more once it holds this many bytes (so it holds at most
+    /// this plus one message of [`MAX_MAIL_BYTES`](super::MAX_MAIL_BYTES)).
+    pub const BYTES: usize = 16 * 1024 * 1024;
+
+    /// Adds `raw`, known to the door as `tag`; `true` when the batch is full.
+    pub fn push(&mut self, tag: T, raw: Vec<u8>) -> bool {
+        self.bytes += raw.len();
+        self.messages.push((tag, raw));
+        self.is_full()
+    }
+
+    /// Whether the batch takes no more.
+    pub fn is_full(&self) -> bool {
+        self.messages.len() >= Self::MAILS || self.bytes >= Self::BYTES
+    }
+
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// Handles every message, in order (each is [`handle`]d; their store
+    /// transactions are queued in this order), and empties the batch. Each
+    /// outcome is known only after its commit, so the door may then mark its
+    /// message handled.
+    pub async fn handle(&mut self, steward: &Steward, now: DateTime<Utc>) -> Vec<(T, Result<Handled, StewardError>)> {
+        let messages = std::mem::take(&mut self.messages);
+        self.bytes = 0;
+        let outcomes = futures_util::future::join_all(messages.iter().map(|(_, raw)| handle(steward, raw, now))).await;
+        messages.into_iter().map(|(tag, _)| tag).zip(outcomes).collect()
+    }
+}
+
 /// Handles one raw message: the door reads it and finds which seat its
 /// recipients prove; the steward takes it whole in one store transaction
 /// (seen-check, sender check, command, resolution, answer, board mails).

@@ -4,15 +4,17 @@
 //!
 //! One pass ("sweep"): `UID SEARCH UNKEYWORD $FairstewardDone` (or `UNSEEN` when
 //! the mailbox takes no keywords), then for each UID in order `UID FETCH
-//! BODY.PEEK[]` (peeking, so fetching alone sets no flag), [`handle`], and only
-//! when that succeeded `UID STORE +FLAGS.SILENT (\Seen $FairstewardDone)`.
+//! BODY.PEEK[]` (peeking, so fetching alone sets no flag) into a [`Batch`];
+//! each full batch (and the last) is handled at once, its transactions sharing
+//! the store's commits, and only the messages whose handling committed are then
+//! marked, in one `UID STORE +FLAGS.SILENT (\Seen $FairstewardDone)`.
 //!
 //! * **Nothing twice, nothing lost.** A message is marked only after the store
 //!   holds its outcome. A crash (or a refused STORE) between the two leaves it
 //!   unmarked: it is fetched again at the next pass, and the door recognises it
 //!   (same Message-ID, or the same bytes) and does not act on it or answer it
-//!   again. A store failure in [`handle`] leaves it unmarked too, and it is
-//!   offered again at the next pass.
+//!   again. A store failure in [`handle`](super::door::handle) leaves it
+//!   unmarked too, and it is offered again at the next pass.
 //! * **Waiting.** With `idle = true` and a server that advertises `IDLE`, the
 //!   door waits in IDLE (re-issued every 5 minutes) and sweeps on any news;
 //!   otherwise it sweeps every `poll_seconds`. While a message waits for a retry
@@ -39,7 +41,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
-use super::door::{Handled, handle};
+use super::door::{Batch, Handled};
 use crate::cli::ingest::MAX_MAIL_BYTES;
 use crate::steward::Steward;
 
@@ -473,7 +475,9 @@ async fn sweep_session(
 
     let mut uids: Vec<u32> = within(config, "UID SEARCH", session.uid_search(&unhandled)).await?.into_iter().collect();
     uids.sort_unstable();
-    for uid in uids {
+    let mut batch = Batch::default();
+    let mut uids = uids.into_iter().peekable();
+    while let Some(uid) = uids.next() {
         let fetches: Vec<_> = within(config, "UID FETCH", async {
             session.uid_fetch(uid.to_string(), "BODY.PEEK[]").await?.try_collect::<Vec<_>>().await
         })
@@ -481,36 +485,46 @@ async fn sweep_session(
         // The answer may carry FLAGS-only updates of other messages on the side:
         // take the one with this UID and a body.
         let with_body = || fetches.iter().filter(|f| f.body().is_some());
-        let Some(raw) = with_body().find(|f| f.uid == Some(uid)).or_else(|| with_body().next()).and_then(|f| f.body())
-        else {
+        match with_body().find(|f| f.uid == Some(uid)).or_else(|| with_body().next()).and_then(|f| f.body()) {
             // Expunged meanwhile.
-            continue;
-        };
-        if raw.len() > MAX_MAIL_BYTES {
-            tracing::warn!(
-                uid,
-                limit = MAX_MAIL_BYTES,
-                "IMAP door: a message over the size limit is marked and not read"
-            );
-            store(config, session, uid, &mark).await?;
+            None => {}
+            Some(raw) if raw.len() > MAX_MAIL_BYTES => {
+                tracing::warn!(
+                    uid,
+                    limit = MAX_MAIL_BYTES,
+                    "IMAP door: a message over the size limit is marked and not read"
+                );
+                store(config, session, uid, &mark).await?;
+            }
+            Some(raw) => {
+                batch.push(uid, raw.to_vec());
+            }
+        }
+        if batch.is_empty() || (!batch.is_full() && uids.peek().is_some()) {
             continue;
         }
-        let handled = match handle(steward, raw, Utc::now()).await {
-            Ok(h) => h,
-            Err(e) => {
-                // Not stored: left unmarked, offered again at the next pass.
-                tracing::error!(uid, error = %e, "IMAP door: the store failed; the message stays unmarked and is retried");
-                swept.retry += 1;
-                continue;
+        let mut stored = Vec::new();
+        for (uid, outcome) in batch.handle(steward, Utc::now()).await {
+            match outcome {
+                Ok(handled) => stored.push((uid, handled)),
+                Err(e) => {
+                    // Not stored: left unmarked, offered again at the next pass.
+                    tracing::error!(uid, error = %e, "IMAP door: the store failed; the message stays unmarked and is retried");
+                    swept.retry += 1;
+                }
             }
-        };
-        // Handled and stored. If marking fails, the next pass fetches it again
-        // and the door ignores it as seen before.
-        match store(config, session, uid, &mark).await {
-            Ok(()) => swept.handled.push((uid, handled)),
+        }
+        if stored.is_empty() {
+            continue;
+        }
+        // Handled and committed: marked in one command. If marking fails, the
+        // next pass fetches them again and the door ignores them as seen before.
+        let set = stored.iter().map(|(uid, _)| uid.to_string()).collect::<Vec<_>>().join(",");
+        match store_set(config, session, &set, &mark).await {
+            Ok(()) => swept.handled.extend(stored),
             Err(e) => {
-                tracing::warn!(uid, error = %format!("{e:#}"), "IMAP door: marking a handled message failed; it is looked at again later");
-                swept.retry += 1;
+                tracing::warn!(uids = %set, error = %format!("{e:#}"), "IMAP door: marking handled messages failed; they are looked at again later");
+                swept.retry += stored.len();
             }
         }
     }
@@ -518,10 +532,12 @@ async fn sweep_session(
 }
 
 async fn store(config: &ImapConfig, session: &mut Session<Conn>, uid: u32, flags: &str) -> anyhow::Result<()> {
-    within(config, "UID STORE", async {
-        session.uid_store(uid.to_string(), flags).await?.try_collect::<Vec<_>>().await
-    })
-    .await?;
+    store_set(config, session, &uid.to_string(), flags).await
+}
+
+/// Sets `flags` on the messages of `uids`, an IMAP UID set (`4,7,9`).
+async fn store_set(config: &ImapConfig, session: &mut Session<Conn>, uids: &str, flags: &str) -> anyhow::Result<()> {
+    within(config, "UID STORE", async { session.uid_store(uids, flags).await?.try_collect::<Vec<_>>().await }).await?;
     Ok(())
 }
 

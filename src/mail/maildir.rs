@@ -1,7 +1,9 @@
 //! The maildir door: every message in `new/` is handled by the [`door`](super::door)
 //! and then moved to `cur/` with the `S` (seen) flag. A crash between the two
 //! leaves the message in `new/`; it is handled again and the steward recognises
-//! it (same Message-ID), so nothing is acted on twice.
+//! it (same Message-ID), so nothing is acted on twice. A backlog is handled in
+//! [`Batch`]es, in name order, whose transactions share the store's commits;
+//! each message is moved only after its own commit.
 //!
 //! Only regular files no larger than [`MAX_MAIL_BYTES`] (the limit of `ingest`)
 //! are read. Each entry is opened without following a symbolic link
@@ -21,7 +23,7 @@ use chrono::Utc;
 use tokio::sync::watch;
 
 use super::MAX_MAIL_BYTES;
-use super::door::{Handled, handle};
+use super::door::{Batch, Handled};
 use crate::steward::{Steward, StewardError};
 
 /// The directory, beside `new/` and `cur/`, that entries the door will not read
@@ -47,21 +49,39 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
         .collect();
     names.sort();
     let mut done = Vec::new();
-    for path in names {
-        let raw = match read_entry(&path) {
-            Ok(raw) => raw,
-            // Another reader took it meanwhile.
-            Err(Refused::Gone) => continue,
-            Err(Refused::Hostile(why)) => {
-                reject(dir, &path, &why);
-                continue;
+    let mut failed = None;
+    let mut batch = Batch::default();
+    let mut names = names.into_iter().peekable();
+    while let Some(path) = names.next() {
+        match read_entry(&path) {
+            Ok(raw) => {
+                batch.push(path, raw);
             }
-        };
-        let handled = handle(steward, &raw, Utc::now()).await?;
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let target = cur.join(format!("{}:2,S", name.split(':').next().unwrap_or(&name)));
-        std::fs::rename(&path, &target).map_err(|e| MaildirError::Io(path.clone(), e))?;
-        done.push((target, handled));
+            // Another reader took it meanwhile.
+            Err(Refused::Gone) => {}
+            Err(Refused::Hostile(why)) => reject(dir, &path, &why),
+        }
+        if batch.is_empty() || (!batch.is_full() && names.peek().is_some()) {
+            continue;
+        }
+        for (path, outcome) in batch.handle(steward, Utc::now()).await {
+            let outcome = match outcome {
+                Ok(outcome) => outcome,
+                // Not stored: it stays in new/ for the next sweep.
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    continue;
+                }
+            };
+            // Moved to cur/ only now that its commit is on disk.
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let target = cur.join(format!("{}:2,S", name.split(':').next().unwrap_or(&name)));
+            std::fs::rename(&path, &target).map_err(|e| MaildirError::Io(path.clone(), e))?;
+            done.push((target, outcome));
+        }
+        if let Some(e) = failed.take() {
+            return Err(e.into());
+        }
     }
     Ok(done)
 }

@@ -6,6 +6,14 @@
 //! Work reaches the thread as closures ([`Store::transaction`]); no connection is
 //! ever held across an `.await`, and all writes are serialised, so the steward's
 //! read-decide-write runs without races.
+//!
+//! **Group commit.** A durable commit costs an fsync, which is most of what a
+//! move costs. When the thread is free it takes every closure waiting for it
+//! (at most [`GROUP_MAX`]) as one group: one IMMEDIATE transaction, each closure
+//! in its own savepoint, so an `Err` rolls back that closure's writes only, and
+//! one commit for all. No caller hears its result before that commit is on disk;
+//! if the commit fails, every closure of the group that succeeded gets the
+//! error instead. A closure that waits alone is committed alone, at once.
 
 mod clock;
 mod migrations;
@@ -52,6 +60,10 @@ pub enum StoreError {
     /// The store thread has stopped.
     #[error("the store thread has stopped")]
     Closed,
+    /// The transaction a closure ran in could not be begun or committed (its
+    /// writes are not stored).
+    #[error("the store could not commit: {0}")]
+    Commit(String),
     /// A backup could not be made as asked.
     #[error("{0}")]
     Backup(String),
@@ -118,12 +130,107 @@ pub fn make_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
-type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+/// The most closures committed together in one group (see the module docs).
+pub const GROUP_MAX: usize = 64;
+
+/// A closure waiting for the store thread, with where its result goes.
+trait Job: Send {
+    /// Runs the closure in `tx`; its result waits in [`Ran`] for the commit.
+    fn run(self: Box<Self>, tx: &Tx<'_>) -> Ran;
+    /// Tells the caller that the closure could not be run.
+    fn refuse(self: Box<Self>, error: StoreError);
+}
+
+/// A closure that ran: whether its writes stay, and how its caller hears the
+/// result once the group's commit is known (`Some`: the commit failed).
+struct Ran {
+    keep: bool,
+    finish: Box<dyn FnOnce(Option<&str>) + Send>,
+}
+
+/// A closure `f` and its reply.
+struct Pending<F, R> {
+    f: F,
+    reply: R,
+}
+
+impl<T, E, F, R> Job for Pending<F, R>
+where
+    T: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+    F: FnOnce(&Tx<'_>) -> Result<T, E> + Send,
+    R: FnOnce(Result<T, E>) + Send + 'static,
+{
+    fn run(self: Box<Self>, tx: &Tx<'_>) -> Ran {
+        let Pending { f, reply } = *self;
+        let result = f(tx);
+        Ran {
+            keep: result.is_ok(),
+            finish: Box::new(move |failed: Option<&str>| match (failed, result) {
+                (Some(why), Ok(_)) => reply(Err(E::from(StoreError::Commit(why.to_owned())))),
+                (_, result) => reply(result),
+            }),
+        }
+    }
+
+    fn refuse(self: Box<Self>, error: StoreError) {
+        (self.reply)(Err(E::from(error)));
+    }
+}
+
+/// The store thread: runs the closures waiting, a group at a time, until every
+/// handle is gone.
+fn serve(mut conn: Connection, inbox: &mpsc::Receiver<Box<dyn Job>>, commits: &AtomicU64) {
+    while let Ok(first) = inbox.recv() {
+        let mut group = vec![first];
+        group.extend(inbox.try_iter().take(GROUP_MAX - 1));
+        let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+            Ok(tx) => tx,
+            Err(e) => {
+                let why = e.to_string();
+                group.into_iter().for_each(|job| job.refuse(StoreError::Commit(why.clone())));
+                continue;
+            }
+        };
+        let mut ran = Vec::with_capacity(group.len());
+        let mut broken = None;
+        for job in group {
+            if broken.is_some() {
+                job.refuse(StoreError::Commit("an earlier closure of its group broke the transaction".into()));
+                continue;
+            }
+            if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+                broken = Some(e.to_string());
+                job.refuse(StoreError::from(e));
+                continue;
+            }
+            let one = job.run(&Tx::new(&tx));
+            let close = if one.keep { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
+            if let Err(e) = tx.execute_batch(close) {
+                broken = Some(e.to_string());
+            }
+            ran.push(one);
+        }
+        let outcome = match broken {
+            // Dropping the transaction rolls it back.
+            Some(why) => Err(why),
+            None => tx.commit().map_err(|e| e.to_string()),
+        };
+        if outcome.is_ok() {
+            commits.fetch_add(1, Ordering::SeqCst);
+        } else if let Err(why) = &outcome {
+            tracing::error!(error = %why, closures = ran.len(), "a store transaction failed; its callers are told");
+        }
+        for one in ran {
+            (one.finish)(outcome.as_ref().err().map(String::as_str));
+        }
+    }
+}
 
 /// A handle to the store thread; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Box<dyn Job>>,
     path: PathBuf,
     /// Transactions committed through this handle's thread (see [`Store::commits`]).
     commits: Arc<AtomicU64>,
@@ -195,16 +302,14 @@ impl Store {
             let file = PathBuf::from(format!("{}{suffix}", path.display()));
             make_private(&file).map_err(|e| StoreError::Io(file, e))?;
         }
-        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (jobs, inbox) = mpsc::channel::<Box<dyn Job>>();
+        let commits = Arc::new(AtomicU64::new(0));
+        let counted = commits.clone();
         thread::Builder::new()
             .name("store".into())
-            .spawn(move || {
-                for job in inbox {
-                    job(&mut conn);
-                }
-            })
+            .spawn(move || serve(conn, &inbox, &counted))
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok(Store { jobs, path: path.to_owned(), commits: Arc::new(AtomicU64::new(0)) })
+        Ok(Store { jobs, path: path.to_owned(), commits })
     }
 
     /// The database file.
@@ -213,14 +318,17 @@ impl Store {
     }
 
     /// How many transactions this store has committed since it was opened: a
-    /// test counts with it that one command is one transaction.
+    /// test counts with it that one command is one transaction (a command run
+    /// alone; concurrent ones may share a commit).
     pub fn commits(&self) -> u64 {
         self.commits.load(Ordering::SeqCst)
     }
 
     /// Runs `f` in one IMMEDIATE transaction on the store thread and commits when it
-    /// returns `Ok`; an `Err` rolls everything back. IMMEDIATE takes the write lock
-    /// first, so a read-then-write never meets `SQLITE_BUSY` half-way.
+    /// returns `Ok`; an `Err` rolls everything `f` wrote back. IMMEDIATE takes the
+    /// write lock first, so a read-then-write never meets `SQLITE_BUSY` half-way.
+    /// Closures waiting together share one commit (group commit, see the module
+    /// docs); the answer comes only after that commit.
     ///
     /// # Errors
     /// `f`'s own error, or a store failure converted into `E`.
@@ -260,17 +368,7 @@ impl Store {
         E: From<StoreError> + Send + 'static,
         F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
     {
-        let commits = self.commits.clone();
-        let job: Job = Box::new(move |conn: &mut Connection| {
-            let result = (|| {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreError::from)?;
-                let value = f(&Tx::new(&tx))?;
-                tx.commit().map_err(StoreError::from)?;
-                commits.fetch_add(1, Ordering::SeqCst);
-                Ok(value)
-            })();
-            reply(result);
-        });
+        let job: Box<dyn Job> = Box::new(Pending { f, reply });
         self.jobs.send(job).map_err(|_| E::from(StoreError::Closed))
     }
 }
@@ -417,6 +515,52 @@ mod tests {
         assert_eq!(store.commits() - before, 1);
         for (key, want) in [("kept", true), ("undone", false), ("taken", true)] {
             assert_eq!(store.transaction(seen(key)).await.unwrap(), want, "{key}");
+        }
+    }
+
+    /// Closures that wait together share one commit; one that fails is undone
+    /// alone, and every caller hears only after the commit.
+    #[test]
+    fn closures_waiting_together_share_one_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let before = store.commits();
+        // The first closure holds the thread until the others are queued behind it.
+        let (started, is_started) = mpsc::channel();
+        let (release, held) = mpsc::channel::<()>();
+        let (first_done, first) = mpsc::channel();
+        store
+            .submit(
+                move |tx: &Tx<'_>| {
+                    started.send(()).unwrap();
+                    held.recv().unwrap();
+                    tx.mark_mail_seen("first", chrono::Utc::now(), "accepted")
+                },
+                move |r: Result<(), StoreError>| first_done.send(r.is_ok()).unwrap(),
+            )
+            .unwrap();
+        is_started.recv().unwrap();
+        let (done, results) = mpsc::channel();
+        for (key, fails) in [("b", false), ("c", true), ("d", false)] {
+            let done = done.clone();
+            store
+                .submit(
+                    move |tx: &Tx<'_>| {
+                        tx.mark_mail_seen(key, chrono::Utc::now(), "accepted")?;
+                        if fails { Err(StoreError::Corrupt("refused".into())) } else { Ok(()) }
+                    },
+                    move |r: Result<(), StoreError>| done.send((key, r.is_ok())).unwrap(),
+                )
+                .unwrap();
+        }
+        release.send(()).unwrap();
+        assert!(first.recv().unwrap());
+        let mut heard: Vec<_> = (0..3).map(|_| results.recv().unwrap()).collect();
+        heard.sort();
+        assert_eq!(heard, [("b", true), ("c", false), ("d", true)]);
+        assert_eq!(store.commits() - before, 2, "the first alone, then b, c and d together");
+        for (key, want) in [("first", true), ("b", true), ("c", false), ("d", true)] {
+            assert_eq!(store.transaction_blocking(move |tx| tx.mail_seen(key)).unwrap(), want, "{key}");
         }
     }
 
