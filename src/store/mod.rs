@@ -141,11 +141,14 @@ trait Job: Send {
     fn refuse(self: Box<Self>, error: StoreError);
 }
 
-/// A closure that ran: whether its writes stay, and how its caller hears the
-/// result once the group's commit is known (`Some`: the commit failed).
+/// Tells a closure's caller its result once the group's commit is known
+/// (`Some`: why the commit failed).
+type Finish = Box<dyn FnOnce(Option<&str>) + Send>;
+
+/// A closure that ran: whether its writes stay, and how its caller hears.
 struct Ran {
     keep: bool,
-    finish: Box<dyn FnOnce(Option<&str>) + Send>,
+    finish: Finish,
 }
 
 /// A closure `f` and its reply.
