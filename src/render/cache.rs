@@ -55,6 +55,18 @@ pub struct Pictures {
     cache: Mutex<Lru>,
 }
 
+impl std::fmt::Debug for Pictures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (count, bytes) = self.cached();
+        f.debug_struct("Pictures")
+            .field("free_permits", &self.permits.available_permits())
+            .field("waiting", &self.waiting.load(Ordering::SeqCst))
+            .field("cached", &count)
+            .field("cached_bytes", &bytes)
+            .finish()
+    }
+}
+
 impl Default for Pictures {
     fn default() -> Pictures {
         Pictures::new(RENDERS_AT_ONCE, MAX_WAITING, CACHE_BYTES)
