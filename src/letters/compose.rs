@@ -287,10 +287,11 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
 }
 
 /// The line that stands for the base64 body of the picture with content key
-/// `key` in a queued mail. Only the last occurrence counts (see
-/// [`put_picture`]).
+/// `key` (64 hex digits) in a queued mail. Only the last occurrence counts (see
+/// [`put_picture`]). It is valid base64 itself (letters and digits, a multiple
+/// of four long), so a queued mail still parses as MIME.
 pub fn picture_placeholder(key: &str) -> String {
-    format!("fairsteward-board-picture-{key}")
+    format!("fairstewardboardpicture0{key}")
 }
 
 /// `message` with the picture `key` put in as the image part's base64 body, in
@@ -506,11 +507,14 @@ mod tests {
         assert!(!a.message.windows(4).any(|w| w == b"\x89PNG"), "no picture in the queued bytes");
         let queued = String::from_utf8(a.message.clone()).unwrap();
         assert!(queued.contains(&picture_placeholder(&picture.key)), "{queued}");
+        use base64::Engine as _;
+        let placeholder = base64::engine::general_purpose::STANDARD.decode(picture_placeholder(&picture.key));
+        assert!(placeholder.is_ok(), "the queued mail parses as MIME: {placeholder:?}");
         let delivered = put_picture(&a.message, &picture.key, PNG).unwrap();
         assert_eq!(put_picture(&b.message, &picture.key, PNG).unwrap(), delivered, "the same bytes each time");
         assert!(put_picture(&a.message, &BoardPicture::new("<svg></svg>".into(), 640).key, PNG).is_none());
         let text = String::from_utf8(delivered).unwrap();
-        assert!(!text.contains("fairsteward-board-picture"), "{text}");
+        assert!(!text.contains("fairstewardboardpicture"), "{text}");
         assert!(text.contains("Reply-To: moves+8KQ2ZJ.0.2.mac@steward.example"), "{text}");
         assert!(text.contains("In-Reply-To: <8KQ2ZJ.0.0.started@steward.example>"), "{text}");
 
