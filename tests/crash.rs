@@ -756,7 +756,9 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         assert_eq!(inbound as usize, moves.len(), "game {g}: accepted inbound messages");
         let mut stmt =
             conn.prepare("SELECT message_id, message, sent_at, picture FROM outbox WHERE game_id = ?1").unwrap();
-        let mails: Vec<(String, Vec<u8>, Option<String>, Option<String>)> = stmt
+        // Message-ID, message, sent at, picture key.
+        type Queued = (String, Vec<u8>, Option<String>, Option<String>);
+        let mails: Vec<Queued> = stmt
             .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
             .unwrap()
             .collect::<Result<_, _>>()

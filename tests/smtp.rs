@@ -459,7 +459,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     use fairsteward::mail::outbox::{Drainer, Pass, Sink};
     use fairsteward::render::svg::{Marks, board_svg};
     use fairsteward::rules::{Options, Seat, VariantId};
-    use fairsteward::store::{BoardPicture, Store, StoreError};
+    use fairsteward::store::{BoardPicture, Store};
     let stack = stack();
     let _ = rustls::crypto::ring::default_provider().install_default();
     let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
@@ -508,7 +508,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     let keys = Arc::new(fairsteward::protocol::StewardKeys::load_or_create(&dir.path().join("keys")).unwrap());
     let mut drainer = Drainer::new(store.clone(), Sink::Smtp(sink), keys);
     assert_eq!(drainer.pass().await.unwrap(), Pass { delivered: 1, refused: 0, stopped: false });
-    let pictures = store.transaction(|tx| Ok::<_, StoreError>(tx.count_pictures()?)).await.unwrap();
+    let pictures: (i64, i64) = store.transaction(|tx| tx.count_pictures()).await.unwrap();
     assert_eq!(pictures, (0, 0), "the picture is dropped once its mail is sent");
 
     let boxes =
