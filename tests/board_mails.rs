@@ -123,3 +123,55 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
         assert!(!answer.contains(http_only), "{http_only:?} in a mail refusal: {answer}");
     }
 }
+
+/// Board mails are queued without their pictures (issue 13 point 1): no outbox
+/// row holds PNG bytes, the mails delivered carry each seat's own picture, and
+/// the pictures are dropped once every mail carrying them is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_mails_are_queued_without_their_pictures_and_delivered_with_them() {
+    let s = Server::start().await;
+    let (id, tokens) =
+        create(&s, "chess", json!({}), &[("Alice", "alice@example.org"), ("Bob", "bob@example.org")]).await;
+    s.mv(&id, &tokens[0], 1, "e4").await.ok(200);
+    s.mv(&id, &tokens[1], 2, "e5").await.ok(200);
+    for turn in 1..=2 {
+        let pngs: Vec<Vec<u8>> = {
+            let mut pngs = Vec::new();
+            for seat in 0..2 {
+                let mail = spooled(&s, &format!("{id}.{turn}.{seat}.turn")).await;
+                assert_eq!(mail.kinds(), ["text/plain", "text/html", "image/png"], "turn {turn}, seat {seat}");
+                let png = &mail.parts[2];
+                assert_eq!(png.content_id.as_deref(), Some("board"));
+                let decoded = resvg::tiny_skia::Pixmap::decode_png(&png.content).expect("a PNG that decodes");
+                assert_eq!((decoded.width(), decoded.height()), (640, 640), "turn {turn}, seat {seat}");
+                pngs.push(png.content.clone());
+            }
+            pngs
+        };
+        assert_ne!(pngs[0], pngs[1], "each seat sees the board from its own side");
+    }
+    let db = s.config.database();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    let mut stmt = conn.prepare("SELECT message_id, message, picture FROM outbox WHERE game_id = ?1").unwrap();
+    let rows: Vec<(String, Vec<u8>, Option<String>)> =
+        stmt.query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 6, "two start mails and two mails for each of two turns");
+    for (message_id, message, picture) in &rows {
+        assert!(picture.is_some(), "{message_id} names its picture");
+        assert!(!message.windows(4).any(|w| w == b"\x89PNG"), "{message_id}: no PNG in the row");
+        assert!(!message.windows(11).any(|w| w == b"iVBORw0KGgo"), "{message_id}: no base64 PNG in the row");
+    }
+    let pictures = eventually_within(Duration::from_secs(20), "the pictures dropped once sent", || {
+        let (unsent, pictures): (i64, i64) = conn
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL), (SELECT COUNT(*) FROM pictures)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        (unsent == 0).then_some(pictures)
+    })
+    .await;
+    assert_eq!(pictures, 0, "no picture is kept once no unsent mail carries it");
+}

@@ -754,9 +754,12 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
             })
             .unwrap();
         assert_eq!(inbound as usize, moves.len(), "game {g}: accepted inbound messages");
-        let mut stmt = conn.prepare("SELECT message_id, message, sent_at FROM outbox WHERE game_id = ?1").unwrap();
-        let mails: Vec<(String, Vec<u8>, Option<String>)> = stmt
-            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        let mut stmt =
+            conn.prepare("SELECT message_id, message, sent_at, picture FROM outbox WHERE game_id = ?1").unwrap();
+        // Message-ID, message, sent at, picture key.
+        type Queued = (String, Vec<u8>, Option<String>, Option<String>);
+        let mails: Vec<Queued> = stmt
+            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
@@ -764,14 +767,31 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         let mut want: BTreeSet<String> = (0..2).map(|s| format!("{g}.0.{s}.started")).collect();
         want.extend((1..=k).flat_map(|t| (0..2).map(move |s| format!("{g}.{t}.{s}.turn"))));
         assert_eq!(ids, want, "game {g}: the mails queued");
-        for (id, message, sent_at) in &mails {
+        for (id, message, sent_at, picture) in &mails {
             if sent_at.is_none() {
                 unsent.insert(fairsteward::mail::spool::file_for(spool, id).with_extension("eml.tmp"));
             } else {
                 let path = fairsteward::mail::spool::file_for(spool, id);
                 let on_disk = std::fs::read(&path)
                     .unwrap_or_else(|e| panic!("mail {id} marked sent but {}: {e}", path.display()));
-                assert_eq!(&on_disk, message, "mail {id}: the spool file differs from the outbox");
+                // The queued mail holds a placeholder where the drainer put the
+                // board picture: put the picture the spool file carries there.
+                let queued = match picture {
+                    Some(key) => {
+                        let parsed = mail_parser::MessageParser::default().parse(&on_disk).expect("a mail");
+                        let png = parsed
+                            .parts
+                            .iter()
+                            .find(|p| mail_parser::MimeHeaders::content_id(*p) == Some("board"))
+                            .unwrap_or_else(|| panic!("mail {id}: no board picture"))
+                            .contents();
+                        assert!(png.starts_with(b"\x89PNG"), "mail {id}: a PNG");
+                        fairsteward::letters::compose::put_picture(message, key, png)
+                            .unwrap_or_else(|| panic!("mail {id}: no placeholder for its picture"))
+                    }
+                    None => message.clone(),
+                };
+                assert_eq!(on_disk, queued, "mail {id}: the spool file differs from the outbox");
             }
         }
     }

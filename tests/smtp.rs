@@ -451,14 +451,20 @@ async fn board_mails_arrive_once_threaded_and_multipart() {
     steward.stop().await;
 }
 
-/// The sink carries a board mail with its PNG through a real server whole:
-/// multipart/alternative, then multipart/related with the image inline.
+/// A board mail queued without its PNG goes through the outbox drainer to a
+/// real server whole, the picture put in: multipart/alternative, then
+/// multipart/related with the image inline, drawn from the queued SVG.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
+    use fairsteward::mail::outbox::{Drainer, Pass, Sink};
+    use fairsteward::render::svg::{Marks, board_svg};
+    use fairsteward::rules::{Options, Seat, VariantId};
+    use fairsteward::store::{BoardPicture, Store};
     let stack = stack();
     let _ = rustls::crypto::ring::default_provider().install_default();
-    // A 1×1 PNG.
-    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\0\x05\0\x01\xff\x89\x99=\x1d\0\0\0\0IEND\xaeB`\x82";
+    let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
+    let svg = board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), Seat::new(0));
+    let picture = BoardPicture::new(svg.clone(), 320);
     let user = unique("png");
     let from: lettre::message::Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
     let game: fairsteward::ids::GameId = "8KQ2ZJ".parse().unwrap();
@@ -480,12 +486,13 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
         date: chrono::Utc::now(),
         extras: Extras {
             html: Some("turn.html"),
-            png: Some(PNG.to_vec()),
+            picture: Some(picture.clone()),
             reply_to: Some("moves+8KQ2ZJ.0.2.x@steward.example".parse().unwrap()),
             answers: None,
         },
     })
     .unwrap();
+    assert!(!row.message.windows(4).any(|w| w == b"\x89PNG"), "the queued mail carries no PNG");
     let config = SmtpConfig::from_raw(RawSmtp {
         host: Some(stack.smtp_host.clone()),
         port: Some(stack.smtp_port),
@@ -494,7 +501,15 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     })
     .unwrap();
     let sink = SmtpSink::new(&config, &from).unwrap();
-    sink.send(&row.recipient, &row.message).await.expect("the server accepts the mail");
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("steward.db")).unwrap();
+    let queued = row.clone();
+    store.transaction(move |tx| tx.queue_mail(&queued, chrono::Utc::now())).await.unwrap();
+    let keys = Arc::new(fairsteward::protocol::StewardKeys::load_or_create(&dir.path().join("keys")).unwrap());
+    let mut drainer = Drainer::new(store.clone(), Sink::Smtp(sink), keys);
+    assert_eq!(drainer.pass().await.unwrap(), Pass { delivered: 1, refused: 0, stopped: false });
+    let pictures: (i64, i64) = store.transaction(|tx| tx.count_pictures()).await.unwrap();
+    assert_eq!(pictures, (0, 0), "the picture is dropped once its mail is sent");
 
     let boxes =
         wait_for_mail(&stack, std::slice::from_ref(&user), Duration::from_secs(20), "the mail", |b| count(b) == 1)
@@ -510,13 +525,16 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
         .collect();
     assert_eq!(kinds, ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]);
     let image = m.parts.iter().find(|p| p.content_id() == Some("board")).expect("Content-ID <board>");
-    assert_eq!(image.contents(), PNG, "the PNG arrives byte for byte");
+    let drawn = fairsteward::render::png::board_png(&svg, 320).unwrap();
+    assert_eq!(image.contents(), drawn, "the picture arrives byte for byte");
     assert!(m.body_html(0).unwrap().contains("src=\"cid:board\""));
-    // What arrived is what was queued, after the trace headers the servers add.
-    let queued = String::from_utf8_lossy(&row.message);
+    // What arrived is the queued mail with the picture put in, after the trace
+    // headers the servers add.
+    let sent = fairsteward::letters::compose::put_picture(&row.message, &picture.key, &drawn).unwrap();
+    let sent = String::from_utf8_lossy(&sent);
     // (SMTP ends the data with a line break the stored message may lack.)
     let arrived = String::from_utf8_lossy(raw).replace("\r\n", "\n");
-    assert!(arrived.trim_end().ends_with(queued.replace("\r\n", "\n").trim_end()), "the message arrives unchanged");
+    assert!(arrived.trim_end().ends_with(sent.replace("\r\n", "\n").trim_end()), "the message arrives unchanged");
 }
 
 /// A mail the server cannot take (here: a recipient that is no address) is held
@@ -539,6 +557,7 @@ async fn a_refused_mail_is_held_back_and_the_others_go_on() {
         message: format!("From: moves@{DOMAIN}\r\nTo: {to}\r\nSubject: mail {n}\r\nMessage-ID: <8KQ2ZJ.{n}.0.turn.{user}@{DOMAIN}>\r\n\r\nbody\r\n")
             .into_bytes(),
         sealed: false,
+        picture: None,
     }
     };
     let rows = vec![

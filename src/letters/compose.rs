@@ -20,18 +20,25 @@
 //!
 //! The MIME boundaries derive from the Message-ID, so the same mail always
 //! formats to the same bytes.
+//!
+//! **The picture is not in the queued bytes.** A board mail is queued with a
+//! placeholder line ([`picture_placeholder`]) as the image part's base64 body,
+//! and its outbox row names the picture ([`BoardPicture`]); the outbox drainer
+//! draws the picture off the store thread, stores it once, and puts it in with
+//! [`put_picture`] just before handing the mail over. The queued bytes and the
+//! stored PNG fix the delivered bytes, so a resend is byte for byte the same.
 
 use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
 use lettre::Message;
-use lettre::message::header::ContentType;
-use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, ContentType};
+use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use minijinja::Environment;
 
 use crate::contact::PlayerAddress;
 use crate::ids::GameId;
-use crate::store::OutboxRow;
+use crate::store::{BoardPicture, OutboxRow};
 
 fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
@@ -135,12 +142,13 @@ pub const BOARD_CID: &str = "board";
 #[derive(Clone, Debug, Default)]
 pub struct Extras {
     /// The HTML alternative's template (e.g. `turn.html`), rendered with the
-    /// draft's variables plus `board_image` (whether `png` is there). `None`: a
-    /// plain-text mail.
+    /// draft's variables plus `board_image` (whether `picture` is there).
+    /// `None`: a plain-text mail.
     pub html: Option<&'static str>,
-    /// The board as a PNG, inline in the HTML part (Content-ID [`BOARD_CID`]).
-    /// Ignored without `html`.
-    pub png: Option<Vec<u8>>,
+    /// The board picture, inline in the HTML part (Content-ID [`BOARD_CID`]):
+    /// queued as a placeholder, put in by the outbox drainer. Ignored without
+    /// `html`.
+    pub picture: Option<BoardPicture>,
     /// A `Reply-To` header (the address replies should go to).
     pub reply_to: Option<Mailbox>,
     /// The player's mail this answers (Message-ID without angle brackets); it
@@ -254,16 +262,16 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
             None => builder = builder.in_reply_to(root.clone()).references(root),
         }
     }
-    let message = match d.extras.html {
-        None => builder.header(ContentType::TEXT_PLAIN).body(body)?,
+    let (message, picture) = match d.extras.html {
+        None => (builder.header(ContentType::TEXT_PLAIN).body(body)?, None),
         Some(name) => {
-            let png = d.extras.png;
-            let context = minijinja::context! { board_image => png.is_some(), ..d.context };
+            let picture = d.extras.picture;
+            let context = minijinja::context! { board_image => picture.is_some(), ..d.context };
             let html = templates()
                 .get_template(name)
                 .and_then(|t| t.render(&context))
                 .map_err(|e| ComposeError::Template(name, e))?;
-            builder.multipart(alternative(&id, body, html, png))?
+            (builder.multipart(alternative(&id, body, html, picture.as_ref()))?, picture)
         }
     };
     Ok(OutboxRow {
@@ -274,25 +282,61 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
         subject: d.subject,
         message: message.formatted(),
         sealed: false,
+        picture,
     })
 }
 
-/// `text/plain` and `text/html` as alternatives, the HTML with `png` inline.
-fn alternative(message_id: &str, text: String, html: String, png: Option<Vec<u8>>) -> MultiPart {
+/// The line that stands for the base64 body of the picture with content key
+/// `key` (64 hex digits) in a queued mail. Only the last occurrence counts (see
+/// [`put_picture`]). It is valid base64 itself (letters and digits, a multiple
+/// of four long), so a queued mail still parses as MIME.
+pub fn picture_placeholder(key: &str) -> String {
+    format!("fairstewardboardpicture0{key}")
+}
+
+/// `message` with the picture `key` put in as the image part's base64 body, in
+/// place of its placeholder; `None` if the message has no such placeholder.
+///
+/// The image part is the message's last part, so the placeholder sought is the
+/// last one, on a line of its own right after the part's headers: a player's
+/// text in an earlier part cannot stand in for it.
+pub fn put_picture(message: &[u8], key: &str, png: &[u8]) -> Option<Vec<u8>> {
+    let marker = format!("\r\n\r\n{}\r\n", picture_placeholder(key));
+    let at = message.windows(marker.len()).rposition(|w| w == marker.as_bytes())?;
+    // The same base64 lettre writes for an attachment: lines of 76, CRLF between.
+    let body = Body::new_with_encoding(png.to_vec(), ContentTransferEncoding::Base64).ok()?.into_vec();
+    let start = at + 4;
+    let end = start + marker.len() - 6;
+    let mut out = Vec::with_capacity(message.len() + body.len());
+    out.extend_from_slice(&message[..start]);
+    out.extend_from_slice(&body);
+    out.extend_from_slice(&message[end..]);
+    Some(out)
+}
+
+/// `text/plain` and `text/html` as alternatives, the HTML with the picture
+/// inline (as its placeholder).
+fn alternative(message_id: &str, text: String, html: String, picture: Option<&BoardPicture>) -> MultiPart {
     // Stable boundaries: the same mail gives the same bytes. "=_" never occurs in
     // quoted-printable or base64 text, and the hash keeps them apart from any
     // 7bit body.
     let digest = ring::digest::digest(&ring::digest::SHA256, message_id.as_bytes());
     let tag: String = digest.as_ref()[..12].iter().map(|b| format!("{b:02x}")).collect();
     let alternative = MultiPart::alternative().boundary(format!("=_alt_{tag}")).singlepart(SinglePart::plain(text));
-    match png {
+    match picture {
         None => alternative.singlepart(SinglePart::html(html)),
-        Some(png) => alternative.multipart(
-            MultiPart::related().boundary(format!("=_rel_{tag}")).singlepart(SinglePart::html(html)).singlepart(
-                Attachment::new_inline(BOARD_CID.to_owned())
-                    .body(png, ContentType::parse("image/png").expect("a MIME type")),
-            ),
-        ),
+        Some(picture) => {
+            let placeholder = Body::dangerous_pre_encoded(
+                picture_placeholder(&picture.key).into_bytes(),
+                ContentTransferEncoding::Base64,
+            );
+            alternative.multipart(
+                MultiPart::related().boundary(format!("=_rel_{tag}")).singlepart(SinglePart::html(html)).singlepart(
+                    Attachment::new_inline(BOARD_CID.to_owned())
+                        .body(placeholder, ContentType::parse("image/png").expect("a MIME type")),
+                ),
+            )
+        }
     }
 }
 
@@ -345,6 +389,7 @@ pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
         subject: d.subject,
         message: message.formatted(),
         sealed: false,
+        picture: None,
     })
 }
 
@@ -448,16 +493,28 @@ mod tests {
     fn a_board_mail_is_text_and_html_with_the_board_inline() {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
         let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let picture = BoardPicture::new("<svg/>".into(), 640);
         let extras = || Extras {
             html: Some("turn.html"),
-            png: Some(PNG.to_vec()),
+            picture: Some(picture.clone()),
             reply_to: Some("moves+8KQ2ZJ.0.2.mac@steward.example".parse().unwrap()),
             answers: None,
         };
         let a = compose(board_draft(&from, &game, extras())).unwrap();
         let b = compose(board_draft(&from, &game, extras())).unwrap();
         assert_eq!(a.message, b.message, "stable boundaries: the same mail formats to the same bytes");
-        let text = String::from_utf8(a.message).unwrap();
+        assert_eq!(a.picture, Some(picture.clone()), "the row names the picture");
+        assert!(!a.message.windows(4).any(|w| w == b"\x89PNG"), "no picture in the queued bytes");
+        let queued = String::from_utf8(a.message.clone()).unwrap();
+        assert!(queued.contains(&picture_placeholder(&picture.key)), "{queued}");
+        use base64::Engine as _;
+        let placeholder = base64::engine::general_purpose::STANDARD.decode(picture_placeholder(&picture.key));
+        assert!(placeholder.is_ok(), "the queued mail parses as MIME: {placeholder:?}");
+        let delivered = put_picture(&a.message, &picture.key, PNG).unwrap();
+        assert_eq!(put_picture(&b.message, &picture.key, PNG).unwrap(), delivered, "the same bytes each time");
+        assert!(put_picture(&a.message, &BoardPicture::new("<svg></svg>".into(), 640).key, PNG).is_none());
+        let text = String::from_utf8(delivered).unwrap();
+        assert!(!text.contains("fairstewardboardpicture"), "{text}");
         assert!(text.contains("Reply-To: moves+8KQ2ZJ.0.2.mac@steward.example"), "{text}");
         assert!(text.contains("In-Reply-To: <8KQ2ZJ.0.0.started@steward.example>"), "{text}");
 
@@ -500,6 +557,25 @@ mod tests {
         let image = &mail.parts[4];
         assert_eq!(image.content_id(), Some(BOARD_CID));
         assert_eq!(image.contents(), PNG);
+    }
+
+    #[test]
+    fn a_picture_put_in_is_the_part_lettre_would_have_written() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let picture = BoardPicture::new("<svg/>".into(), 640);
+        let extras = Extras { html: Some("turn.html"), picture: Some(picture.clone()), ..Extras::default() };
+        let row = compose(board_draft(&from, &game, extras)).unwrap();
+        // Many lines of base64, every byte value.
+        let png: Vec<u8> = PNG.iter().copied().chain((0..5000u32).map(|i| (i * 7 % 256) as u8)).collect();
+        let delivered = put_picture(&row.message, &picture.key, &png).unwrap();
+        let part = Attachment::new_inline(BOARD_CID.to_owned())
+            .body(png.clone(), ContentType::parse("image/png").unwrap())
+            .formatted();
+        assert!(delivered.windows(part.len()).any(|w| w == part), "the image part as lettre formats it");
+        let mail = mail_parser::MessageParser::default().parse(&delivered).unwrap();
+        assert_eq!(mail.parts[4].contents(), png);
+        assert!(delivered.ends_with(&row.message[row.message.len() - 40..]), "the closing boundaries stay");
     }
 
     #[test]

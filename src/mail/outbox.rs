@@ -19,6 +19,19 @@
 //! (issue 11 point 3). The spool, though, is the players' delivered mail: what
 //! lands there is in clear (mode 0600), as in a mailbox.
 //!
+//! **Board pictures.** A board mail is queued without its PNG: its row names
+//! the picture ([`OutboxRow::picture`]) and its message holds a placeholder
+//! (issue 13 point 1). Before handing a page of mails over, the drainer draws
+//! the pictures of that page not drawn yet — on the blocking pool, at most
+//! [`DRAWS_AT_ONCE`] at a time, each once however many mails carry it — and
+//! stores them in one commit; then it puts each mail's stored PNG in its place
+//! ([`crate::letters::compose::put_picture`]). A resend uses the stored PNG,
+//! never a new drawing, so it is byte for byte the same mail. A picture that
+//! cannot be drawn is stored as a small stand-in (and a warning logged): the
+//! mail goes with its text board, and every resend with the same stand-in. A
+//! picture no unsent mail carries any more is dropped in the commit that marks
+//! its last mail sent.
+//!
 //! **Backoff.** When the server is unreachable (or answers 4xx, or the spool or
 //! the store fails), the pass stops at the first such failure, records it on that
 //! mail (`attempts`, `last_error`) and the whole queue waits 1 s, then 2, 4, … up
@@ -37,8 +50,10 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::smtp::{Failure, SmtpSink};
+use crate::letters::compose::put_picture;
 use crate::protocol::{StewardKeys, open_record};
-use crate::store::{OUTBOX_LABEL, OutboxRow, Store, StoreError};
+use crate::render::cache::{PictureError, Pictures};
+use crate::store::{OUTBOX_LABEL, OutboxRow, Store, StoreError, StoredPicture, Tx};
 
 /// The first wait after a failure.
 pub const FIRST_RETRY: Duration = Duration::from_secs(1);
@@ -48,6 +63,8 @@ pub const LAST_RETRY: Duration = Duration::from_secs(5 * 60);
 pub const IDLE_LOOK: Duration = Duration::from_secs(5);
 /// Mails read from the queue at a time; also the most marked sent in one commit.
 pub const FLUSH_EVERY: usize = 32;
+/// How many board pictures the drainer draws at once, on the blocking pool.
+pub const DRAWS_AT_ONCE: usize = 2;
 /// How long the last pass at shutdown may take.
 const LAST_PASS: Duration = Duration::from_secs(10);
 
@@ -128,25 +145,121 @@ pub struct Drainer {
     paused: Option<Backoff>,
     /// Mails the server refused, each waiting on its own, by row id.
     held: HashMap<i64, Backoff>,
+    /// Draws board pictures, a few at a time, off the async threads.
+    pictures: Pictures,
+}
+
+/// A page of the queue: its mails and the stored pictures they carry.
+struct Page {
+    rows: Vec<OutboxRow>,
+    pictures: HashMap<String, StoredPicture>,
+}
+
+impl Page {
+    /// The page of unsent mails after row `after`, with their pictures.
+    fn read(tx: &Tx<'_>, after: i64) -> Result<Page, StoreError> {
+        let rows = tx.unsent_mail_after(after, FLUSH_EVERY as u32)?;
+        let keys: Vec<&str> = rows.iter().filter_map(|r| r.picture.as_ref().map(|p| p.key.as_str())).collect();
+        let pictures = tx.pictures(&keys)?;
+        Ok(Page { rows, pictures })
+    }
+
+    fn empty() -> Page {
+        Page { rows: Vec::new(), pictures: HashMap::new() }
+    }
 }
 
 impl Drainer {
     /// A drainer with nothing paused or held; `keys` open sealed rows.
     pub fn new(store: Store, sink: Sink, keys: Arc<StewardKeys>) -> Drainer {
-        Drainer { store, sink, keys, paused: None, held: HashMap::new() }
+        let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0);
+        Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures }
     }
 
-    /// The bytes to hand over for `row`: its message, opened if sealed.
-    fn message_of(&self, row: &OutboxRow) -> Result<Vec<u8>, Failure> {
-        if !row.sealed {
-            return Ok(row.message.clone());
-        }
-        open_record(&row.message, &self.keys, OUTBOX_LABEL).map_err(|e| {
-            // Sealed to another key (the keys were replaced): it stays queued,
-            // held back, for the operator to see in the log.
-            tracing::error!(message_id = %row.message_id, error = %e, "a sealed mail cannot be opened with the steward's keys");
-            Failure::Mail(format!("the sealed mail cannot be opened with the steward's keys: {e}"))
+    /// The bytes to hand over for `row`: its message, opened if sealed, with
+    /// its board picture (`png`, the stored one) put in.
+    fn message_of(&self, row: &OutboxRow, png: Option<&[u8]>) -> Result<Vec<u8>, Failure> {
+        let message = if row.sealed {
+            open_record(&row.message, &self.keys, OUTBOX_LABEL).map_err(|e| {
+                // Sealed to another key (the keys were replaced): it stays queued,
+                // held back, for the operator to see in the log.
+                tracing::error!(message_id = %row.message_id, error = %e, "a sealed mail cannot be opened with the steward's keys");
+                Failure::Mail(format!("the sealed mail cannot be opened with the steward's keys: {e}"))
+            })?
+        } else {
+            row.message.clone()
+        };
+        let (Some(picture), Some(png)) = (&row.picture, png) else { return Ok(message) };
+        put_picture(&message, &picture.key, png).ok_or_else(|| {
+            tracing::error!(message_id = %row.message_id, picture = %picture.key, "a queued mail lacks the placeholder of its picture");
+            Failure::Mail(format!("the queued mail lacks the placeholder of its picture {}", picture.key))
         })
+    }
+
+    /// The stored PNG of every picture the mails of `page` carry (but those
+    /// held back), drawing and storing those not drawn yet. A picture left out
+    /// could not be drawn now (the renderer is busy): its mails wait.
+    ///
+    /// # Errors
+    /// Store failures.
+    async fn pictures_of(&self, page: &Page) -> Result<HashMap<String, Arc<[u8]>>, StoreError> {
+        let now = Instant::now();
+        let mut ready = HashMap::new();
+        let mut to_draw = Vec::new();
+        let mut lost = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for row in &page.rows {
+            let Some(picture) = &row.picture else { continue };
+            if self.held.get(&row.id).is_some_and(|b| b.until > now) || !seen.insert(picture.key.as_str()) {
+                continue;
+            }
+            match page.pictures.get(&picture.key) {
+                Some(StoredPicture::Drawn(png)) => {
+                    ready.insert(picture.key.clone(), png.clone());
+                }
+                Some(StoredPicture::Undrawn(source)) => to_draw.push((picture.key.clone(), source.clone())),
+                None => lost.push((picture.key.clone(), row.message_id.clone())),
+            }
+        }
+        if to_draw.is_empty() && lost.is_empty() {
+            return Ok(ready);
+        }
+        // Drawn a few at a time on the blocking pool (the permits of `pictures`).
+        let drawn = futures_util::future::join_all(to_draw.into_iter().map(|(key, source)| async move {
+            let png = self.pictures.png(source.svg.clone(), source.size_px).await;
+            (key, png)
+        }))
+        .await;
+        let mut store = Vec::new();
+        for (key, png) in drawn {
+            match png {
+                Ok(png) => store.push((key, png, None)),
+                Err(PictureError::Busy) => {}
+                Err(PictureError::Render(e)) => {
+                    tracing::warn!(picture = %key, error = %e, "cannot draw a board picture; its mails go with the text board and a stand-in image");
+                    store.push((key, Arc::from(crate::render::png::STAND_IN), Some(e.to_string())));
+                }
+            }
+        }
+        for (key, message_id) in lost {
+            tracing::warn!(picture = %key, %message_id, "a queued mail's picture is not stored; it goes with a stand-in image");
+            store.push((key, Arc::from(crate::render::png::STAND_IN), Some("the picture was not stored".to_owned())));
+        }
+        let at = Utc::now();
+        let stored = self
+            .store
+            .transaction(move |tx| {
+                store
+                    .into_iter()
+                    .map(|(key, png, failed)| {
+                        let png = tx.store_drawn_picture(&key, &png, failed.as_deref(), at)?;
+                        Ok((key, png))
+                    })
+                    .collect::<Result<Vec<_>, StoreError>>()
+            })
+            .await?;
+        ready.extend(stored);
+        Ok(ready)
     }
 
     /// Whether the queue is waiting out a backoff right now.
@@ -191,17 +304,26 @@ impl Drainer {
 
     async fn pass_inner(&mut self) -> Result<Pass, StoreError> {
         let mut pass = Pass::default();
-        let mut page = self.store.transaction(|tx| tx.unsent_mail_after(0, FLUSH_EVERY as u32)).await?;
+        let mut page = self.store.transaction(|tx| Page::read(tx, 0)).await?;
         loop {
-            let Some(last) = page.last().map(|r| r.id) else { return Ok(pass) };
-            let full = page.len() == FLUSH_EVERY;
+            let Some(last) = page.rows.last().map(|r| r.id) else { return Ok(pass) };
+            let full = page.rows.len() == FLUSH_EVERY;
+            // Stored before any mail carrying them goes out: a resend finds them.
+            let pngs = self.pictures_of(&page).await?;
             let mut sent = Vec::new();
+            let mut unneeded = Vec::new();
             let mut failed = Vec::new();
-            for row in &page {
+            for row in &page.rows {
                 if self.held.get(&row.id).is_some_and(|b| b.until > Instant::now()) {
                     continue;
                 }
-                let delivered = match self.message_of(row) {
+                let png = row.picture.as_ref().map(|p| pngs.get(&p.key));
+                if png.is_some_and(|p| p.is_none()) {
+                    // Its picture waits for the renderer: so does the mail.
+                    pass.stopped = true;
+                    continue;
+                }
+                let delivered = match self.message_of(row, png.flatten().map(|p| &**p)) {
                     Ok(message) => self.sink.deliver(row, message).await,
                     Err(e) => Err(e),
                 };
@@ -209,6 +331,7 @@ impl Drainer {
                     Ok(()) => {
                         self.held.remove(&row.id);
                         sent.push(row.id);
+                        unneeded.extend(row.picture.as_ref().map(|p| p.key.clone()));
                     }
                     Err(Failure::Mail(e)) => {
                         let hold = Backoff::after(self.held.get(&row.id).copied());
@@ -233,10 +356,13 @@ impl Drainer {
                 .store
                 .transaction(move |tx| {
                     tx.mark_sent_many(&sent, now)?;
+                    unneeded.sort_unstable();
+                    unneeded.dedup();
+                    tx.drop_unneeded_pictures(&unneeded.iter().map(String::as_str).collect::<Vec<_>>())?;
                     for (id, error) in &failed {
                         tx.mark_failed(*id, error)?;
                     }
-                    if more { tx.unsent_mail_after(last, FLUSH_EVERY as u32) } else { Ok(Vec::new()) }
+                    if more { Page::read(tx, last) } else { Ok(Page::empty()) }
                 })
                 .await?;
         }
@@ -300,6 +426,7 @@ mod tests {
             subject: format!("mail {n}"),
             message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
             sealed: false,
+            picture: None,
         }
     }
 
@@ -420,5 +547,154 @@ mod tests {
             delays.push(b.delay.as_secs());
         }
         assert_eq!(delays, [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300]);
+    }
+}
+
+#[cfg(test)]
+mod picture_tests {
+    use lettre::message::Mailbox;
+    use mail_parser::MimeHeaders;
+
+    use super::*;
+    use crate::letters::compose::{Draft, Extras, MailKind, compose};
+    use crate::render::svg::{Marks, board_svg};
+    use crate::rules::{Options, Seat, VariantId};
+    use crate::store::BoardPicture;
+
+    /// The picture of the chess start seen from `seat`, as the steward makes it.
+    fn start_picture(seat: u8) -> BoardPicture {
+        let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
+        BoardPicture::new(board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), Seat::new(seat)), 320)
+    }
+
+    /// A board mail of turn `turn` to `seat` carrying `picture`.
+    fn board_mail(turn: u32, seat: usize, picture: &BoardPicture) -> OutboxRow {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: crate::ids::GameId = "8KQ2ZJ".parse().unwrap();
+        compose(Draft {
+            from: &from,
+            game: &game,
+            turn,
+            seat,
+            kind: MailKind::Turn,
+            to_name: "Alice",
+            to_email: "alice@example.org",
+            subject: format!("Game 8KQ2ZJ: turn {turn}"),
+            template: "turn.txt",
+            context: minijinja::context! { game => "8KQ2ZJ", turn => turn, board => "  1  R N B Q K B N R  1" },
+            date: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            extras: Extras { html: Some("turn.html"), picture: Some(picture.clone()), ..Extras::default() },
+        })
+        .unwrap()
+    }
+
+    fn keys(dir: &std::path::Path) -> Arc<StewardKeys> {
+        Arc::new(StewardKeys::load_or_create(&dir.join("keys")).unwrap())
+    }
+
+    /// The PNG of the board image part of a delivered mail.
+    fn image_of(message: &[u8]) -> Vec<u8> {
+        let mail = mail_parser::MessageParser::default().parse(message).unwrap();
+        let image = mail.parts.iter().find(|p| p.content_id() == Some("board")).expect("the board image part");
+        image.contents().to_vec()
+    }
+
+    /// Every `outbox.message` cell, as stored.
+    fn stored_messages(db: &std::path::Path) -> Vec<Vec<u8>> {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let mut stmt = conn.prepare("SELECT message FROM outbox ORDER BY id").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    }
+
+    #[tokio::test]
+    async fn a_board_mail_is_queued_without_its_png_and_delivered_with_it_drawn_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("steward.db");
+        let store = Store::open(&db).unwrap();
+        let (white, black) = (start_picture(0), start_picture(1));
+        // Two mails of the same position and view, one of the other view.
+        let rows = [board_mail(1, 0, &white), board_mail(2, 0, &white), board_mail(1, 1, &black)];
+        store.transaction(move |tx| rows.iter().try_for_each(|r| tx.queue_mail(r, Utc::now()))).await.unwrap();
+        for message in stored_messages(&db) {
+            assert!(!message.windows(4).any(|w| w == b"\x89PNG"), "no PNG in the row");
+            assert!(!message.windows(11).any(|w| w == b"iVBORw0KGgo"), "no base64 PNG in the row");
+            assert!(message.len() < 8 * 1024, "{} bytes", message.len());
+        }
+        assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (2, 0), "one picture per view");
+
+        let spool = dir.path().join("spool");
+        assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys(dir.path())).await.unwrap(), 3);
+        let read = |name: &str| std::fs::read(crate::mail::spool::file_for(&spool, name)).unwrap();
+        let (a, b, c) = (
+            read("8KQ2ZJ.1.0.turn@steward.example"),
+            read("8KQ2ZJ.2.0.turn@steward.example"),
+            read("8KQ2ZJ.1.1.turn@steward.example"),
+        );
+        let source = |p: &BoardPicture| p.source.clone().unwrap();
+        let drawn = |p: &BoardPicture| crate::render::png::board_png(&source(p).svg, source(p).size_px).unwrap();
+        assert_eq!(image_of(&a), drawn(&white), "the delivered mail carries its picture");
+        assert_eq!(image_of(&b), drawn(&white));
+        assert_eq!(image_of(&c), drawn(&black), "the other side's view");
+        assert_ne!(drawn(&white), drawn(&black));
+        assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0), "no unsent mail needs them");
+    }
+
+    #[tokio::test]
+    async fn a_resend_after_a_crash_is_byte_for_byte_the_same_from_the_stored_picture() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let picture = start_picture(0);
+        let row = board_mail(1, 0, &picture);
+        store.transaction(move |tx| tx.queue_mail(&row, Utc::now())).await.unwrap();
+        let spool = dir.path().join("spool");
+        let sink = Sink::Spool(spool.clone());
+
+        // The first drainer draws and stores the picture and hands the mail over,
+        // then "crashes" before the commit that marks it sent.
+        let first = Drainer::new(store.clone(), sink.clone(), keys(dir.path()));
+        let page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        let pngs = first.pictures_of(&page).await.unwrap();
+        let row = &page.rows[0];
+        let message = first.message_of(row, Some(&pngs[&picture.key])).unwrap();
+        first.sink.deliver(row, message).await.unwrap();
+        drop(first);
+        let file = crate::mail::spool::file_for(&spool, &row.message_id);
+        let delivered = std::fs::read(&file).unwrap();
+        let key = picture.key.clone();
+        let stored = store.transaction(move |tx| tx.pictures(&[&key])).await.unwrap();
+        let Some(StoredPicture::Drawn(png)) = stored.get(&picture.key) else { panic!("stored: {stored:?}") };
+        assert_eq!(image_of(&delivered), &**png, "the picture delivered is the one stored");
+
+        // A new drainer (a restart) sends it again: the same bytes, the same Message-ID.
+        std::fs::remove_file(&file).unwrap();
+        let mut again = Drainer::new(store.clone(), sink, keys(dir.path()));
+        assert_eq!(again.pass().await.unwrap().delivered, 1);
+        assert_eq!(std::fs::read(&file).unwrap(), delivered, "the resend is byte for byte the same");
+        assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_picture_that_cannot_be_drawn_is_decided_once_and_the_mail_still_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        // Not an SVG: the renderer refuses it.
+        let broken = BoardPicture::new("not a picture".into(), 320);
+        let rows = [board_mail(1, 0, &broken), board_mail(2, 0, &broken)];
+        store.transaction(move |tx| rows.iter().try_for_each(|r| tx.queue_mail(r, Utc::now()))).await.unwrap();
+        let spool = dir.path().join("spool");
+        let drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
+        let page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        let pngs = drainer.pictures_of(&page).await.unwrap();
+        assert_eq!(&*pngs[&broken.key], crate::render::png::STAND_IN);
+        let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
+        let (svg, failed): (Option<String>, Option<String>) = conn
+            .query_row("SELECT svg, failed FROM pictures WHERE key = ?1", [&broken.key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        assert!(svg.is_none() && failed.is_some_and(|f| f.contains("svg")), "the failure is stored");
+        assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys(dir.path())).await.unwrap(), 2);
+        let mail = std::fs::read(crate::mail::spool::file_for(&spool, "8KQ2ZJ.1.0.turn@steward.example")).unwrap();
+        assert_eq!(image_of(&mail), crate::render::png::STAND_IN);
+        let parsed = mail_parser::MessageParser::default().parse(&mail).unwrap();
+        assert!(parsed.body_text(0).unwrap().contains("R N B Q K B N R"), "the text board goes");
     }
 }

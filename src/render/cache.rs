@@ -1,4 +1,6 @@
 //! Board PNGs for the web door, rendered a few at a time and kept in a small cache.
+//! The outbox drainer draws the pictures of board mails with its own instance,
+//! without a cache (the store keeps what it drew: [`crate::store::BoardPicture`]).
 //!
 //! A PNG of the largest size takes tens of megabytes while it is drawn (the
 //! pixmap, its unpremultiplied copy, the encoder's buffers), so the number of
@@ -53,6 +55,18 @@ pub struct Pictures {
     waiting: AtomicUsize,
     max_waiting: usize,
     cache: Mutex<Lru>,
+}
+
+impl std::fmt::Debug for Pictures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (count, bytes) = self.cached();
+        f.debug_struct("Pictures")
+            .field("free_permits", &self.permits.available_permits())
+            .field("waiting", &self.waiting.load(Ordering::SeqCst))
+            .field("cached", &count)
+            .field("cached_bytes", &bytes)
+            .finish()
+    }
 }
 
 impl Default for Pictures {

@@ -19,6 +19,10 @@ pub enum RenderError {
     Encode(String),
 }
 
+/// A 1×1 transparent PNG: the image a board mail carries when its picture
+/// cannot be drawn (its text part still shows the board).
+pub const STAND_IN: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\0\x05\0\x01\xff\x89\x99=\x1d\0\0\0\0IEND\xaeB`\x82";
+
 /// The largest picture side rendered, in pixels.
 pub const MAX_SIZE_PX: u32 = 4096;
 

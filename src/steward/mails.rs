@@ -8,7 +8,7 @@ use crate::letters::compose::{Draft, Extras, MailKind, compose, compose_with_suf
 use crate::letters::record::{self, Numbered, RecordMove};
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
-use crate::store::{OutboxRow, Tx};
+use crate::store::{BoardPicture, OutboxRow, Tx};
 
 /// The board as text, seen from `seat`'s side (that seat at the bottom), the
 /// paths of `last_moves` marked.
@@ -17,40 +17,39 @@ fn board_for(game: &Loaded, state: &str, seat: Seat, last_moves: &[MovePath]) ->
     Ok(crate::render::text::board_for_seats(&view, seat, game.rules.seat_names(), last_moves))
 }
 
-/// The board pictures of one position, rendered once per side it is seen from.
-struct Pictures<'a> {
-    game: &'a Loaded,
+/// The board pictures of one position, one per side it is seen from.
+///
+/// Only the SVG is made here, inside the command's transaction (it is text, and
+/// quick): the PNG is drawn by the outbox drainer, off the store thread, once
+/// per picture however many mails carry it (see [`crate::store::BoardPicture`]).
+struct Pictures {
     view: crate::rules::BoardView,
     marks: Marks,
-    /// The PNGs drawn so far, by viewing seat; `Some(None)` after a failure.
-    done: [Option<Option<Vec<u8>>>; crate::rules::SeatSet::MAX as usize],
+    /// The pictures made so far, by viewing seat.
+    done: [Option<BoardPicture>; crate::rules::SeatSet::MAX as usize],
 }
 
-impl<'a> Pictures<'a> {
+impl Pictures {
     /// The pictures of `state`, marking the paths of `last_moves` and the seats
     /// in `to_move`.
-    fn new(game: &'a Loaded, state: &str, last_moves: Vec<MovePath>, to_move: SeatSet) -> Result<Self, StewardError> {
+    fn new(game: &Loaded, state: &str, last_moves: Vec<MovePath>, to_move: SeatSet) -> Result<Self, StewardError> {
         let view = game.rules.board(state).map_err(internal)?;
         let marks = Marks { last_moves, to_move: to_move.iter().collect() };
-        Ok(Pictures { game, view, marks, done: Default::default() })
+        Ok(Pictures { view, marks, done: Default::default() })
     }
 
-    /// The board as a PNG, seen from `seat`'s side; `None` (with a warning in the
-    /// log) if it cannot be rendered: the mail goes without its picture.
-    fn png_for(&mut self, seat: Seat) -> Option<Vec<u8>> {
-        let (view, marks, game) = (&self.view, &self.marks, self.game);
+    /// The board picture seen from `seat`'s side.
+    fn for_seat(&mut self, seat: Seat) -> BoardPicture {
+        let (view, marks) = (&self.view, &self.marks);
         self.done[seat.index() % self.done.len()]
-            .get_or_insert_with(|| {
-                let size = if view.shape.cells.len() > 64 { 800 } else { 640 };
-                let svg = crate::render::svg::board_svg(view, marks, seat);
-                crate::render::png::board_png(&svg, size)
-                    .inspect_err(|e| {
-                        tracing::warn!(game = %game.row.id, error = %e, "cannot render the board picture; the mail goes without it");
-                    })
-                    .ok()
-            })
+            .get_or_insert_with(|| BoardPicture::new(crate::render::svg::board_svg(view, marks, seat), size_px(view)))
             .clone()
     }
+}
+
+/// How large a board mail's picture is drawn: larger for boards of many cells.
+fn size_px(view: &crate::rules::BoardView) -> u32 {
+    if view.shape.cells.len() > 64 { 800 } else { 640 }
 }
 
 /// The move forms the game reads, with examples from `seat`'s legal moves in
@@ -128,7 +127,7 @@ pub(super) fn started(
                 date: now,
                 extras: Extras {
                     html: Some("started.html"),
-                    png: pictures.png_for(s.seat),
+                    picture: Some(pictures.for_seat(s.seat)),
                     reply_to: steward.reply_address(game, s.seat, game.row.turn),
                     ..Extras::default()
                 },
@@ -243,7 +242,7 @@ pub(super) fn turn(
                 date: now,
                 extras: Extras {
                     html: Some("turn.html"),
-                    png: pictures.png_for(s.seat),
+                    picture: Some(pictures.for_seat(s.seat)),
                     reply_to: steward.reply_address(game, s.seat, turn + 1),
                     ..Extras::default()
                 },

@@ -121,6 +121,20 @@ const MIGRATIONS: &[&str] = &[
     // before stay as they were (clear).
     "ALTER TABLE inbound ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;",
+    // 7: board pictures off the store thread (issue 13 point 1; src/store/pictures.rs).
+    // A board mail's row holds its message without the PNG and names its picture
+    // by content key; the picture is kept once, however many mails carry it: its
+    // SVG until the outbox drainer has drawn it, then the PNG every resend uses.
+    "CREATE TABLE pictures (
+         key        TEXT PRIMARY KEY,           -- hex SHA-256 over size_px and svg
+         size_px    INTEGER NOT NULL,
+         svg        TEXT,                       -- what to draw; NULL once drawn
+         png        BLOB,                       -- NULL until drawn
+         failed     TEXT,                       -- why it could not be drawn (png is then a stand-in)
+         created_at TEXT NOT NULL
+     ) STRICT;
+     ALTER TABLE outbox ADD COLUMN picture TEXT;  -- pictures.key, or NULL
+     CREATE INDEX outbox_picture ON outbox (picture) WHERE picture IS NOT NULL AND sent_at IS NULL;",
 ];
 
 /// The schema version this program writes.

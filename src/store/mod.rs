@@ -17,6 +17,7 @@
 
 mod clock;
 mod migrations;
+mod pictures;
 mod queries;
 mod senders;
 
@@ -29,6 +30,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
+pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use queries::{
     CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
     SeatRow, StoredOutcome, TurnRow, Tx, time_text,

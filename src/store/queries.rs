@@ -173,6 +173,9 @@ pub struct OutboxRow {
     pub message: Vec<u8>,
     /// Whether `message` is sealed (an answer that may name a pending move).
     pub sealed: bool,
+    /// The board picture the message carries: the message holds a placeholder
+    /// where the outbox drainer puts the stored PNG ([`crate::letters::compose`]).
+    pub picture: Option<super::BoardPicture>,
 }
 
 /// The label under which sealed outbox messages are sealed.
@@ -807,16 +810,29 @@ impl<'c> Tx<'c> {
         self.0.query_row("SELECT COUNT(*) FROM inbound", [], |r| r.get(0))
     }
 
-    /// Queues a mail; a mail with the same Message-ID is queued only once.
+    /// Queues a mail, and keeps the board picture it carries unless that is
+    /// stored already; a mail with the same Message-ID is queued only once.
     ///
     /// # Errors
     /// SQLite errors.
     pub fn queue_mail(&self, m: &OutboxRow, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![m.message_id, m.game_id, m.recipient, m.subject, m.message, m.sealed, time_text(now)],
-        )?;
+        if let Some(picture) = &m.picture {
+            self.keep_picture(picture, now)?;
+        }
+        self.0.prepare_cached(
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at, picture)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?
+        .execute(params![
+            m.message_id,
+            m.game_id,
+            m.recipient,
+            m.subject,
+            m.message,
+            m.sealed,
+            time_text(now),
+            m.picture.as_ref().map(|p| p.key.as_str())
+        ])?;
         Ok(())
     }
 
@@ -886,7 +902,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn unsent_mail_after(&self, after: i64, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
         let mut stmt = self.0.prepare(
-            "SELECT id, message_id, game_id, recipient, subject, message, sealed FROM outbox
+            "SELECT id, message_id, game_id, recipient, subject, message, sealed, picture FROM outbox
              WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = stmt
@@ -899,6 +915,7 @@ impl<'c> Tx<'c> {
                     subject: r.get(4)?,
                     message: r.get(5)?,
                     sealed: r.get(6)?,
+                    picture: r.get::<_, Option<String>>(7)?.map(|key| super::BoardPicture { key, source: None }),
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;

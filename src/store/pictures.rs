@@ -1,0 +1,240 @@
+//! Board pictures of queued mails (migration 7), kept once per picture.
+//!
+//! A board mail is queued without its PNG: its outbox row names the picture by
+//! a content key (the SHA-256 over the picture's size and its SVG, which the
+//! position, the marks and the viewing side determine), and its message holds
+//! a placeholder where the image's base64 goes ([`crate::letters::compose`]).
+//! The `pictures` row keeps the SVG to draw it from until the outbox drainer
+//! has drawn it, off the store thread; from then on it keeps the PNG, which
+//! every resend of every mail carrying that picture uses, so a resend is byte
+//! for byte the same. Once no unsent mail refers to a picture, the drainer
+//! drops it in the commit that marks the last such mail sent.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use rusqlite::params;
+
+use super::StoreError;
+use super::queries::{Tx, time_text};
+
+/// A board picture a queued mail carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardPicture {
+    /// The content key: hex SHA-256 over the size and the SVG.
+    pub key: String,
+    /// What to draw it from: set on a mail being queued (the store keeps it
+    /// until the picture is drawn); `None` on a row read back from the outbox.
+    pub source: Option<Arc<PictureSource>>,
+}
+
+/// What a board picture is drawn from.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PictureSource {
+    /// The board as SVG ([`crate::render::svg::board_svg`]).
+    pub svg: String,
+    /// The PNG's longer side, in pixels.
+    pub size_px: u32,
+}
+
+impl BoardPicture {
+    /// The picture of `svg` drawn `size_px` pixels on its longer side, keyed by
+    /// its content.
+    pub fn new(svg: String, size_px: u32) -> BoardPicture {
+        let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
+        ctx.update(&size_px.to_be_bytes());
+        ctx.update(svg.as_bytes());
+        let key = ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect();
+        BoardPicture { key, source: Some(Arc::new(PictureSource { svg, size_px })) }
+    }
+}
+
+/// A stored picture as the drainer reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredPicture {
+    /// Not drawn yet: draw it from this.
+    Undrawn(Arc<PictureSource>),
+    /// Drawn (or, when it could not be drawn, a stand-in): these exact bytes
+    /// go into every mail that carries it.
+    Drawn(Arc<[u8]>),
+}
+
+impl Tx<'_> {
+    /// Keeps `picture`'s source unless the picture is stored already (drawn or
+    /// not): one row however many mails carry it.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn keep_picture(&self, picture: &BoardPicture, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let Some(source) = &picture.source else { return Ok(()) };
+        self.0.prepare_cached(
+            "INSERT OR IGNORE INTO pictures (key, size_px, svg, png, failed, created_at) VALUES (?1, ?2, ?3, NULL, NULL, ?4)",
+        )?
+        .execute(params![picture.key, source.size_px, source.svg, time_text(now)])?;
+        Ok(())
+    }
+
+    /// The stored pictures of these keys; a key with no row is left out.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn pictures(&self, keys: &[&str]) -> Result<HashMap<String, StoredPicture>, StoreError> {
+        let mut stmt = self.0.prepare_cached("SELECT size_px, svg, png FROM pictures WHERE key = ?1")?;
+        let mut found = HashMap::new();
+        for key in keys {
+            if found.contains_key(*key) {
+                continue;
+            }
+            let mut rows = stmt.query([key])?;
+            let Some(r) = rows.next()? else { continue };
+            let (size_px, svg, png): (u32, Option<String>, Option<Vec<u8>>) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            let stored = match (png, svg) {
+                (Some(png), _) => StoredPicture::Drawn(png.into()),
+                (None, Some(svg)) => StoredPicture::Undrawn(Arc::new(PictureSource { svg, size_px })),
+                (None, None) => {
+                    return Err(StoreError::Corrupt(format!("the picture {key} has neither a PNG nor an SVG")));
+                }
+            };
+            found.insert((*key).to_owned(), stored);
+        }
+        Ok(found)
+    }
+
+    /// Stores the PNG drawn for `key` (or the stand-in, with why it could not
+    /// be drawn in `failed`) unless one is stored already, and answers the PNG
+    /// stored now: the mails carry that one, never a second drawing. The SVG is
+    /// no longer needed and is dropped.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn store_drawn_picture(
+        &self,
+        key: &str,
+        png: &[u8],
+        failed: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Arc<[u8]>, StoreError> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO pictures (key, size_px, svg, png, failed, created_at) VALUES (?1, 0, NULL, ?2, ?3, ?4)
+                 ON CONFLICT (key) DO UPDATE SET png = excluded.png, failed = excluded.failed, svg = NULL
+                 WHERE pictures.png IS NULL",
+            )?
+            .execute(params![key, png, failed, time_text(now)])?;
+        let stored: Vec<u8> =
+            self.0.prepare_cached("SELECT png FROM pictures WHERE key = ?1")?.query_row([key], |r| r.get(0))?;
+        Ok(stored.into())
+    }
+
+    /// Drops those of `keys` that no unsent mail carries any more.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn drop_unneeded_pictures(&self, keys: &[&str]) -> Result<usize, StoreError> {
+        let mut stmt = self.0.prepare_cached(
+            "DELETE FROM pictures WHERE key = ?1
+             AND NOT EXISTS (SELECT 1 FROM outbox WHERE picture = ?1 AND sent_at IS NULL)",
+        )?;
+        let mut dropped = 0;
+        for key in keys {
+            dropped += stmt.execute([key])?;
+        }
+        Ok(dropped)
+    }
+
+    /// How many pictures are stored, and how many of them are drawn.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn count_pictures(&self) -> Result<(i64, i64), StoreError> {
+        Ok(self.0.query_row("SELECT COUNT(*), COUNT(png) FROM pictures", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{OutboxRow, Store};
+
+    fn mail(n: u32, picture: &BoardPicture) -> OutboxRow {
+        OutboxRow {
+            id: 0,
+            message_id: format!("8KQ2ZJ.{n}.0.turn@steward.example"),
+            game_id: "8KQ2ZJ".into(),
+            recipient: "alice@example.org".into(),
+            subject: format!("mail {n}"),
+            message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
+            sealed: false,
+            picture: Some(picture.clone()),
+        }
+    }
+
+    #[test]
+    fn the_key_is_the_content_and_the_size() {
+        let a = BoardPicture::new("<svg/>".into(), 640);
+        assert_eq!(a, BoardPicture::new("<svg/>".into(), 640));
+        assert_ne!(a.key, BoardPicture::new("<svg/>".into(), 800).key);
+        assert_ne!(a.key, BoardPicture::new("<svg />".into(), 640).key);
+        assert_eq!(a.key.len(), 64);
+    }
+
+    #[tokio::test]
+    async fn a_picture_is_kept_once_drawn_once_and_dropped_when_no_unsent_mail_needs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let picture = BoardPicture::new("<svg/>".into(), 640);
+        let p = picture.clone();
+        store
+            .transaction(move |tx| {
+                tx.queue_mail(&mail(1, &p), Utc::now())?;
+                tx.queue_mail(&mail(2, &p), Utc::now())
+            })
+            .await
+            .unwrap();
+        let key = picture.key.clone();
+        let (counted, stored) = store
+            .transaction(move |tx| Ok::<_, StoreError>((tx.count_pictures()?, tx.pictures(&[&key, "nothing"])?)))
+            .await
+            .unwrap();
+        assert_eq!(counted, (1, 0), "two mails, one picture, not drawn yet");
+        assert_eq!(stored.len(), 1);
+        assert_eq!(stored[&picture.key], StoredPicture::Undrawn(picture.source.clone().unwrap()));
+
+        let key = picture.key.clone();
+        let (first, second, after) = store
+            .transaction(move |tx| {
+                let first = tx.store_drawn_picture(&key, b"first", None, Utc::now())?;
+                let second = tx.store_drawn_picture(&key, b"second", None, Utc::now())?;
+                Ok::<_, StoreError>((first, second, tx.pictures(&[&key])?))
+            })
+            .await
+            .unwrap();
+        assert_eq!((&*first, &*second), (&b"first"[..], &b"first"[..]), "the first drawing stored stays");
+        assert_eq!(after[&picture.key], StoredPicture::Drawn(first));
+
+        let key = picture.key.clone();
+        let rows = store.transaction(|tx| tx.unsent_mail(10)).await.unwrap();
+        assert!(rows.iter().all(|r| r.picture.as_ref().is_some_and(|p| p.key == key && p.source.is_none())));
+        let (a, b) = (rows[0].id, rows[1].id);
+        let k = key.clone();
+        let dropped = store
+            .transaction(move |tx| {
+                tx.mark_sent(a, Utc::now())?;
+                tx.drop_unneeded_pictures(&[&k])
+            })
+            .await
+            .unwrap();
+        assert_eq!(dropped, 0, "the second mail still needs it");
+        let k = key.clone();
+        let dropped = store
+            .transaction(move |tx| {
+                tx.mark_sent(b, Utc::now())?;
+                tx.drop_unneeded_pictures(&[&k])
+            })
+            .await
+            .unwrap();
+        assert_eq!(dropped, 1);
+        assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0));
+    }
+}
