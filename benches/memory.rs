@@ -240,11 +240,8 @@ async fn maildir_backlog(http: &reqwest::Client, s: &Steward, data: &Path, backl
     for (n, g) in &games {
         for (seat, (name, mv)) in [("white", "e4"), ("black", "e5")].into_iter().enumerate() {
             let cap = fairsteward::protocol::capability::address(&keys, FROM, &g.id, name, 1).expect("a capability");
-            let who = if seat == 0 {
-                format!("first{}@example.org", 1_000_000 + n)
-            } else {
-                format!("second{}@example.org", 1_000_000 + n)
-            };
+            // The seats' addresses as `create_game` gave them.
+            let who = if seat == 0 { format!("first{n}@example.org") } else { format!("second{n}@example.org") };
             let mail = format!(
                 "From: Player <{who}>\r\nTo: Fairsteward <{cap}>\r\nSubject: Re: Game {id}: your move\r\n\
                  Message-ID: <profile-{n}-{name}@client.example>\r\nDate: Wed, 25 Nov 2026 12:00:00 +0000\r\n\
@@ -345,6 +342,10 @@ fn main() {
         println!();
         println!("Profile: {} reply mails through the maildir door at {rate:.1} per s (under perf)", a.backlog * 2);
         println!("  perf data: {} and {}", out.join("moves.data").display(), out.join("maildir.data").display());
+        std::fs::copy(&steward.log, out.join("steward.log")).expect("keep the steward's log");
+        let log = std::fs::read_to_string(&steward.log).unwrap_or_default();
+        let accepted = log.lines().filter(|l| l.contains("outcome=accepted: move")).count();
+        println!("  {accepted} of them accepted as moves (the steward's log, kept beside the perf data)");
     }
     let log = std::fs::read_to_string(&steward.log).unwrap_or_default();
     let errors = log.lines().filter(|l| l.contains("ERROR")).count();
