@@ -16,15 +16,25 @@
 //!    WAL, `synchronous = FULL`, one `BEGIN IMMEDIATE … COMMIT` per insert of a
 //!    row shaped like a row of `moves`, for a fixed window.
 //!
+//! 3. Store bytes per accepted move: after the last round the store is
+//!    checkpointed (`PRAGMA wal_checkpoint(TRUNCATE)`) and every table's pages
+//!    (with its indexes) are summed with SQLite's `dbstat`, so a picture stored
+//!    once counts once however many mails carry it.
+//! 4. Game creation over HTTP: a fresh steward, `CREATE_GAMES` games created by
+//!    `CLIENTS` concurrent clients (`POST /api/games`, half chess, half
+//!    Fairschach), each creation's latency; meanwhile one reader `GET`s a game
+//!    every `GET_EVERY`, to see how long a read waits while creations queue.
+//!
 //! The ratio of the two says how much of the durable-commit budget the steward
-//! gets as accepted moves. Clients and server share the machine's cores.
+//! gets as accepted moves. Clients and server share the machine's cores. The
+//! figures of issue 13's targets are printed last, each beside its target.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fairsteward::config::{Config, Overrides};
-use fairsteward::rules::{DynVariant, Options, VariantId};
+use fairsteward::rules::VariantId;
 use serde_json::{Value, json};
 
 const GAMES: usize = 64;
@@ -37,21 +47,14 @@ const ROUNDS: usize = 3;
 /// A game is replaced by a new one after this turn (keeps the history short).
 const MAX_TURN: u32 = 120;
 const SEED: u64 = 0x5EED_F00D_4772_B0A7;
+/// Games created, all at once by `CLIENTS` clients, in the creation part.
+const CREATE_GAMES: usize = 256;
+/// How often the reader `GET`s a game while the creations queue.
+const GET_EVERY: Duration = Duration::from_millis(50);
 
-#[path = "../tests/common/xorshift.rs"]
-mod xorshift;
-use xorshift::XorShift64;
-
-/// One game as a client tracks it.
-struct Game {
-    id: String,
-    rules: Box<dyn DynVariant>,
-    tokens: Vec<String>,
-    /// The states before the current one, start first (for repetition).
-    history: Vec<String>,
-    state: String,
-    turn: u32,
-}
+mod support;
+use support::xorshift::XorShift64;
+use support::{Game, conditions, create_game, play_turn, verdict};
 
 /// One accepted move: when its answer arrived and how long it took.
 struct Sample {
@@ -64,34 +67,6 @@ struct ClientReport {
     samples: Vec<Sample>,
     games_created: usize,
     games: Vec<Game>,
-}
-
-/// Creates a game as the operator (`operator` is the operator token).
-async fn create_game(http: &reqwest::Client, base: &str, operator: &str, variant: VariantId, n: usize) -> Game {
-    let body = json!({"variant": variant.name(), "seats": [
-        {"name": format!("First {n}"), "email": format!("first{n}@example.org")},
-        {"name": format!("Second {n}"), "email": format!("second{n}@example.org")},
-    ]});
-    let response =
-        http.post(format!("{base}/api/games")).bearer_auth(operator).json(&body).send().await.expect("POST /api/games");
-    assert_eq!(response.status().as_u16(), 201, "create a game");
-    let created: Value = response.json().await.expect("JSON");
-    let rules = variant.rulebook(&Options::new()).expect("default options");
-    let state = rules.start();
-    assert_eq!(created["game"]["state"], json!(state));
-    Game {
-        id: created["game"]["id"].as_str().expect("id").to_owned(),
-        rules,
-        tokens: created["tokens"]
-            .as_array()
-            .expect("tokens")
-            .iter()
-            .map(|t| t["token"].as_str().unwrap().to_owned())
-            .collect(),
-        history: Vec::new(),
-        state,
-        turn: 1,
-    }
 }
 
 /// Plays its games round-robin, one turn of one game at a time, until `stop`.
@@ -112,30 +87,9 @@ async fn client(
         let n = games.len();
         let g = &mut games[i % n];
         i += 1;
-        let mut moves = Vec::with_capacity(2);
-        for seat in g.rules.seats_to_move(&g.state).expect("state").iter() {
-            let legal = g.rules.legal_moves(&g.state, seat).expect("legal moves");
-            let uci = legal[rng.below(legal.len())].clone();
-            let body = json!({"turn": g.turn, "move": uci}).to_string();
-            let t = Instant::now();
-            let response = http
-                .post(format!("{base}/api/games/{}/moves", g.id))
-                .bearer_auth(&g.tokens[seat.index()])
-                .header("content-type", "application/json")
-                .body(body)
-                .send()
-                .await
-                .expect("POST a move");
-            let status = response.status().as_u16();
-            let receipt: Value = response.json().await.expect("JSON");
-            assert_eq!(status, 200, "game {} turn {}: {receipt}", g.id, g.turn);
-            report.samples.push(Sample { done: Instant::now(), latency: t.elapsed() });
-            moves.push((seat, uci));
-        }
-        let r = g.rules.resolve(&g.history, &g.state, &moves).expect("resolve");
-        g.history.push(std::mem::replace(&mut g.state, r.state));
-        g.turn += 1;
-        if r.outcome.is_some() || g.turn > MAX_TURN {
+        let (answered, ended) = play_turn(&http, &base, g, &mut rng).await;
+        report.samples.extend(answered.into_iter().map(|(done, latency)| Sample { done, latency }));
+        if ended || g.turn > MAX_TURN {
             let variant = g.rules.id();
             *g = create_game(&http, &base, &operator, variant, next_n).await;
             next_n += GAMES;
@@ -187,23 +141,91 @@ struct HttpResult {
     figure: Figure,
     all_moves: usize,
     games_created: usize,
+    /// The database file after a checkpoint (WAL folded in and truncated).
     store_bytes: u64,
+    /// Each table's pages, its indexes included, largest first (`dbstat`).
+    tables: Vec<(String, u64)>,
+    /// The same once the first games were created, before any move.
+    tables_before: Vec<(String, u64)>,
+    /// What the outbox drainer handed out as `.eml` files (not the store).
+    spool_bytes: u64,
     mails_spooled: usize,
+}
+
+/// A steward serving on a loopback port from `dir`, in this process.
+struct InProcess {
+    base: String,
+    operator: String,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+async fn start_steward(dir: &std::path::Path) -> InProcess {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().expect("local address");
+    let config = Config::load(None, &Overrides { data_dir: Some(dir.to_owned()), listen: Some(addr.to_string()) })
+        .expect("configuration");
+    let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(fairsteward::server::serve(config, listener, async {
+        let _ = stopped.await;
+    }));
+    InProcess { base: format!("http://{addr}"), operator, stop, task }
+}
+
+impl InProcess {
+    async fn shut_down(self) {
+        let _ = self.stop.send(());
+        self.task.await.expect("server task").expect("server");
+    }
+}
+
+/// Each table's bytes (its indexes counted with it), from SQLite's `dbstat`
+/// (the bundled SQLite has it), largest first. Read through the WAL, so it can
+/// be taken while the steward runs.
+fn table_bytes(path: &std::path::Path) -> Vec<(String, u64)> {
+    let conn = rusqlite::Connection::open(path).expect("open the store");
+    let mut stmt = conn
+        .prepare(
+            "SELECT COALESCE(m.tbl_name, d.name), SUM(d.pgsize) FROM dbstat d
+             LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY 1 ORDER BY 2 DESC",
+        )
+        .expect("dbstat (SQLITE_ENABLE_DBSTAT_VTAB in the bundled SQLite)");
+    stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+        .expect("dbstat")
+        .map(|r| r.map(|(n, b)| (n, u64::try_from(b).unwrap_or(0))))
+        .collect::<Result<Vec<_>, _>>()
+        .expect("dbstat rows")
+}
+
+/// The store in `dir` after a checkpoint (WAL folded in and truncated): the
+/// file's size and each table's bytes.
+fn store_split(dir: &std::path::Path) -> (u64, Vec<(String, u64)>) {
+    let path = dir.join("steward.db");
+    let conn = rusqlite::Connection::open(&path).expect("open the store");
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).expect("checkpoint");
+    drop(conn);
+    let tables = table_bytes(&path);
+    (std::fs::metadata(&path).expect("the store's size").len(), tables)
+}
+
+/// Bytes of the files under `dir`, recursively (0 if it is absent).
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_bytes(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
 }
 
 fn http_benchmark(dir: &std::path::Path) -> HttpResult {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
-        let addr = listener.local_addr().expect("local address");
-        let config = Config::load(None, &Overrides { data_dir: Some(dir.to_owned()), listen: Some(addr.to_string()) })
-            .expect("configuration");
-        let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
-        let (stop_server, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(fairsteward::server::serve(config, listener, async {
-            let _ = stopped.await;
-        }));
-        let base = format!("http://{addr}");
+        let steward = start_steward(dir).await;
+        let (base, operator) = (steward.base.clone(), steward.operator.clone());
         // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS * 2).build().expect("HTTP client");
@@ -214,6 +236,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
             let variant = if n % 2 == 0 { VariantId::Chess } else { VariantId::Fairschach };
             games[(n / 2) % CLIENTS].push(create_game(&http, &base, &operator, variant, n).await);
         }
+        let tables_before = table_bytes(&dir.join("steward.db"));
         let stop = Arc::new(AtomicBool::new(false));
         let begin = Instant::now();
         let tasks: Vec<_> = games
@@ -245,8 +268,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
             assert_eq!(view["state"], json!(g.state), "game {}: the server's state", g.id);
             assert_eq!(view["turn"], json!(g.turn), "game {}: the server's turn", g.id);
         }
-        let _ = stop_server.send(());
-        server.await.expect("server task").expect("server");
+        steward.shut_down().await;
 
         let (from, to) = (begin + WARMUP, begin + WARMUP + WINDOW);
         let latencies: Vec<Duration> = reports
@@ -258,17 +280,83 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
         let all_moves = reports.iter().map(|r| r.samples.len()).sum();
         let games_created = reports.iter().map(|r| r.games_created).sum();
         let conn = rusqlite::Connection::open(dir.join("steward.db")).expect("open the store");
-        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).expect("page_count");
-        let page_size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).expect("page_size");
         let mails_spooled: i64 =
             conn.query_row("SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL", [], |r| r.get(0)).expect("outbox");
+        drop(conn);
+        let (store_bytes, tables) = store_split(dir);
         HttpResult {
             figure: Figure::new(latencies.len(), WINDOW.as_secs_f64(), latencies),
             all_moves,
             games_created,
-            store_bytes: u64::try_from(pages * page_size).expect("size"),
+            store_bytes,
+            tables,
+            tables_before,
+            spool_bytes: dir_bytes(&dir.join("spool")),
             mails_spooled: mails_spooled as usize,
         }
+    })
+}
+
+/// Creation latencies (sorted) and the reader's `GET` latencies (sorted).
+struct Creation {
+    create: Figure,
+    get: Figure,
+}
+
+/// `CREATE_GAMES` games created at once by `CLIENTS` clients on a fresh steward,
+/// while one reader `GET`s an existing game every `GET_EVERY`.
+fn creation_benchmark(dir: &std::path::Path) -> Creation {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    runtime.block_on(async {
+        let steward = start_steward(dir).await;
+        let (base, operator) = (steward.base.clone(), steward.operator.clone());
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS * 2).build().expect("HTTP client");
+        let first = create_game(&http, &base, &operator, VariantId::Chess, 0).await;
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(1));
+        let done = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (http, url, done) = (http.clone(), format!("{base}/api/games/{}", first.id), done.clone());
+            tokio::spawn(async move {
+                let mut took = Vec::new();
+                while !done.load(Ordering::Relaxed) {
+                    let t = Instant::now();
+                    let status = http.get(&url).send().await.expect("GET a game").status();
+                    assert_eq!(status.as_u16(), 200, "GET a game while creations queue");
+                    took.push(t.elapsed());
+                    tokio::time::sleep(GET_EVERY).await;
+                }
+                took
+            })
+        };
+        let begin = Instant::now();
+        let creators: Vec<_> = (0..CLIENTS)
+            .map(|_| {
+                let (http, base, operator, next) = (http.clone(), base.clone(), operator.clone(), next.clone());
+                tokio::spawn(async move {
+                    let mut took = Vec::new();
+                    loop {
+                        let n = next.fetch_add(1, Ordering::Relaxed);
+                        if n > CREATE_GAMES {
+                            return took;
+                        }
+                        let variant = if n % 2 == 0 { VariantId::Chess } else { VariantId::Fairschach };
+                        let t = Instant::now();
+                        create_game(&http, &base, &operator, variant, n).await;
+                        took.push(t.elapsed());
+                    }
+                })
+            })
+            .collect();
+        let mut create = Vec::new();
+        for c in creators {
+            create.extend(c.await.expect("creator"));
+        }
+        let seconds = begin.elapsed().as_secs_f64();
+        done.store(true, Ordering::Relaxed);
+        let get = reader.await.expect("reader");
+        steward.shut_down().await;
+        Creation { create: Figure::new(create.len(), seconds, create), get: Figure::new(get.len(), seconds, get) }
     })
 }
 
@@ -357,6 +445,7 @@ fn main() {
     println!("  another thread writing and fsyncing 3 KB files in a loop beside (as the outbox drainer spools mails)");
     println!("Both: WAL + synchronous=FULL, a fresh database under {} (same file system)", dir.path().display());
     println!("{ROUNDS} rounds, HTTP and raw alternating");
+    println!("Conditions at start: {}", conditions(dir.path()));
     println!();
     println!("  {:<6} {:<25}   {:<25}   {:<13}", "", "moves over HTTP", "raw inserts", "raw inserts,");
     println!(
@@ -366,6 +455,7 @@ fn main() {
     let mut http_rates = Vec::new();
     let mut beside_rates = Vec::new();
     let mut raw_rates = Vec::new();
+    let mut http_p99s = Vec::new();
     let mut last = None;
     let mut row_bytes = 0;
     for round in 1..=ROUNDS {
@@ -387,6 +477,7 @@ fn main() {
             http.figure.rate() / raw_beside.rate(),
         );
         http_rates.push(http.figure.rate());
+        http_p99s.push(http.figure.p(0.99));
         raw_rates.push(raw.rate());
         beside_rates.push(raw_beside.rate());
         last = Some(http);
@@ -431,10 +522,82 @@ fn main() {
         last.mails_spooled,
         last.mails_spooled as f64 / moves,
     );
+    // What the store grew by while the games were played (replacement games' creations included).
+    let before = |t: &str| last.tables_before.iter().find(|(n, _)| n == t).map_or(0, |(_, b)| *b);
+    let grown: Vec<(&str, u64)> =
+        last.tables.iter().map(|(t, b)| (t.as_str(), b.saturating_sub(before(t)))).filter(|(_, g)| *g > 0).collect();
+    let grown_total: u64 = grown.iter().map(|(_, g)| g).sum();
+    let in_tables: u64 = last.tables.iter().map(|(_, b)| b).sum();
     println!(
-        "  store {:.1} MB: {:.0} bytes per accepted move (move, inbound copy, transcript, turn, mails) against ~{} for a raw row",
+        "  store {:.1} MB after a checkpoint ({:.0} bytes per accepted move, the first {GAMES} games' creation included);",
         last.store_bytes as f64 / 1e6,
         last.store_bytes as f64 / moves,
+    );
+    println!(
+        "  while playing, its tables grew by {:.0} bytes per accepted move (~{} for a bare raw row); by table, indexes \
+         included (dbstat, 4 KB pages):",
+        grown_total as f64 / moves,
         row_bytes,
+    );
+    for (table, bytes) in &grown {
+        println!(
+            "    {table:<20} {:>9.1} KB {:>9.0} bytes/move {:>5.1} %",
+            *bytes as f64 / 1e3,
+            *bytes as f64 / moves,
+            *bytes as f64 * 100.0 / grown_total.max(1) as f64
+        );
+    }
+    println!(
+        "    (free pages and file slack: {:.0} bytes/move; the spool of mails handed out, not the store: {:.1} MB)",
+        last.store_bytes.saturating_sub(in_tables) as f64 / moves,
+        last.spool_bytes as f64 / 1e6
+    );
+    println!();
+
+    println!(
+        "Game creation over HTTP: {CREATE_GAMES} games (half chess, half Fairschach) created at once by {CLIENTS} clients on a \
+         fresh steward;"
+    );
+    println!("  one reader GETs a game every {} ms meanwhile", GET_EVERY.as_millis());
+    let creation = creation_benchmark(&dir.path().join("creation"));
+    let (c, g) = (&creation.create, &creation.get);
+    println!(
+        "  POST /api/games: {} in {:.2} s ({:.1} per s), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        c.count,
+        c.seconds,
+        c.rate(),
+        c.p(0.5),
+        c.p(0.99),
+        c.p(1.0)
+    );
+    println!(
+        "  GET meanwhile:   {} answered, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        g.count,
+        g.p(0.5),
+        g.p(0.99),
+        g.p(1.0)
+    );
+    println!();
+
+    let ratio = median(http_rates.clone()) / median(raw_rates.clone());
+    let p99 = median(http_p99s);
+    let per_move = grown_total as f64 / moves;
+    println!("Issue 13 targets, this run (conditions at end: {}):", conditions(dir.path()));
+    println!(
+        "  moves over HTTP / raw durable inserts (median of rounds) {ratio:>9.2}     target >= 0.5     {}",
+        verdict(ratio >= 0.5)
+    );
+    println!(
+        "  moves over HTTP p99 (median of rounds)              {p99:>9.1} ms  target < 50 ms   {}",
+        verdict(p99 < 50.0)
+    );
+    println!(
+        "  store bytes per accepted move (tables' growth)      {per_move:>9.0}     target <= 8192    {}",
+        verdict(per_move <= 8192.0)
+    );
+    println!(
+        "  game creation over HTTP p50                         {:>9.1} ms  target < 10 ms   {}",
+        c.p(0.5),
+        verdict(c.p(0.5) < 10.0)
     );
 }

@@ -1,0 +1,110 @@
+//! What the benches share: the conditions a figure was taken in, and a verdict
+//! against a target. Each bench includes it as `mod support;`.
+#![allow(dead_code)]
+
+use fairsteward::rules::{DynVariant, Options, VariantId};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+#[path = "../../tests/common/xorshift.rs"]
+pub mod xorshift;
+
+/// One game as a client tracks it.
+pub struct Game {
+    pub id: String,
+    pub rules: Box<dyn DynVariant>,
+    pub tokens: Vec<String>,
+    /// The states before the current one, start first (for repetition).
+    pub history: Vec<String>,
+    pub state: String,
+    pub turn: u32,
+}
+
+/// Creates a game as the operator (`operator` is the operator token).
+pub async fn create_game(http: &reqwest::Client, base: &str, operator: &str, variant: VariantId, n: usize) -> Game {
+    let body = json!({"variant": variant.name(), "seats": [
+        {"name": format!("First {n}"), "email": format!("first{n}@example.org")},
+        {"name": format!("Second {n}"), "email": format!("second{n}@example.org")},
+    ]});
+    let response =
+        http.post(format!("{base}/api/games")).bearer_auth(operator).json(&body).send().await.expect("POST /api/games");
+    assert_eq!(response.status().as_u16(), 201, "create a game");
+    let created: Value = response.json().await.expect("JSON");
+    let rules = variant.rulebook(&Options::new()).expect("default options");
+    let state = rules.start();
+    assert_eq!(created["game"]["state"], json!(state));
+    Game {
+        id: created["game"]["id"].as_str().expect("id").to_owned(),
+        rules,
+        tokens: created["tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .map(|t| t["token"].as_str().unwrap().to_owned())
+            .collect(),
+        history: Vec::new(),
+        state,
+        turn: 1,
+    }
+}
+
+/// Plays one turn of `g` over HTTP: a random legal move (from `rng`) for every
+/// seat to move, then the turn resolved with the library's rulebook, so no GET
+/// is needed. Returns each accepted move's (answered at, latency) and whether
+/// the game has ended.
+pub async fn play_turn(
+    http: &reqwest::Client,
+    base: &str,
+    g: &mut Game,
+    rng: &mut xorshift::XorShift64,
+) -> (Vec<(Instant, Duration)>, bool) {
+    let mut moves = Vec::with_capacity(2);
+    let mut answered = Vec::with_capacity(2);
+    for seat in g.rules.seats_to_move(&g.state).expect("state").iter() {
+        let legal = g.rules.legal_moves(&g.state, seat).expect("legal moves");
+        let uci = legal[rng.below(legal.len())].clone();
+        let body = json!({"turn": g.turn, "move": uci}).to_string();
+        let t = Instant::now();
+        let response = http
+            .post(format!("{base}/api/games/{}/moves", g.id))
+            .bearer_auth(&g.tokens[seat.index()])
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .expect("POST a move");
+        let status = response.status().as_u16();
+        let receipt: Value = response.json().await.expect("JSON");
+        assert_eq!(status, 200, "game {} turn {}: {receipt}", g.id, g.turn);
+        answered.push((Instant::now(), t.elapsed()));
+        moves.push((seat, uci));
+    }
+    let r = g.rules.resolve(&g.history, &g.state, &moves).expect("resolve");
+    g.history.push(std::mem::replace(&mut g.state, r.state));
+    g.turn += 1;
+    (answered, r.outcome.is_some())
+}
+
+/// The machine's conditions, printed with the figures.
+pub fn conditions(dir: &std::path::Path) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    // The file system of the data directory, from /proc/self/mounts (longest mount point that prefixes it).
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+    let path = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+    let fs = mounts
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() > 2 && path.starts_with(f[1])).then(|| (f[1].len(), format!("{} on {} ({})", f[2], f[1], f[0])))
+        })
+        .max()
+        .map_or_else(|| "unknown".to_owned(), |(_, s)| s);
+    format!("{cores} cores, load average {load}, file system {fs}")
+}
+
+/// "met" or "NOT met".
+pub fn verdict(met: bool) -> &'static str {
+    if met { "met" } else { "NOT met" }
+}
