@@ -333,10 +333,10 @@ fn main() {
     println!("  {what:<56} VmRSS {played:>7.1} MB, VmHWM (peak) {peak:.1} MB");
     println!();
     println!("Issue 13 targets, this run (conditions at end: {}):", conditions(dir.path()));
-    println!("  idle                        {idle:>7.1} MB   target < 30 MB    {}", verdict(idle < 30.0));
+    println!("  {:<30} {idle:>7.1} MB   target < 30 MB    {}", "idle", verdict(idle < 30.0));
     let label =
         if a.games == 10_000 { "10 000 open games".to_owned() } else { format!("{} open games (not 10 000)", a.games) };
-    println!("  {label:<27} {played:>7.1} MB   target < 100 MB   {}", verdict(played < 100.0));
+    println!("  {label:<30} {played:>7.1} MB   target < 100 MB   {}", verdict(played < 100.0));
     if let Some(out) = &a.profile {
         let rate = runtime.block_on(maildir_backlog(&http, &steward, &data, a.backlog, out));
         println!();
