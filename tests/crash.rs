@@ -768,30 +768,24 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         want.extend((1..=k).flat_map(|t| (0..2).map(move |s| format!("{g}.{t}.{s}.turn"))));
         assert_eq!(ids, want, "game {g}: the mails queued");
         for (id, message, sent_at, picture) in &mails {
+            let path = fairsteward::mail::spool::file_for(spool, id);
             if sent_at.is_none() {
-                unsent.insert(fairsteward::mail::spool::file_for(spool, id).with_extension("eml.tmp"));
+                unsent.insert(path.with_extension("eml.tmp"));
+                // Handed to the spool but killed before its sent mark: the copy
+                // there is the queued mail, which the restart sends again.
+                if let Ok(on_disk) = std::fs::read(&path) {
+                    assert_eq!(
+                        on_disk,
+                        with_picture(id, message, picture.as_deref(), &on_disk),
+                        "mail {id}: the spool file differs from the outbox"
+                    );
+                }
             } else {
-                let path = fairsteward::mail::spool::file_for(spool, id);
                 let on_disk = std::fs::read(&path)
                     .unwrap_or_else(|e| panic!("mail {id} marked sent but {}: {e}", path.display()));
-                // The queued mail holds a placeholder where the drainer put the
-                // board picture: put the picture the spool file carries there.
-                let queued = match picture {
-                    Some(key) => {
-                        let parsed = mail_parser::MessageParser::default().parse(&on_disk).expect("a mail");
-                        let png = parsed
-                            .parts
-                            .iter()
-                            .find(|p| mail_parser::MimeHeaders::content_id(*p) == Some("board"))
-                            .unwrap_or_else(|| panic!("mail {id}: no board picture"))
-                            .contents();
-                        assert!(png.starts_with(b"\x89PNG"), "mail {id}: a PNG");
-                        fairsteward::letters::compose::put_picture(message, key, png)
-                            .unwrap_or_else(|| panic!("mail {id}: no placeholder for its picture"))
-                    }
-                    None => message.clone(),
-                };
-                assert_eq!(on_disk, queued, "mail {id}: the spool file differs from the outbox");
+                assert!(message.is_empty(), "mail {id}: a delivered mail's bytes stay in the outbox");
+                let parsed = mail_parser::MessageParser::default().parse(&on_disk).expect("a mail");
+                assert_eq!(parsed.message_id(), Some(id.as_str()), "mail {id}: the spool file is another mail");
             }
         }
     }
@@ -804,6 +798,23 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         assert!(unsent.contains(p), "{} is left half-written, but its mail is marked sent or unknown", p.display());
     }
     leftovers.len()
+}
+
+/// The queued `message` with the board picture that the spooled copy
+/// `on_disk` carries put where the drainer puts it (the queue holds a
+/// placeholder there).
+fn with_picture(id: &str, message: &[u8], picture: Option<&str>, on_disk: &[u8]) -> Vec<u8> {
+    let Some(key) = picture else { return message.to_vec() };
+    let parsed = mail_parser::MessageParser::default().parse(on_disk).expect("a mail");
+    let png = parsed
+        .parts
+        .iter()
+        .find(|p| mail_parser::MimeHeaders::content_id(*p) == Some("board"))
+        .unwrap_or_else(|| panic!("mail {id}: no board picture"))
+        .contents();
+    assert!(png.starts_with(b"\x89PNG"), "mail {id}: a PNG");
+    fairsteward::letters::compose::put_picture(message, key, png)
+        .unwrap_or_else(|| panic!("mail {id}: no placeholder for its picture"))
 }
 
 /// A receipt without the note a repeat for a resolved turn carries.
