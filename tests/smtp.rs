@@ -457,14 +457,22 @@ async fn board_mails_arrive_once_threaded_and_multipart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     use fairsteward::mail::outbox::{Drainer, Pass, Sink};
-    use fairsteward::render::svg::{Marks, board_svg};
+    use fairsteward::render::svg::Marks;
     use fairsteward::rules::{Options, Seat, VariantId};
-    use fairsteward::store::{BoardPicture, Store};
+    use fairsteward::store::{BoardPicture, PictureSource, Store};
     let stack = stack();
     let _ = rustls::crypto::ring::default_provider().install_default();
     let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
-    let svg = board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), Seat::new(0));
-    let picture = BoardPicture::new(svg.clone(), 320);
+    let source = PictureSource {
+        variant: VariantId::Chess,
+        options: Options::new(),
+        state: chess.start(),
+        marks: Marks::default(),
+        seat: Seat::new(0),
+        size_px: 320,
+    };
+    let svg = source.svg().unwrap();
+    let picture = BoardPicture::new(source);
     let user = unique("png");
     let from: lettre::message::Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
     let game: fairsteward::ids::GameId = "8KQ2ZJ".parse().unwrap();

@@ -493,7 +493,7 @@ mod tests {
     fn a_board_mail_is_text_and_html_with_the_board_inline() {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
         let game: GameId = "8KQ2ZJ".parse().unwrap();
-        let picture = BoardPicture::new("<svg/>".into(), 640);
+        let picture = BoardPicture::new(crate::render::source::start_of(crate::rules::VariantId::Chess, 0, 640));
         let extras = || Extras {
             html: Some("turn.html"),
             picture: Some(picture.clone()),
@@ -512,7 +512,14 @@ mod tests {
         assert!(placeholder.is_ok(), "the queued mail parses as MIME: {placeholder:?}");
         let delivered = put_picture(&a.message, &picture.key, PNG).unwrap();
         assert_eq!(put_picture(&b.message, &picture.key, PNG).unwrap(), delivered, "the same bytes each time");
-        assert!(put_picture(&a.message, &BoardPicture::new("<svg></svg>".into(), 640).key, PNG).is_none());
+        assert!(
+            put_picture(
+                &a.message,
+                &BoardPicture::new(crate::render::source::start_of(crate::rules::VariantId::Chess, 1, 640)).key,
+                PNG
+            )
+            .is_none()
+        );
         let text = String::from_utf8(delivered).unwrap();
         assert!(!text.contains("fairstewardboardpicture"), "{text}");
         assert!(text.contains("Reply-To: moves+8KQ2ZJ.0.2.mac@steward.example"), "{text}");
@@ -563,7 +570,7 @@ mod tests {
     fn a_picture_put_in_is_the_part_lettre_would_have_written() {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
         let game: GameId = "8KQ2ZJ".parse().unwrap();
-        let picture = BoardPicture::new("<svg/>".into(), 640);
+        let picture = BoardPicture::new(crate::render::source::start_of(crate::rules::VariantId::Chess, 0, 640));
         let extras = Extras { html: Some("turn.html"), picture: Some(picture.clone()), ..Extras::default() };
         let row = compose(board_draft(&from, &game, extras)).unwrap();
         // Many lines of base64, every byte value.

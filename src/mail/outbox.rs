@@ -226,7 +226,13 @@ impl Drainer {
         }
         // Drawn a few at a time on the blocking pool (the permits of `pictures`).
         let drawn = futures_util::future::join_all(to_draw.into_iter().map(|(key, source)| async move {
-            let png = self.pictures.png(source.svg.clone(), source.size_px).await;
+            let png = match source.svg() {
+                Ok(svg) => self.pictures.png(svg, source.size_px).await.map_err(|e| match e {
+                    PictureError::Busy => None,
+                    PictureError::Render(e) => Some(e.to_string()),
+                }),
+                Err(e) => Err(Some(e.to_string())),
+            };
             (key, png)
         }))
         .await;
@@ -234,10 +240,11 @@ impl Drainer {
         for (key, png) in drawn {
             match png {
                 Ok(png) => store.push((key, png, None)),
-                Err(PictureError::Busy) => {}
-                Err(PictureError::Render(e)) => {
+                // The renderer is busy: its mails wait for the next pass.
+                Err(None) => {}
+                Err(Some(e)) => {
                     tracing::warn!(picture = %key, error = %e, "cannot draw a board picture; its mails go with the text board and a stand-in image");
-                    store.push((key, Arc::from(crate::render::png::STAND_IN), Some(e.to_string())));
+                    store.push((key, Arc::from(crate::render::png::STAND_IN), Some(e)));
                 }
             }
         }
@@ -557,14 +564,13 @@ mod picture_tests {
 
     use super::*;
     use crate::letters::compose::{Draft, Extras, MailKind, compose};
-    use crate::render::svg::{Marks, board_svg};
-    use crate::rules::{Options, Seat, VariantId};
+    use crate::render::source::start_of;
+    use crate::rules::VariantId;
     use crate::store::BoardPicture;
 
     /// The picture of the chess start seen from `seat`, as the steward makes it.
     fn start_picture(seat: u8) -> BoardPicture {
-        let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        BoardPicture::new(board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), Seat::new(seat)), 320)
+        BoardPicture::new(start_of(VariantId::Chess, seat, 320))
     }
 
     /// A board mail of turn `turn` to `seat` carrying `picture`.
@@ -631,7 +637,8 @@ mod picture_tests {
             read("8KQ2ZJ.1.1.turn@steward.example"),
         );
         let source = |p: &BoardPicture| p.source.clone().unwrap();
-        let drawn = |p: &BoardPicture| crate::render::png::board_png(&source(p).svg, source(p).size_px).unwrap();
+        let drawn =
+            |p: &BoardPicture| crate::render::png::board_png(&source(p).svg().unwrap(), source(p).size_px).unwrap();
         assert_eq!(image_of(&a), drawn(&white), "the delivered mail carries its picture");
         assert_eq!(image_of(&b), drawn(&white));
         assert_eq!(image_of(&c), drawn(&black), "the other side's view");
@@ -677,8 +684,11 @@ mod picture_tests {
     async fn a_picture_that_cannot_be_drawn_is_decided_once_and_the_mail_still_goes() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("steward.db")).unwrap();
-        // Not an SVG: the renderer refuses it.
-        let broken = BoardPicture::new("not a picture".into(), 320);
+        // Not a position of its variant: no board can be made of it.
+        let broken = BoardPicture::new(crate::render::source::PictureSource {
+            state: "not a position".into(),
+            ..start_of(VariantId::Chess, 0, 320)
+        });
         let rows = [board_mail(1, 0, &broken), board_mail(2, 0, &broken)];
         store.transaction(move |tx| rows.iter().try_for_each(|r| tx.queue_mail(r, Utc::now()))).await.unwrap();
         let spool = dir.path().join("spool");
@@ -687,10 +697,12 @@ mod picture_tests {
         let pngs = drainer.pictures_of(&page).await.unwrap();
         assert_eq!(&*pngs[&broken.key], crate::render::png::STAND_IN);
         let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
-        let (svg, failed): (Option<String>, Option<String>) = conn
-            .query_row("SELECT svg, failed FROM pictures WHERE key = ?1", [&broken.key], |r| Ok((r.get(0)?, r.get(1)?)))
+        let (source, failed): (Option<String>, Option<String>) = conn
+            .query_row("SELECT source, failed FROM pictures WHERE key = ?1", [&broken.key], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .unwrap();
-        assert!(svg.is_none() && failed.is_some_and(|f| f.contains("svg")), "the failure is stored");
+        assert!(source.is_none() && failed.is_some(), "the failure is stored: {failed:?}");
         assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys(dir.path())).await.unwrap(), 2);
         let mail = std::fs::read(crate::mail::spool::file_for(&spool, "8KQ2ZJ.1.0.turn@steward.example")).unwrap();
         assert_eq!(image_of(&mail), crate::render::png::STAND_IN);

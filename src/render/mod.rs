@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod png;
+pub mod source;
 pub mod svg;
 pub mod text;
 

@@ -8,7 +8,7 @@ use crate::letters::compose::{Draft, Extras, MailKind, compose, compose_with_suf
 use crate::letters::record::{self, Numbered, RecordMove};
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
-use crate::store::{BoardPicture, OutboxRow, Tx};
+use crate::store::{BoardPicture, OutboxRow, PictureSource, Tx};
 
 /// The board as text, seen from `seat`'s side (that seat at the bottom), the
 /// paths of `last_moves` marked.
@@ -19,30 +19,47 @@ fn board_for(game: &Loaded, state: &str, seat: Seat, last_moves: &[MovePath]) ->
 
 /// The board pictures of one position, one per side it is seen from.
 ///
-/// Only the SVG is made here, inside the command's transaction (it is text, and
-/// quick): the PNG is drawn by the outbox drainer, off the store thread, once
-/// per picture however many mails carry it (see [`crate::store::BoardPicture`]).
-struct Pictures {
-    view: crate::rules::BoardView,
+/// Nothing is drawn here, inside the command's transaction: each picture is
+/// queued as its source (variant, options, position, marks, side, size), and
+/// the outbox drainer makes its SVG and PNG off the store thread, once per
+/// picture however many mails carry it (see [`crate::store::BoardPicture`]).
+struct Pictures<'a> {
+    game: &'a Loaded,
+    state: &'a str,
     marks: Marks,
+    size_px: u32,
     /// The pictures made so far, by viewing seat.
     done: [Option<BoardPicture>; crate::rules::SeatSet::MAX as usize],
 }
 
-impl Pictures {
+impl<'a> Pictures<'a> {
     /// The pictures of `state`, marking the paths of `last_moves` and the seats
     /// in `to_move`.
-    fn new(game: &Loaded, state: &str, last_moves: Vec<MovePath>, to_move: SeatSet) -> Result<Self, StewardError> {
+    fn new(
+        game: &'a Loaded,
+        state: &'a str,
+        last_moves: Vec<MovePath>,
+        to_move: SeatSet,
+    ) -> Result<Self, StewardError> {
         let view = game.rules.board(state).map_err(internal)?;
         let marks = Marks { last_moves, to_move: to_move.iter().collect() };
-        Ok(Pictures { view, marks, done: Default::default() })
+        Ok(Pictures { game, state, marks, size_px: size_px(&view), done: Default::default() })
     }
 
     /// The board picture seen from `seat`'s side.
     fn for_seat(&mut self, seat: Seat) -> BoardPicture {
-        let (view, marks) = (&self.view, &self.marks);
+        let Pictures { game, state, marks, size_px, .. } = self;
         self.done[seat.index() % self.done.len()]
-            .get_or_insert_with(|| BoardPicture::new(crate::render::svg::board_svg(view, marks, seat), size_px(view)))
+            .get_or_insert_with(|| {
+                BoardPicture::new(PictureSource {
+                    variant: game.row.variant,
+                    options: game.row.options.clone(),
+                    state: (*state).to_owned(),
+                    marks: marks.clone(),
+                    seat,
+                    size_px: *size_px,
+                })
+            })
             .clone()
     }
 }

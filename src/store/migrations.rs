@@ -124,11 +124,10 @@ const MIGRATIONS: &[&str] = &[
     // 7: board pictures off the store thread (issue 13 point 1; src/store/pictures.rs).
     // A board mail's row holds its message without the PNG and names its picture
     // by content key; the picture is kept once, however many mails carry it: its
-    // SVG until the outbox drainer has drawn it, then the PNG every resend uses.
+    // source until the outbox drainer has drawn it, then the PNG every resend uses.
     "CREATE TABLE pictures (
-         key        TEXT PRIMARY KEY,           -- hex SHA-256 over size_px and svg
-         size_px    INTEGER NOT NULL,
-         svg        TEXT,                       -- what to draw; NULL once drawn
+         key        TEXT PRIMARY KEY,           -- hex SHA-256 over source
+         source     TEXT,                       -- render::source::PictureSource as JSON; NULL once drawn
          png        BLOB,                       -- NULL until drawn
          failed     TEXT,                       -- why it could not be drawn (png is then a stand-in)
          created_at TEXT NOT NULL

@@ -1,11 +1,12 @@
 //! Board pictures of queued mails (migration 7), kept once per picture.
 //!
 //! A board mail is queued without its PNG: its outbox row names the picture by
-//! a content key (the SHA-256 over the picture's size and its SVG, which the
-//! position, the marks and the viewing side determine), and its message holds
-//! a placeholder where the image's base64 goes ([`crate::letters::compose`]).
-//! The `pictures` row keeps the SVG to draw it from until the outbox drainer
-//! has drawn it, off the store thread; from then on it keeps the PNG, which
+//! a content key (the SHA-256 over its [`PictureSource`]: variant, options,
+//! position, marks, viewing side and size), and its message holds a
+//! placeholder where the image's base64 goes ([`crate::letters::compose`]).
+//! The `pictures` row keeps the source (a few hundred bytes) until the outbox
+//! drainer has drawn it, off the store thread — SVG and PNG both; from then on
+//! it keeps the PNG, which
 //! every resend of every mail carrying that picture uses, so a resend is byte
 //! for byte the same. Once no unsent mail refers to a picture, the drainer
 //! drops it in the commit that marks the last such mail sent.
@@ -18,35 +19,23 @@ use rusqlite::params;
 
 use super::StoreError;
 use super::queries::{Tx, time_text};
+pub use crate::render::source::PictureSource;
 
 /// A board picture a queued mail carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardPicture {
-    /// The content key: hex SHA-256 over the size and the SVG.
+    /// The content key: hex SHA-256 over the source's text.
     pub key: String,
     /// What to draw it from: set on a mail being queued (the store keeps it
     /// until the picture is drawn); `None` on a row read back from the outbox.
     pub source: Option<Arc<PictureSource>>,
 }
 
-/// What a board picture is drawn from.
-#[derive(Debug, PartialEq, Eq)]
-pub struct PictureSource {
-    /// The board as SVG ([`crate::render::svg::board_svg`]).
-    pub svg: String,
-    /// The PNG's longer side, in pixels.
-    pub size_px: u32,
-}
-
 impl BoardPicture {
-    /// The picture of `svg` drawn `size_px` pixels on its longer side, keyed by
-    /// its content.
-    pub fn new(svg: String, size_px: u32) -> BoardPicture {
-        let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
-        ctx.update(&size_px.to_be_bytes());
-        ctx.update(svg.as_bytes());
-        let key = ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect();
-        BoardPicture { key, source: Some(Arc::new(PictureSource { svg, size_px })) }
+    /// The picture drawn from `source`, keyed by it.
+    pub fn new(source: PictureSource) -> BoardPicture {
+        let key = crate::ids::hex(ring::digest::digest(&ring::digest::SHA256, source.to_text().as_bytes()).as_ref());
+        BoardPicture { key, source: Some(Arc::new(source)) }
     }
 }
 
@@ -68,10 +57,11 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn keep_picture(&self, picture: &BoardPicture, now: DateTime<Utc>) -> Result<(), StoreError> {
         let Some(source) = &picture.source else { return Ok(()) };
-        self.0.prepare_cached(
-            "INSERT OR IGNORE INTO pictures (key, size_px, svg, png, failed, created_at) VALUES (?1, ?2, ?3, NULL, NULL, ?4)",
-        )?
-        .execute(params![picture.key, source.size_px, source.svg, time_text(now)])?;
+        self.0
+            .prepare_cached(
+                "INSERT OR IGNORE INTO pictures (key, source, png, failed, created_at) VALUES (?1, ?2, NULL, NULL, ?3)",
+            )?
+            .execute(params![picture.key, source.to_text(), time_text(now)])?;
         Ok(())
     }
 
@@ -80,7 +70,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn pictures(&self, keys: &[&str]) -> Result<HashMap<String, StoredPicture>, StoreError> {
-        let mut stmt = self.0.prepare_cached("SELECT size_px, svg, png FROM pictures WHERE key = ?1")?;
+        let mut stmt = self.0.prepare_cached("SELECT source, png FROM pictures WHERE key = ?1")?;
         let mut found = HashMap::new();
         for key in keys {
             if found.contains_key(*key) {
@@ -88,12 +78,15 @@ impl Tx<'_> {
             }
             let mut rows = stmt.query([key])?;
             let Some(r) = rows.next()? else { continue };
-            let (size_px, svg, png): (u32, Option<String>, Option<Vec<u8>>) = (r.get(0)?, r.get(1)?, r.get(2)?);
-            let stored = match (png, svg) {
+            let (source, png): (Option<String>, Option<Vec<u8>>) = (r.get(0)?, r.get(1)?);
+            let stored = match (png, source) {
                 (Some(png), _) => StoredPicture::Drawn(png.into()),
-                (None, Some(svg)) => StoredPicture::Undrawn(Arc::new(PictureSource { svg, size_px })),
+                (None, Some(text)) => StoredPicture::Undrawn(Arc::new(
+                    PictureSource::from_text(&text)
+                        .map_err(|e| StoreError::Corrupt(format!("the picture {key}: {e}")))?,
+                )),
                 (None, None) => {
-                    return Err(StoreError::Corrupt(format!("the picture {key} has neither a PNG nor an SVG")));
+                    return Err(StoreError::Corrupt(format!("the picture {key} has neither a PNG nor a source")));
                 }
             };
             found.insert((*key).to_owned(), stored);
@@ -103,8 +96,8 @@ impl Tx<'_> {
 
     /// Stores the PNG drawn for `key` (or the stand-in, with why it could not
     /// be drawn in `failed`) unless one is stored already, and answers the PNG
-    /// stored now: the mails carry that one, never a second drawing. The SVG is
-    /// no longer needed and is dropped.
+    /// stored now: the mails carry that one, never a second drawing. The source
+    /// is no longer needed and is dropped.
     ///
     /// # Errors
     /// SQLite errors.
@@ -117,8 +110,8 @@ impl Tx<'_> {
     ) -> Result<Arc<[u8]>, StoreError> {
         self.0
             .prepare_cached(
-                "INSERT INTO pictures (key, size_px, svg, png, failed, created_at) VALUES (?1, 0, NULL, ?2, ?3, ?4)
-                 ON CONFLICT (key) DO UPDATE SET png = excluded.png, failed = excluded.failed, svg = NULL
+                "INSERT INTO pictures (key, source, png, failed, created_at) VALUES (?1, NULL, ?2, ?3, ?4)
+                 ON CONFLICT (key) DO UPDATE SET png = excluded.png, failed = excluded.failed, source = NULL
                  WHERE pictures.png IS NULL",
             )?
             .execute(params![key, png, failed, time_text(now)])?;
@@ -155,6 +148,8 @@ impl Tx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::source::start_of;
+    use crate::rules::VariantId;
     use crate::store::{OutboxRow, Store};
 
     fn mail(n: u32, picture: &BoardPicture) -> OutboxRow {
@@ -172,10 +167,10 @@ mod tests {
 
     #[test]
     fn the_key_is_the_content_and_the_size() {
-        let a = BoardPicture::new("<svg/>".into(), 640);
-        assert_eq!(a, BoardPicture::new("<svg/>".into(), 640));
-        assert_ne!(a.key, BoardPicture::new("<svg/>".into(), 800).key);
-        assert_ne!(a.key, BoardPicture::new("<svg />".into(), 640).key);
+        let a = BoardPicture::new(start_of(VariantId::Chess, 0, 640));
+        assert_eq!(a, BoardPicture::new(start_of(VariantId::Chess, 0, 640)));
+        assert_ne!(a.key, BoardPicture::new(start_of(VariantId::Chess, 0, 800)).key);
+        assert_ne!(a.key, BoardPicture::new(start_of(VariantId::Chess, 1, 640)).key);
         assert_eq!(a.key.len(), 64);
     }
 
@@ -183,7 +178,7 @@ mod tests {
     async fn a_picture_is_kept_once_drawn_once_and_dropped_when_no_unsent_mail_needs_it() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("steward.db")).unwrap();
-        let picture = BoardPicture::new("<svg/>".into(), 640);
+        let picture = BoardPicture::new(start_of(VariantId::Chess, 0, 640));
         let p = picture.clone();
         store
             .transaction(move |tx| {
