@@ -385,6 +385,14 @@ fn pinned(board: &[Cell; CELLS], king: Square, seat: usize, enemies: u8) -> Squa
     pins
 }
 
+/// Whether `a` and `b` share a rank, a file or a diagonal: only then can a piece
+/// leaving `a` open a line to `b`.
+fn aligned(a: Square, b: Square) -> bool {
+    let ((ax, ay), (bx, by)) = (a.file_rank(), b.file_rank());
+    let (dx, dy) = (ax.abs_diff(bx), ay.abs_diff(by));
+    dx == 0 || dy == 0 || dx == dy
+}
+
 /// Whether `c` lies on the line through `a` and `b` (which differ).
 fn collinear(a: Square, b: Square, c: Square) -> bool {
     let ((ax, ay), (bx, by), (cx, cy)) = (a.file_rank(), b.file_rank(), c.file_rank());
@@ -414,6 +422,10 @@ struct Legality {
     partner: Option<Square>,
     /// Pieces pinned to the partner's king, when rule 2 applies.
     partner_pins: SquareSet,
+    /// Whether the pins were looked for. When one legal move is wanted (is there
+    /// one? is this one?), looking for them costs more than it saves: then a piece
+    /// on a line with either king has its moves tested in full.
+    pins_known: bool,
     /// The squares whose pieces' moves need more than the first look: the king's
     /// and the pinned pieces'.
     careful: SquareSet,
@@ -423,15 +435,20 @@ struct Legality {
 }
 
 impl Legality {
-    fn new(rules: &Vierschach, state: &VsState, seat: usize) -> Legality {
+    /// The legality test of `seat`'s moves in `state`; `find_pins` when many moves
+    /// will be tested.
+    fn new(rules: &Vierschach, state: &VsState, seat: usize, find_pins: bool) -> Legality {
         let board = &state.board;
         let enemies = active_enemies(rules, state, seat);
         let partner =
             if rules.counts_partner_checks() { rules.partner(seat).and_then(|p| state.kings[p]) } else { None };
         let king = state.kings[seat];
         let in_check = king.is_some_and(|k| attackers(board, k, enemies, 1) > 0);
-        let pins = king.map_or_else(SquareSet::default, |k| pinned(board, k, seat, enemies));
-        let partner_pins = partner.map_or_else(SquareSet::default, |k| pinned(board, k, seat, enemies));
+        let pins_of = |king: Option<Square>| match king {
+            Some(k) if find_pins => pinned(board, k, seat, enemies),
+            _ => SquareSet::default(),
+        };
+        let (pins, partner_pins) = (pins_of(king), pins_of(partner));
         let mut careful = pins.union(partner_pins);
         if let Some(k) = king {
             careful.insert(k);
@@ -443,6 +460,7 @@ impl Legality {
             pins,
             partner,
             partner_pins,
+            pins_known: find_pins,
             careful,
             partner_before: std::cell::Cell::new(None),
         }
@@ -452,13 +470,18 @@ impl Legality {
     #[inline]
     fn allows(&self, state: &VsState, seat: usize, mv: VsMove) -> bool {
         let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Jump);
-        (plain && !self.in_check && !self.careful.contains(mv.from)) || self.allows_careful(state, seat, mv)
+        let off_lines = || {
+            let apart = |king: Option<Square>| king.is_none_or(|k| !aligned(k, mv.from));
+            self.pins_known || (apart(self.king) && apart(self.partner))
+        };
+        (plain && !self.in_check && !self.careful.contains(mv.from) && off_lines())
+            || self.allows_careful(state, seat, mv)
     }
 
     /// [`Legality::allows`] for the moves the first look does not settle.
     fn allows_careful(&self, state: &VsState, seat: usize, mv: VsMove) -> bool {
         let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Jump);
-        if plain && !self.in_check && self.king != Some(mv.from) {
+        if plain && !self.in_check && self.pins_known && self.king != Some(mv.from) {
             let off_line = |king: Option<Square>| king.is_some_and(|k| !collinear(k, mv.from, mv.to));
             if self.pins.contains(mv.from) && off_line(self.king) {
                 // The pinning piece stays and the line opens: the king is attacked.
@@ -504,9 +527,10 @@ fn legal(
     rules: &Vierschach,
     state: &VsState,
     seat: usize,
+    find_pins: bool,
     mut emit: impl FnMut(VsMove) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let legality = Legality::new(rules, state, seat);
+    let legality = Legality::new(rules, state, seat, find_pins);
     pseudo_moves(rules, state, seat, None, &mut |mv| {
         if legality.allows(state, seat, mv) { emit(mv) } else { ControlFlow::Continue(()) }
     })
@@ -515,7 +539,7 @@ fn legal(
 /// The legal moves of `seat` in `state`, in generation order (unsorted).
 pub(crate) fn legal_moves(rules: &Vierschach, state: &VsState, seat: usize) -> Vec<VsMove> {
     let mut moves = Vec::with_capacity(64);
-    let _ = legal(rules, state, seat, |mv| {
+    let _ = legal(rules, state, seat, true, |mv| {
         moves.push(mv);
         ControlFlow::Continue(())
     });
@@ -525,7 +549,7 @@ pub(crate) fn legal_moves(rules: &Vierschach, state: &VsState, seat: usize) -> V
 /// How many legal moves `seat` has in `state` (no list is built).
 pub(crate) fn count_legal_moves(rules: &Vierschach, state: &VsState, seat: usize) -> usize {
     let mut n = 0;
-    let _ = legal(rules, state, seat, |_| {
+    let _ = legal(rules, state, seat, true, |_| {
         n += 1;
         ControlFlow::Continue(())
     });
@@ -541,7 +565,7 @@ pub(crate) fn refused_moves(rules: &Vierschach, state: &VsState, seat: usize) ->
         moves.push(mv);
         ControlFlow::Continue(())
     });
-    let legality = Legality::new(rules, state, seat);
+    let legality = Legality::new(rules, state, seat, true);
     let enemies = legality.enemies;
     moves
         .into_iter()
@@ -557,7 +581,7 @@ pub(crate) fn refused_moves(rules: &Vierschach, state: &VsState, seat: usize) ->
 
 /// Whether `seat` has a legal move (stops at the first).
 pub(crate) fn has_legal_move(rules: &Vierschach, state: &VsState, seat: usize) -> bool {
-    legal(rules, state, seat, |_| ControlFlow::Break(())).is_break()
+    legal(rules, state, seat, false, |_| ControlFlow::Break(())).is_break()
 }
 
 /// Whether `mv` is a legal move of `seat` (one piece's moves are generated).
@@ -569,5 +593,5 @@ pub(crate) fn is_legal(rules: &Vierschach, state: &VsState, seat: usize, mv: VsM
     let generated = pseudo_moves(rules, state, seat, Some(mv.from), &mut |m| {
         if m == mv { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
-    generated.is_break() && Legality::new(rules, state, seat).allows(state, seat, mv)
+    generated.is_break() && Legality::new(rules, state, seat, false).allows(state, seat, mv)
 }
