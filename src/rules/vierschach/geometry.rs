@@ -155,6 +155,91 @@ pub(crate) static SQUARES: [Square; 160] = {
     out
 };
 
+/// Each cell's place in square order (0–159), `u8::MAX` off the board: the bit of
+/// the square in a [`SquareSet`].
+pub(crate) static SQUARE_INDEX: [u8; CELLS] = {
+    let mut out = [u8::MAX; CELLS];
+    let mut i = 0;
+    while i < SQUARES.len() {
+        out[SQUARES[i].cell()] = i as u8;
+        i += 1;
+    }
+    out
+};
+
+/// Each cell's file and rank (from 0; padding cells get values off the board), so
+/// that the hot line tests of move generation read a table instead of dividing.
+static FILE_RANK: [(i8, i8); CELLS] = {
+    let mut out = [(0i8, 0i8); CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        out[c] = ((c as i16 % WIDTH - 2) as i8, (c as i16 / WIDTH - 2) as i8);
+        c += 1;
+    }
+    out
+};
+
+impl Square {
+    /// File and rank from a table (the same as [`Square::x`] and [`Square::y`]).
+    pub(crate) fn file_rank(self) -> (i8, i8) {
+        FILE_RANK[self.cell()]
+    }
+}
+
+/// A set of squares, one bit per square in square order; iterating it yields the
+/// squares in that order. It lets move generation visit a seat's pieces without
+/// scanning all 160 squares.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+pub(crate) struct SquareSet([u64; 3]);
+
+impl SquareSet {
+    pub(crate) fn insert(&mut self, square: Square) {
+        let i = SQUARE_INDEX[square.cell()] as usize;
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    pub(crate) fn remove(&mut self, square: Square) {
+        let i = SQUARE_INDEX[square.cell()] as usize;
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    pub(crate) fn union(self, other: SquareSet) -> SquareSet {
+        SquareSet([self.0[0] | other.0[0], self.0[1] | other.0[1], self.0[2] | other.0[2]])
+    }
+
+    pub(crate) fn contains(self, square: Square) -> bool {
+        let i = SQUARE_INDEX[square.cell()] as usize;
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// The squares, in square order.
+    pub(crate) fn iter(self) -> SquareSetIter {
+        SquareSetIter { words: self.0, word: 0 }
+    }
+}
+
+/// The squares of a [`SquareSet`], in square order (lowest bit first).
+pub(crate) struct SquareSetIter {
+    words: [u64; 3],
+    word: usize,
+}
+
+impl Iterator for SquareSetIter {
+    type Item = Square;
+
+    fn next(&mut self) -> Option<Square> {
+        while self.word < 3 {
+            let bits = self.words[self.word];
+            if bits != 0 {
+                self.words[self.word] = bits & (bits - 1);
+                return Some(SQUARES[self.word * 64 + bits.trailing_zeros() as usize]);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
 /// A step as (Δfile, Δrank), with its mailbox offset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Dir {

@@ -431,7 +431,7 @@ impl Variant for Vierschach {
             return Vec::new();
         }
         let mut moves = moves::legal_moves(self, state, state.turn);
-        moves.sort_unstable();
+        moves::sort(&mut moves);
         moves
     }
 
@@ -439,7 +439,7 @@ impl Variant for Vierschach {
         if seat.index() != state.turn {
             return 0;
         }
-        moves::legal_moves(self, state, state.turn).len()
+        moves::count_legal_moves(self, state, state.turn)
     }
 
     fn parse_move(&self, state: &VsState, seat: Seat, text: &str) -> Result<VsMove, MoveError> {

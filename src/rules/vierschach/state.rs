@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::geometry::{CELLS, SEATS, SQUARES, Square, castling_rooks};
+use super::geometry::{CELLS, SEATS, SQUARES, Square, SquareSet, castling_rooks};
 use super::{Mated, Mode, Vierschach};
 
 /// The seat letters in seat order: South, West, North, East (§3).
@@ -164,6 +164,9 @@ pub struct VsState {
     pub(crate) round: u32,
     /// Where each seat's king stands (derived from the board).
     pub(crate) kings: [Option<Square>; 4],
+    /// Where each seat's pieces stand (derived from the board, and kept in step
+    /// with it by [`VsState::put`]).
+    pub(crate) pieces: [SquareSet; 4],
 }
 
 impl VsState {
@@ -189,7 +192,34 @@ impl VsState {
             halfmove: 0,
             round: 1,
             kings,
+            pieces: Default::default(),
         }
+        .with_piece_sets()
+    }
+
+    /// The state with its piece sets found from the board.
+    fn with_piece_sets(mut self) -> VsState {
+        self.pieces = Default::default();
+        for sq in SQUARES {
+            let c = self.board[sq.cell()];
+            if is_piece(c) {
+                self.pieces[owner(c)].insert(sq);
+            }
+        }
+        self
+    }
+
+    /// Puts `content` (a piece or [`EMPTY`]) on `square`, keeping the piece sets in
+    /// step with the board. Every change of a kept state's board goes through here.
+    pub(crate) fn put(&mut self, square: Square, content: Cell) {
+        let old = self.board[square.cell()];
+        if is_piece(old) {
+            self.pieces[owner(old)].remove(square);
+        }
+        if is_piece(content) {
+            self.pieces[owner(content)].insert(square);
+        }
+        self.board[square.cell()] = content;
     }
 
     /// The seat to move (0 South … 3 East), or whose examination ended the game.
@@ -241,8 +271,10 @@ impl VsState {
             halfmove: 0,
             round: 1,
             kings: [None; 4],
+            pieces: Default::default(),
         };
         read_placement(fields[0], &mut state.board, &mut problems);
+        state = state.with_piece_sets();
         match fields[1] {
             "s" => state.turn = 0,
             "w" => state.turn = 1,

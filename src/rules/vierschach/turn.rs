@@ -7,9 +7,9 @@
 //! Otherwise it is mated (in check) or stalemated, and the end of the game is
 //! checked after that status change.
 
-use super::geometry::{SEATS, SQUARES};
+use super::geometry::SEATS;
 use super::moves::{self, MoveKind, VsMove};
-use super::state::{EMPTY, Kind, Status, VsState, is_piece, kind, owner, piece, seat_name};
+use super::state::{EMPTY, Kind, Status, VsState, is_piece, kind, piece, seat_name};
 use super::{Mated, Vierschach};
 
 /// Plays the legal move `mv` of the seat to move and runs the turn procedure;
@@ -19,7 +19,9 @@ pub(crate) fn play(rules: &Vierschach, state: &VsState, mv: VsMove, notes: &mut 
     let mut next = state.clone();
     let moving = state.board[mv.from.cell()];
     let capture = is_piece(state.board[mv.to.cell()]) || mv.kind == MoveKind::EnPassant;
-    moves::apply_to_board(&mut next.board, state, seat, mv);
+    for (square, content) in moves::changes(state, seat, mv).into_iter().flatten() {
+        next.put(square, content);
+    }
     if kind(moving) == Kind::King {
         next.kings[seat] = Some(mv.to);
         next.castling &= !(0b11 << (2 * seat));
@@ -112,11 +114,8 @@ fn examine(rules: &Vierschach, state: &mut VsState, p: usize, notes: &mut Vec<St
 
 /// Takes all of `p`'s pieces off the board: `p` is out (§7 step 4, §8).
 fn remove_pieces(state: &mut VsState, p: usize) {
-    for sq in SQUARES {
-        let c = state.board[sq.cell()];
-        if is_piece(c) && owner(c) == p {
-            state.board[sq.cell()] = EMPTY;
-        }
+    for sq in state.pieces[p].iter() {
+        state.put(sq, EMPTY);
     }
     state.kings[p] = None;
     state.castling &= !(0b11 << (2 * p));
