@@ -172,7 +172,8 @@ impl Page {
 impl Drainer {
     /// A drainer with nothing paused or held; `keys` open sealed rows.
     pub fn new(store: Store, sink: Sink, keys: Arc<StewardKeys>) -> Drainer {
-        let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0);
+        // In the background: mails' pictures give way to the moves being answered.
+        let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0).in_background();
         Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures }
     }
 
