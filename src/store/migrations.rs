@@ -121,7 +121,8 @@ const MIGRATIONS: &[&str] = &[
     // before stay as they were (clear).
     "ALTER TABLE inbound ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;",
-    // 7: board pictures off the store thread (issue 13 point 1; src/store/pictures.rs).
+    // 7: board pictures off the store thread (issue 13 point 1; src/store/pictures.rs),
+    // and indexes for the outbox lookups a mail's handling makes.
     // A board mail's row holds its message without the PNG and names its picture
     // by content key; the picture is kept once, however many mails carry it: its
     // source until the outbox drainer has drawn it, then the PNG every resend uses.
@@ -133,7 +134,11 @@ const MIGRATIONS: &[&str] = &[
          created_at TEXT NOT NULL
      ) STRICT;
      ALTER TABLE outbox ADD COLUMN picture TEXT;  -- pictures.key, or NULL
-     CREATE INDEX outbox_picture ON outbox (picture) WHERE picture IS NOT NULL AND sent_at IS NULL;",
+     CREATE INDEX outbox_picture ON outbox (picture) WHERE picture IS NOT NULL AND sent_at IS NULL;
+     -- What a mail's handling asks of the outbox (a game's latest board mail to a
+     -- seat, the answers sent to an address lately) without reading it whole.
+     CREATE INDEX outbox_game ON outbox (game_id, id);
+     CREATE INDEX outbox_recipient ON outbox (recipient COLLATE NOCASE, created_at);",
 ];
 
 /// The schema version this program writes.
