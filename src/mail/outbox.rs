@@ -22,8 +22,9 @@
 //! **Board pictures.** A board mail is queued without its PNG: its row names
 //! the picture ([`OutboxRow::picture`]) and its message holds a placeholder
 //! (issue 13 point 1). Before handing a page of mails over, the drainer draws
-//! the pictures of that page not drawn yet — on the blocking pool, at most
-//! [`DRAWS_AT_ONCE`] at a time, each once however many mails carry it — and
+//! the pictures of that page not drawn yet — SVG from the picture's source,
+//! then PNG, on threads of lower priority, at most [`DRAWS_AT_ONCE`] at a time,
+//! each once however many mails carry it — and
 //! stores them in one commit; then it puts each mail's stored PNG in its place
 //! ([`crate::letters::compose::put_picture`]). A resend uses the stored PNG,
 //! never a new drawing, so it is byte for byte the same mail. A picture that
@@ -63,7 +64,7 @@ pub const LAST_RETRY: Duration = Duration::from_secs(5 * 60);
 pub const IDLE_LOOK: Duration = Duration::from_secs(5);
 /// Mails read from the queue at a time; also the most marked sent in one commit.
 pub const FLUSH_EVERY: usize = 32;
-/// How many board pictures the drainer draws at once, on the blocking pool.
+/// How many board pictures the drainer draws at once.
 pub const DRAWS_AT_ONCE: usize = 2;
 /// How long the last pass at shutdown may take.
 const LAST_PASS: Duration = Duration::from_secs(10);
@@ -145,7 +146,8 @@ pub struct Drainer {
     paused: Option<Backoff>,
     /// Mails the server refused, each waiting on its own, by row id.
     held: HashMap<i64, Backoff>,
-    /// Draws board pictures, a few at a time, off the async threads.
+    /// Draws board pictures, a few at a time, off the async threads and at a
+    /// lower priority than the moves.
     pictures: Pictures,
 }
 
@@ -225,7 +227,7 @@ impl Drainer {
         if to_draw.is_empty() && lost.is_empty() {
             return Ok(ready);
         }
-        // Drawn a few at a time on the blocking pool (the permits of `pictures`).
+        // Drawn a few at a time (the permits of `pictures`), at a lower priority.
         let drawn = futures_util::future::join_all(to_draw.into_iter().map(|(key, source)| async move {
             let png = match source.svg() {
                 Ok(svg) => self.pictures.png(svg, source.size_px).await.map_err(|e| match e {
