@@ -221,14 +221,19 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
         .sum()
 }
 
+/// The clients' HTTP client, with a connection kept for each.
+fn http_client() -> reqwest::Client {
+    // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder().pool_max_idle_per_host(CLIENTS * 2).build().expect("HTTP client")
+}
+
 fn http_benchmark(dir: &std::path::Path) -> HttpResult {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     runtime.block_on(async {
         let steward = start_steward(dir).await;
         let (base, operator) = (steward.base.clone(), steward.operator.clone());
-        // reqwest speaks TLS through rustls with ring; the provider is chosen once per process.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS * 2).build().expect("HTTP client");
+        let http = http_client();
 
         // The games, dealt to the clients so that each has both variants.
         let mut games: Vec<Vec<Game>> = (0..CLIENTS).map(|_| Vec::new()).collect();
@@ -310,8 +315,7 @@ fn creation_benchmark(dir: &std::path::Path) -> Creation {
     runtime.block_on(async {
         let steward = start_steward(dir).await;
         let (base, operator) = (steward.base.clone(), steward.operator.clone());
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS * 2).build().expect("HTTP client");
+        let http = http_client();
         let first = create_game(&http, &base, &operator, VariantId::Chess, 0).await;
         let next = Arc::new(std::sync::atomic::AtomicUsize::new(1));
         let done = Arc::new(AtomicBool::new(false));

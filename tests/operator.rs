@@ -49,7 +49,9 @@ async fn creating_a_game_needs_the_operator_token() {
     let m = none.error(401, "operator_token_required");
     assert!(m.contains("Authorization: Bearer") && m.contains("fairsteward operator-token"), "{m}");
     assert_eq!(none.www_authenticate.as_deref(), Some("Bearer"));
-    let wrong = format!("{}0", &s.operator[..s.operator.len() - 1]);
+    // The token with its last character changed (to another character, whatever it was).
+    let last = if s.operator.ends_with('0') { '1' } else { '0' };
+    let wrong = format!("{}{last}", &s.operator[..s.operator.len() - 1]);
     let m = anonymous.post_json("/api/games", Some(&wrong), &body).await.error(401, "operator_token_required");
     assert!(m.contains("not the operator token"), "{m}");
     // A seat token of another game is no operator token either.

@@ -428,16 +428,7 @@ mod tests {
     use super::*;
 
     fn row(n: usize) -> OutboxRow {
-        OutboxRow {
-            id: 0,
-            message_id: format!("8KQ2ZJ.{n}.0.turn@steward.example"),
-            game_id: "8KQ2ZJ".into(),
-            recipient: "alice@example.org".into(),
-            subject: format!("mail {n}"),
-            message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
-            sealed: false,
-            picture: None,
-        }
+        OutboxRow::sample(n, None)
     }
 
     fn keys(dir: &std::path::Path) -> Arc<StewardKeys> {

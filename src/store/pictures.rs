@@ -152,17 +152,8 @@ mod tests {
     use crate::rules::VariantId;
     use crate::store::{OutboxRow, Store};
 
-    fn mail(n: u32, picture: &BoardPicture) -> OutboxRow {
-        OutboxRow {
-            id: 0,
-            message_id: format!("8KQ2ZJ.{n}.0.turn@steward.example"),
-            game_id: "8KQ2ZJ".into(),
-            recipient: "alice@example.org".into(),
-            subject: format!("mail {n}"),
-            message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
-            sealed: false,
-            picture: Some(picture.clone()),
-        }
+    fn mail(n: usize, picture: &BoardPicture) -> OutboxRow {
+        OutboxRow::sample(n, Some(picture.clone()))
     }
 
     #[test]

@@ -178,6 +178,23 @@ pub struct OutboxRow {
     pub picture: Option<super::BoardPicture>,
 }
 
+#[cfg(test)]
+impl OutboxRow {
+    /// A plain mail number `n` of game 8KQ2ZJ to alice, carrying `picture` (for tests).
+    pub(crate) fn sample(n: usize, picture: Option<super::BoardPicture>) -> OutboxRow {
+        OutboxRow {
+            id: 0,
+            message_id: format!("8KQ2ZJ.{n}.0.turn@steward.example"),
+            game_id: "8KQ2ZJ".into(),
+            recipient: "alice@example.org".into(),
+            subject: format!("mail {n}"),
+            message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
+            sealed: false,
+            picture,
+        }
+    }
+}
+
 /// The label under which sealed outbox messages are sealed.
 pub const OUTBOX_LABEL: &str = "outbox";
 /// The label under which sealed inbound messages are sealed.
