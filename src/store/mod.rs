@@ -217,8 +217,11 @@ fn serve(mut conn: Connection, inbox: &mpsc::Receiver<Box<dyn Job>>, commits: &A
             ran.push(one);
         }
         let outcome = match broken {
-            // Dropping the transaction rolls it back.
-            Some(why) => Err(why),
+            Some(why) => {
+                // Rolled back before anyone hears of it.
+                drop(tx);
+                Err(why)
+            }
             None => tx.commit().map_err(|e| e.to_string()),
         };
         if outcome.is_ok() {
