@@ -93,14 +93,9 @@ impl Steward {
                 subject,
                 template: "answer.txt",
                 context: context! {
-                    game => g.row.id.as_str(),
-                    variant => g.row.variant.name(),
-                    seat_name => g.seat_name(seat),
-                    player => row.name.clone(),
-                    text => text,
                     forms => super::mails::move_forms(g, &g.row.state, seat),
-                    public_url => this.public_url.as_str(),
                     trust => trust,
+                    ..super::mails::seat_context(this, g, seat, text)
                 },
                 date: now,
                 extras: Extras {

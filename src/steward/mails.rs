@@ -80,7 +80,19 @@ fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError
     Ok(game.rules.seats_to_move(state).map_err(internal)?.iter().map(|s| game.seat_name(s)).collect())
 }
 
-/// The mails that open a game, one per seat.
+/// What every short mail to one seat (an answer, a notice) gives its template:
+/// the game, its variant, the seat, the player, the text and the steward's URL.
+pub(super) fn seat_context(steward: &Steward, game: &Loaded, seat: Seat, text: String) -> Value {
+    context! {
+        game => game.row.id.as_str(),
+        variant => game.row.variant.name(),
+        seat_name => game.seat_name(seat),
+        player => game.seats[seat.index()].name.clone(),
+        text => text,
+        public_url => steward.public_url.as_str(),
+    }
+}
+
 /// What every mail says about trust: the steward's key and the signed head.
 pub(super) fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
     context! {
@@ -95,6 +107,7 @@ pub(super) fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
     }
 }
 
+/// The mails that open a game, one per seat.
 pub(super) fn started(
     steward: &Steward,
     game: &Loaded,

@@ -15,7 +15,6 @@
 
 use chrono::{DateTime, Duration, Utc};
 use lettre::message::Mailbox;
-use minijinja::context;
 use serde::Serialize;
 
 use super::command::Gate;
@@ -441,14 +440,7 @@ impl Steward {
                 to_email: to,
                 subject,
                 template: "notice.txt",
-                context: context! {
-                    game => g.row.id.as_str(),
-                    variant => g.row.variant.name(),
-                    seat_name => g.seat_name(seat),
-                    player => row.name.clone(),
-                    text => text,
-                    public_url => self.public_url.as_str(),
-                },
+                context: super::mails::seat_context(self, g, seat, text),
                 date: now,
                 extras: Extras { reply_to, ..Extras::default() },
             },
