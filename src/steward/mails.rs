@@ -10,31 +10,26 @@ use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
 use crate::store::{BoardPicture, OutboxRow, PictureSource, Tx};
 
-/// The board as text, seen from `seat`'s side (that seat at the bottom), the
-/// paths of `last_moves` marked.
-fn board_for(game: &Loaded, state: &str, seat: Seat, last_moves: &[MovePath]) -> Result<String, StewardError> {
-    let view = game.rules.board(state).map_err(internal)?;
-    Ok(crate::render::text::board_for_seats(&view, seat, game.rules.seat_names(), last_moves))
-}
-
-/// The board pictures of one position, one per side it is seen from.
+/// The boards of one position as its mails show them, each seen from the
+/// reader's side (that seat at the bottom): the text board, and the picture.
+/// The variant describes the board once for all the mails.
 ///
-/// Nothing is drawn here, inside the command's transaction: each picture is
-/// queued as its source (variant, options, position, marks, side, size), and
-/// the outbox drainer makes its SVG and PNG off the store thread, once per
-/// picture however many mails carry it (see [`crate::store::BoardPicture`]).
-struct Pictures<'a> {
+/// No picture is drawn here, inside the command's transaction: each is queued
+/// as its source (variant, options, position, marks, side, size), and the
+/// outbox drainer makes its SVG and PNG off the store thread, once per picture
+/// however many mails carry it (see [`crate::store::BoardPicture`]).
+struct Boards<'a> {
     game: &'a Loaded,
     state: &'a str,
+    view: crate::rules::BoardView,
     marks: Marks,
-    size_px: u32,
     /// The pictures made so far, by viewing seat.
     done: [Option<BoardPicture>; crate::rules::SeatSet::MAX as usize],
 }
 
-impl<'a> Pictures<'a> {
-    /// The pictures of `state`, marking the paths of `last_moves` and the seats
-    /// in `to_move`.
+impl<'a> Boards<'a> {
+    /// The boards of `state`, marking the paths of `last_moves` and (in the
+    /// picture) the seats in `to_move`.
     fn new(
         game: &'a Loaded,
         state: &'a str,
@@ -43,12 +38,17 @@ impl<'a> Pictures<'a> {
     ) -> Result<Self, StewardError> {
         let view = game.rules.board(state).map_err(internal)?;
         let marks = Marks { last_moves, to_move: to_move.iter().collect() };
-        Ok(Pictures { game, state, marks, size_px: size_px(&view), done: Default::default() })
+        Ok(Boards { game, state, view, marks, done: Default::default() })
+    }
+
+    /// The board as text, seen from `seat`'s side.
+    fn text_for(&self, seat: Seat) -> String {
+        crate::render::text::board_for_seats(&self.view, seat, self.game.rules.seat_names(), &self.marks.last_moves)
     }
 
     /// The board picture seen from `seat`'s side.
-    fn for_seat(&mut self, seat: Seat) -> BoardPicture {
-        let Pictures { game, state, marks, size_px, .. } = self;
+    fn picture_for(&mut self, seat: Seat) -> BoardPicture {
+        let Boards { game, state, view, marks, .. } = self;
         self.done[seat.index() % self.done.len()]
             .get_or_insert_with(|| {
                 BoardPicture::new(PictureSource {
@@ -57,7 +57,7 @@ impl<'a> Pictures<'a> {
                     state: (*state).to_owned(),
                     marks: marks.clone(),
                     seat,
-                    size_px: *size_px,
+                    size_px: size_px(view),
                 })
             })
             .clone()
@@ -120,7 +120,7 @@ pub(super) fn started(
     let seats: Vec<_> =
         game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
     let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let mut pictures = Pictures::new(game, &game.row.state, Vec::new(), to_move)?;
+    let mut boards = Boards::new(game, &game.row.state, Vec::new(), to_move)?;
     game.seats
         .iter()
         .map(|s| {
@@ -146,7 +146,7 @@ pub(super) fn started(
                     seat_name => game.seat_name(s.seat),
                     seats => seats.clone(),
                     options => options.join(", "),
-                    board => board_for(game, &game.row.state, s.seat, &[])?,
+                    board => boards.text_for(s.seat),
                     you_owe => you_owe,
                     forms => if you_owe { move_forms(game, &game.row.state, s.seat) } else { None },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
@@ -157,7 +157,7 @@ pub(super) fn started(
                 date: now,
                 extras: Extras {
                     html: Some("started.html"),
-                    picture: Some(pictures.for_seat(s.seat)),
+                    picture: Some(boards.picture_for(s.seat)),
                     reply_to: steward.reply_address(game, s.seat, game.row.turn),
                     ..Extras::default()
                 },
@@ -229,7 +229,7 @@ pub(super) fn turn(
     let played = r.moves.iter().filter(|m| matches!(m.result, SeatResult::Played | SeatResult::First));
     // `game` still holds the state the turn was played in.
     let paths: Vec<MovePath> = played.filter_map(|m| game.rules.move_path(Some(&game.row.state), &m.mv)).collect();
-    let mut pictures = Pictures::new(game, &r.state, paths.clone(), to_move)?;
+    let mut boards = Boards::new(game, &r.state, paths, to_move)?;
     game.seats
         .iter()
         .map(|s| {
@@ -259,7 +259,7 @@ pub(super) fn turn(
                     moves => record::since_last(&record, s.seat).iter().map(move_context).collect::<Vec<_>>(),
                     record => record_lines.clone(),
                     notes => r.notes.clone(),
-                    board => board_for(game, &r.state, s.seat, &paths)?,
+                    board => boards.text_for(s.seat),
                     outcome => outcome.clone(),
                     you_owe => you_owe,
                     forms => if you_owe { move_forms(game, &r.state, s.seat) } else { None },
@@ -272,7 +272,7 @@ pub(super) fn turn(
                 date: now,
                 extras: Extras {
                     html: Some("turn.html"),
-                    picture: Some(pictures.for_seat(s.seat)),
+                    picture: Some(boards.picture_for(s.seat)),
                     reply_to: steward.reply_address(game, s.seat, turn + 1),
                     ..Extras::default()
                 },
