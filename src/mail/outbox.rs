@@ -431,7 +431,7 @@ mod tests {
         OutboxRow::sample(n, None)
     }
 
-    fn keys(dir: &std::path::Path) -> Arc<StewardKeys> {
+    pub(super) fn keys(dir: &std::path::Path) -> Arc<StewardKeys> {
         Arc::new(StewardKeys::load_or_create(&dir.join("keys")).unwrap())
     }
 
@@ -556,6 +556,7 @@ mod picture_tests {
     use lettre::message::Mailbox;
     use mail_parser::MimeHeaders;
 
+    use super::tests::keys;
     use super::*;
     use crate::letters::compose::{Draft, Extras, MailKind, compose};
     use crate::render::source::start_of;
@@ -586,10 +587,6 @@ mod picture_tests {
             extras: Extras { html: Some("turn.html"), picture: Some(picture.clone()), ..Extras::default() },
         })
         .unwrap()
-    }
-
-    fn keys(dir: &std::path::Path) -> Arc<StewardKeys> {
-        Arc::new(StewardKeys::load_or_create(&dir.join("keys")).unwrap())
     }
 
     /// The PNG of the board image part of a delivered mail.

@@ -203,24 +203,16 @@ mod tests {
         let rows = store.transaction(|tx| tx.unsent_mail(10)).await.unwrap();
         assert!(rows.iter().all(|r| r.picture.as_ref().is_some_and(|p| p.key == key && p.source.is_none())));
         let (a, b) = (rows[0].id, rows[1].id);
-        let k = key.clone();
-        let dropped = store
-            .transaction(move |tx| {
-                tx.mark_sent(a, Utc::now())?;
-                tx.drop_unneeded_pictures(&[&k])
+        // Marks mail `id` sent and drops the picture if no unsent mail needs it.
+        let sent = |id: i64| {
+            let key = key.clone();
+            store.transaction(move |tx| {
+                tx.mark_sent(id, Utc::now())?;
+                tx.drop_unneeded_pictures(&[&key])
             })
-            .await
-            .unwrap();
-        assert_eq!(dropped, 0, "the second mail still needs it");
-        let k = key.clone();
-        let dropped = store
-            .transaction(move |tx| {
-                tx.mark_sent(b, Utc::now())?;
-                tx.drop_unneeded_pictures(&[&k])
-            })
-            .await
-            .unwrap();
-        assert_eq!(dropped, 1);
+        };
+        assert_eq!(sent(a).await.unwrap(), 0, "the second mail still needs it");
+        assert_eq!(sent(b).await.unwrap(), 1);
         assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0));
     }
 }
