@@ -67,21 +67,17 @@ impl<T> Batch<T> {
     /// this plus one message of [`MAX_MAIL_BYTES`](super::MAX_MAIL_BYTES)).
     pub const BYTES: usize = 16 * 1024 * 1024;
 
-    /// Adds `raw`, known to the door as `tag`; `true` when the batch is full.
-    pub fn push(&mut self, tag: T, raw: Vec<u8>) -> bool {
+    /// Adds `raw`, known to the door as `tag`.
+    pub fn push(&mut self, tag: T, raw: Vec<u8>) {
         self.bytes += raw.len();
         self.messages.push((tag, raw));
-        self.is_full()
     }
 
-    /// Whether the batch takes no more.
-    pub fn is_full(&self) -> bool {
-        self.messages.len() >= Self::MAILS || self.bytes >= Self::BYTES
-    }
-
-    /// Whether it holds nothing.
-    pub fn is_empty(&self) -> bool {
-        self.messages.is_empty()
+    /// Whether to handle the batch now: it holds something, and it is full or
+    /// nothing more is to come (`more` is whether the door has more messages).
+    pub fn is_due(&self, more: bool) -> bool {
+        let full = self.messages.len() >= Self::MAILS || self.bytes >= Self::BYTES;
+        !self.messages.is_empty() && (full || !more)
     }
 
     /// Handles every message, in order (each is [`handle`]d; their store

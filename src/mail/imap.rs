@@ -496,11 +496,9 @@ async fn sweep_session(
                 );
                 store(config, session, uid, &mark).await?;
             }
-            Some(raw) => {
-                batch.push(uid, raw.to_vec());
-            }
+            Some(raw) => batch.push(uid, raw.to_vec()),
         }
-        if batch.is_empty() || (!batch.is_full() && uids.peek().is_some()) {
+        if !batch.is_due(uids.peek().is_some()) {
             continue;
         }
         let mut stored = Vec::new();

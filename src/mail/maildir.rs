@@ -49,21 +49,19 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
         .collect();
     names.sort();
     let mut done = Vec::new();
-    let mut failed = None;
     let mut batch = Batch::default();
     let mut names = names.into_iter().peekable();
     while let Some(path) = names.next() {
         match read_entry(&path) {
-            Ok(raw) => {
-                batch.push(path, raw);
-            }
+            Ok(raw) => batch.push(path, raw),
             // Another reader took it meanwhile.
             Err(Refused::Gone) => {}
             Err(Refused::Hostile(why)) => reject(dir, &path, &why),
         }
-        if batch.is_empty() || (!batch.is_full() && names.peek().is_some()) {
+        if !batch.is_due(names.peek().is_some()) {
             continue;
         }
+        let mut failed = None;
         for (path, outcome) in batch.handle(steward, Utc::now()).await {
             let outcome = match outcome {
                 Ok(outcome) => outcome,
@@ -79,7 +77,7 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
             std::fs::rename(&path, &target).map_err(|e| MaildirError::Io(path.clone(), e))?;
             done.push((target, outcome));
         }
-        if let Some(e) = failed.take() {
+        if let Some(e) = failed {
             return Err(e.into());
         }
     }
