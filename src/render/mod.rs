@@ -15,7 +15,9 @@ pub mod text;
 pub(crate) mod fixtures {
     use std::sync::Arc;
 
-    use crate::rules::{BoardShape, BoardView, Cell, CellShape, EdgeLabel, Outline, PieceKind, PieceView, Point, Seat};
+    use crate::rules::{
+        Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, Outline, PieceKind, PieceView, Point, Seat,
+    };
 
     /// Vierschach's start (`rules/vierschach.md` §3) as a view: a 14×14 plus
     /// shape with four armies, built without the variant.
@@ -48,7 +50,15 @@ pub(crate) mod fixtures {
         let mut cells = cells;
         cells.sort_by_key(|c| c.cell);
         let seat_turns = (0..seats).map(|s| 360.0 * s as f32 / seats as f32).collect();
-        Arc::new(BoardShape { cells, labels, pieces: PieceKind::ALL.to_vec(), seat_turns })
+        let armies = Army::DEFAULT.iter().copied().take(seats).collect();
+        Arc::new(BoardShape {
+            cells,
+            labels,
+            pieces: PieceKind::ALL.to_vec(),
+            seat_turns,
+            armies,
+            seat_letters: Vec::new(),
+        })
     }
 
     /// A made-up board of 19 pointed hexagons (a hexagon of side 3) for three

@@ -34,7 +34,7 @@
 use std::fmt::Write as _;
 
 use crate::rules::{
-    BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point, Seat,
+    Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point, Seat,
 };
 
 /// What a picture shows beyond the pieces and the marked cells of the view.
@@ -76,39 +76,63 @@ const MOVE_TINT: &str = "#f5d22e";
 const ARROW: &str = "#e2650c";
 const PAUSE: &str = "#6a3d9a";
 
-/// How one seat's pieces look.
-struct Army {
+/// How one army's pieces look.
+struct Look {
     /// The body colour.
     fill: &'static str,
     /// The outline.
     line: &'static str,
     /// Inner lines (eye, slits), in contrast to the fill.
     detail: &'static str,
-    /// The mark on every piece's base that tells this army apart without hue.
+    /// The mark that tells this army apart without hue, drawn about the line
+    /// y = 86 of the piece box (a chess piece's base) and moved to each design's
+    /// own [`Design::mark_y`].
     badge: &'static str,
 }
 
-/// Seats 1–4: white, black, sand (with dots), brown (with a bar), the colours
-/// the four-seat rules file gives its armies (white, black, beige and brown).
-const ARMIES: [Army; 4] = [
-    Army { fill: "#fbfbf7", line: "#1d1d1d", detail: "#1d1d1d", badge: "" },
-    Army { fill: "#2c2c2c", line: "#0a0a0a", detail: "#ececec", badge: "" },
-    Army {
+/// The looks of [`Army::ALL`], in its order. White and black differ by lightness;
+/// every other army carries a mark of its own: sand three dots, brown a bar,
+/// yellow a ring, red two short uprights, blue three light dots. So the armies of
+/// any one game (Vierschach's white, black, sand and brown; Dreierschach's white,
+/// brown and black; Trialectic Dame's yellow, red and blue) differ in lightness or
+/// mark, not in hue alone.
+const LOOKS: [Look; 7] = [
+    Look { fill: "#fbfbf7", line: "#1d1d1d", detail: "#1d1d1d", badge: "" },
+    Look { fill: "#2c2c2c", line: "#0a0a0a", detail: "#ececec", badge: "" },
+    Look {
         fill: "#e6be6e",
         line: "#3a2708",
         detail: "#3a2708",
         badge: r##"<circle cx="36" cy="86" r="3.4" fill="#3a2708"/><circle cx="50" cy="86" r="3.4" fill="#3a2708"/><circle cx="64" cy="86" r="3.4" fill="#3a2708"/>"##,
     },
-    Army {
+    Look {
         fill: "#8a4418",
         line: "#1e0c02",
         detail: "#f6e2c8",
         badge: r##"<path d="M29 86 H71" stroke="#f6e2c8" stroke-width="4.5" stroke-linecap="round"/>"##,
     },
+    Look {
+        fill: "#f4d03f",
+        line: "#3b3000",
+        detail: "#3b3000",
+        badge: r##"<circle cx="50" cy="86" r="4.6" fill="none" stroke="#3b3000" stroke-width="2.6"/>"##,
+    },
+    Look {
+        fill: "#c0392b",
+        line: "#2a0602",
+        detail: "#fde3dd",
+        badge: r##"<path d="M43 82 V90 M57 82 V90" stroke="#fde3dd" stroke-width="4" stroke-linecap="round"/>"##,
+    },
+    Look {
+        fill: "#2459a8",
+        line: "#050f24",
+        detail: "#dfe9fb",
+        badge: r##"<circle cx="36" cy="86" r="3.4" fill="#dfe9fb"/><circle cx="50" cy="86" r="3.4" fill="#dfe9fb"/><circle cx="64" cy="86" r="3.4" fill="#dfe9fb"/>"##,
+    },
 ];
 
-fn army(seat: Seat) -> &'static Army {
-    &ARMIES[seat.index() % ARMIES.len()]
+fn look(army: Army) -> &'static Look {
+    &LOOKS[army.index()]
 }
 
 /// A piece design in a 100×100 box: body shapes drawn back to front, each filled
@@ -116,6 +140,9 @@ fn army(seat: Seat) -> &'static Army {
 struct Design {
     body: &'static [&'static str],
     detail: &'static str,
+    /// Where the army's mark sits: the middle of the base (86) for chess
+    /// pieces, the band of the lowest stone for draughts pieces.
+    mark_y: f32,
 }
 
 /// The base every piece stands on.
@@ -132,6 +159,7 @@ fn design(kind: PieceKind) -> Design {
                 BASE,
             ],
             detail: "M50 49 V62",
+            mark_y: 86.0,
         },
         PieceKind::Queen => Design {
             body: &[
@@ -146,6 +174,7 @@ fn design(kind: PieceKind) -> Design {
                 "M79 25.5 A4.5 4.5 0 1 1 79 34.5 A4.5 4.5 0 1 1 79 25.5 Z",
             ],
             detail: "",
+            mark_y: 86.0,
         },
         PieceKind::Rook => Design {
             body: &[
@@ -154,6 +183,7 @@ fn design(kind: PieceKind) -> Design {
                 BASE,
             ],
             detail: "M32 37 H68 M31.5 72 H68.5",
+            mark_y: 86.0,
         },
         PieceKind::Bishop => Design {
             body: &[
@@ -164,6 +194,7 @@ fn design(kind: PieceKind) -> Design {
                 "M50 7 A5.5 5.5 0 1 1 50 18 A5.5 5.5 0 1 1 50 7 Z",
             ],
             detail: "M44 47 L58 33",
+            mark_y: 86.0,
         },
         PieceKind::Knight => Design {
             body: &[
@@ -172,10 +203,12 @@ fn design(kind: PieceKind) -> Design {
                 BASE,
             ],
             detail: "M55 22 C67 26 74 38 73 56 M27 53 L29 52",
+            mark_y: 86.0,
         },
         PieceKind::Man => Design {
             body: &["M18 58 V70 A32 13 0 0 0 82 70 V58 Z", "M18 58 A32 13 0 1 1 82 58 A32 13 0 1 1 18 58 Z"],
             detail: "M31 58 A19 7.5 0 1 1 69 58 A19 7.5 0 1 1 31 58",
+            mark_y: 77.0,
         },
         PieceKind::DraughtsKing => Design {
             body: &[
@@ -185,6 +218,7 @@ fn design(kind: PieceKind) -> Design {
                 "M18 46 A32 13 0 1 1 82 46 A32 13 0 1 1 18 46 Z",
             ],
             detail: "M38 50 L36 39 L44 44 L50 35 L56 44 L64 39 L62 50 Z",
+            mark_y: 82.0,
         },
         PieceKind::Pawn => Design {
             body: &[
@@ -194,6 +228,7 @@ fn design(kind: PieceKind) -> Design {
                 BASE,
             ],
             detail: "",
+            mark_y: 86.0,
         },
     }
 }
@@ -551,7 +586,7 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
             let _ = writeln!(
                 out,
                 r##"<use xlink:href="#{}" x="{}" y="{}"/>"##,
-                piece_id(*piece),
+                piece_id(view.shape.army(piece.owner), piece.kind),
                 num(x - SQ / 2.0),
                 num(y - SQ / 2.0)
             );
@@ -559,7 +594,7 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
             let _ = writeln!(
                 out,
                 r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
-                piece_id(*piece),
+                piece_id(view.shape.army(piece.owner), piece.kind),
                 num(x - SQ * scale / 2.0),
                 num(y - SQ * scale / 2.0),
                 num(scale)
@@ -602,30 +637,32 @@ fn kind_id(kind: PieceKind) -> char {
     kind.letter().to_ascii_lowercase()
 }
 
-fn piece_id(piece: PieceView) -> String {
-    format!("p{}{}", piece.owner.index() % ARMIES.len(), kind_id(piece.kind))
+/// The id of a piece design in an army's look: `p1k` is the black king.
+fn piece_id(army: Army, kind: PieceKind) -> String {
+    format!("p{}{}", army.index(), kind_id(kind))
 }
 
 /// The pieces in use (each drawn once and placed with `<use>`), the hatching and
 /// the pause badge.
 fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
-    let mut used: Vec<(usize, PieceKind)> = view
+    let mut used: Vec<(Army, PieceKind)> = view
         .pieces
         .iter()
-        .map(|(_, p)| (p.owner.index() % ARMIES.len(), p.kind))
-        .chain(marks.to_move.iter().map(|s| (s.index() % ARMIES.len(), PieceKind::King)))
+        .map(|(_, p)| (view.shape.army(p.owner), p.kind))
+        .chain(marks.to_move.iter().map(|&s| (view.shape.army(s), PieceKind::King)))
         .collect();
     used.sort_unstable();
     used.dedup();
     out.push_str("<defs>\n");
-    for (owner, kind) in used {
-        let a = &ARMIES[owner];
+    for (army, kind) in used {
+        let a = look(army);
         let d = design(kind);
-        let id = kind_id(kind);
         let _ = write!(
             out,
-            r#"<g id="p{owner}{id}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
-            a.fill, a.line
+            r#"<g id="{}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
+            piece_id(army, kind),
+            a.fill,
+            a.line
         );
         for shape in d.body {
             let _ = write!(out, r#"<path d="{shape}"/>"#);
@@ -637,7 +674,11 @@ fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
             let (cx, cy, r) = KNIGHT_EYE;
             let _ = write!(out, r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{}" stroke="none"/>"#, a.detail);
         }
-        out.push_str(a.badge);
+        if d.mark_y == 86.0 {
+            out.push_str(a.badge);
+        } else if !a.badge.is_empty() {
+            let _ = write!(out, r#"<g transform="translate(0 {})">{}</g>"#, num(d.mark_y - 86.0), a.badge);
+        }
         out.push_str("</g>\n");
     }
     let _ = writeln!(
@@ -690,7 +731,7 @@ fn bars(out: &mut String, layout: &Layout, marks: &Marks) {
     seats.dedup();
     for seat in seats {
         let Some(bar) = layout.bar(seat) else { return };
-        let a = army(seat);
+        let a = look(layout.shape.army(seat));
         let class = format!(r#"class="to-move seat-{}""#, seat.index() + 1);
         let style = format!(r#"rx="4" fill="{}" stroke="{}" stroke-width="2.5""#, a.fill, a.line);
         let (d, n) = (bar.d, bar.n);
@@ -726,8 +767,8 @@ fn bars(out: &mut String, layout: &Layout, marks: &Marks) {
         let scale = MARGIN / SQ * 0.84;
         let _ = writeln!(
             out,
-            r##"<use xlink:href="#p{}k" transform="translate({} {}) scale({})"/>"##,
-            seat.index() % ARMIES.len(),
+            r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
+            piece_id(layout.shape.army(seat), PieceKind::King),
             num(cx - SQ * scale / 2.0),
             num(cy - SQ * scale / 2.0),
             num(scale)
@@ -832,7 +873,7 @@ mod tests {
         // crown's fill is not the square's).
         for owner in 0..4u8 {
             let (x, y) = origin(&all_pieces(), 0, c(1, owner));
-            assert_eq!(pixel(&svg, x + 50.0, y + 55.0), rgb(ARMIES[usize::from(owner)].fill), "seat {owner}");
+            assert_eq!(pixel(&svg, x + 50.0, y + 55.0), rgb(LOOKS[usize::from(owner)].fill), "seat {owner}");
         }
     }
 
@@ -902,11 +943,63 @@ mod tests {
             let y = if top { MARGIN - GAP - BAR / 2.0 } else { MARGIN + 8.0 * SQ + GAP + BAR / 2.0 };
             pixel(&svg, MARGIN + 150.0, y)
         };
-        assert_eq!(bar_mid(false), rgb(ARMIES[0].fill));
-        assert_eq!(bar_mid(true), rgb(ARMIES[1].fill));
+        assert_eq!(bar_mid(false), rgb(LOOKS[0].fill));
+        assert_eq!(bar_mid(true), rgb(LOOKS[1].fill));
         // Seen from black's side, the bars change places.
         let turned = board_svg(&view, &marks, Seat::new(1));
-        assert_eq!(pixel(&turned, MARGIN + 150.0, MARGIN - GAP - BAR / 2.0), rgb(ARMIES[0].fill));
+        assert_eq!(pixel(&turned, MARGIN + 150.0, MARGIN - GAP - BAR / 2.0), rgb(LOOKS[0].fill));
+    }
+
+    #[test]
+    fn a_board_names_the_armies_of_its_seats() {
+        // Three seats dressed white, brown and black (not the default white,
+        // black, sand): the second seat's pieces and bar are brown.
+        let mut view = hexagons();
+        kings_at_home(&mut view);
+        let mut shape = (*view.shape).clone();
+        shape.armies = vec![Army::White, Army::Brown, Army::Black];
+        view.shape = std::sync::Arc::new(shape);
+        let marks = Marks { to_move: vec![Seat::new(1)], ..Marks::default() };
+        let svg = board_svg(&view, &marks, Seat::new(0));
+        parse(&svg);
+        let brown = piece_id(Army::Brown, PieceKind::King);
+        assert!(svg.contains(&format!(r#"<g id="{brown}" fill="{}""#, look(Army::Brown).fill)), "{svg}");
+        assert!(svg.contains(&format!(
+            r#"fill="{}" stroke="{}" stroke-width="2.5""#,
+            look(Army::Brown).fill,
+            look(Army::Brown).line
+        )));
+        assert!(!svg.contains(look(Army::Sand).fill), "no sand army on this board");
+    }
+
+    #[test]
+    fn every_army_differs_from_the_others_in_lightness_or_mark() {
+        // Colour-blind players tell armies apart by lightness or by the mark on
+        // the base: every two looks differ in one of them by a clear margin.
+        let lightness = |hex: &str| {
+            let (r, g, b) = rgb(hex);
+            0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b)
+        };
+        for (i, a) in LOOKS.iter().enumerate() {
+            for b in &LOOKS[i + 1..] {
+                let apart = (lightness(a.fill) - lightness(b.fill)).abs() > 60.0;
+                assert!(apart || a.badge != b.badge, "{} and {} look alike", a.fill, b.fill);
+            }
+        }
+        // Stones carry the mark on their band, not below it.
+        let view = BoardView {
+            shape: std::sync::Arc::new(BoardShape {
+                armies: vec![Army::Yellow, Army::Red, Army::Blue],
+                ..BoardShape::squares(3, 1, &[], true, vec![0.0, 120.0, 240.0])
+            }),
+            pieces: (0..3u8).map(|s| (c(s, 0), PieceView { owner: Seat::new(s), kind: PieceKind::Man })).collect(),
+            marked: Vec::new(),
+        };
+        let svg = board_svg(&view, &Marks::default(), Seat::new(0));
+        parse(&svg);
+        assert_eq!(svg.matches(r#"<g transform="translate(0 -9)">"#).count(), 3, "{svg}");
+        let (x, y) = origin(&view, 0, c(1, 0));
+        assert_eq!(pixel(&svg, x + 50.0, y + 60.0), rgb(look(Army::Red).fill));
     }
 
     #[test]
@@ -918,7 +1011,7 @@ mod tests {
         for (seat, (x, y)) in [(0, (mid, outer)), (1, (inner, mid)), (2, (mid, inner)), (3, (outer, mid))] {
             let marks = Marks { to_move: vec![Seat::new(seat)], ..Marks::default() };
             let svg = board_svg(&view, &marks, Seat::new(0));
-            assert_eq!(pixel(&svg, x, y), rgb(ARMIES[usize::from(seat)].fill), "seat {seat}");
+            assert_eq!(pixel(&svg, x, y), rgb(LOOKS[usize::from(seat)].fill), "seat {seat}");
         }
     }
 
@@ -1010,7 +1103,7 @@ mod tests {
             }
             // The seat's army colour shows on its king, bottom band.
             let (x, y) = king_centre(svg, s);
-            assert_eq!(pixel(svg, x - 10.0, y + 5.0), rgb(ARMIES[s].fill), "seat {s}");
+            assert_eq!(pixel(svg, x - 10.0, y + 5.0), rgb(LOOKS[s].fill), "seat {s}");
         }
         for a in 0..4 {
             for b in a + 1..4 {
@@ -1065,7 +1158,7 @@ mod tests {
         assert_eq!(svg.matches("scale(0.5)").count(), 2, "pieces shrunk into their triangles");
         // The man shows in its colour at its triangle's centroid.
         let (x, y) = Layout::new(&view.shape, Seat::new(2)).centre(c(0, 0)).unwrap();
-        assert_eq!(pixel(&svg, x, y + 3.0), rgb(ARMIES[0].fill));
+        assert_eq!(pixel(&svg, x, y + 3.0), rgb(LOOKS[0].fill));
     }
 
     #[test]
@@ -1097,7 +1190,7 @@ mod tests {
                 8
             );
             let (x, y) = layout.centre(Cell { file: 0, rank: 0, level: 1 }).unwrap();
-            assert_eq!(pixel(&svg, x, y + 5.0), rgb(ARMIES[1].fill), "the rook on level 1");
+            assert_eq!(pixel(&svg, x, y + 5.0), rgb(LOOKS[1].fill), "the rook on level 1");
         }
         // Each level has its own coordinates: a and b under both.
         let svg = board_svg(&view, &Marks::default(), Seat::new(0));

@@ -21,6 +21,7 @@ pub fn board(view: &BoardView, viewer: Seat) -> String {
 
 /// Draws `board` as [`board`] does, naming the seats of games with more than two:
 /// then every cell is three columns wide and a piece is its seat's letter (the
+/// board's own [`BoardShape::seat_letters`](crate::rules::BoardShape), else the
 /// first letter of its name in `seat_names`, or its number from 1 when the names
 /// do not give distinct letters) and its piece letter, as `sK` or `wP`. Games
 /// with two seats look exactly as [`board`] draws them. The cells of
@@ -28,8 +29,13 @@ pub fn board(view: &BoardView, viewer: Seat) -> String {
 pub fn board_for_seats(view: &BoardView, viewer: Seat, seat_names: &[&str], last_moves: &[MovePath]) -> String {
     let max_owner = view.pieces.iter().map(|(_, p)| p.owner.index() + 1).max().unwrap_or(0);
     let wide = seat_names.len() > 2 || max_owner > 2;
-    let style =
-        if wide { Style::Seats(seat_letters(seat_names, max_owner.max(seat_names.len()))) } else { Style::Case };
+    let own = &view.shape.seat_letters;
+    let letters = if own.len() >= max_owner.max(seat_names.len()) && !own.is_empty() {
+        own.clone()
+    } else {
+        seat_letters(seat_names, max_owner.max(seat_names.len()))
+    };
+    let style = if wide { Style::Seats(letters) } else { Style::Case };
     draw(view, viewer, &style, last_moves)
 }
 
@@ -313,6 +319,23 @@ mod tests {
         assert_eq!(lines[0], "      1  2  3  4  5  6  7  8  9 10 11 12 13 14");
         assert_eq!(lines[14], "  n           eR eN eB eQ eK eB eN eR           n");
         assert_ne!(west, east);
+    }
+
+    #[test]
+    fn a_board_may_name_its_seats_letters() {
+        // White, brown and black share initials: the board names them w, n, b.
+        let mut view = hexagons();
+        kings_at_home(&mut view);
+        let names = ["white", "brown", "black"];
+        let numbered = board_for_seats(&view, Seat::new(0), &names, &[]);
+        assert!(numbered.contains("1K") && numbered.contains("3K"), "{numbered}");
+        let mut shape = (*view.shape).clone();
+        shape.seat_letters = vec!['w', 'n', 'b'];
+        view.shape = std::sync::Arc::new(shape);
+        let lettered = board_for_seats(&view, Seat::new(0), &names, &[]);
+        for king in ["wK", "nK", "bK"] {
+            assert!(lettered.contains(king), "{king}: {lettered}");
+        }
     }
 
     #[test]

@@ -193,8 +193,43 @@ impl PieceKind {
     }
 }
 
+/// The colours of an army, as a variant names them for its seats. The renderers
+/// give each its own body colour and, for colour-blind players, a mark of its own
+/// on every piece's base (dots, a bar, a ring, ...), so no two armies differ in hue
+/// alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Army {
+    /// White pieces.
+    White,
+    /// Black pieces.
+    Black,
+    /// Sand (beige) pieces.
+    Sand,
+    /// Brown pieces.
+    Brown,
+    /// Yellow pieces.
+    Yellow,
+    /// Red pieces.
+    Red,
+    /// Blue pieces.
+    Blue,
+}
+
+impl Army {
+    /// Every army, in the order above.
+    pub const ALL: [Army; 7] = [Army::White, Army::Black, Army::Sand, Army::Brown, Army::Yellow, Army::Red, Army::Blue];
+
+    /// The armies of seats 1 to 4 when a board names none: white, black, sand, brown.
+    pub const DEFAULT: [Army; 4] = [Army::White, Army::Black, Army::Sand, Army::Brown];
+
+    /// The position of this army in [`Army::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// A board as a variant describes it: its cells, its edge coordinates, its piece
-/// set and each seat's view.
+/// set and each seat's view, army and letter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoardShape {
     /// Every cell of the board, in cell order; holes are simply absent.
@@ -206,6 +241,13 @@ pub struct BoardShape {
     /// Per seat, in seat order: the counter-clockwise turn in degrees that brings
     /// that seat to the bottom of its view (0 for the first seat).
     pub seat_turns: Vec<f32>,
+    /// Per seat, in seat order: the colours of its pieces. Seats beyond the list
+    /// take [`Army::DEFAULT`]'s by their number.
+    pub armies: Vec<Army>,
+    /// Per seat, in seat order: the letter that names its pieces on the text board
+    /// of a game with more than two seats (`w` in `wK`). Empty: the first letters
+    /// of the seat names when they differ, else the seat numbers.
+    pub seat_letters: Vec<char>,
 }
 
 impl BoardShape {
@@ -245,7 +287,8 @@ impl BoardShape {
             labels.push(label((rank + 1).to_string(), Point::new(0.0, y), Point::new(-1.0, 0.0)));
             labels.push(label((rank + 1).to_string(), Point::new(w, y), Point::new(1.0, 0.0)));
         }
-        BoardShape { cells, labels, pieces: PieceKind::CHESS.to_vec(), seat_turns }
+        let armies = Army::DEFAULT.iter().copied().take(seat_turns.len()).collect();
+        BoardShape { cells, labels, pieces: PieceKind::CHESS.to_vec(), seat_turns, armies, seat_letters: Vec::new() }
     }
 
     /// The drawing of `cell`, if the board has it.
@@ -257,6 +300,11 @@ impl BoardShape {
     /// name).
     pub fn turn(&self, seat: Seat) -> f32 {
         self.seat_turns.get(seat.index()).copied().unwrap_or(0.0)
+    }
+
+    /// The army of `seat`: the board's own, else [`Army::DEFAULT`]'s by number.
+    pub fn army(&self, seat: Seat) -> Army {
+        self.armies.get(seat.index()).copied().unwrap_or(Army::DEFAULT[seat.index() % Army::DEFAULT.len()])
     }
 }
 

@@ -48,7 +48,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use board::{
-    BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point,
+    Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point,
     coordinate_move_cells,
 };
 
