@@ -727,6 +727,20 @@ pub trait Variant {
         }
     }
 
+    /// The seats still in the game in `state`: those whose agreement a draw
+    /// needs. By default every seat; a variant where seats drop out and play
+    /// goes on (a seat with no stones left, say) leaves them out.
+    fn seats_in_game(&self, _state: &Self::State) -> SeatSet {
+        SeatSet::first(self.seat_names().len() as u8)
+    }
+
+    /// The outcome when every seat in the game agrees to a draw in `state`: by
+    /// default a draw (reason `agreement`); a variant that scores a draw among
+    /// the seats still playing, or in points of its own, overrides it.
+    fn agreed_draw(&self, _state: &Self::State) -> Outcome {
+        Outcome::draw(EndReason::Agreement)
+    }
+
     /// The name of `seat`.
     ///
     /// # Panics
@@ -934,6 +948,18 @@ pub trait DynVariant: Send + Sync {
     /// An invalid state string.
     fn timeout(&self, state: &str, late: SeatSet) -> Result<Option<Outcome>, RulesError>;
 
+    /// The seats whose agreement a draw needs (see [`Variant::seats_in_game`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn seats_in_game(&self, state: &str) -> Result<SeatSet, RulesError>;
+
+    /// The outcome of a draw all those seats agreed to (see [`Variant::agreed_draw`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn agreed_draw(&self, state: &str) -> Result<Outcome, RulesError>;
+
     /// The seat with this name (case-insensitive) or number (1-based).
     ///
     /// # Errors
@@ -1061,6 +1087,14 @@ where
             error,
         })?;
         Ok(Variant::notation(self, &state, seat, mv))
+    }
+
+    fn seats_in_game(&self, state: &str) -> Result<SeatSet, RulesError> {
+        Ok(Variant::seats_in_game(self, &self.parse_state(state)?))
+    }
+
+    fn agreed_draw(&self, state: &str) -> Result<Outcome, RulesError> {
+        Ok(Variant::agreed_draw(self, &self.parse_state(state)?))
     }
 
     fn is_move_text(&self, text: &str) -> bool {

@@ -43,7 +43,7 @@ use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
 use crate::protocol::capability::Capability;
 use crate::protocol::policy::{Auth, Secrecy};
-use crate::rules::{DynVariant, Options, Outcome, Seat, VariantId};
+use crate::rules::{DynVariant, Options, Outcome, Seat, SeatSet, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
 
 /// A seat of a game to create.
@@ -700,9 +700,10 @@ impl Steward {
         } else {
             tx.set_draw_offer(&g.row.id, seat, true)?;
             tx.append_event(&g.row.id, now, "draw_offered", &body)?;
-            let all = tx.seats(&g.row.id)?.iter().all(|s| s.draw_offer);
-            if all {
-                let o = Outcome::draw(crate::rules::EndReason::Agreement);
+            let offered: SeatSet = tx.seats(&g.row.id)?.iter().filter(|s| s.draw_offer).map(|s| s.seat).collect();
+            let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
+            if needed.iter().all(|s| offered.contains(s)) {
+                let o = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
                 this.end(tx, g, o, now)?;
                 let head = this.sign_head(tx, &g.row.id)?;
                 for mail in
