@@ -54,7 +54,7 @@ const GET_EVERY: Duration = Duration::from_millis(50);
 
 mod support;
 use support::xorshift::XorShift64;
-use support::{Game, conditions, create_game, play_turn, verdict};
+use support::{Game, conditions, cpu_ms, create_game, play_turn, verdict};
 
 /// One accepted move: when its answer arrived and how long it took.
 struct Sample {
@@ -150,6 +150,9 @@ struct HttpResult {
     /// What the outbox drainer handed out as `.eml` files (not the store).
     spool_bytes: u64,
     mails_spooled: usize,
+    /// CPU time in the window, in ms: the whole process (clients included) and
+    /// the store thread (which every write passes through, one at a time).
+    cpu_ms: (f64, f64),
 }
 
 /// A steward serving on a loopback port from `dir`, in this process.
@@ -259,7 +262,10 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
                 ))
             })
             .collect();
-        tokio::time::sleep(WARMUP + WINDOW).await;
+        tokio::time::sleep(WARMUP).await;
+        let cpu_before = cpu_ms("store");
+        tokio::time::sleep(WINDOW).await;
+        let cpu_after = cpu_ms("store");
         stop.store(true, Ordering::Relaxed);
         let mut reports = Vec::new();
         for t in tasks {
@@ -298,6 +304,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
             tables_before,
             spool_bytes: dir_bytes(&dir.join("spool")),
             mails_spooled: mails_spooled as usize,
+            cpu_ms: (cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1),
         }
     })
 }
@@ -517,6 +524,15 @@ fn main() {
     );
     println!();
     let last = last.expect("ROUNDS > 0");
+    let in_window = last.figure.count.max(1) as f64;
+    println!(
+        "CPU per move answered in the last round's window: {:.2} ms in all (the clients' share included), {:.2} ms on \
+         the store thread (every write passes it one at a time: at most {:.0} moves per s while it is all it does)",
+        last.cpu_ms.0 / in_window,
+        last.cpu_ms.1 / in_window,
+        in_window * 1e3 / last.cpu_ms.1.max(1e-9),
+    );
+    println!();
     let moves = last.all_moves.max(1) as f64;
     println!(
         "Last round, whole run: {} moves accepted, {} games replaced (ended or turn {MAX_TURN}), {} mails spooled \

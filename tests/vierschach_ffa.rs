@@ -55,7 +55,7 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
         game: id.clone(),
         credential: token(0),
         submission: Submission::Move { turn: 1, text: "d2-d3".into() },
-        raw: Vec::new(),
+        kept: steward.kept_copy(b"d2-d3"),
         door: "http",
     };
     steward.submit_move(req, Utc::now()).await.unwrap();

@@ -108,3 +108,32 @@ pub fn conditions(dir: &std::path::Path) -> String {
 pub fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "NOT met" }
 }
+
+/// CPU time used so far, in milliseconds: by this whole process (exited threads
+/// included) and by its threads named `thread` (the steward's store thread is
+/// `store`), read from `/proc` (user + system, in clock ticks). Unlike rates,
+/// CPU time per move changes little when other work shares the machine.
+pub fn cpu_ms(thread: &str) -> (f64, f64) {
+    // SAFETY: sysconf has no preconditions.
+    let tick_ms = 1000.0 / (unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64);
+    // Fields after the command name (which may hold spaces, so split after its ')'):
+    // utime and stime are the 12th and 13th.
+    let ticks = |stat: &str| -> Option<(String, f64)> {
+        let open = stat.find('(')?;
+        let close = stat.rfind(')')?;
+        let name = stat[open + 1..close].to_owned();
+        let f: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        Some((name, f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?))
+    };
+    let process = std::fs::read_to_string("/proc/self/stat").ok().and_then(|s| ticks(&s)).map_or(0.0, |(_, t)| t);
+    let named: f64 = std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter_map(|s| ticks(&s))
+        .filter(|(name, _)| name == thread)
+        .map(|(_, t)| t)
+        .sum();
+    (process * tick_ms, named * tick_ms)
+}

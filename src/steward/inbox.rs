@@ -302,6 +302,8 @@ fn refusal<T>(r: Result<T, StewardError>) -> Result<Result<T, Refusal>, StewardE
 /// One mail being taken: what the steward needs at every step.
 struct Taking<'m> {
     mail: &'m MailIn,
+    /// The mail, sealed for keeping before the transaction.
+    kept: &'m super::KeptCopy,
     word: Wording,
     now: DateTime<Utc>,
 }
@@ -319,19 +321,20 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<MailOutcome, StewardError> {
         let this = self.clone();
+        let kept = self.kept_copy(&mail.raw);
         let outcome = self
             .store
             .transaction(move |tx| {
                 if tx.mail_seen(&mail.key)? {
                     return Ok(MailOutcome::Ignored(Ignored::SeenBefore));
                 }
-                let taking = Taking { mail: &mail, word, now };
+                let taking = Taking { mail: &mail, kept: &kept, word, now };
                 let outcome = this.mail_in(tx, &taking)?;
                 let text = outcome.to_string();
                 tx.mark_mail_seen(&mail.key, now, &text)?;
                 // An accepted submission kept its raw message with its receipt.
                 if !matches!(outcome, MailOutcome::Accepted(Taken::Submission(_))) {
-                    tx.insert_inbound(&super::sealed_inbound(&this.keys, now, "mail", None, &mail.raw, &text))?;
+                    tx.insert_inbound(&kept.row(now, "mail", None, &text))?;
                 }
                 Ok::<_, StewardError>(outcome)
             })
@@ -407,7 +410,7 @@ impl Steward {
                     game: env.game.clone(),
                     credential,
                     submission: Submission::Envelope(env.clone()),
-                    raw: mail.raw.clone(),
+                    kept: t.kept.clone(),
                     door: "mail",
                 };
                 return self.mail_submit(tx, req, &env.seat, t);
@@ -426,7 +429,7 @@ impl Steward {
                     game: cap.game.clone(),
                     credential,
                     submission: Submission::Move { turn: cap.turn, text: text.clone() },
-                    raw: mail.raw.clone(),
+                    kept: t.kept.clone(),
                     door: "mail",
                 };
                 self.mail_submit(tx, req, seat, t)

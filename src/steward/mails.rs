@@ -169,14 +169,13 @@ pub(super) fn started(
 /// The game's resolved moves, numbered as the variant's record numbers them.
 fn record_of(tx: &Tx<'_>, game: &Loaded) -> Result<Vec<Numbered>, StewardError> {
     let moves = tx
-        .moves_of_game(&game.row.id)?
+        .settled_moves(&game.row.id)?
         .into_iter()
         .filter_map(|m| {
             let result = match m.status.as_str() {
                 "played" => SeatResult::Played,
                 "first" => SeatResult::First,
                 "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
-                // Pending: not part of the record until its turn resolves.
                 _ => return None,
             };
             Some(RecordMove {

@@ -774,24 +774,49 @@ fn self_score(game: &Loaded, o: Outcome) -> Option<String> {
 /// [`crate::store::INBOUND_CAP`] bytes sealed to the steward's own key, since
 /// any message may carry a pending move (issue 11 point 3). `fairsteward
 /// inbound` opens them for the operator.
-pub(crate) fn sealed_inbound(
-    keys: &StewardKeys,
-    at: DateTime<Utc>,
-    door: &str,
-    game: Option<&GameId>,
-    raw: &[u8],
-    outcome: &str,
-) -> crate::store::InboundRow {
-    let kept = &raw[..raw.len().min(crate::store::INBOUND_CAP)];
-    crate::store::InboundRow {
-        id: 0,
-        received_at: at,
-        door: door.to_owned(),
-        game_id: game.map(|g| g.to_string()),
-        size: raw.len() as i64,
-        body: crate::protocol::seal_record(kept, keys, crate::store::INBOUND_LABEL),
-        sealed: true,
-        outcome: outcome.to_owned(),
+///
+/// It is sealed where the message comes in ([`Steward::kept_copy`]), before its
+/// command reaches the store: sealing is an X25519 agreement, and the store's
+/// one thread, which every write waits for, should not spend its time on it.
+#[derive(Clone, Debug)]
+pub struct KeptCopy {
+    /// The message's whole length.
+    size: usize,
+    /// Its first bytes, sealed.
+    sealed: Vec<u8>,
+}
+
+impl KeptCopy {
+    /// The row that keeps it, with what became of it.
+    pub(crate) fn row(
+        &self,
+        at: DateTime<Utc>,
+        door: &str,
+        game: Option<&GameId>,
+        outcome: &str,
+    ) -> crate::store::InboundRow {
+        crate::store::InboundRow {
+            id: 0,
+            received_at: at,
+            door: door.to_owned(),
+            game_id: game.map(|g| g.to_string()),
+            size: self.size as i64,
+            body: self.sealed.clone(),
+            sealed: true,
+            outcome: outcome.to_owned(),
+        }
+    }
+}
+
+impl Steward {
+    /// Seals a raw inbound message (an HTTP body, a whole mail) for keeping: see
+    /// [`KeptCopy`]. Doors call it as a message arrives.
+    pub fn kept_copy(&self, raw: &[u8]) -> KeptCopy {
+        let kept = &raw[..raw.len().min(crate::store::INBOUND_CAP)];
+        KeptCopy {
+            size: raw.len(),
+            sealed: crate::protocol::seal_record(kept, &self.keys, crate::store::INBOUND_LABEL),
+        }
     }
 }
 

@@ -57,8 +57,8 @@ pub struct MoveRequest {
     pub credential: Option<super::Credential>,
     /// What was sent.
     pub submission: Submission,
-    /// The raw message, kept for disputes.
-    pub raw: Vec<u8>,
+    /// The raw message, sealed for keeping ([`Steward::kept_copy`]).
+    pub kept: super::KeptCopy,
     /// `http` or `mail`.
     pub door: &'static str,
 }
@@ -144,7 +144,7 @@ impl Steward {
             _ => None,
         };
         let outcome = format!("refused: {code}");
-        tx.insert_inbound(&super::sealed_inbound(&self.keys, now, req.door, game.as_ref(), &req.raw, &outcome))?;
+        tx.insert_inbound(&req.kept.row(now, req.door, game.as_ref(), &outcome))?;
         Ok(())
     }
 
@@ -348,7 +348,7 @@ impl Steward {
         };
         tx.insert_commitment(id, &row)?;
         self.clock_moved(tx, game, claim.seat, now, true)?; // clocks: the move is fixed
-        tx.insert_inbound(&super::sealed_inbound(&self.keys, now, req.door, Some(id), &req.raw, "accepted"))?;
+        tx.insert_inbound(&req.kept.row(now, req.door, Some(id), "accepted"))?;
         let (_, entry) = tx.append_event(
             id,
             now,
@@ -464,15 +464,7 @@ impl Steward {
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;
         let complete = to_move.iter().all(|s| s == seat || given.iter().any(|m| m.seat == s));
-        let held = Held {
-            entered: text.clone(),
-            canonical: checked.canonical.clone(),
-            notation: checked.notation.clone(),
-            envelope: claim.envelope,
-            salt: salt.as_deref().map(hex),
-        };
-        let held_json = serde_json::to_string(&held).map_err(internal)?;
-        let row = MoveRow {
+        let mut row = MoveRow {
             turn: game.row.turn,
             seat,
             receipt: new_receipt(),
@@ -483,13 +475,34 @@ impl Steward {
             status: "pending".to_owned(),
             reason: None,
             completes: complete,
-            held: Some(protocol::seal(&held_json, &self.keys.sealing_public(), id.as_str(), &seat_name, game.row.turn)),
+            held: None,
             envelope: None,
             nonce: claim.nonce,
         };
+        if complete && salt.is_none() {
+            // The move that completes the turn is resolved below, in this same
+            // transaction: it is public from the commit on, so sealing it would
+            // only be undone (an X25519 agreement each way on the store thread).
+            // A reveal stays sealed: its salt travels in the held part.
+            row.entered = text.clone();
+            row.canonical = checked.canonical.clone();
+            row.notation = checked.notation.clone();
+            row.envelope = claim.envelope;
+        } else {
+            let held = Held {
+                entered: text.clone(),
+                canonical: checked.canonical.clone(),
+                notation: checked.notation.clone(),
+                envelope: claim.envelope,
+                salt: salt.as_deref().map(hex),
+            };
+            let held_json = serde_json::to_string(&held).map_err(internal)?;
+            let sealing = self.keys.sealing_public();
+            row.held = Some(protocol::seal(&held_json, &sealing, id.as_str(), &seat_name, game.row.turn));
+        }
         tx.insert_move(id, &row)?;
         self.clock_moved(tx, game, seat, now, salt.is_none())?; // clocks: a reveal was counted at its commitment
-        tx.insert_inbound(&super::sealed_inbound(&self.keys, now, req.door, Some(id), &req.raw, "accepted"))?;
+        tx.insert_inbound(&req.kept.row(now, req.door, Some(id), "accepted"))?;
         // The transcript says that the seat moved, never what, until resolution.
         let event = if salt.is_some() { "revealed" } else { "moved" };
         let (_, entry) =

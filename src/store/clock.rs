@@ -78,10 +78,9 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn insert_game_clock(&self, game: &GameId, spec: &ClockSpec) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO game_clocks (game_id, spec) VALUES (?1, ?2)",
-            params![game.as_str(), spec.to_json().to_string()],
-        )?;
+        self.0
+            .prepare_cached("INSERT INTO game_clocks (game_id, spec) VALUES (?1, ?2)")?
+            .execute(params![game.as_str(), spec.to_json().to_string()])?;
         Ok(())
     }
 
@@ -107,11 +106,11 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn save_seat_clock(&self, game: &GameId, seat: Seat, c: &SeatClock) -> Result<(), StoreError> {
-        self.0.execute(
+        self.0.prepare_cached(
             "INSERT INTO seat_clocks (game_id, seat, moves, used_ms, bank_ms, announced_at, turn, stage, flagged_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
              ON CONFLICT (game_id, seat) DO UPDATE SET moves = ?3, used_ms = ?4, bank_ms = ?5, announced_at = ?6,
-                 turn = ?7, stage = ?8, flagged_at = ?9",
+                 turn = ?7, stage = ?8, flagged_at = ?9")?.execute(
             params![
                 game.as_str(),
                 seat.index() as i64,
@@ -132,7 +131,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn seat_clocks(&self, game: &GameId) -> Result<Vec<(Seat, SeatClock)>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT * FROM seat_clocks WHERE game_id = ?1 ORDER BY seat")?;
+        let mut stmt = self.0.prepare_cached("SELECT * FROM seat_clocks WHERE game_id = ?1 ORDER BY seat")?;
         let rows = stmt.query_map([game.as_str()], seat_clock)?.collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
@@ -142,10 +141,11 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn set_time_zone(&self, game: &GameId, seat: Seat, zone: Option<&str>) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE seats SET time_zone = ?3 WHERE game_id = ?1 AND seat = ?2",
-            params![game.as_str(), seat.index() as i64, zone],
-        )?;
+        self.0.prepare_cached("UPDATE seats SET time_zone = ?3 WHERE game_id = ?1 AND seat = ?2")?.execute(params![
+            game.as_str(),
+            seat.index() as i64,
+            zone
+        ])?;
         Ok(())
     }
 
@@ -154,7 +154,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn time_zones(&self, game: &GameId) -> Result<Vec<Option<String>>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT time_zone FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let mut stmt = self.0.prepare_cached("SELECT time_zone FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
@@ -164,7 +164,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a corrupt id.
     pub fn running_clock_games(&self) -> Result<Vec<GameId>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT g.id FROM games g JOIN game_clocks c ON c.game_id = g.id WHERE g.result IS NULL ORDER BY g.created_at, g.id",
         )?;
         let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
@@ -196,7 +196,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a corrupt id.
     pub fn running_games_of(&self, player: &str) -> Result<Vec<GameId>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT DISTINCT g.id, g.created_at FROM games g JOIN seats s ON s.game_id = g.id
              WHERE lower(s.email) = lower(?1) AND g.result IS NULL ORDER BY g.created_at, g.id",
         )?;
@@ -243,8 +243,8 @@ impl Tx<'_> {
         hours: u32,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO reminders_sent (game_id, seat, turn, stage, hours, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        self.0.prepare_cached(
+            "INSERT INTO reminders_sent (game_id, seat, turn, stage, hours, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?.execute(
             params![game.as_str(), seat.index() as i64, turn, stage, hours, time_text(now)],
         )?;
         Ok(())
@@ -278,10 +278,11 @@ impl Tx<'_> {
         stage: u32,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO grace_notices (game_id, seat, turn, stage, sent_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game.as_str(), seat.index() as i64, turn, stage, time_text(now)],
-        )?;
+        self.0
+            .prepare_cached(
+                "INSERT INTO grace_notices (game_id, seat, turn, stage, sent_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![game.as_str(), seat.index() as i64, turn, stage, time_text(now)])?;
         Ok(())
     }
 
@@ -291,10 +292,12 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn insert_leave(&self, l: &LeaveRow) -> Result<i64, StoreError> {
         let days: Vec<String> = l.days.iter().map(|d| d.format("%Y-%m-%d").to_string()).collect();
-        self.0.execute(
-            "INSERT INTO leaves (player, from_date, to_date, starts_at, ends_at, days, declared_at)
+        self.0
+            .prepare_cached(
+                "INSERT INTO leaves (player, from_date, to_date, starts_at, ends_at, days, declared_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+            )?
+            .execute(params![
                 l.player,
                 l.from.format("%Y-%m-%d").to_string(),
                 l.to.format("%Y-%m-%d").to_string(),
@@ -302,8 +305,7 @@ impl Tx<'_> {
                 time_text(l.ends_at),
                 serde_json::Value::from(days).to_string(),
                 time_text(l.declared_at)
-            ],
-        )?;
+            ])?;
         Ok(self.0.last_insert_rowid())
     }
 
@@ -312,7 +314,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn leaves_of(&self, players: &[String]) -> Result<Vec<LeaveRow>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT * FROM leaves WHERE player = lower(?1) ORDER BY id")?;
+        let mut stmt = self.0.prepare_cached("SELECT * FROM leaves WHERE player = lower(?1) ORDER BY id")?;
         let mut out = Vec::new();
         for p in players {
             out.extend(stmt.query_map([p], leave_row)?.collect::<rusqlite::Result<Vec<_>>>()?);

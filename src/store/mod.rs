@@ -33,9 +33,13 @@ pub use clock::LeaveRow;
 pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use queries::{
     CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
-    SeatRow, StoredOutcome, TurnRow, Tx, time_text,
+    SeatRow, SettledMove, StoredOutcome, TurnRow, Tx, time_text,
 };
 pub use senders::{AddressKind, AddressRequestRow};
+
+/// How many prepared statements the store's connection keeps (more than the
+/// store has queries).
+const STATEMENT_CACHE: usize = 160;
 
 /// A failure of the store. Never the player's fault.
 #[derive(Debug, thiserror::Error)]
@@ -199,20 +203,28 @@ fn serve(mut conn: Connection, inbox: &mpsc::Receiver<Box<dyn Job>>, commits: &A
         };
         let mut ran = Vec::with_capacity(group.len());
         let mut broken = None;
+        // A closure alone needs no savepoint: if it fails, the whole transaction
+        // is rolled back instead (a savepoint copies every page it touches).
+        let alone = group.len() == 1;
+        let mut undo_all = false;
         for job in group {
             if broken.is_some() {
                 job.refuse(StoreError::Commit("an earlier closure of its group broke the transaction".into()));
                 continue;
             }
-            if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+            if !alone && let Err(e) = run_cached(&tx, "SAVEPOINT job") {
                 broken = Some(e.to_string());
                 job.refuse(StoreError::from(e));
                 continue;
             }
             let one = job.run(&Tx::new(&tx));
-            let close = if one.keep { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
-            if let Err(e) = tx.execute_batch(close) {
-                broken = Some(e.to_string());
+            if alone {
+                undo_all = !one.keep;
+            } else {
+                let close = if one.keep { run_cached(&tx, "RELEASE job") } else { undo_to(&tx, "job") };
+                if let Err(e) = close {
+                    broken = Some(e.to_string());
+                }
             }
             ran.push(one);
         }
@@ -222,9 +234,11 @@ fn serve(mut conn: Connection, inbox: &mpsc::Receiver<Box<dyn Job>>, commits: &A
                 drop(tx);
                 Err(why)
             }
+            // Nothing to keep: the closure's caller hears of its own error.
+            None if undo_all => tx.rollback().map_err(|e| e.to_string()),
             None => tx.commit().map_err(|e| e.to_string()),
         };
-        if outcome.is_ok() {
+        if outcome.is_ok() && !undo_all {
             commits.fetch_add(1, Ordering::SeqCst);
         } else if let Err(why) = &outcome {
             tracing::error!(error = %why, closures = ran.len(), "a store transaction failed; its callers are told");
@@ -233,6 +247,18 @@ fn serve(mut conn: Connection, inbox: &mpsc::Receiver<Box<dyn Job>>, commits: &A
             (one.finish)(outcome.as_ref().err().map(String::as_str));
         }
     }
+}
+
+/// Runs one statement without parameters through the statement cache (the
+/// savepoints of every transaction: parsing them anew each time showed).
+pub(crate) fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(drop)
+}
+
+/// Undoes what was written since the savepoint `name` and closes it.
+pub(crate) fn undo_to(conn: &Connection, name: &str) -> rusqlite::Result<()> {
+    run_cached(conn, &format!("ROLLBACK TO {name}"))?;
+    run_cached(conn, &format!("RELEASE {name}"))
 }
 
 /// A handle to the store thread; cheap to clone.
@@ -286,6 +312,10 @@ impl Store {
             conn.pragma_update(None, "synchronous", "FULL")?;
             conn.pragma_update(None, "foreign_keys", true)?;
             conn.busy_timeout(std::time::Duration::from_secs(10))?;
+            // Every query goes through `prepare_cached`: a move runs some forty
+            // statements, and parsing and planning each anew was a good part of
+            // the store thread's time. Room for all of them.
+            conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
             Ok(())
         })()
         .map_err(damaged("opening"))?;
@@ -577,6 +607,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("fairsteward-store-{}", crate::ids::GameId::random()));
         std::fs::create_dir_all(&dir).unwrap();
         let store = Store::open(&dir.join("steward.db")).unwrap();
+        let before = store.commits();
         let r: Result<(), StoreError> = store
             .transaction(|tx| {
                 tx.insert_inbound(&InboundRow {
@@ -593,6 +624,7 @@ mod tests {
             })
             .await;
         assert!(r.is_err());
+        assert_eq!(store.commits(), before, "a closure alone that fails is rolled back, not committed");
         let n: i64 = store.transaction(|tx| tx.count_inbound().map_err(StoreError::from)).await.unwrap();
         assert_eq!(n, 0);
         std::fs::remove_dir_all(dir).unwrap();

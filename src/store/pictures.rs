@@ -141,7 +141,10 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn count_pictures(&self) -> Result<(i64, i64), StoreError> {
-        Ok(self.0.query_row("SELECT COUNT(*), COUNT(png) FROM pictures", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
+        Ok(self
+            .0
+            .prepare_cached("SELECT COUNT(*), COUNT(png) FROM pictures")?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 }
 

@@ -303,6 +303,21 @@ fn move_row(r: &Row<'_>) -> rusqlite::Result<MoveRow> {
     })
 }
 
+/// A settled move as a game's record shows it (see [`Tx::settled_moves`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettledMove {
+    /// The turn it was entered for.
+    pub turn: u32,
+    /// Whose move.
+    pub seat: Seat,
+    /// The move in the players' notation.
+    pub notation: String,
+    /// `played`, `first` or `struck`.
+    pub status: String,
+    /// Why it was struck.
+    pub reason: Option<String>,
+}
+
 /// Links every transcript entry of every game into its hash chain (for
 /// databases from before the chain existed).
 pub(super) fn rechain_all(tx: &Transaction<'_>) -> Result<(), StoreError> {
@@ -341,14 +356,14 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// `f`'s own error, or a store failure converted into `E`.
     pub fn attempt<T, E: From<StoreError>>(&self, f: impl FnOnce(&Tx<'c>) -> Result<T, E>) -> Result<T, E> {
-        self.0.execute_batch("SAVEPOINT attempt").map_err(StoreError::from)?;
+        super::run_cached(self.0, "SAVEPOINT attempt").map_err(StoreError::from)?;
         match f(self) {
             Ok(value) => {
-                self.0.execute_batch("RELEASE attempt").map_err(StoreError::from)?;
+                super::run_cached(self.0, "RELEASE attempt").map_err(StoreError::from)?;
                 Ok(value)
             }
             Err(e) => {
-                self.0.execute_batch("ROLLBACK TO attempt; RELEASE attempt").map_err(StoreError::from)?;
+                super::undo_to(self.0, "attempt").map_err(StoreError::from)?;
                 Err(e)
             }
         }
@@ -374,10 +389,12 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors (a duplicate id among them).
     pub fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy)
+        self.0
+            .prepare_cached(
+                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
-            params![
+            )?
+            .execute(params![
                 g.id.as_str(),
                 g.variant.name(),
                 options_json(&g.options),
@@ -386,8 +403,7 @@ impl<'c> Tx<'c> {
                 time_text(g.created_at),
                 g.auth.name(),
                 g.secrecy.name()
-            ],
-        )?;
+            ])?;
         Ok(())
     }
 
@@ -396,7 +412,12 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn game_exists(&self, id: &GameId) -> Result<bool, StoreError> {
-        Ok(self.0.query_row("SELECT 1 FROM games WHERE id = ?1", [id.as_str()], |_| Ok(())).optional()?.is_some())
+        Ok(self
+            .0
+            .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
+            .query_row([id.as_str()], |_| Ok(()))
+            .optional()?
+            .is_some())
     }
 
     /// Stores a seat with the hash of its token.
@@ -404,8 +425,8 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn insert_seat(&self, game: &GameId, s: &SeatRow, token_hash: &str) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO seats (game_id, seat, name, email, public_key, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        self.0.prepare_cached(
+            "INSERT INTO seats (game_id, seat, name, email, public_key, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?.execute(
             params![game.as_str(), s.seat.index() as i64, s.name, s.email, s.public_key, token_hash],
         )?;
         Ok(())
@@ -416,7 +437,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
-        Ok(self.0.query_row("SELECT * FROM games WHERE id = ?1", [id.as_str()], game_row).optional()?)
+        Ok(self.0.prepare_cached("SELECT * FROM games WHERE id = ?1")?.query_row([id.as_str()], game_row).optional()?)
     }
 
     /// Every game, newest first.
@@ -424,7 +445,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT * FROM games ORDER BY created_at DESC, id")?;
+        let mut stmt = self.0.prepare_cached("SELECT * FROM games ORDER BY created_at DESC, id")?;
         let rows = stmt.query_map([], game_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
@@ -472,10 +493,9 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn advance_game(&self, game: &GameId, state: &str, turn: u32, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE games SET state = ?2, turn = ?3, updated_at = ?4 WHERE id = ?1",
-            params![game.as_str(), state, turn, time_text(now)],
-        )?;
+        self.0
+            .prepare_cached("UPDATE games SET state = ?2, turn = ?3, updated_at = ?4 WHERE id = ?1")?
+            .execute(params![game.as_str(), state, turn, time_text(now)])?;
         Ok(())
     }
 
@@ -485,10 +505,11 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn end_game(&self, game: &GameId, outcome: Outcome, score: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         let winner = outcome.result.to_winner_code();
-        self.0.execute(
-            "UPDATE games SET result = ?2, winner = ?3, end_reason = ?4, updated_at = ?5 WHERE id = ?1",
-            params![game.as_str(), score, winner, outcome.reason.as_str(), time_text(now)],
-        )?;
+        self.0
+            .prepare_cached(
+                "UPDATE games SET result = ?2, winner = ?3, end_reason = ?4, updated_at = ?5 WHERE id = ?1",
+            )?
+            .execute(params![game.as_str(), score, winner, outcome.reason.as_str(), time_text(now)])?;
         Ok(())
     }
 
@@ -512,7 +533,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn moves_of_turn(&self, game: &GameId, turn: u32) -> Result<Vec<MoveRow>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 ORDER BY seat")?;
+        let mut stmt = self.0.prepare_cached("SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 ORDER BY seat")?;
         let rows = stmt.query_map(params![game.as_str(), turn], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
@@ -522,8 +543,33 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn moves_of_game(&self, game: &GameId) -> Result<Vec<MoveRow>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT * FROM moves WHERE game_id = ?1 ORDER BY turn, seat")?;
+        let mut stmt = self.0.prepare_cached("SELECT * FROM moves WHERE game_id = ?1 ORDER BY turn, seat")?;
         let rows = stmt.query_map([game.as_str()], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// The game's settled moves (played, first or struck; not the pending ones),
+    /// in record order, with only what a game's record shows: a board mail lists
+    /// them all, so this reads five columns, not whole rows.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt row.
+    pub fn settled_moves(&self, game: &GameId) -> Result<Vec<SettledMove>, StoreError> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT turn, seat, notation, status, reason FROM moves
+             WHERE game_id = ?1 AND status <> 'pending' ORDER BY turn, seat",
+        )?;
+        let rows = stmt
+            .query_map([game.as_str()], |r| {
+                Ok(SettledMove {
+                    turn: r.get(0)?,
+                    seat: seat_of(r.get(1)?)?,
+                    notation: r.get(2)?,
+                    status: r.get(3)?,
+                    reason: r.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -532,10 +578,10 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors (a second move for the same turn and seat among them).
     pub fn insert_move(&self, game: &GameId, m: &MoveRow) -> Result<(), StoreError> {
-        self.0.execute(
+        self.0.prepare_cached(
             "INSERT INTO moves (game_id, turn, seat, receipt, entered, canonical, notation, received_at, status, reason, completes,
                                 held, envelope, nonce)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)")?.execute(
             params![
                 game.as_str(),
                 m.turn,
@@ -562,11 +608,20 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn unhold_move(&self, game: &GameId, m: &MoveRow) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE moves SET entered = ?4, canonical = ?5, notation = ?6, envelope = ?7, held = NULL
+        self.0
+            .prepare_cached(
+                "UPDATE moves SET entered = ?4, canonical = ?5, notation = ?6, envelope = ?7, held = NULL
              WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
-            params![game.as_str(), m.turn, m.seat.index() as i64, m.entered, m.canonical, m.notation, m.envelope],
-        )?;
+            )?
+            .execute(params![
+                game.as_str(),
+                m.turn,
+                m.seat.index() as i64,
+                m.entered,
+                m.canonical,
+                m.notation,
+                m.envelope
+            ])?;
         Ok(())
     }
 
@@ -575,10 +630,12 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors (a second commitment for the same turn and seat among them).
     pub fn insert_commitment(&self, game: &GameId, c: &CommitmentRow) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO commitments (game_id, turn, seat, commitment, receipt, received_at, envelope)
+        self.0
+            .prepare_cached(
+                "INSERT INTO commitments (game_id, turn, seat, commitment, receipt, received_at, envelope)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+            )?
+            .execute(params![
                 game.as_str(),
                 c.turn,
                 c.seat.index() as i64,
@@ -586,8 +643,7 @@ impl<'c> Tx<'c> {
                 c.receipt,
                 time_text(c.received_at),
                 c.envelope
-            ],
-        )?;
+            ])?;
         Ok(())
     }
 
@@ -596,7 +652,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn commitments_of_turn(&self, game: &GameId, turn: u32) -> Result<Vec<CommitmentRow>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT turn, seat, commitment, receipt, received_at, envelope FROM commitments
              WHERE game_id = ?1 AND turn = ?2 ORDER BY seat",
         )?;
@@ -627,10 +683,9 @@ impl<'c> Tx<'c> {
         status: &str,
         reason: Option<&str>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE moves SET status = ?4, reason = ?5 WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
-            params![game.as_str(), turn, seat.index() as i64, status, reason],
-        )?;
+        self.0
+            .prepare_cached("UPDATE moves SET status = ?4, reason = ?5 WHERE game_id = ?1 AND turn = ?2 AND seat = ?3")?
+            .execute(params![game.as_str(), turn, seat.index() as i64, status, reason])?;
         Ok(())
     }
 
@@ -640,11 +695,12 @@ impl<'c> Tx<'c> {
     /// SQLite errors (resolving a turn twice among them: the key forbids it).
     pub fn insert_turn(&self, game: &GameId, t: &TurnRow) -> Result<(), StoreError> {
         let notes = serde_json::to_string(&t.notes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        self.0.execute(
-            "INSERT INTO turns (game_id, turn, state_before, state_after, notes, resolved_at)
+        self.0
+            .prepare_cached(
+                "INSERT INTO turns (game_id, turn, state_before, state_after, notes, resolved_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![game.as_str(), t.turn, t.state_before, t.state_after, notes, time_text(t.resolved_at)],
-        )?;
+            )?
+            .execute(params![game.as_str(), t.turn, t.state_before, t.state_after, notes, time_text(t.resolved_at)])?;
         Ok(())
     }
 
@@ -653,7 +709,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn turns(&self, game: &GameId) -> Result<Vec<TurnRow>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT turn, state_before, state_after, notes, resolved_at FROM turns WHERE game_id = ?1 ORDER BY turn",
         )?;
         let rows = stmt
@@ -690,8 +746,8 @@ impl<'c> Tx<'c> {
         let at = time_text(at);
         let body = body.to_string();
         let hash = Entry { game: game.as_str(), seq, at: &at, kind, prev: &prev, body: &body }.hash();
-        self.0.execute(
-            "INSERT INTO events (game_id, seq, at, kind, body, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        self.0.prepare_cached(
+            "INSERT INTO events (game_id, seq, at, kind, body, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?.execute(
             params![game.as_str(), seq, at, kind, body, prev, hash],
         )?;
         Ok((seq, hash))
@@ -747,10 +803,11 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn sign_event(&self, game: &GameId, seq: u32, signature: &str) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE events SET signature = ?3 WHERE game_id = ?1 AND seq = ?2",
-            params![game.as_str(), seq, signature],
-        )?;
+        self.0.prepare_cached("UPDATE events SET signature = ?3 WHERE game_id = ?1 AND seq = ?2")?.execute(params![
+            game.as_str(),
+            seq,
+            signature
+        ])?;
         Ok(())
     }
 
@@ -759,7 +816,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn events(&self, game: &GameId) -> Result<Vec<EventRow>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT seq, at, kind, body, prev_hash, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq",
         )?;
         let rows = stmt
@@ -785,11 +842,20 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn insert_inbound(&self, row: &InboundRow) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT INTO inbound (received_at, door, game_id, size, body, sealed, outcome)
+        self.0
+            .prepare_cached(
+                "INSERT INTO inbound (received_at, door, game_id, size, body, sealed, outcome)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![time_text(row.received_at), row.door, row.game_id, row.size, row.body, row.sealed, row.outcome],
-        )?;
+            )?
+            .execute(params![
+                time_text(row.received_at),
+                row.door,
+                row.game_id,
+                row.size,
+                row.body,
+                row.sealed,
+                row.outcome
+            ])?;
         Ok(())
     }
 
@@ -798,7 +864,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn inbound(&self, game: Option<&GameId>) -> Result<Vec<InboundRow>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT id, received_at, door, game_id, size, body, sealed, outcome FROM inbound
              WHERE ?1 IS NULL OR game_id = ?1 ORDER BY id",
         )?;
@@ -824,7 +890,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn count_inbound(&self) -> rusqlite::Result<i64> {
-        self.0.query_row("SELECT COUNT(*) FROM inbound", [], |r| r.get(0))
+        self.0.prepare_cached("SELECT COUNT(*) FROM inbound")?.query_row([], |r| r.get(0))
     }
 
     /// Queues a mail, and keeps the board picture it carries unless that is
@@ -876,7 +942,12 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn mail_seen(&self, key: &str) -> Result<bool, StoreError> {
-        Ok(self.0.query_row("SELECT 1 FROM mail_seen WHERE key = ?1", [key], |_| Ok(())).optional()?.is_some())
+        Ok(self
+            .0
+            .prepare_cached("SELECT 1 FROM mail_seen WHERE key = ?1")?
+            .query_row([key], |_| Ok(()))
+            .optional()?
+            .is_some())
     }
 
     /// Records a mail the door handled.
@@ -884,10 +955,9 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn mark_mail_seen(&self, key: &str, at: DateTime<Utc>, outcome: &str) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT OR IGNORE INTO mail_seen (key, seen_at, outcome) VALUES (?1, ?2, ?3)",
-            params![key, time_text(at), outcome],
-        )?;
+        self.0
+            .prepare_cached("INSERT OR IGNORE INTO mail_seen (key, seen_at, outcome) VALUES (?1, ?2, ?3)")?
+            .execute(params![key, time_text(at), outcome])?;
         Ok(())
     }
 
@@ -896,8 +966,8 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn answers_since(&self, address: &str, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self.0.query_row(
-            "SELECT COUNT(*) FROM outbox WHERE recipient = ?1 COLLATE NOCASE AND message_id LIKE '%.answer-%' AND created_at >= ?2",
+        Ok(self.0.prepare_cached(
+            "SELECT COUNT(*) FROM outbox WHERE recipient = ?1 COLLATE NOCASE AND message_id LIKE '%.answer-%' AND created_at >= ?2")?.query_row(
             params![address, time_text(since)],
             |r| r.get(0),
         )?)
@@ -918,7 +988,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn unsent_mail_after(&self, after: i64, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT id, message_id, game_id, recipient, subject, message, sealed, picture FROM outbox
              WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
         )?;
@@ -982,10 +1052,9 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn set_draw_offer(&self, game: &GameId, seat: Seat, offer: bool) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE seats SET draw_offer = ?3 WHERE game_id = ?1 AND seat = ?2",
-            params![game.as_str(), seat.index() as i64, i64::from(offer)],
-        )?;
+        self.0
+            .prepare_cached("UPDATE seats SET draw_offer = ?3 WHERE game_id = ?1 AND seat = ?2")?
+            .execute(params![game.as_str(), seat.index() as i64, i64::from(offer)])?;
         Ok(())
     }
 
@@ -994,7 +1063,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn clear_draw_offers(&self, game: &GameId) -> Result<(), StoreError> {
-        self.0.execute("UPDATE seats SET draw_offer = 0 WHERE game_id = ?1", [game.as_str()])?;
+        self.0.prepare_cached("UPDATE seats SET draw_offer = 0 WHERE game_id = ?1")?.execute([game.as_str()])?;
         Ok(())
     }
 }

@@ -76,7 +76,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn aliases_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.0.prepare("SELECT alias FROM aliases WHERE player = ?1 ORDER BY alias")?;
+        let mut stmt = self.0.prepare_cached("SELECT alias FROM aliases WHERE player = ?1 ORDER BY alias")?;
         let rows = stmt.query_map([player], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
         Ok(rows)
     }
@@ -86,10 +86,9 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn insert_alias(&self, player: &str, alias: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0.execute(
-            "INSERT OR IGNORE INTO aliases (player, alias, confirmed_at) VALUES (?1, ?2, ?3)",
-            params![player, alias, time_text(at)],
-        )?;
+        self.0
+            .prepare_cached("INSERT OR IGNORE INTO aliases (player, alias, confirmed_at) VALUES (?1, ?2, ?3)")?
+            .execute(params![player, alias, time_text(at)])?;
         Ok(())
     }
 
@@ -106,11 +105,12 @@ impl Tx<'_> {
         address: &str,
         at: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        self.0.execute(
-            "INSERT INTO address_requests (kind, game_id, seat, player, address, requested_at)
+        self.0
+            .prepare_cached(
+                "INSERT INTO address_requests (kind, game_id, seat, player, address, requested_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![kind.name(), game.as_str(), seat.index() as i64, player, address, time_text(at)],
-        )?;
+            )?
+            .execute(params![kind.name(), game.as_str(), seat.index() as i64, player, address, time_text(at)])?;
         Ok(self.0.last_insert_rowid())
     }
 
@@ -119,11 +119,12 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn address_requests_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self.0.query_row(
-            "SELECT COUNT(*) FROM address_requests WHERE game_id = ?1 AND seat = ?2 AND requested_at >= ?3",
-            params![game.as_str(), seat.index() as i64, time_text(since)],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .0
+            .prepare_cached(
+                "SELECT COUNT(*) FROM address_requests WHERE game_id = ?1 AND seat = ?2 AND requested_at >= ?3",
+            )?
+            .query_row(params![game.as_str(), seat.index() as i64, time_text(since)], |r| r.get(0))?)
     }
 
     /// The address request with this id.
@@ -161,7 +162,9 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn confirm_address_request(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0.execute("UPDATE address_requests SET confirmed_at = ?2 WHERE id = ?1", params![id, time_text(at)])?;
+        self.0
+            .prepare_cached("UPDATE address_requests SET confirmed_at = ?2 WHERE id = ?1")?
+            .execute(params![id, time_text(at)])?;
         Ok(())
     }
 
@@ -170,10 +173,11 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn set_seat_email(&self, game: &GameId, seat: Seat, email: &str) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE seats SET email = ?3 WHERE game_id = ?1 AND seat = ?2",
-            params![game.as_str(), seat.index() as i64, email],
-        )?;
+        self.0.prepare_cached("UPDATE seats SET email = ?3 WHERE game_id = ?1 AND seat = ?2")?.execute(params![
+            game.as_str(),
+            seat.index() as i64,
+            email
+        ])?;
         Ok(())
     }
 
@@ -183,10 +187,14 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn sender_notices_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self.0.query_row(
-            "SELECT COUNT(*) FROM outbox WHERE game_id = ?1 AND message_id LIKE ?2 AND created_at >= ?3",
-            params![game.as_str(), format!("{game}.%.{}.sender-%", seat.index()), time_text(since)],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .0
+            .prepare_cached(
+                "SELECT COUNT(*) FROM outbox WHERE game_id = ?1 AND message_id LIKE ?2 AND created_at >= ?3",
+            )?
+            .query_row(
+                params![game.as_str(), format!("{game}.%.{}.sender-%", seat.index()), time_text(since)],
+                |r| r.get(0),
+            )?)
     }
 }

@@ -302,8 +302,8 @@ async fn submit_move(
         }
         json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
     };
-    let req =
-        MoveRequest { game: id, credential: Credential::token(token), submission, raw: body.to_vec(), door: "http" };
+    let kept = steward.kept_copy(&body);
+    let req = MoveRequest { game: id, credential: Credential::token(token), submission, kept, door: "http" };
     Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 
