@@ -471,7 +471,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
         seat: Seat::new(0),
         size_px: 320,
     };
-    let svg = source.svg().unwrap();
+    let drawing = source.drawing().unwrap();
     let picture = BoardPicture::new(source);
     let user = unique("png");
     let from: lettre::message::Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
@@ -533,7 +533,8 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
         .collect();
     assert_eq!(kinds, ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]);
     let image = m.parts.iter().find(|p| p.content_id() == Some("board")).expect("Content-ID <board>");
-    let drawn = fairsteward::render::png::board_png(&svg, 320).unwrap();
+    let parts = fairsteward::render::png::Parts::default();
+    let drawn = fairsteward::render::png::drawing_png(&drawing, 320, &parts).unwrap();
     assert_eq!(image.contents(), drawn, "the picture arrives byte for byte");
     assert!(m.body_html(0).unwrap().contains("src=\"cid:board\""));
     // What arrived is the queued mail with the picture put in, after the trace

@@ -229,8 +229,8 @@ impl Drainer {
         }
         // Drawn a few at a time (the permits of `pictures`), at a lower priority.
         let drawn = futures_util::future::join_all(to_draw.into_iter().map(|(key, source)| async move {
-            let png = match source.svg() {
-                Ok(svg) => self.pictures.png(svg, source.size_px).await.map_err(|e| match e {
+            let png = match source.drawing() {
+                Ok(drawing) => self.pictures.png(drawing, source.size_px).await.map_err(|e| match e {
                     PictureError::Busy => None,
                     PictureError::Render(e) => Some(e.to_string()),
                 }),
@@ -628,8 +628,10 @@ mod picture_tests {
             read("8KQ2ZJ.1.1.turn@steward.example"),
         );
         let source = |p: &BoardPicture| p.source.clone().unwrap();
-        let drawn =
-            |p: &BoardPicture| crate::render::png::board_png(&source(p).svg().unwrap(), source(p).size_px).unwrap();
+        let parts = crate::render::png::Parts::default();
+        let drawn = |p: &BoardPicture| {
+            crate::render::png::drawing_png(&source(p).drawing().unwrap(), source(p).size_px, &parts).unwrap()
+        };
         assert_eq!(image_of(&a), drawn(&white), "the delivered mail carries its picture");
         assert_eq!(image_of(&b), drawn(&white));
         assert_eq!(image_of(&c), drawn(&black), "the other side's view");

@@ -18,13 +18,14 @@
 //! another key, and an unchanged one is served without drawing. The cache is
 //! bounded in bytes and drops the least recently used pictures first.
 
-use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
 
-use super::png::{RenderError, board_png};
+use super::lru::{Key, Lru, key_of};
+use super::png::{Parts, RenderError, drawing_png};
+use super::svg::Drawing;
 
 /// How many PNGs are drawn at once by the web door.
 pub const RENDERS_AT_ONCE: usize = 2;
@@ -34,9 +35,6 @@ pub const MAX_WAITING: usize = 200;
 
 /// How many bytes of finished PNGs the web door keeps.
 pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
-
-/// A cache key: the SHA-256 of the SVG and the size in pixels.
-type Key = ([u8; 32], u32);
 
 /// Why no picture came.
 #[derive(Debug, thiserror::Error)]
@@ -69,7 +67,10 @@ pub struct Pictures {
     permits: Arc<Semaphore>,
     waiting: AtomicUsize,
     max_waiting: usize,
-    cache: Mutex<Lru>,
+    /// Finished PNGs by (SVG, size).
+    cache: Mutex<Lru<Arc<[u8]>>>,
+    /// Rasterised first layers and pieces, for the next picture.
+    parts: Arc<Parts>,
 }
 
 impl std::fmt::Debug for Pictures {
@@ -109,7 +110,8 @@ impl Pictures {
             permits: Arc::new(Semaphore::new(renders_at_once.max(1))),
             waiting: AtomicUsize::new(0),
             max_waiting,
-            cache: Mutex::new(Lru { budget: cache_bytes, ..Lru::default() }),
+            cache: Mutex::new(Lru::new(cache_bytes)),
+            parts: Arc::new(Parts::default()),
         }
     }
 
@@ -120,17 +122,14 @@ impl Pictures {
         Pictures { priority: Priority::Background, ..self }
     }
 
-    /// `svg` as a PNG whose longer side is `size_px` pixels (see
-    /// [`board_png`]), from the cache or drawn when a permit is free.
+    /// `drawing` as a PNG whose longer side is `size_px` pixels (see
+    /// [`drawing_png`]), from the cache or drawn when a permit is free.
     ///
     /// # Errors
-    /// [`PictureError::Busy`] when too many wait already; what [`board_png`]
+    /// [`PictureError::Busy`] when too many wait already; what [`drawing_png`]
     /// refuses, or a render that did not finish.
-    pub async fn png(&self, svg: String, size_px: u32) -> Result<Arc<[u8]>, PictureError> {
-        let digest = ring::digest::digest(&ring::digest::SHA256, svg.as_bytes());
-        let mut hash = [0u8; 32];
-        hash.copy_from_slice(digest.as_ref());
-        let key = (hash, size_px);
+    pub async fn png(&self, drawing: Drawing, size_px: u32) -> Result<Arc<[u8]>, PictureError> {
+        let key = key_of(drawing.svg().as_bytes(), size_px);
         if let Some(png) = self.lookup(&key) {
             return Ok(png);
         }
@@ -150,9 +149,10 @@ impl Pictures {
         if let Some(png) = self.lookup(&key) {
             return Ok(png);
         }
+        let parts = self.parts.clone();
         let draw = move || {
             let _permit = permit;
-            board_png(&svg, size_px)
+            drawing_png(&drawing, size_px, &parts)
         };
         let png = match self.priority {
             Priority::Asked => tokio::task::spawn_blocking(draw)
@@ -171,14 +171,15 @@ impl Pictures {
             }
         };
         let png: Arc<[u8]> = png.into();
-        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, png.clone());
+        let bytes = png.len();
+        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, png.clone(), bytes);
         Ok(png)
     }
 
     /// How many pictures and bytes the cache holds.
     pub fn cached(&self) -> (usize, usize) {
         let lru = self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        (lru.map.len(), lru.bytes)
+        (lru.len(), lru.bytes())
     }
 
     fn lookup(&self, key: &Key) -> Option<Arc<[u8]>> {
@@ -200,52 +201,19 @@ fn lower_own_priority() {
     }
 }
 
-/// Pictures by key, least recently used first in `order`.
-#[derive(Default)]
-struct Lru {
-    map: HashMap<Key, Arc<[u8]>>,
-    order: VecDeque<Key>,
-    bytes: usize,
-    budget: usize,
-}
-
-impl Lru {
-    fn get(&mut self, key: &Key) -> Option<Arc<[u8]>> {
-        let png = self.map.get(key)?.clone();
-        // The cache holds a few dozen pictures: a linear move to the back is cheap.
-        if let Some(at) = self.order.iter().position(|k| k == key) {
-            self.order.remove(at);
-        }
-        self.order.push_back(*key);
-        Some(png)
-    }
-
-    fn insert(&mut self, key: Key, png: Arc<[u8]>) {
-        // A picture that would take more than a quarter of the budget is not kept.
-        if png.len() > self.budget / 4 || self.map.contains_key(&key) {
-            return;
-        }
-        self.bytes += png.len();
-        self.map.insert(key, png);
-        self.order.push_back(key);
-        while self.bytes > self.budget {
-            let Some(old) = self.order.pop_front() else { break };
-            if let Some(gone) = self.map.remove(&old) {
-                self.bytes -= gone.len();
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::svg::{Marks, board_svg};
+    use crate::render::svg::{Marks, board_drawing};
     use crate::rules::{Options, VariantId};
 
-    fn start_svg(black: bool) -> String {
+    fn start_svg(black: bool) -> Drawing {
         let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
-        board_svg(&chess.board(&chess.start()).unwrap(), &Marks::default(), crate::rules::Seat::new(u8::from(black)))
+        board_drawing(
+            &chess.board(&chess.start()).unwrap(),
+            &Marks::default(),
+            crate::rules::Seat::new(u8::from(black)),
+        )
     }
 
     #[tokio::test]
@@ -276,8 +244,8 @@ mod tests {
         assert!((2..=5).contains(&count), "{count} pictures kept");
         // The newest is still there, the oldest is not.
         let cache = pictures.cache.lock().unwrap();
-        assert!(cache.order.back().is_some_and(|k| k.1 == 261));
-        assert!(cache.order.iter().all(|k| k.1 != 250));
+        assert!(cache.keys().last().is_some_and(|k| k.1 == 261));
+        assert!(cache.keys().all(|k| k.1 != 250));
     }
 
     #[tokio::test]

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::svg::{Marks, board_svg};
+use super::svg::{Drawing, Marks, board_drawing};
 use crate::rules::{Cell, MovePath, Options, RulesError, Seat, SeatSet, VariantId};
 
 /// A board picture's source; see the module docs.
@@ -35,14 +35,22 @@ pub struct PictureSource {
 pub struct BadSource(String);
 
 impl PictureSource {
+    /// The board as a drawing, seen from the source's seat.
+    ///
+    /// # Errors
+    /// The variant refuses the options or the state.
+    pub fn drawing(&self) -> Result<Drawing, BadSource> {
+        let rules = self.variant.rulebook(&self.options).map_err(|e| BadSource(e.to_string()))?;
+        let view = rules.board(&self.state).map_err(|e: RulesError| BadSource(e.to_string()))?;
+        Ok(board_drawing(&view, &self.marks, self.seat))
+    }
+
     /// The board as SVG, seen from the source's seat.
     ///
     /// # Errors
     /// The variant refuses the options or the state.
     pub fn svg(&self) -> Result<String, BadSource> {
-        let rules = self.variant.rulebook(&self.options).map_err(|e| BadSource(e.to_string()))?;
-        let view = rules.board(&self.state).map_err(|e: RulesError| BadSource(e.to_string()))?;
-        Ok(board_svg(&view, &self.marks, self.seat))
+        self.drawing().map(|d| d.svg())
     }
 
     /// The source as compact JSON text; the same source gives the same text.

@@ -483,7 +483,8 @@ fn cell_outline(out: &mut String, layout: &Layout, c: &CellShape, attrs: &str, i
 
 /// Draws `view` as an SVG document, seen from `viewer`'s side: the board turned
 /// as the variant says (`BoardShape::seat_turns`), so that seat sits at the
-/// bottom; levels side by side, left to right.
+/// bottom; levels side by side, left to right. It is [`board_drawing`]'s
+/// [`Drawing::svg`].
 ///
 /// Pieces, marks and moves on cells the board does not have are left out.
 ///
@@ -497,37 +498,171 @@ fn cell_outline(out: &mut String, layout: &Layout, c: &CellShape, attrs: &str, i
 /// assert!(svg.starts_with("<svg") && !svg.contains("<text"));
 /// ```
 pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
+    board_drawing(view, marks, viewer).svg()
+}
+
+/// A board picture in layers, so that many pictures can be drawn quickly: the
+/// first layer depends only on the board and the side it is seen from (the
+/// frame, the cells, the coordinates), then what lies under the pieces (tinted
+/// and hatched cells, the to-move bars, the crosses on captured cells), the
+/// pieces, and what lies over them (the arrows, the pause badges).
+/// [`Drawing::svg`] is the whole SVG document; [`super::png`] rasterises the
+/// layers one by one and keeps the first layer and each piece for the next
+/// picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drawing {
+    /// The size in user units.
+    size: Xy,
+    /// The definitions by id: piece designs, the hatching, the pause badge.
+    defs: Vec<(String, String)>,
+    /// Frame, cells, coordinates.
+    background: String,
+    /// Tints, hatching, bars, crosses.
+    under: String,
+    /// The pieces, in cell order.
+    pieces: Vec<Placed>,
+    /// Arrows, pause badges.
+    over: String,
+}
+
+/// A piece set on the board: its design's id, and its box's top left corner
+/// and scale (1: a square's side).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Placed {
+    pub(crate) id: String,
+    pub(crate) x: f32,
+    pub(crate) y: f32,
+    pub(crate) scale: f32,
+}
+
+impl Drawing {
+    /// The whole picture as one SVG document.
+    pub fn svg(&self) -> String {
+        let mut out = String::with_capacity(16 * 1024);
+        out.push_str(&self.open());
+        out.push_str("<defs>\n");
+        for (_, markup) in &self.defs {
+            out.push_str(markup);
+        }
+        out.push_str("</defs>\n");
+        out.push_str(&self.background);
+        out.push_str(&self.under);
+        for p in &self.pieces {
+            let _ = if p.scale == 1.0 {
+                writeln!(out, r##"<use xlink:href="#{}" x="{}" y="{}"/>"##, p.id, num(p.x), num(p.y))
+            } else {
+                writeln!(
+                    out,
+                    r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
+                    p.id,
+                    num(p.x),
+                    num(p.y),
+                    num(p.scale)
+                )
+            };
+        }
+        out.push_str(&self.over);
+        out.push_str("</svg>\n");
+        out
+    }
+
+    /// The opening tag of a document of this picture's size.
+    fn open(&self) -> String {
+        let (w, h) = self.size;
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">\n",
+            num(w),
+            num(h),
+            num(w * PX_PER_UNIT),
+            num(h * PX_PER_UNIT),
+        )
+    }
+
+    /// A document of this picture's size holding `body` and the definitions it
+    /// refers to.
+    fn layer(&self, body: &str) -> String {
+        let mut out = self.open();
+        // Referred to as `xlink:href="#id"` or `url(#id)`.
+        let refers = |id: &str| body.contains(&format!("#{id}\"")) || body.contains(&format!("#{id})"));
+        let used: Vec<&String> = self.defs.iter().filter(|(id, _)| refers(id)).map(|(_, m)| m).collect();
+        if !used.is_empty() {
+            out.push_str("<defs>\n");
+            used.into_iter().for_each(|m| out.push_str(m));
+            out.push_str("</defs>\n");
+        }
+        out.push_str(body);
+        out.push_str("</svg>\n");
+        out
+    }
+
+    /// The first layer as a document: frame, cells, coordinates. The same for
+    /// every position of a board seen from one side.
+    pub(crate) fn background_svg(&self) -> String {
+        self.layer(&self.background)
+    }
+
+    /// What lies under the pieces, as a document (`None`: nothing).
+    pub(crate) fn under_svg(&self) -> Option<String> {
+        (!self.under.is_empty()).then(|| self.layer(&self.under))
+    }
+
+    /// What lies over the pieces, as a document (`None`: nothing).
+    pub(crate) fn over_svg(&self) -> Option<String> {
+        (!self.over.is_empty()).then(|| self.layer(&self.over))
+    }
+
+    /// The pieces.
+    pub(crate) fn pieces(&self) -> &[Placed] {
+        &self.pieces
+    }
+
+    /// A document of one piece alone, its box with a margin of `margin` units on
+    /// every side (outlines reach a little beyond the box).
+    pub(crate) fn piece_svg(&self, id: &str, margin: f32) -> Option<String> {
+        let (_, markup) = self.defs.iter().find(|(d, _)| d == id)?;
+        let side = num(SQ + 2.0 * margin);
+        Some(format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" height=\"{side}\">\n<defs>\n{markup}</defs>\n<use xlink:href=\"#{id}\" x=\"{m}\" y=\"{m}\"/>\n</svg>\n",
+            m = num(margin)
+        ))
+    }
+
+    /// The size in user units.
+    pub(crate) fn size(&self) -> Xy {
+        self.size
+    }
+
+    /// The documents' nominal size in pixels (their `width` and `height`).
+    pub(crate) fn nominal_px(&self) -> Xy {
+        (self.size.0 * PX_PER_UNIT, self.size.1 * PX_PER_UNIT)
+    }
+}
+
+/// Draws `view` as [`board_svg`] does, in layers (see [`Drawing`]).
+pub fn board_drawing(view: &BoardView, marks: &Marks, viewer: Seat) -> Drawing {
     let layout = Layout::new(&view.shape, viewer);
     let on_board = |c: &Cell| layout.cell(*c).is_some();
     let (w, h) = layout.size;
 
-    let mut out = String::with_capacity(16 * 1024);
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 {vw} {vh}" width="{pw}" height="{ph}">"#,
-        vw = num(w),
-        vh = num(h),
-        pw = num(w * PX_PER_UNIT),
-        ph = num(h * PX_PER_UNIT),
-    );
-    out.push('\n');
-    defs(&mut out, view, marks);
+    // The frame, the cells and the coordinates: the same for every position.
+    let mut background = String::with_capacity(8 * 1024);
     let _ = writeln!(
-        out,
+        background,
         r#"<rect x="1" y="1" width="{}" height="{}" rx="12" fill="{FRAME}" stroke="{FRAME_EDGE}" stroke-width="2"/>"#,
         num(w - 2.0),
         num(h - 2.0)
     );
-
-    // The cells, then what lies on them under the pieces.
-    out.push_str(r#"<g id="cells" shape-rendering="crispEdges">"#);
-    out.push('\n');
+    background.push_str(r#"<g id="cells" shape-rendering="crispEdges">"#);
+    background.push('\n');
     for c in &view.shape.cells {
         let colour = SHADES[usize::from(c.shade) % SHADES.len()];
-        cell_outline(&mut out, &layout, c, &format!(r#"fill="{colour}""#), 0.0);
+        cell_outline(&mut background, &layout, c, &format!(r#"fill="{colour}""#), 0.0);
     }
-    out.push_str("</g>\n");
+    background.push_str("</g>\n");
+    coordinates(&mut background, &layout);
 
+    // What lies on the cells under the pieces.
+    let mut under = String::new();
     let mut tinted: Vec<Cell> =
         marks.last_moves.iter().flat_map(|p| p.cells.iter().copied()).filter(|c| on_board(c)).collect();
     tinted.sort();
@@ -535,7 +670,7 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     for cell in &tinted {
         if let Some(c) = layout.cell(*cell) {
             let attrs = format!(r#"class="last-move" fill="{MOVE_TINT}" fill-opacity="0.5""#);
-            cell_outline(&mut out, &layout, c, &attrs, 0.0);
+            cell_outline(&mut under, &layout, c, &attrs, 0.0);
         }
     }
 
@@ -545,12 +680,11 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     for cell in &paused {
         if let Some(c) = layout.cell(*cell) {
             let attrs = format!(r#"class="marked" fill="url(#hatch)" stroke="{PAUSE}" stroke-width="5""#);
-            cell_outline(&mut out, &layout, c, &attrs, 2.5);
+            cell_outline(&mut under, &layout, c, &attrs, 2.5);
         }
     }
 
-    coordinates(&mut out, &layout);
-    bars(&mut out, &layout, marks);
+    bars(&mut under, &layout, marks);
 
     // The captured cells are crossed under the pieces: a capturing piece that
     // stands there now stays in full view.
@@ -562,7 +696,7 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
         if let Some((x, y)) = layout.centre(cell) {
             let r = 26.0;
             let _ = writeln!(
-                out,
+                under,
                 r##"<path class="captured" d="M{} {} L{} {} M{} {} L{} {}" stroke="{ARROW}" stroke-width="9" stroke-linecap="round"/>"##,
                 num(x - r),
                 num(y - r),
@@ -576,33 +710,19 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
         }
     }
     // The pieces, in cell order.
-    let mut pieces: Vec<&(Cell, PieceView)> = view.pieces.iter().filter(|(c, _)| on_board(c)).collect();
-    pieces.sort_by_key(|(c, _)| *c);
-    for (cell, piece) in pieces {
+    let mut on: Vec<&(Cell, PieceView)> = view.pieces.iter().filter(|(c, _)| on_board(c)).collect();
+    on.sort_by_key(|(c, _)| *c);
+    let mut pieces = Vec::with_capacity(on.len());
+    for (cell, piece) in on {
         let Some(c) = layout.cell(*cell) else { continue };
         let (x, y) = layout.place(c.cell.level, c.centre);
         let scale = c.outline.piece_scale();
-        if scale == 1.0 {
-            let _ = writeln!(
-                out,
-                r##"<use xlink:href="#{}" x="{}" y="{}"/>"##,
-                piece_id(view.shape.army(piece.owner), piece.kind),
-                num(x - SQ / 2.0),
-                num(y - SQ / 2.0)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
-                piece_id(view.shape.army(piece.owner), piece.kind),
-                num(x - SQ * scale / 2.0),
-                num(y - SQ * scale / 2.0),
-                num(scale)
-            );
-        }
+        let id = piece_id(view.shape.army(piece.owner), piece.kind);
+        pieces.push(Placed { id, x: x - SQ * scale / 2.0, y: y - SQ * scale / 2.0, scale });
     }
 
     // The last moves' arrows and the pause badges lie over the pieces.
+    let mut over = String::new();
     for path in &marks.last_moves {
         let mut points: Vec<Xy> = path.cells.iter().filter_map(|c| layout.centre(*c)).collect();
         points.dedup();
@@ -615,21 +735,20 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
             let line: Vec<String> =
                 points[..points.len() - 1].iter().map(|(x, y)| format!("{},{}", num(*x), num(*y))).collect();
             let _ = writeln!(
-                out,
+                over,
                 r#"<polyline class="arrow-path" points="{}" fill="none" stroke="{ARROW}" stroke-opacity="0.85" stroke-width="14" stroke-linejoin="round" stroke-linecap="round"/>"#,
                 line.join(" ")
             );
         }
-        arrow(&mut out, before, last);
+        arrow(&mut over, before, last);
     }
     for cell in &paused {
         if let Some((x, y)) = layout.centre(*cell) {
             let _ =
-                writeln!(out, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x - SQ / 2.0), num(y - SQ / 2.0));
+                writeln!(over, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x - SQ / 2.0), num(y - SQ / 2.0));
         }
     }
-    out.push_str("</svg>\n");
-    out
+    Drawing { size: (w, h), defs: defs(view, marks), background, under, pieces, over }
 }
 
 /// The letter of a piece design (`k q r b n p`, `m` a draughts man, `c` a crowned one).
@@ -642,9 +761,9 @@ fn piece_id(army: Army, kind: PieceKind) -> String {
     format!("p{}{}", army.index(), kind_id(kind))
 }
 
-/// The pieces in use (each drawn once and placed with `<use>`), the hatching and
-/// the pause badge.
-fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
+/// The definitions by id: the pieces in use (each drawn once and placed with
+/// `<use>`), the hatching and the pause badge.
+fn defs(view: &BoardView, marks: &Marks) -> Vec<(String, String)> {
     let mut used: Vec<(Army, PieceKind)> = view
         .pieces
         .iter()
@@ -653,16 +772,16 @@ fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
         .collect();
     used.sort_unstable();
     used.dedup();
-    out.push_str("<defs>\n");
+    let mut defs = Vec::with_capacity(used.len() + 2);
     for (army, kind) in used {
         let a = look(army);
         let d = design(kind);
+        let id = piece_id(army, kind);
+        let mut out = String::new();
         let _ = write!(
             out,
-            r#"<g id="{}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
-            piece_id(army, kind),
-            a.fill,
-            a.line
+            r#"<g id="{id}" fill="{}" stroke="{}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
+            a.fill, a.line
         );
         for shape in d.body {
             let _ = write!(out, r#"<path d="{shape}"/>"#);
@@ -680,16 +799,21 @@ fn defs(out: &mut String, view: &BoardView, marks: &Marks) {
             let _ = write!(out, r#"<g transform="translate(0 {})">{}</g>"#, num(d.mark_y - 86.0), a.badge);
         }
         out.push_str("</g>\n");
+        defs.push((id, out));
     }
-    let _ = writeln!(
-        out,
-        r#"<pattern id="hatch" width="14" height="14" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="14" fill="{PAUSE}" fill-opacity="0.38"/></pattern>"#
-    );
-    let _ = writeln!(
-        out,
-        r##"<g id="pause"><circle cx="80" cy="20" r="15" fill="{PAUSE}" stroke="#ffffff" stroke-width="3"/><path d="M75 13 V27 M85 13 V27" stroke="#ffffff" stroke-width="4.5" stroke-linecap="round"/></g>"##
-    );
-    out.push_str("</defs>\n");
+    defs.push((
+        "hatch".to_owned(),
+        format!(
+            "<pattern id=\"hatch\" width=\"14\" height=\"14\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"5\" height=\"14\" fill=\"{PAUSE}\" fill-opacity=\"0.38\"/></pattern>\n"
+        ),
+    ));
+    defs.push((
+        "pause".to_owned(),
+        format!(
+            "<g id=\"pause\"><circle cx=\"80\" cy=\"20\" r=\"15\" fill=\"{PAUSE}\" stroke=\"#ffffff\" stroke-width=\"3\"/><path d=\"M75 13 V27 M85 13 V27\" stroke=\"#ffffff\" stroke-width=\"4.5\" stroke-linecap=\"round\"/></g>\n"
+        ),
+    ));
+    defs
 }
 
 /// Writes `text` in stroke glyphs, centred on (`cx`, `cy`), `size` units high.

@@ -492,9 +492,9 @@ async fn board_png(
         ));
     }
     let p = steward.board(id, q.seat).await?;
-    let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.viewer);
+    let drawing = crate::render::svg::board_drawing(&p.view, &p.marks, p.viewer);
     // Drawn on the blocking pool, a few at a time, and cached per (svg, size).
-    let png = match pictures.png(svg, size).await {
+    let png = match pictures.png(drawing, size).await {
         Ok(png) => png,
         Err(PictureError::Busy) => {
             return Err(ApiError::new(
