@@ -14,10 +14,12 @@
 //!   at the bottom (half a turn for the second of two, quarter turns for four).
 //! * The variant's edge coordinates (files `a`…`n`, ranks `1`…`14` on square
 //!   boards), upright, outside the to-move bars.
-//! * Up to four armies, told apart by more than hue, for colour-blind players: seat 1
-//!   white and seat 2 black (light and dark: two teams of four), seat 3 a sand
-//!   colour with a row of dots on every piece's base, seat 4 a brown with a bar
-//!   across the base. The piece set's kinds: king to pawn, draughts men and kings.
+//! * The armies the variant names for its seats ([`crate::rules::Army`]; by
+//!   default white, black, sand and brown), told apart by more than hue, for
+//!   colour-blind players: white and black by lightness, the others by a mark on
+//!   every piece's base (sand a row of dots, brown a bar, yellow a ring, red two
+//!   uprights, blue light dots). The piece set's kinds: king to pawn, draughts
+//!   men and kings (stones carry the mark on their band).
 //! * Marked cells (a simultaneous game's paused pieces) hatched, with a "pause" badge (‖) on
 //!   the piece.
 //! * The last turn's moves: every cell of each move's path tinted, an arrow along
