@@ -87,17 +87,16 @@ struct Look {
     /// Inner lines (eye, slits), in contrast to the fill.
     detail: &'static str,
     /// The mark that tells this army apart without hue, drawn about the line
-    /// y = 86 of the piece box (a chess piece's base) and moved to each design's
+    /// y = 86 of the piece box (the base a king or a pawn stands on) and moved to each design's
     /// own [`Design::mark_y`].
     badge: &'static str,
 }
 
 /// The looks of [`Army::ALL`], in its order. White and black differ by lightness;
 /// every other army carries a mark of its own: sand three dots, brown a bar,
-/// yellow a ring, red two short uprights, blue three light dots. So the armies of
-/// any one game (Vierschach's white, black, sand and brown; Dreierschach's white,
-/// brown and black; Trialectic Dame's yellow, red and blue) differ in lightness or
-/// mark, not in hue alone.
+/// yellow a ring, red two short uprights, blue three light dots. So any armies a
+/// game may put together (white, black, sand and brown; white, brown and black;
+/// yellow, red and blue) differ in lightness or mark, not in hue alone.
 const LOOKS: [Look; 7] = [
     Look { fill: "#fbfbf7", line: "#1d1d1d", detail: "#1d1d1d", badge: "" },
     Look { fill: "#2c2c2c", line: "#0a0a0a", detail: "#ececec", badge: "" },
@@ -142,8 +141,8 @@ fn look(army: Army) -> &'static Look {
 struct Design {
     body: &'static [&'static str],
     detail: &'static str,
-    /// Where the army's mark sits: the middle of the base (86) for chess
-    /// pieces, the band of the lowest stone for draughts pieces.
+    /// Where the army's mark sits: the middle of the base (86) for the pieces
+    /// that stand on one, the band of the lowest stone for draughts pieces.
     mark_y: f32,
 }
 
