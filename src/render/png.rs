@@ -238,7 +238,7 @@ fn demultiply(data: &mut [u8]) {
 /// the HTTP benchmark, the default compression of tiny-skia's `encode_png` was
 /// most of a board picture's cost, for files only somewhat smaller. (The
 /// adaptive row filter of this mode costs little and halves the file against
-/// the Up filter alone: 86 against 172 KB for a chess board of 640 pixels.)
+/// the Up filter alone: 86 against 172 KB for an 8×8 board of 640 pixels.)
 fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let (width, height) = (pixmap.width(), pixmap.height());
     let mut rgba = pixmap.take();
