@@ -497,6 +497,19 @@ fn cell_outline(out: &mut String, layout: &Layout, c: &CellShape, attrs: &str, i
 /// assert!(svg.starts_with("<svg") && !svg.contains("<text"));
 /// ```
 pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
+    draw(view, marks, viewer, false)
+}
+
+/// The board as a web page shows it for playing: [`board_svg`]'s picture with
+/// one more layer on top, a transparent outline per cell that carries the
+/// cell's name in the variant's notation (`<polygon class="hit" data-cell="e4" …>`),
+/// for the page's script to click, highlight and focus. Mail pictures are drawn
+/// by [`board_svg`] and do not change.
+pub fn board_svg_interactive(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
+    draw(view, marks, viewer, true)
+}
+
+fn draw(view: &BoardView, marks: &Marks, viewer: Seat, interactive: bool) -> String {
     let layout = Layout::new(&view.shape, viewer);
     let on_board = |c: &Cell| layout.cell(*c).is_some();
     let (w, h) = layout.size;
@@ -627,6 +640,15 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
             let _ =
                 writeln!(out, r##"<use xlink:href="#pause" x="{}" y="{}"/>"##, num(x - SQ / 2.0), num(y - SQ / 2.0));
         }
+    }
+    if interactive {
+        out.push_str("<g id=\"hits\">\n");
+        for c in &view.shape.cells {
+            let name: String = c.name.chars().filter(|ch| ch.is_alphanumeric() || "-_.:".contains(*ch)).collect();
+            let attrs = format!(r##"class="hit" data-cell="{name}" fill="#000" fill-opacity="0""##);
+            cell_outline(&mut out, &layout, c, &attrs, 0.0);
+        }
+        out.push_str("</g>\n");
     }
     out.push_str("</svg>\n");
     out
@@ -1214,5 +1236,26 @@ mod tests {
         let (x, y) = Layout::new(&view.shape, Seat::new(0)).centre(c(1, 1)).unwrap();
         assert_eq!(pixel(&svg, x, y), rgb(ARROW));
         let _ = Point::new(0.0, 0.0);
+    }
+
+    #[test]
+    fn the_interactive_board_names_every_cell_and_adds_only_a_layer() {
+        for v in crate::rules::VariantId::ALL {
+            let rules = v.rulebook(&crate::rules::Options::new()).unwrap();
+            let view = rules.board(&rules.start()).unwrap();
+            let plain = board_svg(&view, &Marks::default(), Seat::new(0));
+            let page = board_svg_interactive(&view, &Marks::default(), Seat::new(0));
+            let hits = page.split("<g id=\"hits\">").nth(1).unwrap();
+            assert_eq!(hits.matches("data-cell=").count(), view.shape.cells.len(), "{v}");
+            let mut names: Vec<&str> = view.shape.cells.iter().map(|c| c.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), view.shape.cells.len(), "{v}: cell names are unique");
+            assert!(
+                page.starts_with(plain.trim_end_matches("</svg>\n")),
+                "{v}: the page's picture is the mail's plus a layer"
+            );
+            assert!(!plain.contains("data-cell"), "{v}: mail pictures are unchanged");
+        }
     }
 }

@@ -410,8 +410,12 @@ async fn request_address(
     Ok((StatusCode::ACCEPTED, Json(asked)).into_response())
 }
 
-async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let events = steward.transcript(id.clone()).await?;
+async fn transcript(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let events = steward.transcript(id.clone(), Credential::token(bearer(&headers))).await?;
     let mut lines = String::new();
     for e in events {
         let mut line = json!({
@@ -456,6 +460,7 @@ fn board_query(query: Result<Query<BoardQuery>, QueryRejection>, example: &str) 
 async fn board_svg(
     State(steward): State<Steward>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = board_query(query, "?seat=black or nothing")?;
@@ -466,7 +471,7 @@ async fn board_svg(
             "an SVG scales to any size; ask board.png for ?size=<pixels>",
         ));
     }
-    let p = steward.board(id, q.seat).await?;
+    let p = steward.board(id, q.seat, Credential::token(bearer(&headers))).await?;
     let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.viewer);
     Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "no-cache")], svg).into_response())
 }
@@ -476,6 +481,7 @@ async fn board_png(
     State(steward): State<Steward>,
     Extension(pictures): Extension<Arc<Pictures>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = board_query(query, "?seat=black&size=640 or nothing")?;
@@ -491,7 +497,7 @@ async fn board_png(
             ),
         ));
     }
-    let p = steward.board(id, q.seat).await?;
+    let p = steward.board(id, q.seat, Credential::token(bearer(&headers))).await?;
     let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.viewer);
     // Drawn on the blocking pool, a few at a time, and cached per (svg, size).
     let png = match pictures.png(svg, size).await {

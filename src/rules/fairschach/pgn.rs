@@ -112,7 +112,7 @@ fn try_plies(replay: &Replay, number: u32, plies: &[Ply<'_>], after: &FsPosition
             Ply::Move(m) => (r.play(parse_uci(&m.mv)?)?, ply_comment(m)),
             Ply::Pass(m) => {
                 r.pass();
-                ("--".to_owned(), m.and_then(|m| ply_comment(m)))
+                ("--".to_owned(), m.and_then(ply_comment))
             }
         };
         // The pair's first ply carries its number: `N.` for White's, `N...` for Black's.
