@@ -381,6 +381,11 @@ impl Steward {
         Steward { clock, clock_settings: Arc::new(settings), ..self }
     }
 
+    /// The steward's address on the web, as mails link to it.
+    pub fn public_url(&self) -> &str {
+        &self.public_url
+    }
+
     /// The steward's keys.
     pub fn keys(&self) -> &StewardKeys {
         &self.keys

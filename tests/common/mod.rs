@@ -10,6 +10,7 @@
 pub mod leak;
 pub mod mailstack;
 pub mod pipe;
+pub mod web;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -226,7 +226,7 @@ fn castling_text(rights: Bitboard) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{DynVariant, Options, Outcome, Seat, VariantId};
+    use crate::rules::{Options, Outcome, Seat, VariantId};
 
     /// Plays `pairs` (White's and Black's move text each) from the start and
     /// returns the record.
