@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::web::{Browser, sign_in_link};
 use common::Server;
+use common::web::{Browser, sign_in_link};
 use serde_json::{Value, json};
 
 /// A game of `variant` with one player per seat, each at `<seat>.<n>@example.org`

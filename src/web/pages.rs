@@ -423,6 +423,7 @@ fn flash(done: Option<&str>) -> Option<&'static str> {
         "move" => {
             "Your move is in. The others learn only that you have moved; the turn resolves when every seat that owes a move has sent one."
         }
+        "turn" => "Your move is in, and it completed the turn: the board and the moves below show the turn played.",
         "envelope" => "Your envelope is in.",
         "draw-offer" => "You offer a draw. It stands until the others accept or decline it, or the turn resolves.",
         "draw-accept" => "You accept the draw.",
@@ -525,8 +526,12 @@ async fn send_move(
         raw: body.to_vec(),
         door: "web",
     };
-    let result = steward.submit_move(req, steward.now()).await.map(|_| ());
-    after_act(&steward, &v, id, f.seat.as_deref().unwrap_or_default(), result, "move").await
+    let (result, done) = match steward.submit_move(req, steward.now()).await {
+        Ok(receipt) if receipt.resolved => (Ok(()), "turn"),
+        Ok(_) => (Ok(()), "move"),
+        Err(e) => (Err(e), "move"),
+    };
+    after_act(&steward, &v, id, f.seat.as_deref().unwrap_or_default(), result, done).await
 }
 
 #[derive(Deserialize)]

@@ -10,19 +10,26 @@
 "use strict";
 
 (function () {
-  // 1. Sign in with the private link, leaving no key in the address bar or the history.
-  var hash = window.location.hash;
-  if (hash.indexOf("#sign-in=") === 0) {
+  // 1. Sign in with the private link, leaving no key in the address bar or the
+  // history; also when the link only changes the fragment of the page shown.
+  function signInFromHash() {
+    var hash = window.location.hash;
+    if (hash.indexOf("#sign-in=") !== 0) return false;
     history.replaceState(null, "", window.location.pathname + window.location.search);
     var form = document.getElementById("link-sign-in");
     var value = decodeURIComponent(hash.slice("#sign-in=".length));
     var dot = value.lastIndexOf(".");
-    if (form && dot > 0) {
-      form.elements.seat.value = value.slice(0, dot);
-      form.elements.key.value = value.slice(dot + 1);
-      form.submit();
-      return;
-    }
+    if (!form || dot <= 0) return false;
+    form.elements.seat.value = value.slice(0, dot);
+    form.elements.key.value = value.slice(dot + 1);
+    form.submit();
+    return true;
+  }
+  window.addEventListener("hashchange", signInFromHash);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", signInFromHash);
+  } else {
+    signInFromHash();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
