@@ -36,6 +36,16 @@ async fn create(server: &Server, variant: &str, options: Value) -> (String, Vec<
 
 static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// HTML text with minijinja's escapes undone (it escapes `/` too).
+fn unescape(html: &str) -> String {
+    html.replace("&#x2f;", "/")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
 fn spool(server: &Server) -> std::path::PathBuf {
     server.config.data_dir.join("spool")
 }
@@ -56,7 +66,7 @@ async fn send_move(b: &mut Browser, id: &str, seat: &str, turn: u32, mv: &str) -
         b.post(&format!("/games/{id}/move"), &[("csrf", &csrf), ("seat", seat), ("turn", &turn), ("move", mv)]).await;
     if sent.status == 303 {
         let to = sent.location.unwrap();
-        assert!(to.contains("done=move"), "{to}");
+        assert!(to.contains("done=move") || to.contains("done=turn"), "{to}");
         return b.get(&to).await;
     }
     sent
@@ -256,5 +266,265 @@ async fn every_page_is_under_100_kb() {
     for (what, size) in &sizes {
         println!("{size:>7} bytes  {what}");
         assert!(*size < 100 * 1024, "{what} is {size} bytes");
+    }
+}
+
+/// Reads a PGN with python-chess (`scripts/test` installs it from PyPI into
+/// `target/python` when the system has none): its headers, the main line in
+/// UCI, the errors it met and the final position.
+fn python_chess(pgn: &str) -> Value {
+    use std::io::Write;
+    const READER: &str = r#"
+import io, json, sys
+import chess.pgn
+game = chess.pgn.read_game(io.StringIO(sys.stdin.read()))
+print(json.dumps({
+    "headers": dict(game.headers),
+    "moves": [m.uci() for m in game.mainline_moves()],
+    "errors": [str(e) for e in game.errors],
+    "fen": game.end().board().fen(),
+    "comment": game.end().comment,
+}))
+"#;
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("python");
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", READER])
+        .env("PYTHONPATH", &local)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs (scripts/test installs it)");
+    child.stdin.take().unwrap().write_all(pgn.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "python-chess could not read the PGN (scripts/test installs python-chess into target/python): {}\n{pgn}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pgn_downloads_read_with_python_chess() {
+    let server = Server::start().await;
+    // Chess: the moves, the result and the players.
+    let (id, tokens) = create(&server, "chess", json!({})).await;
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"];
+    for (i, mv) in moves.iter().enumerate() {
+        server.mv(&id, &tokens[i % 2], i as u32 + 1, mv).await.ok(200);
+    }
+    server.post(&format!("/api/games/{id}/resign"), Some(&tokens[1]), "").await.ok(200);
+    let mut b = Browser::new(&server);
+    let p = b.get(&format!("/games/{id}/record.pgn")).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    assert!(p.content_type.starts_with("application/x-chess-pgn"), "{}", p.content_type);
+    let read = python_chess(&p.text);
+    assert_eq!(read["errors"], json!([]), "{}", p.text);
+    assert_eq!(read["moves"], json!(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1"]), "{}", p.text);
+    assert_eq!(read["headers"]["White"], "Player white");
+    assert_eq!(read["headers"]["Result"], "1-0");
+    assert_eq!(read["headers"]["Termination"], "normal");
+    // The API gives the same.
+    let api = server.get(&format!("/api/games/{id}/record.pgn"), None).await;
+    assert_eq!(api.text, p.text);
+
+    // Fairschach: a pair per move number, its own tags; first moves and a
+    // capture of a piece that moved away replay in python-chess.
+    let (fs, tokens) = create(&server, "fairschach", json!({})).await;
+    let pairs = [("e4", "Nc6"), ("Bb5", "a5"), ("d3", "h6"), ("Bxc6", "Ne5"), ("Nf3", "Nf6")];
+    for (i, (w, bl)) in pairs.iter().enumerate() {
+        let turn = i as u32 + 1;
+        server.mv(&fs, &tokens[0], turn, w).await.ok(200);
+        server.mv(&fs, &tokens[1], turn, bl).await.ok(200);
+    }
+    let p = b.get(&format!("/games/{fs}/record.pgn")).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    let read = python_chess(&p.text);
+    assert_eq!(read["errors"], json!([]), "{}", p.text);
+    assert_eq!(read["headers"]["FairschachPause"], "moved", "{}", p.text);
+    assert!(
+        read["headers"]["FairschachFEN"].as_str().unwrap().ends_with(" s KQkq - - 1 6")
+            || read["headers"]["FairschachFEN"].as_str().unwrap().contains(" s "),
+        "{}",
+        p.text
+    );
+    let uci: Vec<String> = serde_json::from_value(read["moves"].clone()).unwrap();
+    assert!(uci.starts_with(&["e2e4".into(), "b8c6".into(), "f1b5".into(), "a7a5".into()]), "{uci:?}");
+    assert!(p.text.contains("4. -- Ne5 Bc6 --"), "the capture that caught nothing replays Black first: {}", p.text);
+    let json = b.get(&format!("/games/{fs}/record.json")).await;
+    let record: Value = serde_json::from_str(&json.text).unwrap();
+    assert_eq!(record["turns"].as_array().unwrap().len(), 5);
+    assert_eq!(record["turns"][3]["moves"][0]["move"], "Bxc6");
+    assert_eq!(record["turns"][3]["moves"][0]["canonical"], "b5c6");
+    assert!(record["turns"][3]["notes"][0].as_str().unwrap().contains("moved away"), "{record}");
+
+    // Four seats: no PGN form, the JSON record all the same.
+    let (vs, _) = create(&server, "vierschach", json!({})).await;
+    assert_eq!(b.get(&format!("/games/{vs}/record.pgn")).await.status, 404);
+    assert_eq!(server.get(&format!("/api/games/{vs}/record.pgn"), None).await.status, 404);
+    let json: Value = serde_json::from_str(&b.get(&format!("/games/{vs}/record.json")).await.text).unwrap();
+    assert_eq!(json["seats"].as_array().unwrap().len(), 4);
+    assert!(!b.get(&format!("/games/{vs}")).await.text.contains("id=\"pgn-link\""));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_see_the_game_behind_by_its_delay() {
+    let server = Server::start().await;
+    let (id, tokens) = create(&server, "chess", json!({"spectator_delay": 2})).await;
+    for (i, mv) in ["e4", "e5", "Nf3"].iter().enumerate() {
+        server.mv(&id, &tokens[i % 2], i as u32 + 1, mv).await.ok(200);
+    }
+    // Spectators: one turn of three; the seats: all three.
+    let mut spectator = Browser::new(&server);
+    let text = page(&mut spectator, &format!("/games/{id}")).await;
+    assert!(text.contains("Spectators see this game 2 turns behind"), "{text}");
+    assert!(text.contains(r#"<td class="mv">e4</td>"#) && !text.contains(r#"<td class="mv">e5</td>"#), "{text}");
+    let view = server.game(&id, None).await;
+    assert_eq!((view["delayed"].as_bool(), view["history"].as_array().unwrap().len()), (Some(true), 1), "{view}");
+    assert_eq!(view["state"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    let transcript = server.get(&format!("/api/games/{id}/transcript"), None).await.text;
+    assert!(
+        transcript.contains("\"e4\"") && !transcript.contains("\"e5\"") && !transcript.contains("Nf3"),
+        "{transcript}"
+    );
+    let svg = server.get(&format!("/api/games/{id}/board.svg"), None).await.text;
+    let own_svg = server.get(&format!("/api/games/{id}/board.svg"), Some(&tokens[0])).await.text;
+    assert_ne!(svg, own_svg, "the spectator's board is an earlier one");
+    let pgn = spectator.get(&format!("/games/{id}/record.pgn")).await.text;
+    assert!(pgn.contains("1. e4 *"), "{pgn}");
+
+    let mut white = signed_in(&server, &id, "white").await;
+    let text = page(&mut white, &format!("/games/{id}")).await;
+    assert!(!text.contains("turns behind") && text.contains(r#"<td class="mv">Nf3</td>"#), "{text}");
+    assert_eq!(server.game(&id, Some(&tokens[1])).await["history"].as_array().unwrap().len(), 3);
+    let full = server.get(&format!("/api/games/{id}/transcript"), Some(&tokens[1])).await.text;
+    assert!(full.contains("Nf3"), "a seat reads the whole transcript");
+
+    // Once the game is over, everyone sees everything.
+    server.post(&format!("/api/games/{id}/resign"), Some(&tokens[1]), "").await.ok(200);
+    assert_eq!(server.game(&id, None).await["history"].as_array().unwrap().len(), 3);
+    // A delay out of range is refused with the reason.
+    let bad = server
+        .post_json(
+            "/api/games",
+            None,
+            &json!({"variant": "chess", "options": {"spectator_delay": -1}, "seats": [
+                {"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]}),
+        )
+        .await;
+    assert!(bad.error(400, "bad_request").contains("spectator_delay"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_page_lists_their_games_with_the_calendar_and_leave() {
+    let server = Server::start().await;
+    let seats = json!([{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]);
+    let mut ids = Vec::new();
+    for (variant, options) in [("chess", json!({"clock": "days_per_move days=3"})), ("fairschach", json!({}))] {
+        let created = server
+            .post_json("/api/games", None, &json!({"variant": variant, "options": options, "seats": seats}))
+            .await
+            .ok(201);
+        ids.push(created["game"]["id"].as_str().unwrap().to_owned());
+    }
+    let mut alice = signed_in(&server, &ids[0], "white").await;
+    let me = unescape(&page(&mut alice, "/me").await);
+    for id in &ids {
+        assert!(me.contains(&format!("<a href=\"/games/{id}\">{id}</a>")), "{me}");
+    }
+    assert!(me.matches("<strong>your move</strong>").count() == 2, "{me}");
+    assert!(me.contains("<time datetime=\""), "the chess game's deadline: {me}");
+    let calendar = me.split("id=\"calendar\">").nth(1).unwrap().split('<').next().unwrap().to_owned();
+    let path = calendar.strip_prefix(&server.base).unwrap();
+    let ics = alice.get(path).await;
+    assert_eq!(ics.status, 200, "{}", ics.text);
+    assert!(
+        ics.text.contains("BEGIN:VCALENDAR") && ics.text.contains(&format!("Fairsteward {}: your move is due", ids[0])),
+        "{}",
+        ics.text
+    );
+    let forged = path.replacen("/deadlines.ics", "0/deadlines.ics", 1);
+    assert_eq!(alice.get(&forged).await.status, 404);
+
+    // Leave from the player's page.
+    let csrf = alice.get("/me").await.csrf();
+    let today = chrono::Utc::now().date_naive();
+    let (from, to) = ((today + chrono::Days::new(10)).to_string(), (today + chrono::Days::new(12)).to_string());
+    let p = alice.post("/leave", &[("csrf", &csrf), ("from", &from), ("to", &to)]).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    assert!(p.text.contains("Your leave is recorded"), "{}", p.text);
+    let p = alice.post("/leave", &[("csrf", &csrf), ("from", "2001-01-01"), ("to", "2001-01-02")]).await;
+    assert!(p.status >= 400 && p.text.contains("class=\"error\""), "{}", p.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_that_want_signatures_show_the_command_and_take_the_envelope() {
+    use fairsteward::protocol::{Body, Envelope, PlayerKey, random_nonce};
+    let server = Server::start().await;
+    let keys = [PlayerKey::generate(), PlayerKey::generate()];
+    let seats = json!([
+        {"name": "Alice", "email": "alice.sig@example.org", "public_key": keys[0].public_key_base64()},
+        {"name": "Bob", "email": "bob.sig@example.org", "public_key": keys[1].public_key_base64()},
+    ]);
+    let created = server
+        .post_json("/api/games", None, &json!({"variant": "chess", "options": {"auth": "signature"}, "seats": seats}))
+        .await
+        .ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let mut white = signed_in(&server, &id, "white").await;
+    let text = page(&mut white, &format!("/games/{id}")).await;
+    let command = format!("fairsteward player sign --key YOUR-KEY-FILE --game {id} --seat white --turn 1 --move MOVE");
+    assert!(text.contains(&command), "{text}");
+    assert!(!text.contains("id=\"move-form\""), "no move form: {text}");
+    let mut env = Envelope::new(&id, "white", 1, Body::Move("d4".into())).with_nonce(&random_nonce());
+    env.sign(&keys[0]);
+    let csrf = white.get(&format!("/games/{id}")).await.csrf();
+    let p = white
+        .post(&format!("/games/{id}/envelope"), &[("csrf", &csrf), ("seat", "white"), ("envelope", &env.to_text())])
+        .await;
+    assert_eq!(p.status, 303, "{}", p.text);
+    assert_eq!(server.game(&id, None).await["history"][0]["moves"][0]["move"], "d4");
+    // A plain move from the form is refused with the reason.
+    let p = white
+        .post(&format!("/games/{id}/move"), &[("csrf", &csrf), ("seat", "white"), ("turn", "2"), ("move", "e5")])
+        .await;
+    assert_eq!(p.status, 403, "{}", p.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_mails_link_the_page_the_rules_and_the_private_link() {
+    let server = Server::start().await;
+    let (id, tokens) = create(&server, "fairschach", json!({})).await;
+    server.mv(&id, &tokens[0], 1, "e4").await.ok(200);
+    server.mv(&id, &tokens[1], 1, "e5").await.ok(200);
+    let spool = spool(&server);
+    let mails = common::eventually("the turn mails", || {
+        let m: Vec<_> = common::spool_files(&spool)
+            .into_iter()
+            .filter(|(n, _)| n.starts_with(&format!("{id}.1.")) && n.contains(".turn"))
+            .map(|(_, b)| common::parse_mail(&b))
+            .collect();
+        (m.len() == 2).then_some(m)
+    })
+    .await;
+    for mail in mails.iter() {
+        let text = &mail.body;
+        assert!(text.contains(&format!("Game page: {}/games/{id}\n", server.base)), "{text}");
+        assert!(text.contains(&format!("Rules for players: {}/games/{id}/rules\n", server.base)), "{text}");
+        assert!(text.contains(&format!("{}/games/{id}#sign-in=", server.base)), "{text}");
+        let html = unescape(&mail.text("text/html"));
+        assert!(html.contains(&format!("href=\"{}/games/{id}#sign-in=", server.base)), "{html}");
+        assert!(html.contains(&format!("href=\"{}/games/{id}/rules\"", server.base)), "{html}");
+    }
+    // Each seat's link is its own: white's does not sign black in.
+    let white = sign_in_link(&spool, &id, "white").await;
+    let black = sign_in_link(&spool, &id, "black").await;
+    assert_ne!(white.rsplit('.').next(), black.rsplit('.').next());
+    // The rules page explains the pairs.
+    let mut b = Browser::new(&server);
+    let rules = page(&mut b, &format!("/games/{id}/rules")).await;
+    for words in ["first-move right", "struck", "paused", "pair"] {
+        assert!(rules.contains(words), "{words}: {rules}");
     }
 }
