@@ -10,6 +10,9 @@ use std::fmt::Write as _;
 
 use super::{Outcome, SeatMove};
 
+/// The media type of a PGN file.
+pub const PGN_MEDIA_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
+
 /// One resolved turn of a game, states and moves as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedTurn {

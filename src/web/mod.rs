@@ -553,7 +553,7 @@ async fn record_pgn(
             "this game's variant has no PGN form; its record is at record.json",
         )
     })?;
-    Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")], pgn).into_response())
+    Ok(([(header::CONTENT_TYPE, crate::rules::record::PGN_MEDIA_TYPE)], pgn).into_response())
 }
 
 /// The game's record as JSON, for every variant.

@@ -854,11 +854,11 @@ async fn record_pgn(
     let export = record_for(&steward, &headers, id.clone()).await?;
     let pgn = export.pgn.ok_or_else(|| {
         PageError::NotFound(
-            "This game has no PGN form (PGN is for two-seat chess games); its record is at record.json.".into(),
+            "This game's variant has no PGN form; its record is at record.json.".into(),
         )
     })?;
     let mut r = pgn.into_response();
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"));
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(crate::rules::record::PGN_MEDIA_TYPE));
     r.headers_mut().insert(header::CONTENT_DISPOSITION, attachment(&id, "pgn"));
     r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(r)
