@@ -199,6 +199,13 @@ async fn players_play_by_clicking_in_chromium() {
     browser.full_screenshot("11-fairschach-pair-played").await;
     assert!(fits_the_width(&browser).await, "the Fairschach page fits a 360-pixel phone");
 
+    // A link followed from another site (a webmail's "Game page"): the
+    // SameSite=Strict session cookie stays back on that first request; the page
+    // reloads itself once, from the steward's own site, and has it.
+    browser.open(&format!("data:text/html,<a id=\"go\" href=\"{}/games/{fs}\">the game</a>", server.base)).await;
+    browser.click("#go").await;
+    browser.wait_for_text("You play black").await;
+
     // The same pages on a wide screen.
     let mut wide = browser;
     wide.window(1280, 900).await;

@@ -100,7 +100,7 @@ async fn a_private_link_signs_the_seat_in_and_the_form_sends_its_move() {
     let after = send_move(&mut white, &id, "white", 1, "e2e4").await;
     assert!(after.text.contains("Your move is in"), "{}", after.text);
     assert!(after.text.contains(r#"<td>1.</td><td>white</td><td class="mv">e4</td>"#), "the record: {}", after.text);
-    assert!(after.text.contains("Waiting for black (turn 2)"), "{}", after.text);
+    assert!(after.text.contains("Waiting for black (turn 2, open since <time"), "{}", after.text);
 
     // Typed notation works as well as the canonical text the script sends.
     let mut black = signed_in(&server, &id, "black").await;
@@ -175,6 +175,21 @@ async fn forms_need_the_session_its_csrf_token_and_this_site() {
     assert!(p.text.contains("Please sign in"), "{}", p.text);
     // Nothing was played.
     assert_eq!(server.game(&id, None).await["turn"], 1);
+    // A link from another site carries the Lax mark of a sign-in but not the
+    // Strict session: the page reloads itself once, from here.
+    let cross = |cookie: &str| {
+        white
+            .client
+            .get(format!("{}/games/{id}", server.base))
+            .header("Sec-Fetch-Site", "cross-site")
+            .header("Cookie", cookie.to_owned())
+            .send()
+    };
+    let reload = cross("fairsteward_signed_in=1").await.unwrap().text().await.unwrap();
+    assert!(reload.contains(r#"<meta http-equiv="refresh" content="0">"#), "{reload}");
+    let with_session = format!("{}; fairsteward_signed_in=1", white.cookie.clone().unwrap());
+    let page = cross(&with_session).await.unwrap().text().await.unwrap();
+    assert!(page.contains("You play white"), "with the session no reload: {page}");
     // Signing out ends the session.
     let p = white.post("/sign-out", &[("csrf", &csrf)]).await;
     assert_eq!((p.status, white.cookie.is_none()), (303, true), "{:?}", p.set_cookie);

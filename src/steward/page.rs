@@ -117,6 +117,9 @@ pub struct PageView {
     pub fingerprint: String,
     /// Whether the variant writes PGN.
     pub has_pgn: bool,
+    /// Since when the turn now owed is open (the last resolution, or the
+    /// game's creation), RFC 3339.
+    pub turn_since: String,
 }
 
 /// One of a player's games, for the player's page.
@@ -304,7 +307,9 @@ impl Steward {
                         })
                     }
                 };
+                let turn_since = tx.turns(&g.row.id)?.last().map_or(g.row.created_at, |t| t.resolved_at);
                 Ok(PageView {
+                    turn_since: time_text(turn_since),
                     marked: marked_names(&board.view),
                     game: view,
                     viewer,

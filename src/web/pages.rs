@@ -96,15 +96,29 @@ fn html(status: StatusCode, body: String) -> Response {
     r
 }
 
-/// A 303 to `to` (a path on this steward), with a cookie to set if given.
-fn see_other(to: &str, cookie: Option<HeaderValue>) -> Response {
+/// A 303 to `to` (a path on this steward), with cookies to set.
+fn see_other(to: &str, cookies: Vec<HeaderValue>) -> Response {
     let mut r = StatusCode::SEE_OTHER.into_response();
     r.headers_mut().insert(header::LOCATION, HeaderValue::from_str(to).unwrap_or(HeaderValue::from_static("/")));
     r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Some(c) = cookie {
-        r.headers_mut().insert(header::SET_COOKIE, c);
+    for c in cookies {
+        r.headers_mut().append(header::SET_COOKIE, c);
     }
     r
+}
+
+/// The cookies of a new session: the session and its mark.
+fn session_cookies(steward: &Steward, address: &str) -> Vec<HeaderValue> {
+    let s = Session::new(steward.keys(), address, steward.now().timestamp());
+    vec![s.set_cookie(secure(steward)), session::set_mark(secure(steward))]
+}
+
+/// A page that reloads itself at once (see [`session::needs_reload`]).
+fn reload() -> Response {
+    html(
+        StatusCode::OK,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0\"><title>Fairsteward</title></head><body><p>Opening the page&hellip;</p></body></html>".to_owned(),
+    )
 }
 
 /// What every page knows of its visitor: the session, if signed in.
@@ -342,8 +356,7 @@ async fn sign_in_with_token(
             "That is not a seat token of this steward. Check it, or use the private link of a board mail.".into(),
         )
     })?;
-    let s = Session::new(steward.keys(), &address, steward.now().timestamp());
-    Ok(see_other(&local_path(f.next.as_deref()), Some(s.set_cookie(secure(&steward)))))
+    Ok(see_other(&local_path(f.next.as_deref()), session_cookies(&steward, &address)))
 }
 
 fn secure(steward: &Steward) -> bool {
@@ -379,9 +392,8 @@ async fn sign_in_with_link(
         }
         Err(e) => return Err(e.into()),
     };
-    let s = Session::new(steward.keys(), &address, steward.now().timestamp());
     let seat: String = f.seat.chars().filter(char::is_ascii_alphanumeric).collect();
-    Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), Some(s.set_cookie(secure(&steward)))))
+    Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), session_cookies(&steward, &address)))
 }
 
 #[derive(Deserialize)]
@@ -394,7 +406,7 @@ async fn sign_out(State(steward): State<Steward>, headers: HeaderMap, body: Byte
     let v = Visitor::of(&steward, &headers);
     let f: CsrfForm = form(&body)?;
     v.acting(&steward, &headers, &f.csrf)?;
-    Ok(see_other("/", Some(session::clear_cookie(secure(&steward)))))
+    Ok(see_other("/", session::clear_cookies(secure(&steward)).to_vec()))
 }
 
 // ---------------------------------------------------------------------------
@@ -414,7 +426,11 @@ struct FindQuery {
 
 async fn find_game(Query(q): Query<FindQuery>) -> Response {
     let id: String = q.id.unwrap_or_default().chars().filter(char::is_ascii_alphanumeric).take(12).collect();
-    if id.is_empty() { see_other("/", None) } else { see_other(&format!("/games/{}", id.to_ascii_uppercase()), None) }
+    if id.is_empty() {
+        see_other("/", Vec::new())
+    } else {
+        see_other(&format!("/games/{}", id.to_ascii_uppercase()), Vec::new())
+    }
 }
 
 /// What a `done` in the address says after a form went through.
@@ -441,6 +457,9 @@ async fn game_page(
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let v = Visitor::of(&steward, &headers);
+    if session::needs_reload(&headers, v.session.as_ref()) {
+        return Ok(reload());
+    }
     game_response(&steward, &v, id, q.seat, flash(q.done.as_deref()), None, StatusCode::OK).await
 }
 
@@ -469,6 +488,7 @@ async fn game_response(
         legal => Value::from(Serde(&page.legal)),
         marked => page.marked,
         has_pgn => page.has_pgn,
+        turn_since => page.turn_since,
         fingerprint => page.fingerprint,
         public_url => steward.public_url(),
         flash => flash,
@@ -490,7 +510,7 @@ async fn after_act(
 ) -> Result<Response, PageError> {
     let seat: String = seat.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
     match result {
-        Ok(()) => Ok(see_other(&format!("/games/{}?seat={seat}&done={done}", id.to_ascii_uppercase()), None)),
+        Ok(()) => Ok(see_other(&format!("/games/{}?seat={seat}&done={done}", id.to_ascii_uppercase()), Vec::new())),
         Err(e) => match PageError::from(e) {
             PageError::Refused(status, message) => {
                 game_response(steward, v, id, Some(seat), None, Some(message), status).await
@@ -664,7 +684,7 @@ async fn resign(
     let seat = f.seat.clone().unwrap_or_default();
     if f.confirm != "yes" {
         // Never without the confirmation step.
-        return Ok(see_other(&format!("/games/{}/resign?seat={seat}", id.to_ascii_uppercase()), None));
+        return Ok(see_other(&format!("/games/{}/resign?seat={seat}", id.to_ascii_uppercase()), Vec::new()));
     }
     let credential = Credential::Session { address: s.address.clone(), seat: f.seat.clone() };
     let result = steward.resign(id.clone(), Some(credential), steward.now()).await.map(|_| ());
@@ -691,7 +711,10 @@ fn calendar_key(steward: &Steward, player: &str) -> String {
 async fn player_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, PageError> {
     let v = Visitor::of(&steward, &headers);
     let Some(s) = &v.session else {
-        return Ok(see_other("/sign-in?next=/me", None));
+        if session::needs_reload(&headers, None) {
+            return Ok(reload());
+        }
+        return Ok(see_other("/sign-in?next=/me", Vec::new()));
     };
     player_response(&steward, &v, s, None, None, StatusCode::OK).await
 }
@@ -853,9 +876,7 @@ async fn record_pgn(
 ) -> Result<Response, PageError> {
     let export = record_for(&steward, &headers, id.clone()).await?;
     let pgn = export.pgn.ok_or_else(|| {
-        PageError::NotFound(
-            "This game's variant has no PGN form; its record is at record.json.".into(),
-        )
+        PageError::NotFound("This game's variant has no PGN form; its record is at record.json.".into())
     })?;
     let mut r = pgn.into_response();
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(crate::rules::record::PGN_MEDIA_TYPE));

@@ -105,10 +105,40 @@ impl Session {
     }
 }
 
-/// The `Set-Cookie` value that ends a session.
-pub fn clear_cookie(secure: bool) -> HeaderValue {
+/// The name of the cookie that only says "this browser has signed in here"
+/// (no secret, `SameSite=Lax`): a `SameSite=Strict` session cookie does not come
+/// with a link followed from another site (a webmail's "Game page"), so a page
+/// asked that way by a browser with this mark reloads itself once, from here,
+/// and then has its session ([`needs_reload`]).
+pub const MARK: &str = "fairsteward_signed_in";
+
+/// The `Set-Cookie` value of [`MARK`].
+pub fn set_mark(secure: bool) -> HeaderValue {
     let secure = if secure { "; Secure" } else { "" };
-    HeaderValue::from_str(&format!("{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict{secure}")).expect("ASCII")
+    HeaderValue::from_str(&format!("{MARK}=1; Path=/; Max-Age={LIFETIME_SECONDS}; HttpOnly; SameSite=Lax{secure}"))
+        .expect("ASCII")
+}
+
+/// The `Set-Cookie` values that end a session (and its mark).
+pub fn clear_cookies(secure: bool) -> [HeaderValue; 2] {
+    let secure = if secure { "; Secure" } else { "" };
+    [COOKIE, MARK].map(|name| {
+        HeaderValue::from_str(&format!("{name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict{secure}")).expect("ASCII")
+    })
+}
+
+/// Whether a page asked without a session should reload itself once to get
+/// it: the browser carries the [`MARK`] of an earlier sign-in, and the request
+/// came from another site (so a `SameSite=Strict` cookie was held back).
+pub fn needs_reload(headers: &HeaderMap, session: Option<&Session>) -> bool {
+    let cross_site = headers.get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"cross-site");
+    let marked = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| pair.trim().split_once('=').is_some_and(|(name, _)| name == MARK));
+    session.is_none() && cross_site && marked
 }
 
 /// Whether a form's POST came from a page of this steward: `Sec-Fetch-Site`,
