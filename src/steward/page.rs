@@ -192,12 +192,7 @@ fn record_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<Vec<Reco
         .into_iter()
         .filter(|m| (m.turn as usize) <= visible)
         .filter_map(|m| {
-            let result = match m.status.as_str() {
-                "played" => SeatResult::Played,
-                "first" => SeatResult::First,
-                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
-                _ => return None, // pending: not in the record until its turn resolves
-            };
+            let result = settled(&m)?;
             Some(RecordMove {
                 turn: m.turn,
                 seat: m.seat,
@@ -236,6 +231,17 @@ fn record_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<Vec<Reco
             }
         })
         .collect())
+}
+
+/// What became of a stored move, once its turn is resolved; `None` while it
+/// is pending (not part of the record until its turn resolves).
+fn settled(m: &crate::store::MoveRow) -> Option<SeatResult> {
+    match m.status.as_str() {
+        "played" => Some(SeatResult::Played),
+        "first" => Some(SeatResult::First),
+        "struck" => Some(SeatResult::Struck(m.reason.clone().unwrap_or_default())),
+        _ => None,
+    }
 }
 
 /// The names of the cells a board marks (paused pieces).
@@ -443,12 +449,7 @@ impl Steward {
                             .iter()
                             .filter(|m| m.turn == t.turn)
                             .filter_map(|m| {
-                                let result = match m.status.as_str() {
-                                    "played" => SeatResult::Played,
-                                    "first" => SeatResult::First,
-                                    "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
-                                    _ => return None,
-                                };
+                                let result = settled(m)?;
                                 Some(SeatMove {
                                     seat: m.seat,
                                     mv: m.canonical.clone(),

@@ -396,6 +396,43 @@ async fn sign_in_with_link(
     Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), session_cookies(&steward, &address)))
 }
 
+/// A form that acts: it carries the session's CSRF token.
+trait ActingForm: serde::de::DeserializeOwned {
+    /// The token the form carried.
+    fn csrf(&self) -> &str;
+}
+
+/// The credential of a signed-in player acting for `seat` (their seat of the
+/// game when `None`).
+fn acts_for(s: &Session, seat: Option<String>) -> Credential {
+    Credential::Session { address: s.address.clone(), seat }
+}
+
+/// Reads an acting form and checks it (see [`Visitor::acting`]): the visitor,
+/// the form and the session.
+fn acting_form<T: ActingForm>(
+    steward: &Steward,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<(Visitor, T, Session), PageError> {
+    let v = Visitor::of(steward, headers);
+    let f: T = form(body)?;
+    let s = v.acting(steward, headers, f.csrf())?.clone();
+    Ok((v, f, s))
+}
+
+macro_rules! acting_forms {
+    ($($form:ty),*) => {$(
+        impl ActingForm for $form {
+            fn csrf(&self) -> &str {
+                &self.csrf
+            }
+        }
+    )*};
+}
+
+acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm);
+
 #[derive(Deserialize)]
 struct CsrfForm {
     #[serde(default)]
@@ -403,9 +440,7 @@ struct CsrfForm {
 }
 
 async fn sign_out(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, PageError> {
-    let v = Visitor::of(&steward, &headers);
-    let f: CsrfForm = form(&body)?;
-    v.acting(&steward, &headers, &f.csrf)?;
+    acting_form::<CsrfForm>(&steward, &headers, &body)?;
     Ok(see_other("/", session::clear_cookies(secure(&steward)).to_vec()))
 }
 
@@ -473,7 +508,7 @@ async fn game_response(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let credential = v.session.as_ref().map(|s| Credential::Session { address: s.address.clone(), seat: seat.clone() });
+    let credential = v.session.as_ref().map(|s| acts_for(s, seat.clone()));
     let page = match steward.page(id.clone(), credential.clone()).await {
         // Signed in, but holding no seat here: a spectator like anyone.
         Err(StewardError::Refused(Refusal::BadToken)) if credential.is_some() => steward.page(id, None).await?,
@@ -536,12 +571,10 @@ async fn send_move(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, PageError> {
-    let v = Visitor::of(&steward, &headers);
-    let f: MoveForm = form(&body)?;
-    let s = v.acting(&steward, &headers, &f.csrf)?;
+    let (v, f, s) = acting_form::<MoveForm>(&steward, &headers, &body)?;
     let req = MoveRequest {
         game: id.clone(),
-        credential: Some(Credential::Session { address: s.address.clone(), seat: f.seat.clone() }),
+        credential: Some(acts_for(&s, f.seat.clone())),
         submission: Submission::Move { turn: f.turn, text: f.text },
         raw: body.to_vec(),
         door: "web",
@@ -571,9 +604,7 @@ async fn send_envelope(
     body: Bytes,
 ) -> Result<Response, PageError> {
     use crate::protocol::{Action, Body, Envelope};
-    let v = Visitor::of(&steward, &headers);
-    let f: EnvelopeForm = form(&body)?;
-    let s = v.acting(&steward, &headers, &f.csrf)?;
+    let (v, f, s) = acting_form::<EnvelopeForm>(&steward, &headers, &body)?;
     let seat = f.seat.clone().unwrap_or_default();
     let env = match Envelope::find(&f.envelope) {
         Ok(Some(env)) => env,
@@ -586,7 +617,7 @@ async fn send_envelope(
             return after_act(&steward, &v, id, &seat, Err(e.into()), "envelope").await;
         }
     };
-    let session = Credential::Session { address: s.address.clone(), seat: f.seat.clone() };
+    let session = acts_for(&s, f.seat.clone());
     let now = steward.now();
     let result = match &env.body {
         Body::Action(Action::Resign) => {
@@ -629,10 +660,8 @@ async fn draw(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, PageError> {
-    let v = Visitor::of(&steward, &headers);
-    let f: DrawForm = form(&body)?;
-    let s = v.acting(&steward, &headers, &f.csrf)?;
-    let credential = Credential::Session { address: s.address.clone(), seat: f.seat.clone() };
+    let (v, f, s) = acting_form::<DrawForm>(&steward, &headers, &body)?;
+    let credential = acts_for(&s, f.seat.clone());
     let result = steward.draw(id.clone(), Some(credential), f.action, steward.now()).await.map(|_| ());
     let done = match f.action {
         DrawAction::Offer => "draw-offer",
@@ -651,7 +680,7 @@ async fn resign_page(
 ) -> Result<Response, PageError> {
     let v = Visitor::of(&steward, &headers);
     let s = v.session.as_ref().ok_or(PageError::SignIn)?;
-    let page = steward.page(id, Some(Credential::Session { address: s.address.clone(), seat: q.seat })).await?;
+    let page = steward.page(id, Some(acts_for(s, q.seat))).await?;
     if page.game.outcome.is_some() {
         return Err(PageError::Refused(StatusCode::CONFLICT, "The game is over already.".into()));
     }
@@ -678,15 +707,13 @@ async fn resign(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, PageError> {
-    let v = Visitor::of(&steward, &headers);
-    let f: ResignForm = form(&body)?;
-    let s = v.acting(&steward, &headers, &f.csrf)?;
+    let (v, f, s) = acting_form::<ResignForm>(&steward, &headers, &body)?;
     let seat = f.seat.clone().unwrap_or_default();
     if f.confirm != "yes" {
         // Never without the confirmation step.
         return Ok(see_other(&format!("/games/{}/resign?seat={seat}", id.to_ascii_uppercase()), Vec::new()));
     }
-    let credential = Credential::Session { address: s.address.clone(), seat: f.seat.clone() };
+    let credential = acts_for(&s, f.seat.clone());
     let result = steward.resign(id.clone(), Some(credential), steward.now()).await.map(|_| ());
     after_act(&steward, &v, id, &seat, result, "resigned").await
 }
@@ -750,9 +777,7 @@ struct LeaveForm {
 
 async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, PageError> {
     use crate::clock::leave::LeaveRequest;
-    let v = Visitor::of(&steward, &headers);
-    let f: LeaveForm = form(&body)?;
-    let s = v.acting(&steward, &headers, &f.csrf)?.clone();
+    let (v, f, s) = acting_form::<LeaveForm>(&steward, &headers, &body)?;
     let result = match LeaveRequest::new(&f.from, &f.to) {
         Ok(request) => steward.declare_leave(s.address.clone(), request).await.map(|_| ()),
         Err(e) => Err(Refusal::BadRequest(format!("leave: {e}")).into()),
@@ -855,7 +880,7 @@ async fn record_for(
     id: String,
 ) -> Result<crate::steward::RecordExport, PageError> {
     let v = Visitor::of(steward, headers);
-    let credential = v.session.map(|s| Credential::Session { address: s.address, seat: None });
+    let credential = v.session.as_ref().map(|s| acts_for(s, None));
     Ok(match steward.record(id.clone(), credential.clone()).await {
         Err(StewardError::Refused(Refusal::BadToken)) if credential.is_some() => steward.record(id, None).await?,
         other => other?,
