@@ -2,10 +2,10 @@
 //! packages, driven over WebDriver by Debian's chromedriver (see
 //! tests/common/webdriver.rs), on a phone's 360-pixel-wide window, against a
 //! steward on a loopback port. The players open the private link of a spooled
-//! board mail and play by clicking: a chess move, a Fairschach turn (while the
-//! first move is pending, the spectator's page shows nothing of it),
+//! board mail and play by clicking: a chess move (and one by keyboard),
 //! castling along its path, a promotion by its choice, a resignation through
-//! its confirmation. Screenshots are saved in `target/tmp/screenshots/` for a
+//! its confirmation, a Fairschach turn (while the first move is pending, the
+//! spectator's page shows nothing of it), Vierschach moves from two sides. Screenshots are saved in `target/tmp/screenshots/` for a
 //! person to look at.
 //!
 //! One browser runs the whole story, in order, so the suite starts Chromium
@@ -141,7 +141,14 @@ async fn players_play_by_clicking_in_chromium() {
     assert!(browser.classes(".hit[data-cell=\"f1\"]").await.contains("target"), "Kf1 is a move too");
     board_shot(&browser, "05a-chess-king-selected-castling-lit").await;
     browser.click(".hit[data-cell=\"e1\"]").await;
-    click_move(&browser, &["e1", "g1"], "e1g1").await;
+    // Clicking through f1, where Kf1 ends and castling passes: both are
+    // offered, and g1 goes on along the longer path.
+    click_move(&browser, &["e1", "f1"], "").await;
+    let offered = browser.text().await;
+    assert!(offered.contains("Which move?") && offered.contains("Kf1") && offered.contains("O-O"), "{offered}");
+    assert!(browser.classes(".hit[data-cell=\"g1\"]").await.contains("target"));
+    browser.click(".hit[data-cell=\"g1\"]").await;
+    assert_eq!(browser.value("#move-input").await, "e1g1");
     assert!(browser.text().await.contains("Chosen: O-O"), "{}", browser.text().await);
     browser.screenshot("05-chess-castling-chosen").await;
     send(&browser).await;
@@ -199,9 +206,29 @@ async fn players_play_by_clicking_in_chromium() {
     browser.full_screenshot("11-fairschach-pair-played").await;
     assert!(fits_the_width(&browser).await, "the Fairschach page fits a 360-pixel phone");
 
+    // Four seats: South plays d2-d4 by clicking; West, its board turned a
+    // quarter, answers b7-d7.
+    let (vs, _) = create(&server, "vierschach", "v").await;
+    sign_in(&browser, &server, &vs, "south").await;
+    click_move(&browser, &["d2", "d4"], "d2-d4").await;
+    send(&browser).await;
+    board_shot(&browser, "13-vierschach-south-after-d4").await;
+    sign_in(&browser, &server, &vs, "west").await;
+    click_move(&browser, &["b7", "d7"], "b7-d7").await;
+    board_shot(&browser, "14-vierschach-west-chose-b7-d7").await;
+    send(&browser).await;
+    let history = server.game(&vs, None).await["history"].clone();
+    assert_eq!(
+        (history[0]["moves"][0]["move"].as_str(), history[1]["moves"][0]["move"].as_str()),
+        (Some("d4"), Some("d7")),
+        "{history}"
+    );
+    assert!(fits_the_width(&browser).await, "the four-seat page fits a 360-pixel phone");
+
     // A link followed from another site (a webmail's "Game page"): the
     // SameSite=Strict session cookie stays back on that first request; the page
     // reloads itself once, from the steward's own site, and has it.
+    sign_in(&browser, &server, &fs, "black").await;
     browser.open(&format!("data:text/html,<a id=\"go\" href=\"{}/games/{fs}\">the game</a>", server.base)).await;
     browser.click("#go").await;
     browser.wait_for_text("You play black").await;

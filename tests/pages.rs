@@ -500,6 +500,25 @@ async fn games_that_want_signatures_show_the_command_and_take_the_envelope() {
         .await;
     assert_eq!(p.status, 303, "{}", p.text);
     assert_eq!(server.game(&id, None).await["history"][0]["moves"][0]["move"], "d4");
+    // Commit-reveal games show the commit command, then the reveal command.
+    let seats = json!([{"name": "C", "email": "c.cr@example.org"}, {"name": "D", "email": "d.cr@example.org"}]);
+    let created = server
+        .post_json(
+            "/api/games",
+            None,
+            &json!({"variant": "fairschach", "options": {"secrecy": "commit-reveal"}, "seats": seats}),
+        )
+        .await
+        .ok(201);
+    let cr = created["game"]["id"].as_str().unwrap().to_owned();
+    let mut c = signed_in(&server, &cr, "white").await;
+    let text = page(&mut c, &format!("/games/{cr}")).await;
+    assert!(
+        text.contains(&format!(
+            "fairsteward player commit --game {cr} --seat white --turn 1 --move MOVE --save turn1.json"
+        )),
+        "{text}"
+    );
     // A plain move from the form is refused with the reason.
     let p = white
         .post(&format!("/games/{id}/move"), &[("csrf", &csrf), ("seat", "white"), ("turn", "2"), ("move", "e5")])
