@@ -2,8 +2,8 @@
 //! the `auth` (token | signature) and `secrecy` (hold | commit-reveal) options,
 //! with the pending move sent by HTTP and by mail (`fairsteward ingest`, an MTA
 //! pipe), while its turn is open no file under the data directory (database,
-//! WAL, SHM, keys, spool, anything else), no log line and no GET endpoint of the
-//! API holds it in clear; once the turn resolves it is public, and the operator
+//! WAL, SHM, keys, spool, anything else), no log line, no GET endpoint of the
+//! API and no web page (for spectators or another seat signed in) holds it in clear; once the turn resolves it is public, and the operator
 //! can read the kept copy (`fairsteward game inbound`). And the data directory is
 //! 0700, its files 0600.
 //!
@@ -281,9 +281,41 @@ async fn assert_endpoints_clean(moment: &str, api: &Api, g: &Game, pending: &[(&
         get(format!("/api/seats/{token}/leave"), None).await;
         get(format!("/api/seats/{token}/deadlines.ics"), None).await;
     }
-    for (what, a) in &answers {
-        for (san, uci) in pending {
-            if let Some(found) = clear_in(a.text.as_bytes(), uci, san) {
+    // The web pages (issue 17): as a spectator, and signed in as each seat.
+    for path in ["", "/record.json", "/record.pgn", "/rules"] {
+        get(format!("/games/{id}{path}"), None).await;
+    }
+    get("/".into(), None).await;
+    let mut pages = Vec::new();
+    for (seat, token) in g.tokens.iter().enumerate() {
+        let cookie = web_session(api, token).await;
+        for path in [
+            format!("/games/{id}"),
+            format!("/games/{id}/record.json"),
+            format!("/games/{id}/record.pgn"),
+            "/me".into(),
+        ] {
+            let a = api.client.get(format!("{}{path}", api.base)).header("Cookie", &cookie).send().await.unwrap();
+            let status = a.status().as_u16();
+            let text = a.text().await.unwrap();
+            assert!(status < 500, "{moment}: GET {path} signed in: {status} {text}");
+            if Some(seat) == mover && path == format!("/games/{id}") {
+                // The control: the mover's own page shows its own pending move.
+                assert!(
+                    text.contains(&format!("<strong>{}</strong>", pending[0].0)),
+                    "{moment}: the mover's page: {text}"
+                );
+                continue;
+            }
+            pages.push((seat, format!("GET {path} (signed in as seat {seat})"), text));
+        }
+    }
+    let api_answers = answers.iter().map(|(w, a)| (None, w, &a.text));
+    for (viewer, what, text) in api_answers.chain(pages.iter().map(|(s, w, t)| (Some(*s), w, t))) {
+        // A seat's own page offers its legal moves, the one it will send among
+        // them: only the others' moves must not show there.
+        for (_, (san, uci)) in pending.iter().enumerate().filter(|(i, _)| Some(*i) != viewer) {
+            if let Some(found) = clear_in(text.as_bytes(), uci, san) {
                 panic!("{moment}: the pending move {san} is in the answer to {what}: {found}");
             }
         }
@@ -297,6 +329,22 @@ async fn assert_endpoints_clean(moment: &str, api: &Api, g: &Game, pending: &[(&
         let rest = v.to_string();
         assert!(clear_in(rest.as_bytes(), pending[0].1, pending[0].0).is_none(), "{moment}: {rest}");
     }
+}
+
+/// Signs in on the web pages with a seat token (the sign-in form); the
+/// session cookie (`name=value`).
+async fn web_session(api: &Api, token: &str) -> String {
+    let client = reqwest::Client::builder().no_proxy().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let a = client
+        .post(format!("{}/sign-in", api.base))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(format!("token={token}&next=/me"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(a.status().as_u16(), 303, "signing in with a seat token");
+    let cookie = a.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_owned()
 }
 
 fn mode(path: &Path) -> u32 {

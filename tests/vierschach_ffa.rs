@@ -73,7 +73,7 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
     assert_eq!(o.reason, "resignation");
 
     // The transcript, with the three resignations, verifies offline.
-    let events = steward.transcript(id.clone()).await.unwrap();
+    let events = steward.transcript(id.clone(), None).await.unwrap();
     let text: String = events
         .iter()
         .map(|e| {
@@ -127,7 +127,7 @@ async fn a_seat_out_of_time_leaves_and_play_goes_on() {
     assert!(v.outcome.is_none(), "{v:?}");
     assert!(!v.state.contains("sK"), "south's pieces are gone: {}", v.state);
     assert_eq!(v.to_move, vec!["west".to_owned()]);
-    let events = steward.transcript(id.clone()).await.unwrap();
+    let events = steward.transcript(id.clone(), None).await.unwrap();
     let timeout = events.iter().find(|e| e.kind == "timeout").expect("a timeout entry");
     assert_eq!(timeout.body["state"], serde_json::json!(v.state));
     let text: String = events

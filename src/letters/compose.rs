@@ -50,6 +50,7 @@ fn templates() -> &'static Environment<'static> {
             ("notice.txt", include_str!("../../templates/notice.txt")),
             ("trust.txt", include_str!("../../templates/trust.txt")),
             ("howto.txt", include_str!("../../templates/howto.txt")),
+            ("links.txt", include_str!("../../templates/links.txt")),
             ("answer.txt", include_str!("../../templates/answer.txt")),
             ("turn.html", include_str!("../../templates/turn.html")),
             ("started.html", include_str!("../../templates/started.html")),

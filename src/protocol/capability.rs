@@ -121,6 +121,35 @@ pub fn confirmation_matches(keys: &StewardKeys, c: &Confirmation, address: &str)
 }
 
 /// Whether two MACs in hex are equal, without leaking where they differ.
+/// How many bytes of the HMAC a sign-in key carries (128 bits): it is a
+/// bearer credential on the web, where guesses cost nothing but a request.
+const SIGN_IN_BYTES: usize = 16;
+
+/// The key of a board mail's private link to the game page: it signs the
+/// seat's player in on the web (issue 17). Bound to the game, the seat and the
+/// seat's registered address, so a change of address voids every link sent to
+/// the old one; deterministic, so a resent mail carries the same bytes.
+///
+/// ```text
+/// key = the first 16 bytes, lower-case hex, of
+///       HMAC-SHA256(steward capability secret, "sign-in|GAME|seat|address")
+/// ```
+pub fn sign_in_key(keys: &StewardKeys, game: &str, seat: &str, address: &str) -> String {
+    let message = format!(
+        "sign-in|{}|{}|{}",
+        game.to_ascii_uppercase(),
+        seat.to_ascii_lowercase(),
+        address.trim().to_ascii_lowercase()
+    );
+    hex(&keys.capability_tag(message.as_bytes()).as_ref()[..SIGN_IN_BYTES])
+}
+
+/// Whether `key` is the sign-in key of (game, seat, address), compared in
+/// constant time.
+pub fn sign_in_matches(keys: &StewardKeys, game: &str, seat: &str, address: &str, key: &str) -> bool {
+    same(&key.trim().to_ascii_lowercase(), &sign_in_key(keys, game, seat, address))
+}
+
 fn same(given: &str, expected: &str) -> bool {
     given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
@@ -184,5 +213,16 @@ mod tests {
         let cap = address(&k, "moves@steward.example", "8KQ2ZJ", "white", 1).unwrap();
         assert_eq!(read_confirmation("moves@steward.example", &cap), None);
         assert_eq!(read_confirmation("moves@steward.example", &a.replace("@steward.", "@other.")), None);
+    }
+
+    #[test]
+    fn sign_in_keys_are_bound_to_game_seat_and_address() {
+        let k = keys();
+        let key = sign_in_key(&k, "8kq2zj", "White", "Alice@Example.org");
+        assert_eq!(key.len(), 32);
+        assert!(sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &key.to_uppercase()));
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "black", "alice@example.org", &key));
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@new.example", &key));
+        assert!(!sign_in_matches(&k, "8KQ2ZK", "white", "alice@example.org", &key));
     }
 }

@@ -502,6 +502,23 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     board_drawing(view, marks, viewer).svg()
 }
 
+/// The board as a web page shows it for playing: [`board_svg`]'s picture with
+/// one more layer on top, a transparent outline per cell that carries the
+/// cell's name in the variant's notation (`<polygon class="hit" data-cell="e4" …>`),
+/// for the page's script to click, highlight and focus. Mail pictures are drawn
+/// by [`board_svg`] and do not change.
+pub fn board_svg_interactive(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
+    let layout = Layout::new(&view.shape, viewer);
+    let mut hits = String::from("<g id=\"hits\">\n");
+    for c in &view.shape.cells {
+        let name: String = c.name.chars().filter(|ch| ch.is_alphanumeric() || "-_.:".contains(*ch)).collect();
+        let attrs = format!(r##"class="hit" data-cell="{name}" fill="#000" fill-opacity="0""##);
+        cell_outline(&mut hits, &layout, c, &attrs, 0.0);
+    }
+    hits.push_str("</g>\n");
+    board_drawing(view, marks, viewer).svg_with(&hits)
+}
+
 /// A board picture in layers, so that many pictures can be drawn quickly: the
 /// first layer depends only on the board and the side it is seen from (the
 /// frame, the cells, the coordinates), then what lies under the pieces (tinted
@@ -539,6 +556,12 @@ pub(crate) struct Placed {
 impl Drawing {
     /// The whole picture as one SVG document.
     pub fn svg(&self) -> String {
+        self.svg_with("")
+    }
+
+    /// The whole picture as one SVG document with `top` (SVG elements) drawn
+    /// over everything.
+    fn svg_with(&self, top: &str) -> String {
         let mut out = String::with_capacity(16 * 1024);
         out.push_str(&self.open());
         out.push_str("<defs>\n");
@@ -563,6 +586,7 @@ impl Drawing {
             };
         }
         out.push_str(&self.over);
+        out.push_str(top);
         out.push_str("</svg>\n");
         out
     }
@@ -1339,5 +1363,26 @@ mod tests {
         let (x, y) = Layout::new(&view.shape, Seat::new(0)).centre(c(1, 1)).unwrap();
         assert_eq!(pixel(&svg, x, y), rgb(ARROW));
         let _ = Point::new(0.0, 0.0);
+    }
+
+    #[test]
+    fn the_interactive_board_names_every_cell_and_adds_only_a_layer() {
+        for v in crate::rules::VariantId::ALL {
+            let rules = v.rulebook(&crate::rules::Options::new()).unwrap();
+            let view = rules.board(&rules.start()).unwrap();
+            let plain = board_svg(&view, &Marks::default(), Seat::new(0));
+            let page = board_svg_interactive(&view, &Marks::default(), Seat::new(0));
+            let hits = page.split("<g id=\"hits\">").nth(1).unwrap();
+            assert_eq!(hits.matches("data-cell=").count(), view.shape.cells.len(), "{v}");
+            let mut names: Vec<&str> = view.shape.cells.iter().map(|c| c.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), view.shape.cells.len(), "{v}: cell names are unique");
+            assert!(
+                page.starts_with(plain.trim_end_matches("</svg>\n")),
+                "{v}: the page's picture is the mail's plus a layer"
+            );
+            assert!(!plain.contains("data-cell"), "{v}: mail pictures are unchanged");
+        }
     }
 }

@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position,
 
 use super::notation::{self, CHESS_BOARD, Candidate, Castle, Piece, Position as Seen, Sq};
 use super::{
-    BoardShape, BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind, PieceView,
-    Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardShape, BoardView, Cell, EndReason, GameRecord, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind,
+    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White.
@@ -371,6 +371,61 @@ impl Variant for Chess {
         let pos = if state.0.turn() == color && !state.0.legal_moves().is_empty() { &state.0 } else { &start };
         with_position(pos, pos.turn(), notation::forms)
     }
+
+    fn pgn(&self, record: &GameRecord) -> Option<String> {
+        Some(chess_pgn(self, record))
+    }
+
+    fn guide(&self) -> Option<&'static str> {
+        Some(include_str!("chess_guide.md"))
+    }
+}
+
+/// A chess game as PGN: the Seven Tag Roster, `SetUp` and `FEN` when the game
+/// did not begin from the standard position, `Termination`, and the moves in
+/// SAN numbered from each move's position (so `12... Nf6` after a comment).
+fn chess_pgn(rules: &Chess, record: &GameRecord) -> String {
+    let mut tags = record.roster();
+    if record.start != Variant::start(rules).to_string() {
+        tags.push(("SetUp".to_owned(), "1".to_owned()));
+        tags.push(("FEN".to_owned(), record.start.clone()));
+    }
+    if let Some(o) = record.outcome {
+        let how = if o.reason == EndReason::Time { "time forfeit" } else { "normal" };
+        tags.push(("Termination".to_owned(), how.to_owned()));
+    }
+    let mut tokens = Vec::new();
+    let mut numbered = false;
+    for turn in &record.turns {
+        let Ok(before) = rules.parse_state(&turn.before) else { continue };
+        for m in &turn.moves {
+            // The SAN from the position itself; the stored notation if that fails.
+            let san = shakmaty::uci::UciMove::from_ascii(m.mv.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(&before.0).ok())
+                .map_or_else(|| m.notation.clone(), |mv| SanPlus::from_move(before.0.clone(), mv).to_string());
+            let n = before.0.fullmoves();
+            tokens.push(match before.0.turn() {
+                Color::White => format!("{n}. {san}"),
+                Color::Black if !numbered => format!("{n}... {san}"),
+                Color::Black => san,
+            });
+            numbered = true;
+        }
+        for note in &turn.notes {
+            tokens.push(super::record::pgn_comment(note));
+            numbered = false;
+        }
+    }
+    if let Some(o) = record.outcome {
+        tokens.push(super::record::pgn_comment(&format!("{} by {}", o.result.two_seat_score(), o.reason)));
+    }
+    tokens.push(record.result_token().to_owned());
+    let mut out = String::new();
+    super::record::pgn_tags(&mut out, &tags);
+    out.push('\n');
+    out.push_str(&super::record::pgn_movetext(&tokens));
+    out
 }
 
 #[cfg(test)]

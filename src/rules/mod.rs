@@ -40,6 +40,7 @@ mod board;
 pub mod chess;
 pub mod fairschach;
 pub(crate) mod notation;
+pub mod record;
 pub mod tour;
 pub mod vierschach;
 
@@ -51,6 +52,7 @@ pub use board::{
     Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, MovePath, Outline, PieceKind, PieceView, Point,
     coordinate_move_cells,
 };
+pub use record::{GameRecord, RecordedTurn};
 
 /// A seat at the table: the index of a player position in the variant's seat list.
 ///
@@ -848,6 +850,21 @@ pub trait Variant {
             Some((n, _)) => n,
         }
     }
+
+    /// The game as a PGN file, for variants that have a PGN form (chess games);
+    /// `None` (the default) for the others, whose record the doors export as
+    /// JSON only. The states in `record` are this variant's state strings.
+    fn pgn(&self, _record: &GameRecord) -> Option<String> {
+        None
+    }
+
+    /// The rules as players need them, in the project's own words: a text in
+    /// a small Markdown subset (`#` headings, paragraphs, `- ` lists, `` `code` ``
+    /// and `**bold**`), shown on the game's rules page. `None` (the default):
+    /// the page says that no guide is written yet.
+    fn guide(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A resolved turn with states and moves as text, for callers that hold strings.
@@ -987,6 +1004,12 @@ pub trait DynVariant: Send + Sync {
 
     /// The number the game's record gives a move (see [`Variant::record_number`]).
     fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32;
+
+    /// The game as PGN, if the variant has a PGN form (see [`Variant::pgn`]).
+    fn pgn(&self, record: &GameRecord) -> Option<String>;
+
+    /// The rules for players (see [`Variant::guide`]).
+    fn guide(&self) -> Option<&'static str>;
 }
 
 fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
@@ -1107,6 +1130,14 @@ where
 
     fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
         Variant::record_number(self, previous, seat)
+    }
+
+    fn pgn(&self, record: &GameRecord) -> Option<String> {
+        Variant::pgn(self, record)
+    }
+
+    fn guide(&self) -> Option<&'static str> {
+        Variant::guide(self)
     }
 }
 

@@ -80,6 +80,26 @@ fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError
     Ok(game.rules.seats_to_move(state).map_err(internal)?.iter().map(|s| game.seat_name(s)).collect())
 }
 
+/// The web links a mail to `seat` carries: the game page, the rules for
+/// players and, in board mails (`sign_in`), the seat's private link that signs
+/// its player in on the web (issue 17): the sign-in key travels in the
+/// fragment, which browsers never send to a server, and the page's script
+/// trades it for a session cookie.
+pub(super) fn links(steward: &Steward, game: &Loaded, seat: Seat, sign_in: bool) -> Value {
+    let page = format!("{}/games/{}", steward.public_url, game.row.id);
+    let name = game.seat_name(seat);
+    let sign_in = sign_in.then(|| {
+        let key = crate::protocol::capability::sign_in_key(
+            &steward.keys,
+            game.row.id.as_str(),
+            &name,
+            &game.seats[seat.index()].email,
+        );
+        format!("{page}#sign-in={name}.{key}")
+    });
+    context! { rules => format!("{page}/rules"), page => page, sign_in => sign_in }
+}
+
 /// What every short mail to one seat (an answer, a notice) gives its template:
 /// the game, its variant, the seat, the player, the text and the steward's URL.
 pub(super) fn seat_context(steward: &Steward, game: &Loaded, seat: Seat, text: String) -> Value {
@@ -90,6 +110,7 @@ pub(super) fn seat_context(steward: &Steward, game: &Loaded, seat: Seat, text: S
         player => game.seats[seat.index()].name.clone(),
         text => text,
         public_url => steward.public_url.as_str(),
+        links => links(steward, game, seat, false),
     }
 }
 
@@ -152,6 +173,7 @@ pub(super) fn started(
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
                     public_url => public_url,
+                    links => links(steward, game, s.seat, true),
                     trust => trust(steward, game, head),
                 },
                 date: now,
@@ -266,6 +288,7 @@ pub(super) fn turn(
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),
                     public_url => public_url,
+                    links => links(steward, game, s.seat, true),
                     trust => trust(steward, game, head),
                 },
                 date: now,
@@ -362,6 +385,7 @@ pub(super) fn to_seats(
                         text => text(s.seat),
                         outcome => outcome.clone(),
                         public_url => steward.public_url.as_str(),
+                        links => links(steward, game, s.seat, false),
                         trust => trust(steward, game, head),
                     },
                     date: now,

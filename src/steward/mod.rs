@@ -17,6 +17,7 @@ mod command;
 mod inbox;
 mod mails;
 mod moves;
+mod page;
 mod refusal;
 mod senders;
 mod view;
@@ -35,9 +36,10 @@ pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, T
 use command::{Ctx, Gate};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
+pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, Refusal, StewardError};
 pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
-pub use view::{GameView, MoveView, SeatView, TurnView};
+pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
@@ -283,6 +285,16 @@ pub enum Credential {
     /// A signed `action:` envelope (resign, draw, leave): its signature proves
     /// the seat.
     Signed(crate::protocol::Envelope),
+    /// A player signed in on the web pages: the address the session belongs to
+    /// (a seat's registered address, proven by the private link of a board mail
+    /// or a seat token) and, where that player holds more than one seat of the
+    /// game, the seat's name. It weighs as much as the seat's token.
+    Session {
+        /// The player's registered address.
+        address: String,
+        /// The seat chosen, when the player holds several in the game.
+        seat: Option<String>,
+    },
 }
 
 impl Credential {
@@ -311,7 +323,20 @@ fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> 
                 .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
         }
         Some(Credential::Signed(env)) => actions::signed_seat(game, env),
+        Some(Credential::Session { address, seat }) => session_seat(game, address, seat.as_deref()),
     }
+}
+
+/// The seat a web session acts for in `game`: the seat registered at its
+/// address, the one named `seat` when given (a player may hold several seats
+/// of a game; the pages name the seat they act for), else the first.
+fn session_seat(game: &Loaded, address: &str, seat: Option<&str>) -> Result<Seat, StewardError> {
+    game.seats
+        .iter()
+        .filter(|s| s.email.eq_ignore_ascii_case(address))
+        .map(|s| s.seat)
+        .find(|&s| seat.is_none_or(|name| game.seat_name(s).eq_ignore_ascii_case(name)))
+        .ok_or_else(|| Refusal::BadToken.into())
 }
 
 fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Value>) -> Result<Options, Refusal> {
@@ -356,6 +381,11 @@ impl Steward {
         Steward { clock, clock_settings: Arc::new(settings), ..self }
     }
 
+    /// The steward's address on the web, as mails link to it.
+    pub fn public_url(&self) -> &str {
+        &self.public_url
+    }
+
     /// The steward's keys.
     pub fn keys(&self) -> &StewardKeys {
         &self.keys
@@ -390,6 +420,7 @@ impl Steward {
         let mut raw_options = new.options.clone();
         let (auth, secrecy) = trust_options(&mut raw_options)?;
         let clock_spec = clock::take_option(&mut raw_options)?;
+        let spectator_delay = view::take_spectator_delay(&mut raw_options)?;
         let options = options_from_json(variant, &raw_options)?;
         let rules = variant.rulebook(&options).map_err(|e| Refusal::BadRequest(e.to_string()))?;
         let names = rules.seat_names();
@@ -448,6 +479,7 @@ impl Steward {
                     options: options.clone(),
                     auth,
                     secrecy,
+                    spectator_delay,
                     state: start.clone(),
                     turn: 1,
                     outcome: None,
@@ -737,13 +769,32 @@ impl Steward {
         self.command(game, Gate::Look(credential), now, move |c| view::game_view(&this, c.tx, &c.game, c.seat)).await
     }
 
-    /// The transcript of a game: every accepted event, in order.
+    /// The transcript of a game: every accepted event, in order. Spectators (no
+    /// `credential`) of a game with a spectator delay get it up to the
+    /// resolution of the last turn shown to them: the entries from the first
+    /// later resolution on are held back until the delay has passed.
     ///
     /// # Errors
-    /// Unknown game.
-    pub async fn transcript(&self, game: String) -> Result<Vec<EventRow>, StewardError> {
+    /// Unknown game; a credential that is given but wrong.
+    pub async fn transcript(
+        &self,
+        game: String,
+        credential: Option<Credential>,
+    ) -> Result<Vec<EventRow>, StewardError> {
         let now = self.now();
-        self.command(game, Gate::Look(None), now, |c| Ok(c.tx.events(&c.game.row.id)?)).await
+        self.command(game, Gate::Look(credential), now, |c| {
+            let mut events = c.tx.events(&c.game.row.id)?;
+            let resolved = c.tx.turns(&c.game.row.id)?.len();
+            let visible = view::visible_turns(&c.game, resolved, c.seat) as u64;
+            if visible < resolved as u64 {
+                let held = |e: &EventRow| e.kind == "resolved" && e.body["turn"].as_u64().is_some_and(|t| t > visible);
+                if let Some(cut) = events.iter().position(held) {
+                    events.truncate(cut);
+                }
+            }
+            Ok(events)
+        })
+        .await
     }
 
     /// Every game, newest first (for the admin).

@@ -1,11 +1,52 @@
 //! A game as the API shows it: public facts for everyone, a seat's own pending
 //! move only for that seat.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
-use super::{Loaded, Steward, StewardError, internal};
+use super::{Loaded, Refusal, Steward, StewardError, internal};
 use crate::rules::Seat;
 use crate::store::{Tx, time_text};
+
+/// The game option that holds spectators back: how many resolved turns behind
+/// the game they see it (a steward setting, kept apart from the variant's
+/// options, which refuse names they do not know).
+pub const SPECTATOR_DELAY_OPTION: &str = "spectator_delay";
+
+/// The largest spectator delay, in turns.
+pub const MAX_SPECTATOR_DELAY: u32 = 100;
+
+/// Takes [`SPECTATOR_DELAY_OPTION`] out of a new game's options: a number of
+/// turns from 0 to [`MAX_SPECTATOR_DELAY`] (as a number or as text); 0 when
+/// absent.
+///
+/// # Errors
+/// Anything else.
+pub(super) fn take_spectator_delay(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<u32, Refusal> {
+    let value = match raw.remove(SPECTATOR_DELAY_OPTION) {
+        None => return Ok(0),
+        Some(serde_json::Value::Number(n)) => n.as_u64(),
+        Some(serde_json::Value::String(s)) => s.trim().parse::<u64>().ok(),
+        Some(_) => None,
+    };
+    value.filter(|&n| n <= u64::from(MAX_SPECTATOR_DELAY)).map(|n| n as u32).ok_or_else(|| {
+        Refusal::BadRequest(format!(
+            "option {SPECTATOR_DELAY_OPTION} is the number of turns spectators see the game behind: a whole number from 0 to {MAX_SPECTATOR_DELAY}"
+        ))
+    })
+}
+
+/// How many of a game's `resolved` turns `viewer` sees: all for a seat and
+/// once the game is over; for spectators all but the game's last
+/// `spectator_delay`.
+pub(super) fn visible_turns(g: &Loaded, resolved: usize, viewer: Option<Seat>) -> usize {
+    if viewer.is_some() || g.row.outcome.is_some() {
+        resolved
+    } else {
+        resolved.saturating_sub(g.row.spectator_delay as usize)
+    }
+}
 
 /// One seat in a game view.
 #[derive(Clone, Debug, Serialize)]
@@ -114,6 +155,11 @@ pub struct GameView {
     /// The time control (games with one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<super::ClockView>,
+    /// How many resolved turns spectators see the game behind (0: none).
+    pub spectator_delay: u32,
+    /// Whether this view is held back by that delay: `state` and `history`
+    /// stop before the latest turns (spectators only, while the game runs).
+    pub delayed: bool,
 }
 
 pub(super) fn game_view(
@@ -162,9 +208,13 @@ pub(super) fn game_view(
         })
         .collect();
     let all_moves = tx.moves_of_game(id)?;
-    let history = tx
-        .turns(id)?
+    let turns = tx.turns(id)?;
+    let visible = visible_turns(g, turns.len(), viewer);
+    // Spectators held back see the state after the last turn shown to them.
+    let state = turns.get(visible).map_or_else(|| g.row.state.clone(), |t| t.state_before.clone());
+    let history = turns
         .into_iter()
+        .take(visible)
         .map(|t| TurnView {
             turn: t.turn,
             moves: all_moves
@@ -194,7 +244,8 @@ pub(super) fn game_view(
         auth: g.row.auth.name().to_owned(),
         secrecy: g.row.secrecy.name().to_owned(),
         phase: phase.to_owned(),
-        state: g.row.state.clone(),
+        delayed: state != g.row.state,
+        state,
         turn: g.row.turn,
         to_move: seats.iter().filter(|s| s.owes_move).map(|s| s.seat.clone()).collect(),
         moved: seats.iter().filter(|s| s.moved_at.is_some()).map(|s| s.seat.clone()).collect(),
@@ -205,5 +256,6 @@ pub(super) fn game_view(
         updated_at: time_text(g.row.updated_at),
         transcript_head: tx.signed_head(id)?.map(|(seq, hash, signature)| super::Head { seq, hash, signature }),
         clock,
+        spectator_delay: g.row.spectator_delay,
     })
 }

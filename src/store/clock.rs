@@ -206,6 +206,22 @@ impl Tx<'_> {
             .collect()
     }
 
+    /// Every game, running or over, in which `player` (a mail address, any
+    /// case) holds a seat, newest first.
+    ///
+    /// # Errors
+    /// SQLite errors or a corrupt id.
+    pub fn games_of(&self, player: &str) -> Result<Vec<GameId>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT DISTINCT g.id, g.created_at FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE lower(s.email) = lower(?1) ORDER BY g.created_at DESC, g.id",
+        )?;
+        let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        ids.into_iter()
+            .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
+            .collect()
+    }
+
     /// Whether the reminder at `hours` before the deadline went out for this seat,
     /// turn and stage.
     ///

@@ -139,6 +139,9 @@ const MIGRATIONS: &[&str] = &[
      -- seat, the answers sent to an address lately) without reading it whole.
      CREATE INDEX outbox_game ON outbox (game_id, id);
      CREATE INDEX outbox_recipient ON outbox (recipient COLLATE NOCASE, created_at);",
+    // 8: web pages for players (issue 17). A game's delay, in resolved turns,
+    // before spectators (anyone without a seat's credential) see its moves.
+    "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this program writes.

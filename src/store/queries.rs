@@ -44,6 +44,8 @@ pub struct GameRow {
     pub auth: Auth,
     /// How moves stay secret until the turn is complete.
     pub secrecy: Secrecy,
+    /// How many resolved turns spectators see the game behind (0: none).
+    pub spectator_delay: u32,
     /// The state string now.
     pub state: String,
     /// The turn now owed (from 1).
@@ -277,6 +279,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
             .get::<_, String>("secrecy")?
             .parse()
             .map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
+        spectator_delay: r.get("spectator_delay")?,
         state: r.get("state")?,
         turn: r.get("turn")?,
         outcome,
@@ -391,8 +394,8 @@ impl<'c> Tx<'c> {
     pub fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
-                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
+                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy, spectator_delay)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
                 g.id.as_str(),
@@ -402,7 +405,8 @@ impl<'c> Tx<'c> {
                 g.turn,
                 time_text(g.created_at),
                 g.auth.name(),
-                g.secrecy.name()
+                g.secrecy.name(),
+                g.spectator_delay
             ])?;
         Ok(())
     }

@@ -4,6 +4,10 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+mod guide;
+mod pages;
+pub mod session;
+
 use std::sync::Arc;
 
 use axum::body::Bytes;
@@ -131,10 +135,13 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/games/{id}/transcript", get(transcript))
         .route("/api/games/{id}/board.svg", get(board_svg))
         .route("/api/games/{id}/board.png", get(board_png))
+        .route("/api/games/{id}/record.pgn", get(record_pgn))
+        .route("/api/games/{id}/record.json", get(record_json))
         // Clocks: leave and the calendar feed.
         .route("/api/leave", get(leave_status).post(declare_leave))
         .route("/api/seats/{token}/leave", get(seat_leave_status).post(seat_declare_leave))
         .route("/api/seats/{token}/deadlines.ics", get(deadlines_ics))
+        .merge(pages::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
@@ -151,7 +158,13 @@ async fn json_errors(response: Response) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+    // The pages answer their errors as pages (text/html).
+    let is_page = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page {
         return response;
     }
     let (code, message) = match status {
@@ -174,8 +187,18 @@ async fn json_errors(response: Response) -> Response {
     ApiError::new(status, code, message).into_response()
 }
 
-async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; the API is under /api/games (see the README)")
+/// No route: a JSON error under `/api`, a page elsewhere.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no such endpoint; the API is under /api/games (see the README)",
+        )
+        .into_response()
+    } else {
+        pages::not_found_page().await
+    }
 }
 
 /// Lets a request through only with `Authorization: Bearer <operator token>`.
@@ -410,8 +433,12 @@ async fn request_address(
     Ok((StatusCode::ACCEPTED, Json(asked)).into_response())
 }
 
-async fn transcript(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let events = steward.transcript(id.clone()).await?;
+async fn transcript(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let events = steward.transcript(id.clone(), Credential::token(bearer(&headers))).await?;
     let mut lines = String::new();
     for e in events {
         let mut line = json!({
@@ -456,6 +483,7 @@ fn board_query(query: Result<Query<BoardQuery>, QueryRejection>, example: &str) 
 async fn board_svg(
     State(steward): State<Steward>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = board_query(query, "?seat=black or nothing")?;
@@ -466,7 +494,7 @@ async fn board_svg(
             "an SVG scales to any size; ask board.png for ?size=<pixels>",
         ));
     }
-    let p = steward.board(id, q.seat).await?;
+    let p = steward.board(id, q.seat, Credential::token(bearer(&headers))).await?;
     let svg = crate::render::svg::board_svg(&p.view, &p.marks, p.viewer);
     Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "no-cache")], svg).into_response())
 }
@@ -476,6 +504,7 @@ async fn board_png(
     State(steward): State<Steward>,
     Extension(pictures): Extension<Arc<Pictures>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = board_query(query, "?seat=black&size=640 or nothing")?;
@@ -491,7 +520,7 @@ async fn board_png(
             ),
         ));
     }
-    let p = steward.board(id, q.seat).await?;
+    let p = steward.board(id, q.seat, Credential::token(bearer(&headers))).await?;
     let drawing = crate::render::svg::board_drawing(&p.view, &p.marks, p.viewer);
     // Drawn on the blocking pool, a few at a time, and cached per (svg, size).
     let png = match pictures.png(drawing, size).await {
@@ -507,6 +536,33 @@ async fn board_png(
     };
     let body = Bytes::from_owner(png);
     Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], body).into_response())
+}
+
+/// The game's record as PGN (variants with a PGN form), as far as the caller
+/// may see it (a seat's token: all of it; spectators: as the spectator delay allows).
+async fn record_pgn(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let export = steward.record(id, Credential::token(bearer(&headers))).await?;
+    let pgn = export.pgn.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_pgn",
+            "this game's variant has no PGN form; its record is at record.json",
+        )
+    })?;
+    Ok(([(header::CONTENT_TYPE, crate::rules::record::PGN_MEDIA_TYPE)], pgn).into_response())
+}
+
+/// The game's record as JSON, for every variant.
+async fn record_json(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(steward.record(id, Credential::token(bearer(&headers))).await?.json).into_response())
 }
 
 // ---------------------------------------------------------------------------

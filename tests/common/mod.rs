@@ -10,6 +10,8 @@
 pub mod leak;
 pub mod mailstack;
 pub mod pipe;
+pub mod web;
+pub mod webdriver;
 
 use std::collections::BTreeMap;
 use std::path::Path;

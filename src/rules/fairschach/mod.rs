@@ -7,6 +7,7 @@
 
 mod moves;
 mod pair;
+mod pgn;
 mod position;
 #[cfg(test)]
 mod tests;
@@ -333,6 +334,14 @@ impl Variant for Fairschach {
             san: &san,
         };
         notation::forms(&position)
+    }
+
+    fn pgn(&self, record: &super::GameRecord) -> Option<String> {
+        Some(pgn::pgn(self, record))
+    }
+
+    fn guide(&self) -> Option<&'static str> {
+        Some(include_str!("guide.md"))
     }
 }
 

@@ -574,4 +574,8 @@ impl Variant for Vierschach {
         };
         super::notation::forms(&position)
     }
+
+    fn guide(&self) -> Option<&'static str> {
+        Some(include_str!("guide.md"))
+    }
 }

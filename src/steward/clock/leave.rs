@@ -317,51 +317,89 @@ impl Steward {
             .transaction(move |tx| {
                 let (id, seat, _) = seat_of_token(tx, &token)?;
                 let g = load(tx, id.as_str())?;
-                let seat_name = g.seat_name(seat);
-                let domain = this.from.email.domain().to_owned();
-                let url = format!("{}/api/games/{id}", this.public_url);
-                let mut events = Vec::new();
-                if g.row.outcome.is_none()
-                    && let Some(gc) = this.load_clock(tx, &g)?
-                {
-                    let st = gc.status(seat, now);
-                    let c = &gc.seats[seat.index()];
-                    if let (Some(deadline), Some(flag)) = (st.deadline, st.flag_at) {
-                        let what = if c.stage == 1 { "reveal" } else { "move" };
-                        let alarms = this.clock_settings.reminders_hours.iter().map(|h| TimeDelta::hours(i64::from(*h))).collect();
-                        let uid = |kind: &str| format!("{id}-{seat_name}-{}-{}-{kind}@{domain}", c.turn, c.stage);
-                        events.push(ics::Event {
-                            uid: uid("deadline"),
-                            at: deadline,
-                            summary: format!("Fairsteward {id}: your {what} is due (turn {}, {seat_name})", c.turn),
-                            description: format!(
-                                "Game {id} ({}), turn {}: you play {seat_name}. Your {what} is due {}. Time control: {}.",
-                                g.row.variant,
-                                c.turn,
-                                mail_time(deadline, gc.zones[seat.index()]),
-                                gc.spec
-                            ),
-                            url: Some(url.clone()),
-                            alarms,
-                        });
-                        if flag > deadline {
-                            events.push(ics::Event {
-                                uid: uid("grace"),
-                                at: flag,
-                                summary: format!("Fairsteward {id}: grace ends, loss on time (turn {}, {seat_name})", c.turn),
-                                description: format!(
-                                    "Game {id}: if your {what} for turn {} has not arrived by {}, you lose on time.",
-                                    c.turn,
-                                    mail_time(flag, gc.zones[seat.index()])
-                                ),
-                                url: Some(url.clone()),
-                                alarms: Vec::new(),
-                            });
-                        }
-                    }
-                }
-                Ok(ics::calendar(&format!("Fairsteward {id} ({seat_name})"), now, &events))
+                let events = this.deadline_events(tx, &g, seat, now)?;
+                Ok(ics::calendar(&format!("Fairsteward {id} ({})", g.seat_name(seat)), now, &events))
             })
             .await
+    }
+
+    /// The upcoming deadlines of every seat registered at `player` (a mail
+    /// address, any case), in all of the player's running games, as iCalendar
+    /// text: the player's feed on the web pages.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub async fn player_deadlines_ics(&self, player: String) -> Result<String, StewardError> {
+        let this = self.clone();
+        let now = self.now();
+        self.store
+            .transaction(move |tx| {
+                let mut events = Vec::new();
+                for id in tx.running_games_of(&player)? {
+                    let g = load(tx, id.as_str())?;
+                    for s in g.seats.iter().filter(|s| s.email.eq_ignore_ascii_case(&player)) {
+                        events.extend(this.deadline_events(tx, &g, s.seat, now)?);
+                    }
+                }
+                Ok(ics::calendar("Fairsteward: your games", now, &events))
+            })
+            .await
+    }
+
+    /// The calendar events of `seat`'s deadline in `g` (and of the end of its
+    /// grace), if its clock runs.
+    fn deadline_events(
+        &self,
+        tx: &Tx<'_>,
+        g: &super::super::Loaded,
+        seat: Seat,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ics::Event>, StewardError> {
+        let id = &g.row.id;
+        let seat_name = g.seat_name(seat);
+        let domain = self.from.email.domain().to_owned();
+        let url = format!("{}/games/{id}", self.public_url);
+        let mut events = Vec::new();
+        if g.row.outcome.is_none()
+            && let Some(gc) = self.load_clock(tx, g)?
+        {
+            let st = gc.status(seat, now);
+            let c = &gc.seats[seat.index()];
+            if let (Some(deadline), Some(flag)) = (st.deadline, st.flag_at) {
+                let what = if c.stage == 1 { "reveal" } else { "move" };
+                let alarms =
+                    self.clock_settings.reminders_hours.iter().map(|h| TimeDelta::hours(i64::from(*h))).collect();
+                let uid = |kind: &str| format!("{id}-{seat_name}-{}-{}-{kind}@{domain}", c.turn, c.stage);
+                events.push(ics::Event {
+                    uid: uid("deadline"),
+                    at: deadline,
+                    summary: format!("Fairsteward {id}: your {what} is due (turn {}, {seat_name})", c.turn),
+                    description: format!(
+                        "Game {id} ({}), turn {}: you play {seat_name}. Your {what} is due {}. Time control: {}.",
+                        g.row.variant,
+                        c.turn,
+                        mail_time(deadline, gc.zones[seat.index()]),
+                        gc.spec
+                    ),
+                    url: Some(url.clone()),
+                    alarms,
+                });
+                if flag > deadline {
+                    events.push(ics::Event {
+                        uid: uid("grace"),
+                        at: flag,
+                        summary: format!("Fairsteward {id}: grace ends, loss on time (turn {}, {seat_name})", c.turn),
+                        description: format!(
+                            "Game {id}: if your {what} for turn {} has not arrived by {}, you lose on time.",
+                            c.turn,
+                            mail_time(flag, gc.zones[seat.index()])
+                        ),
+                        url: Some(url.clone()),
+                        alarms: Vec::new(),
+                    });
+                }
+            }
+        }
+        Ok(events)
     }
 }

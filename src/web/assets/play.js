@@ -1,0 +1,220 @@
+// Fairsteward's page script: plain JavaScript, no framework, nothing fetched
+// from elsewhere. Every form works without it; it adds three things:
+//  1. the private link of a board mail (#sign-in=<seat>.<key>): the key is
+//     taken out of the address bar at once and posted, and the answer sets the
+//     session cookie;
+//  2. times in the browser's own time zone;
+//  3. click-to-move: click a piece, then a highlighted cell (a path through
+//     several cells for multi-jumps; a choice where one path has several
+//     moves, such as promotions), from the variant's own legal moves.
+"use strict";
+
+(function () {
+  // 1. Sign in with the private link, leaving no key in the address bar or the
+  // history; also when the link only changes the fragment of the page shown.
+  function signInFromHash() {
+    var hash = window.location.hash;
+    if (hash.indexOf("#sign-in=") !== 0) return false;
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    var form = document.getElementById("link-sign-in");
+    var value = decodeURIComponent(hash.slice("#sign-in=".length));
+    var dot = value.lastIndexOf(".");
+    if (!form || dot <= 0) return false;
+    form.elements.seat.value = value.slice(0, dot);
+    form.elements.key.value = value.slice(dot + 1);
+    form.submit();
+    return true;
+  }
+  window.addEventListener("hashchange", signInFromHash);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", signInFromHash);
+  } else {
+    signInFromHash();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    localTimes();
+    clickToMove();
+  });
+
+  // 2. Local times.
+  function localTimes() {
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+    } catch (e) {
+      return;
+    }
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+    document.querySelectorAll("time[datetime]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d.getTime())) {
+        t.textContent = format.format(d);
+        t.title = t.getAttribute("datetime") + " (UTC); shown in " + zone;
+      }
+    });
+  }
+
+  // 3. Click-to-move.
+  function clickToMove() {
+    var data = document.getElementById("legal-moves");
+    var input = document.getElementById("move-input");
+    var board = document.getElementById("board");
+    if (!data || !input || !board) return;
+    var moves;
+    try {
+      moves = JSON.parse(data.textContent);
+    } catch (e) {
+      return;
+    }
+    if (!moves.length) return;
+    var choices = document.getElementById("choices");
+    var send = document.getElementById("send-move");
+    var hits = {};
+    board.querySelectorAll(".hit[data-cell]").forEach(function (el) {
+      hits[el.getAttribute("data-cell")] = el;
+      el.addEventListener("click", function () { clicked(el.getAttribute("data-cell")); });
+      el.addEventListener("keydown", function (ev) {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          clicked(el.getAttribute("data-cell"));
+        }
+      });
+    });
+    // The cells clicked so far; the moves whose path fits them.
+    var clicks = [];
+    var candidates = [];
+
+    function fits(move) {
+      // The path starts at the first click and passes the others in order.
+      if (!move.path.length || move.path[0] !== clicks[0]) return false;
+      var at = 0;
+      for (var i = 1; i < clicks.length; i++) {
+        var next = move.path.indexOf(clicks[i], at + 1);
+        if (next < 0) return false;
+        at = next;
+      }
+      return true;
+    }
+
+    function last(move) { return move.path[move.path.length - 1]; }
+
+    function mark(cell, cls, on) {
+      var el = hits[cell];
+      if (!el) return;
+      el.classList.toggle(cls, on);
+    }
+
+    function clearMarks() {
+      Object.keys(hits).forEach(function (c) {
+        ["from", "selected", "via", "target", "chosen"].forEach(function (k) { mark(c, k, false); });
+        hits[c].removeAttribute("tabindex");
+        hits[c].removeAttribute("role");
+        hits[c].removeAttribute("aria-label");
+      });
+    }
+
+    function focusable(cell, label) {
+      var el = hits[cell];
+      if (!el) return;
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", label);
+    }
+
+    function showStarts() {
+      clearMarks();
+      clicks = [];
+      candidates = [];
+      choices.textContent = "";
+      moves.forEach(function (m) {
+        if (m.path.length) {
+          mark(m.path[0], "from", true);
+          focusable(m.path[0], "piece on " + m.path[0]);
+        }
+      });
+    }
+
+    function showTargets() {
+      clearMarks();
+      clicks.forEach(function (c) { mark(c, "selected", true); });
+      candidates.forEach(function (m) {
+        var end = last(m);
+        mark(end, "target", true);
+        focusable(end, "to " + end);
+        // Cells a longer path passes on the way (multi-jump landings).
+        var from = m.path.indexOf(clicks[clicks.length - 1]);
+        for (var i = from + 1; i < m.path.length - 1; i++) {
+          mark(m.path[i], "via", true);
+          focusable(m.path[i], "through " + m.path[i]);
+        }
+      });
+      focusable(clicks[0], "selected piece on " + clicks[0] + "; again to choose another");
+    }
+
+    function choose(move) {
+      input.value = move.text;
+      choices.textContent = "";
+      clearMarks();
+      move.path.forEach(function (c) { mark(c, "chosen", true); });
+      var note = document.createElement("p");
+      note.className = "small";
+      note.id = "chosen-move";
+      note.textContent = "Chosen: " + move.notation + ". Send it, or click a piece to choose again.";
+      choices.appendChild(note);
+      clicks = [];
+      candidates = [];
+      if (send) send.focus();
+    }
+
+    function offer(list) {
+      choices.textContent = "";
+      var label = document.createElement("p");
+      label.className = "small";
+      label.textContent = "Which move?";
+      choices.appendChild(label);
+      list.forEach(function (m) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "choice";
+        b.textContent = m.notation;
+        b.setAttribute("data-move", m.text);
+        b.addEventListener("click", function () { choose(m); });
+        choices.appendChild(b);
+      });
+      choices.querySelector("button").focus();
+    }
+
+    function clicked(cell) {
+      if (clicks.length && cell === clicks[0] && clicks.length === 1) {
+        showStarts(); // the same piece again: choose another
+        return;
+      }
+      var starts = moves.filter(function (m) { return m.path[0] === cell; });
+      if (!clicks.length || (starts.length && candidates.every(function (m) { return m.path.indexOf(cell) < 1; }))) {
+        if (!starts.length) { showStarts(); return; }
+        clicks = [cell];
+        candidates = starts;
+        showTargets();
+        return;
+      }
+      clicks.push(cell);
+      var fitting = candidates.filter(fits);
+      if (!fitting.length) { clicks.pop(); return; }
+      candidates = fitting;
+      var ending = candidates.filter(function (m) { return last(m) === cell; });
+      var going = candidates.filter(function (m) { return last(m) !== cell; });
+      if (ending.length && !going.length) {
+        if (ending.length === 1) choose(ending[0]); else offer(ending);
+      } else if (ending.length) {
+        offer(candidates); // end here, or go on along a longer path
+        showTargets();
+      } else {
+        showTargets(); // a multi-jump: go on to its next landing
+      }
+    }
+
+    input.addEventListener("input", function () { if (choices.querySelector("#chosen-move")) choices.textContent = ""; });
+    showStarts();
+  }
+})();

@@ -1,0 +1,923 @@
+//! The HTML pages for players and spectators (issue 17): a page per game with
+//! the board (the SVG, from the viewer's side), the seats, clocks, the record
+//! and the transcript head; moving, draws, resigning and leave from forms; a
+//! player's page; the rules for players; the record as PGN and JSON.
+//!
+//! Server-rendered minijinja templates (`templates/page/`), one style sheet and
+//! one small script of plain JavaScript (`src/web/assets/`), both embedded:
+//! nothing is fetched from elsewhere. Every page is also usable without the
+//! script (the move is typed then). The pages ask the steward and the variant
+//! for everything and never name a game. Errors are pages too: a wrong game id
+//! is a 404 page that says so.
+//!
+//! Signed-in players act through forms that carry a CSRF token (see
+//! [`super::session`]); a pending move shows only to its own seat.
+
+use std::sync::OnceLock;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use minijinja::value::Serde;
+use minijinja::{Environment, Value, context};
+use serde::Deserialize;
+
+use super::session::{self, Session};
+use crate::render::svg::board_svg_interactive;
+use crate::rules::{Options, VariantId};
+use crate::steward::{Credential, DrawAction, MoveRequest, Refusal, Steward, StewardError, Submission};
+
+/// The pages' routes (the state is the steward).
+pub(super) fn router() -> Router<Steward> {
+    Router::new()
+        .route("/", get(home))
+        .route("/assets/site.css", get(style_sheet))
+        .route("/assets/play.js", get(script))
+        .route("/sign-in", get(sign_in_page).post(sign_in_with_token))
+        .route("/sign-out", post(sign_out))
+        .route("/me", get(player_page))
+        .route("/leave", post(declare_leave))
+        .route("/players/{player}/{key}/deadlines.ics", get(player_calendar))
+        .route("/rules", get(rules_index))
+        .route("/rules/{variant}", get(variant_rules))
+        .route("/games", get(find_game))
+        .route("/games/{id}", get(game_page))
+        .route("/games/{id}/sign-in", post(sign_in_with_link))
+        .route("/games/{id}/move", post(send_move))
+        .route("/games/{id}/envelope", post(send_envelope))
+        .route("/games/{id}/draw", post(draw))
+        .route("/games/{id}/resign", get(resign_page).post(resign))
+        .route("/games/{id}/rules", get(game_rules))
+        .route("/games/{id}/record.pgn", get(record_pgn))
+        .route("/games/{id}/record.json", get(record_json))
+}
+
+/// The pages' templates, embedded.
+fn templates() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        for (name, text) in [
+            ("page/base.html", include_str!("../../templates/page/base.html")),
+            ("page/error.html", include_str!("../../templates/page/error.html")),
+            ("page/home.html", include_str!("../../templates/page/home.html")),
+            ("page/sign_in.html", include_str!("../../templates/page/sign_in.html")),
+            ("page/game.html", include_str!("../../templates/page/game.html")),
+            ("page/resign.html", include_str!("../../templates/page/resign.html")),
+            ("page/player.html", include_str!("../../templates/page/player.html")),
+            ("page/rules.html", include_str!("../../templates/page/rules.html")),
+            ("page/rules_index.html", include_str!("../../templates/page/rules_index.html")),
+        ] {
+            // Part of the binary: a syntax error is a build bug the tests catch.
+            env.add_template(name, text).expect("embedded page template parses");
+        }
+        env
+    })
+}
+
+/// The pages' policy: this steward's own script and style sheet only, no
+/// frames, forms only to itself.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// An HTML answer with the pages' headers: not cached (it may show a seat's
+/// own pending move), no referrer, the policy above.
+fn html(status: StatusCode, body: String) -> Response {
+    let mut r = (status, body).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    r
+}
+
+/// A 303 to `to` (a path on this steward), with cookies to set.
+fn see_other(to: &str, cookies: Vec<HeaderValue>) -> Response {
+    let mut r = StatusCode::SEE_OTHER.into_response();
+    r.headers_mut().insert(header::LOCATION, HeaderValue::from_str(to).unwrap_or(HeaderValue::from_static("/")));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    for c in cookies {
+        r.headers_mut().append(header::SET_COOKIE, c);
+    }
+    r
+}
+
+/// The cookies of a new session: the session and its mark.
+fn session_cookies(steward: &Steward, address: &str) -> Vec<HeaderValue> {
+    let s = Session::new(steward.keys(), address, steward.now().timestamp());
+    vec![s.set_cookie(secure(steward)), session::set_mark(secure(steward))]
+}
+
+/// A page that reloads itself at once (see [`session::needs_reload`]).
+fn reload() -> Response {
+    html(
+        StatusCode::OK,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0\"><title>Fairsteward</title></head><body><p>Opening the page&hellip;</p></body></html>".to_owned(),
+    )
+}
+
+/// What every page knows of its visitor: the session, if signed in.
+struct Visitor {
+    session: Option<Session>,
+    csrf: String,
+}
+
+impl Visitor {
+    fn of(steward: &Steward, headers: &HeaderMap) -> Visitor {
+        let session = Session::from_headers(steward.keys(), headers, steward.now().timestamp());
+        let csrf = session.as_ref().map(|s| s.csrf(steward.keys())).unwrap_or_default();
+        Visitor { session, csrf }
+    }
+
+    /// The variables every template gets.
+    fn context(&self) -> Value {
+        context! { session => self.session.as_ref().map(|s| s.address.clone()), csrf => self.csrf.clone() }
+    }
+
+    /// The session of a form that acts: signed in, the form's CSRF token
+    /// right, and sent from one of this steward's pages.
+    fn acting(&self, steward: &Steward, headers: &HeaderMap, csrf: &str) -> Result<&Session, PageError> {
+        if !session::same_origin(headers) {
+            return Err(PageError::Forbidden(
+                "this form was sent from another site; open the game page and send it from there".into(),
+            ));
+        }
+        let s = self.session.as_ref().ok_or(PageError::SignIn)?;
+        if !s.csrf_matches(steward.keys(), csrf) {
+            return Err(PageError::Forbidden(
+                "this form is out of date (it belongs to an earlier sign-in); reload the page and send it again".into(),
+            ));
+        }
+        Ok(s)
+    }
+}
+
+/// Why a page cannot be shown as asked; every one is a page itself.
+#[derive(Debug)]
+enum PageError {
+    /// No such game, seat or page.
+    NotFound(String),
+    /// The request cannot be done; the message says why and what to do.
+    Refused(StatusCode, String),
+    /// Signing in is needed.
+    SignIn,
+    /// A form from elsewhere, or out of date.
+    Forbidden(String),
+    /// Ours: logged; nothing was accepted.
+    Internal(String),
+}
+
+impl From<StewardError> for PageError {
+    fn from(e: StewardError) -> PageError {
+        match e {
+            StewardError::Refused(r) => refusal(&r),
+            StewardError::Internal(e) => PageError::Internal(e),
+        }
+    }
+}
+
+/// A refusal in the pages' words: what was wrong, and what to do on the page.
+fn refusal(r: &Refusal) -> PageError {
+    let hint = match r {
+        Refusal::UnknownGame(_) => {
+            return PageError::NotFound(format!(
+                "{r}. Check the game id: six letters and digits, as in your board mail."
+            ));
+        }
+        Refusal::BadToken => return PageError::SignIn,
+        Refusal::IllegalMove(_) => " Choose a legal move: click one of your pieces to see where it may go.",
+        Refusal::WrongTurn { .. } | Refusal::AlreadyMoved { .. } => {
+            " The page was out of date; here it is as it stands now."
+        }
+        Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } | Refusal::CommitFirst => {
+            " Make the envelope with the command shown on the game page and paste it there."
+        }
+        _ => "",
+    };
+    let status = match r {
+        Refusal::IllegalMove(_)
+        | Refusal::BadEnvelope(_)
+        | Refusal::EnvelopeMismatch(_)
+        | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        Refusal::BadRequest(_) => StatusCode::BAD_REQUEST,
+        Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
+            StatusCode::FORBIDDEN
+        }
+        Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+        _ => StatusCode::CONFLICT,
+    };
+    PageError::Refused(status, format!("{}.{hint}", upper_first(&r.to_string())))
+}
+
+fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+impl PageError {
+    fn page(self) -> Response {
+        let (status, heading, message) = match self {
+            PageError::NotFound(m) => (StatusCode::NOT_FOUND, "Not found", m),
+            PageError::Refused(s, m) => (s, "Not done", m),
+            PageError::SignIn => (
+                StatusCode::UNAUTHORIZED,
+                "Please sign in",
+                "This needs a seat of the game: open the private link in your latest board mail (\"Play on the web\"), or sign in with your seat token.".to_owned(),
+            ),
+            PageError::Forbidden(m) => (StatusCode::FORBIDDEN, "Not sent", m),
+            PageError::Internal(e) => {
+                tracing::error!(error = %e, "internal error answering a page");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Something went wrong",
+                    "The steward could not do this and accepted nothing; please try again later.".to_owned(),
+                )
+            }
+        };
+        let body = templates()
+            .get_template("page/error.html")
+            .and_then(|t| t.render(context! { heading => heading, message => message }))
+            .unwrap_or_else(|_| format!("<!DOCTYPE html><title>{heading}</title><h1>{heading}</h1>"));
+        html(status, body)
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        self.page()
+    }
+}
+
+fn render(name: &str, ctx: Value) -> Result<String, PageError> {
+    templates()
+        .get_template(name)
+        .and_then(|t| t.render(ctx))
+        .map_err(|e| PageError::Internal(format!("page template {name}: {e:#}")))
+}
+
+/// The page not found, for every path outside the API that no route takes.
+pub(super) async fn not_found_page() -> Response {
+    PageError::NotFound(
+        "There is no page at this address. Games are at /games/<id>, as linked in every board mail.".into(),
+    )
+    .page()
+}
+
+// ---------------------------------------------------------------------------
+// Assets
+// ---------------------------------------------------------------------------
+
+async fn style_sheet() -> Response {
+    asset("text/css; charset=utf-8", include_str!("assets/site.css"))
+}
+
+async fn script() -> Response {
+    asset("text/javascript; charset=utf-8", include_str!("assets/play.js"))
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    let mut r = body.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600"));
+    r.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    r
+}
+
+// ---------------------------------------------------------------------------
+// Front page, signing in and out
+// ---------------------------------------------------------------------------
+
+async fn home(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let ctx = context! { variants => VariantId::names().collect::<Vec<_>>(), ..v.context() };
+    Ok(html(StatusCode::OK, render("page/home.html", ctx)?))
+}
+
+#[derive(Deserialize)]
+struct NextQuery {
+    next: Option<String>,
+}
+
+/// Only a path on this steward may follow a sign-in.
+fn local_path(next: Option<&str>) -> String {
+    match next {
+        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains('\\') => p.to_owned(),
+        _ => "/me".to_owned(),
+    }
+}
+
+async fn sign_in_page(
+    State(steward): State<Steward>,
+    headers: HeaderMap,
+    Query(q): Query<NextQuery>,
+) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let ctx = context! { next => local_path(q.next.as_deref()), ..v.context() };
+    Ok(html(StatusCode::OK, render("page/sign_in.html", ctx)?))
+}
+
+/// Reads a form body (`application/x-www-form-urlencoded`) into `T`.
+fn form<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, PageError> {
+    serde_urlencoded_from(body).map_err(|e| {
+        PageError::Refused(
+            StatusCode::BAD_REQUEST,
+            format!("The form could not be read ({e}); reload the page and send it again."),
+        )
+    })
+}
+
+fn serde_urlencoded_from<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, String> {
+    serde_urlencoded::from_bytes(body).map_err(|e| e.to_string())
+}
+
+#[derive(Deserialize)]
+struct TokenForm {
+    token: String,
+    next: Option<String>,
+}
+
+async fn sign_in_with_token(
+    State(steward): State<Steward>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    if !session::same_origin(&headers) {
+        return Err(PageError::Forbidden("sign in from this steward's own sign-in page".into()));
+    }
+    let f: TokenForm = form(&body)?;
+    let address = steward.sign_in_with_token(f.token).await.map_err(|_| {
+        PageError::Refused(
+            StatusCode::UNAUTHORIZED,
+            "That is not a seat token of this steward. Check it, or use the private link of a board mail.".into(),
+        )
+    })?;
+    Ok(see_other(&local_path(f.next.as_deref()), session_cookies(&steward, &address)))
+}
+
+fn secure(steward: &Steward) -> bool {
+    steward.public_url().starts_with("https://")
+}
+
+#[derive(Deserialize)]
+struct LinkForm {
+    seat: String,
+    key: String,
+}
+
+/// The private link's sign-in: the page's script posts the key from the
+/// fragment; a right key sets the session and sends the browser back.
+async fn sign_in_with_link(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    if !session::same_origin(&headers) {
+        return Err(PageError::Forbidden("open the private link itself, from your board mail".into()));
+    }
+    let f: LinkForm = form(&body)?;
+    let address = match steward.sign_in(id.clone(), f.seat.clone(), f.key).await {
+        Ok(a) => a,
+        Err(StewardError::Refused(Refusal::UnknownGame(g))) => return Err(refusal(&Refusal::UnknownGame(g))),
+        Err(StewardError::Refused(_)) => {
+            return Err(PageError::Refused(
+                StatusCode::UNAUTHORIZED,
+                "This private link is not (or no longer) valid: it may be cut short, or the seat's address has changed since. Use the link in your latest board mail.".into(),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let seat: String = f.seat.chars().filter(char::is_ascii_alphanumeric).collect();
+    Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), session_cookies(&steward, &address)))
+}
+
+/// A form that acts: it carries the session's CSRF token.
+trait ActingForm: serde::de::DeserializeOwned {
+    /// The token the form carried.
+    fn csrf(&self) -> &str;
+}
+
+/// The credential of a signed-in player acting for `seat` (their seat of the
+/// game when `None`).
+fn acts_for(s: &Session, seat: Option<String>) -> Credential {
+    Credential::Session { address: s.address.clone(), seat }
+}
+
+/// Reads an acting form and checks it (see [`Visitor::acting`]): the visitor,
+/// the form and the session.
+fn acting_form<T: ActingForm>(
+    steward: &Steward,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<(Visitor, T, Session), PageError> {
+    let v = Visitor::of(steward, headers);
+    let f: T = form(body)?;
+    let s = v.acting(steward, headers, f.csrf())?.clone();
+    Ok((v, f, s))
+}
+
+macro_rules! acting_forms {
+    ($($form:ty),*) => {$(
+        impl ActingForm for $form {
+            fn csrf(&self) -> &str {
+                &self.csrf
+            }
+        }
+    )*};
+}
+
+acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm);
+
+#[derive(Deserialize)]
+struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+async fn sign_out(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, PageError> {
+    acting_form::<CsrfForm>(&steward, &headers, &body)?;
+    Ok(see_other("/", session::clear_cookies(secure(&steward)).to_vec()))
+}
+
+// ---------------------------------------------------------------------------
+// The game page and its forms
+// ---------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+struct GameQuery {
+    seat: Option<String>,
+    done: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct FindQuery {
+    id: Option<String>,
+}
+
+async fn find_game(Query(q): Query<FindQuery>) -> Response {
+    let id: String = q.id.unwrap_or_default().chars().filter(char::is_ascii_alphanumeric).take(12).collect();
+    if id.is_empty() {
+        see_other("/", Vec::new())
+    } else {
+        see_other(&format!("/games/{}", id.to_ascii_uppercase()), Vec::new())
+    }
+}
+
+/// What a `done` in the address says after a form went through.
+fn flash(done: Option<&str>) -> Option<&'static str> {
+    Some(match done? {
+        "move" => {
+            "Your move is in. The others learn only that you have moved; the turn resolves when every seat that owes a move has sent one."
+        }
+        "turn" => "Your move is in, and it completed the turn: the board and the moves below show the turn played.",
+        "envelope" => "Your envelope is in.",
+        "draw-offer" => "You offer a draw. It stands until the others accept or decline it, or the turn resolves.",
+        "draw-accept" => "You accept the draw.",
+        "draw-decline" => "You decline the draw; play goes on.",
+        "resigned" => "You resigned.",
+        "leave" => "Your leave is recorded; your clocks stand still for those days.",
+        _ => return None,
+    })
+}
+
+async fn game_page(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    Query(q): Query<GameQuery>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    if session::needs_reload(&headers, v.session.as_ref()) {
+        return Ok(reload());
+    }
+    game_response(&steward, &v, id, q.seat, flash(q.done.as_deref()), None, StatusCode::OK).await
+}
+
+/// The game page for `v`, with a note or an error above it.
+async fn game_response(
+    steward: &Steward,
+    v: &Visitor,
+    id: String,
+    seat: Option<String>,
+    flash: Option<&str>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let credential = v.session.as_ref().map(|s| acts_for(s, seat.clone()));
+    let page = match steward.page(id.clone(), credential.clone()).await {
+        // Signed in, but holding no seat here: a spectator like anyone.
+        Err(StewardError::Refused(Refusal::BadToken)) if credential.is_some() => steward.page(id, None).await?,
+        other => other?,
+    };
+    let svg = board_svg_interactive(&page.board.view, &page.board.marks, page.board.viewer);
+    let ctx = context! {
+        game => Value::from(Serde(&page.game)),
+        viewer => Value::from(Serde(&page.viewer)),
+        board_svg => svg,
+        record => Value::from(Serde(&page.record)),
+        legal => Value::from(Serde(&page.legal)),
+        marked => page.marked,
+        has_pgn => page.has_pgn,
+        turn_since => page.turn_since,
+        fingerprint => page.fingerprint,
+        public_url => steward.public_url(),
+        flash => flash,
+        error => error,
+        ..v.context()
+    };
+    Ok(html(status, render("page/game.html", ctx)?))
+}
+
+/// Runs a form's act; on a refusal shows the game page again with the reason
+/// (and the status that says it), else sends the browser back to the page.
+async fn after_act(
+    steward: &Steward,
+    v: &Visitor,
+    id: String,
+    seat: &str,
+    result: Result<(), StewardError>,
+    done: &str,
+) -> Result<Response, PageError> {
+    let seat: String = seat.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    match result {
+        Ok(()) => Ok(see_other(&format!("/games/{}?seat={seat}&done={done}", id.to_ascii_uppercase()), Vec::new())),
+        Err(e) => match PageError::from(e) {
+            PageError::Refused(status, message) => {
+                game_response(steward, v, id, Some(seat), None, Some(message), status).await
+            }
+            other => Err(other),
+        },
+    }
+}
+
+#[derive(Deserialize)]
+struct MoveForm {
+    #[serde(default)]
+    csrf: String,
+    seat: Option<String>,
+    turn: u32,
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn send_move(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    let (v, f, s) = acting_form::<MoveForm>(&steward, &headers, &body)?;
+    let req = MoveRequest {
+        game: id.clone(),
+        credential: Some(acts_for(&s, f.seat.clone())),
+        submission: Submission::Move { turn: f.turn, text: f.text },
+        kept: steward.kept_copy(&body),
+        door: "web",
+    };
+    let (result, done) = match steward.submit_move(req, steward.now()).await {
+        Ok(receipt) if receipt.resolved => (Ok(()), "turn"),
+        Ok(_) => (Ok(()), "move"),
+        Err(e) => (Err(e), "move"),
+    };
+    after_act(&steward, &v, id, f.seat.as_deref().unwrap_or_default(), result, done).await
+}
+
+#[derive(Deserialize)]
+struct EnvelopeForm {
+    #[serde(default)]
+    csrf: String,
+    seat: Option<String>,
+    envelope: String,
+}
+
+/// A pasted envelope: a move, commitment or reveal, or a signed resignation or
+/// draw action (games that want signatures or commit-reveal).
+async fn send_envelope(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    use crate::protocol::{Action, Body, Envelope};
+    let (v, f, s) = acting_form::<EnvelopeForm>(&steward, &headers, &body)?;
+    let seat = f.seat.clone().unwrap_or_default();
+    let env = match Envelope::find(&f.envelope) {
+        Ok(Some(env)) => env,
+        Ok(None) => {
+            let e = Refusal::BadEnvelope("no envelope found: paste the whole block from -----BEGIN FAIRSTEWARD MOVE----- to -----END FAIRSTEWARD MOVE-----".into());
+            return after_act(&steward, &v, id, &seat, Err(e.into()), "envelope").await;
+        }
+        Err(e) => {
+            let e = Refusal::BadEnvelope(e.to_string());
+            return after_act(&steward, &v, id, &seat, Err(e.into()), "envelope").await;
+        }
+    };
+    let session = acts_for(&s, f.seat.clone());
+    let now = steward.now();
+    let result = match &env.body {
+        Body::Action(Action::Resign) => {
+            steward.resign(id.clone(), Some(Credential::Signed(env)), now).await.map(|_| ())
+        }
+        Body::Action(a @ (Action::OfferDraw | Action::AcceptDraw | Action::DeclineDraw)) => {
+            let action = match a {
+                Action::AcceptDraw => DrawAction::Accept,
+                Action::DeclineDraw => DrawAction::Decline,
+                _ => DrawAction::Offer,
+            };
+            steward.draw(id.clone(), Some(Credential::Signed(env)), action, now).await.map(|_| ())
+        }
+        Body::Action(Action::Leave { .. }) => steward.declare_leave_signed(env).await.map(|_| ()),
+        _ => {
+            let req = MoveRequest {
+                game: id.clone(),
+                credential: Some(session),
+                submission: Submission::Envelope(env),
+                kept: steward.kept_copy(&body),
+                door: "web",
+            };
+            steward.submit_move(req, now).await.map(|_| ())
+        }
+    };
+    after_act(&steward, &v, id, &seat, result, "envelope").await
+}
+
+#[derive(Deserialize)]
+struct DrawForm {
+    #[serde(default)]
+    csrf: String,
+    seat: Option<String>,
+    action: DrawAction,
+}
+
+async fn draw(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    let (v, f, s) = acting_form::<DrawForm>(&steward, &headers, &body)?;
+    let credential = acts_for(&s, f.seat.clone());
+    let result = steward.draw(id.clone(), Some(credential), f.action, steward.now()).await.map(|_| ());
+    let done = match f.action {
+        DrawAction::Offer => "draw-offer",
+        DrawAction::Accept => "draw-accept",
+        DrawAction::Decline => "draw-decline",
+    };
+    after_act(&steward, &v, id, f.seat.as_deref().unwrap_or_default(), result, done).await
+}
+
+/// The confirmation step before resigning.
+async fn resign_page(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    Query(q): Query<GameQuery>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let s = v.session.as_ref().ok_or(PageError::SignIn)?;
+    let page = steward.page(id, Some(acts_for(s, q.seat))).await?;
+    if page.game.outcome.is_some() {
+        return Err(PageError::Refused(StatusCode::CONFLICT, "The game is over already.".into()));
+    }
+    let ctx = context! {
+        game => Value::from(Serde(&page.game)),
+        viewer => Value::from(Serde(&page.viewer)),
+        ..v.context()
+    };
+    Ok(html(StatusCode::OK, render("page/resign.html", ctx)?))
+}
+
+#[derive(Deserialize)]
+struct ResignForm {
+    #[serde(default)]
+    csrf: String,
+    seat: Option<String>,
+    #[serde(default)]
+    confirm: String,
+}
+
+async fn resign(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    let (v, f, s) = acting_form::<ResignForm>(&steward, &headers, &body)?;
+    let seat = f.seat.clone().unwrap_or_default();
+    if f.confirm != "yes" {
+        // Never without the confirmation step.
+        return Ok(see_other(&format!("/games/{}/resign?seat={seat}", id.to_ascii_uppercase()), Vec::new()));
+    }
+    let credential = acts_for(&s, f.seat.clone());
+    let result = steward.resign(id.clone(), Some(credential), steward.now()).await.map(|_| ());
+    after_act(&steward, &v, id, &seat, result, "resigned").await
+}
+
+// ---------------------------------------------------------------------------
+// The player's page, leave, the calendar feed
+// ---------------------------------------------------------------------------
+
+/// The calendar feed's address of `player`: the address itself and a MAC, so
+/// the feed needs no sign-in (calendar apps have no cookies) and no stored key.
+fn calendar_path(steward: &Steward, player: &str) -> String {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(player.as_bytes());
+    format!("/players/{encoded}/{}/deadlines.ics", calendar_key(steward, player))
+}
+
+fn calendar_key(steward: &Steward, player: &str) -> String {
+    let tag = steward.keys().capability_tag(format!("calendar|{}", player.to_ascii_lowercase()).as_bytes());
+    crate::ids::hex(&tag.as_ref()[..16])
+}
+
+async fn player_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let Some(s) = &v.session else {
+        if session::needs_reload(&headers, None) {
+            return Ok(reload());
+        }
+        return Ok(see_other("/sign-in?next=/me", Vec::new()));
+    };
+    player_response(&steward, &v, s, None, None, StatusCode::OK).await
+}
+
+async fn player_response(
+    steward: &Steward,
+    v: &Visitor,
+    s: &Session,
+    flash: Option<&str>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let games = steward.player_games(s.address.clone()).await?;
+    let calendar = format!("{}{}", steward.public_url(), calendar_path(steward, &s.address));
+    let ctx = context! {
+        games => Value::from(Serde(&games)),
+        calendar_text => calendar.clone(),
+        calendar => calendar,
+        flash => flash,
+        error => error,
+        ..v.context()
+    };
+    Ok(html(status, render("page/player.html", ctx)?))
+}
+
+#[derive(Deserialize)]
+struct LeaveForm {
+    #[serde(default)]
+    csrf: String,
+    from: String,
+    to: String,
+}
+
+async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, PageError> {
+    use crate::clock::leave::LeaveRequest;
+    let (v, f, s) = acting_form::<LeaveForm>(&steward, &headers, &body)?;
+    let result = match LeaveRequest::new(&f.from, &f.to) {
+        Ok(request) => steward.declare_leave(s.address.clone(), request).await.map(|_| ()),
+        Err(e) => Err(Refusal::BadRequest(format!("leave: {e}")).into()),
+    };
+    match result {
+        Ok(()) => player_response(&steward, &v, &s, flash(Some("leave")), None, StatusCode::OK).await,
+        Err(e) => match PageError::from(e) {
+            PageError::Refused(status, message) => player_response(&steward, &v, &s, None, Some(message), status).await,
+            other => Err(other),
+        },
+    }
+}
+
+async fn player_calendar(
+    State(steward): State<Steward>,
+    Path((player, key)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    use base64::Engine as _;
+    let address = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(player.as_bytes())
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .filter(|a| {
+            let expected = calendar_key(&steward, a);
+            expected.len() == key.len() && expected.bytes().zip(key.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+        })
+        .ok_or_else(|| {
+            PageError::NotFound("This calendar address is not valid; copy it again from your games page.".into())
+        })?;
+    let text = steward.player_deadlines_ics(address).await?;
+    Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8")], text).into_response())
+}
+
+// ---------------------------------------------------------------------------
+// Rules for players
+// ---------------------------------------------------------------------------
+
+async fn rules_index(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let ctx = context! { variants => VariantId::names().collect::<Vec<_>>(), ..v.context() };
+    Ok(html(StatusCode::OK, render("page/rules_index.html", ctx)?))
+}
+
+async fn variant_rules(
+    State(steward): State<Steward>,
+    Path(variant): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let id: VariantId =
+        variant.parse().map_err(|e: crate::rules::UnknownVariant| PageError::NotFound(format!("{e}.")))?;
+    let rules = id.rulebook(&Options::new()).map_err(|e| PageError::Internal(e.to_string()))?;
+    let ctx = context! {
+        variant => id.name(),
+        guide => rules.guide().map(super::guide::to_html),
+        ..v.context()
+    };
+    Ok(html(StatusCode::OK, render("page/rules.html", ctx)?))
+}
+
+async fn game_rules(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let v = Visitor::of(&steward, &headers);
+    let game = steward.status(id, None).await?;
+    let variant: VariantId =
+        game.variant.parse().map_err(|e: crate::rules::UnknownVariant| PageError::Internal(e.to_string()))?;
+    let rules = variant.rulebook(&Options::new()).map_err(|e| PageError::Internal(e.to_string()))?;
+    let options: Vec<(String, String)> = game
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+        .collect();
+    let ctx = context! {
+        variant => variant.name(),
+        guide => rules.guide().map(super::guide::to_html),
+        game => game.id,
+        seats => game.seats.iter().map(|s| format!("{} ({})", s.seat, s.player)).collect::<Vec<_>>(),
+        options => options,
+        auth => game.auth,
+        secrecy => game.secrecy,
+        spectator_delay => game.spectator_delay,
+        clock => game.clock.map(|c| c.description),
+        ..v.context()
+    };
+    Ok(html(StatusCode::OK, render("page/rules.html", ctx)?))
+}
+
+// ---------------------------------------------------------------------------
+// The record for download
+// ---------------------------------------------------------------------------
+
+/// The viewer's credential for a download: the session's seat, if it holds
+/// one in the game (else a spectator's view).
+async fn record_for(
+    steward: &Steward,
+    headers: &HeaderMap,
+    id: String,
+) -> Result<crate::steward::RecordExport, PageError> {
+    let v = Visitor::of(steward, headers);
+    let credential = v.session.as_ref().map(|s| acts_for(s, None));
+    Ok(match steward.record(id.clone(), credential.clone()).await {
+        Err(StewardError::Refused(Refusal::BadToken)) if credential.is_some() => steward.record(id, None).await?,
+        other => other?,
+    })
+}
+
+/// `Content-Disposition` for a download named after the game.
+fn attachment(id: &str, ext: &str) -> HeaderValue {
+    let id: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
+    HeaderValue::from_str(&format!("attachment; filename=\"fairsteward-{}.{ext}\"", id.to_ascii_uppercase()))
+        .unwrap_or(HeaderValue::from_static("attachment"))
+}
+
+async fn record_pgn(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let export = record_for(&steward, &headers, id.clone()).await?;
+    let pgn = export.pgn.ok_or_else(|| {
+        PageError::NotFound("This game's variant has no PGN form; its record is at record.json.".into())
+    })?;
+    let mut r = pgn.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(crate::rules::record::PGN_MEDIA_TYPE));
+    r.headers_mut().insert(header::CONTENT_DISPOSITION, attachment(&id, "pgn"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(r)
+}
+
+async fn record_json(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let export = record_for(&steward, &headers, id.clone()).await?;
+    let mut r = axum::Json(export.json).into_response();
+    r.headers_mut().insert(header::CONTENT_DISPOSITION, attachment(&id, "json"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(r)
+}

@@ -1,0 +1,211 @@
+//! Signing players in on the web pages (issue 17).
+//!
+//! A board mail carries a private link, `/games/<id>#sign-in=<seat>.<key>`
+//! ([`crate::protocol::capability::sign_in_key`]). The key travels in the
+//! fragment, which browsers never send to a server nor put in a `Referer`; the
+//! page's script takes it out of the address bar (`history.replaceState`) and
+//! posts it, and the answer sets a session cookie and sends the browser back to
+//! the page (303). A seat token pasted into the sign-in form does the same.
+//!
+//! The session is the player's registered address, signed by the steward (no
+//! store: `v1.<address, base64url>.<expiry, unix seconds>.<HMAC>`), in an
+//! `HttpOnly`, `SameSite=Strict` cookie (`Secure` when the steward's public URL
+//! is https). It is valid until it expires and while the address holds a seat;
+//! a change of a seat's address leaves the old address's sessions without it.
+//!
+//! Every form that acts carries a CSRF token derived from the session
+//! ([`Session::csrf`]), and a POST whose `Origin` or `Sec-Fetch-Site` says it
+//! came from another site is refused before anything else.
+
+use axum::http::{HeaderMap, HeaderValue, header};
+use base64::Engine as _;
+
+use crate::ids::hex;
+use crate::protocol::StewardKeys;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "fairsteward_session";
+
+/// How long a session lasts, in seconds (30 days).
+pub const LIFETIME_SECONDS: i64 = 30 * 24 * 3600;
+
+/// A signed-in player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    /// The player's registered address, lower case.
+    pub address: String,
+    /// The cookie's value, from which the CSRF token derives.
+    value: String,
+}
+
+fn mac(keys: &StewardKeys, label: &str, text: &str) -> String {
+    hex(&keys.capability_tag(format!("{label}|{text}").as_bytes()).as_ref()[..16])
+}
+
+/// Constant-time comparison of two texts.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl Session {
+    /// A new session for `address`, valid until `now + LIFETIME_SECONDS`.
+    pub fn new(keys: &StewardKeys, address: &str, now: i64) -> Session {
+        let address = address.trim().to_ascii_lowercase();
+        let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(address.as_bytes());
+        let body = format!("v1.{encoded}.{}", now + LIFETIME_SECONDS);
+        let value = format!("{body}.{}", mac(keys, "web-session", &body));
+        Session { address, value }
+    }
+
+    /// The session a cookie value proves at `now`, if it is ours and current.
+    pub fn from_value(keys: &StewardKeys, value: &str, now: i64) -> Option<Session> {
+        let (body, given) = value.rsplit_once('.')?;
+        if !same(given, &mac(keys, "web-session", body)) {
+            return None;
+        }
+        let mut parts = body.split('.');
+        let (version, encoded, expires) = (parts.next()?, parts.next()?, parts.next()?);
+        if version != "v1" || parts.next().is_some() || expires.parse::<i64>().ok()? < now {
+            return None;
+        }
+        let address = String::from_utf8(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(encoded).ok()?).ok()?;
+        Some(Session { address, value: value.to_owned() })
+    }
+
+    /// The session in a request's cookies, if any is valid at `now`.
+    pub fn from_headers(keys: &StewardKeys, headers: &HeaderMap, now: i64) -> Option<Session> {
+        headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .filter(|(name, _)| *name == COOKIE)
+            .find_map(|(_, value)| Session::from_value(keys, value.trim(), now))
+    }
+
+    /// The CSRF token of this session's forms.
+    pub fn csrf(&self, keys: &StewardKeys) -> String {
+        mac(keys, "web-csrf", &self.value)
+    }
+
+    /// Whether `token` is this session's CSRF token.
+    pub fn csrf_matches(&self, keys: &StewardKeys, token: &str) -> bool {
+        same(token.trim(), &self.csrf(keys))
+    }
+
+    /// The `Set-Cookie` value that stores this session.
+    pub fn set_cookie(&self, secure: bool) -> HeaderValue {
+        let secure = if secure { "; Secure" } else { "" };
+        HeaderValue::from_str(&format!(
+            "{COOKIE}={}; Path=/; Max-Age={LIFETIME_SECONDS}; HttpOnly; SameSite=Strict{secure}",
+            self.value
+        ))
+        .expect("a session cookie is ASCII")
+    }
+}
+
+/// The name of the cookie that only says "this browser has signed in here"
+/// (no secret, `SameSite=Lax`): a `SameSite=Strict` session cookie does not come
+/// with a link followed from another site (a webmail's "Game page"), so a page
+/// asked that way by a browser with this mark reloads itself once, from here,
+/// and then has its session ([`needs_reload`]).
+pub const MARK: &str = "fairsteward_signed_in";
+
+/// The `Set-Cookie` value of [`MARK`].
+pub fn set_mark(secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!("{MARK}=1; Path=/; Max-Age={LIFETIME_SECONDS}; HttpOnly; SameSite=Lax{secure}"))
+        .expect("ASCII")
+}
+
+/// The `Set-Cookie` values that end a session (and its mark).
+pub fn clear_cookies(secure: bool) -> [HeaderValue; 2] {
+    let secure = if secure { "; Secure" } else { "" };
+    [COOKIE, MARK].map(|name| {
+        HeaderValue::from_str(&format!("{name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict{secure}")).expect("ASCII")
+    })
+}
+
+/// Whether a page asked without a session should reload itself once to get
+/// it: the browser carries the [`MARK`] of an earlier sign-in, and the request
+/// came from another site (so a `SameSite=Strict` cookie was held back).
+pub fn needs_reload(headers: &HeaderMap, session: Option<&Session>) -> bool {
+    let cross_site = headers.get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"cross-site");
+    let marked = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| pair.trim().split_once('=').is_some_and(|(name, _)| name == MARK));
+    session.is_none() && cross_site && marked
+}
+
+/// Whether a form's POST came from a page of this steward: `Sec-Fetch-Site`,
+/// when the browser sends it, must be `same-origin`; else an `Origin`, when
+/// sent, must be this host's. (The `SameSite=Strict` cookie and the CSRF token
+/// guard the acting forms too; this also guards signing in.)
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    let text = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    if let Some(site) = text(header::HeaderName::from_static("sec-fetch-site")) {
+        return site == "same-origin";
+    }
+    match (text(header::ORIGIN), text(header::HOST)) {
+        (None, _) => true,
+        (Some(origin), Some(host)) => origin.split_once("://").is_some_and(|(_, rest)| rest == host),
+        (Some(_), None) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys() -> StewardKeys {
+        StewardKeys::from_secrets_for_tests([1; 32], [2; 32])
+    }
+
+    #[test]
+    fn sessions_round_trip_and_expire() {
+        let k = keys();
+        let s = Session::new(&k, "Alice@Example.org", 1000);
+        assert_eq!(s.address, "alice@example.org");
+        assert_eq!(Session::from_value(&k, &s.value, 1000 + LIFETIME_SECONDS), Some(s.clone()));
+        assert_eq!(Session::from_value(&k, &s.value, 1001 + LIFETIME_SECONDS), None, "expired");
+        let forged = s.value.replacen("v1.", "v1.Ym9i", 1);
+        assert_eq!(Session::from_value(&k, &forged, 1000), None, "altered");
+        let unsigned = format!("{}.{}", s.value.rsplit_once('.').unwrap().0, "0".repeat(32));
+        assert_eq!(Session::from_value(&k, &unsigned, 1000), None, "a MAC of its own");
+    }
+
+    #[test]
+    fn cookies_are_read_among_others_and_csrf_tokens_belong_to_their_session() {
+        let k = keys();
+        let s = Session::new(&k, "alice@example.org", 0);
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, HeaderValue::from_str(&format!("a=b; {COOKIE}={}; c=d", s.value)).unwrap());
+        assert_eq!(Session::from_headers(&k, &headers, 5), Some(s.clone()));
+        let t = Session::new(&k, "alice@example.org", 1);
+        assert!(s.csrf_matches(&k, &s.csrf(&k)));
+        assert!(!t.csrf_matches(&k, &s.csrf(&k)));
+        let cookie = s.set_cookie(false);
+        let cookie = cookie.to_str().unwrap();
+        assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"));
+    }
+
+    #[test]
+    fn cross_site_posts_are_told_apart() {
+        let h = |pairs: &[(&'static str, &str)]| {
+            let mut m = HeaderMap::new();
+            for (k, v) in pairs {
+                m.insert(*k, HeaderValue::from_str(v).unwrap());
+            }
+            m
+        };
+        assert!(same_origin(&h(&[("sec-fetch-site", "same-origin")])));
+        assert!(!same_origin(&h(&[("sec-fetch-site", "cross-site"), ("origin", "http://a")])));
+        assert!(same_origin(&h(&[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1:8080")])));
+        assert!(!same_origin(&h(&[("origin", "http://evil.example"), ("host", "127.0.0.1:8080")])));
+        assert!(same_origin(&h(&[])), "a client that sends neither (curl) is no browser to fool");
+    }
+}
