@@ -37,8 +37,8 @@ pub use moves::{MoveKind, TdMove};
 pub use state::{Colour, Kind, TdState};
 
 use super::{
-    BoardView, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat,
-    SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardView, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat, SeatMove,
+    SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White, first to move.
@@ -232,10 +232,6 @@ impl Variant for TriDChess {
     }
 
     fn move_forms(&self, state: &TdState, seat: Seat) -> String {
-        if seat == seat_of(state.side) {
-            notation::forms(state)
-        } else {
-            notation::forms(&TdState::start())
-        }
+        if seat == seat_of(state.side) { notation::forms(state) } else { notation::forms(&TdState::start()) }
     }
 }

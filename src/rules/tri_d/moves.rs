@@ -153,10 +153,8 @@ pub fn attacked(t: &Tables, bits: &Bits, col: u8, by: Colour) -> bool {
         return true;
     }
     let queens = bits.kind[Kind::Queen as usize];
-    let riders = [
-        (bits.kind[Kind::Rook as usize] | queens) & theirs,
-        (bits.kind[Kind::Bishop as usize] | queens) & theirs,
-    ];
+    let riders =
+        [(bits.kind[Kind::Rook as usize] | queens) & theirs, (bits.kind[Kind::Bishop as usize] | queens) & theirs];
     let occupied = bits.occupied();
     for (group, &sliders) in riders.iter().enumerate() {
         if sliders & t.lines[c][group] == 0 {
@@ -184,10 +182,8 @@ fn pinned_columns(t: &Tables, bits: &Bits, us: Colour, king_col: u8) -> u64 {
     let own = bits.colour[us.index()];
     let theirs = bits.colour[us.other().index()];
     let queens = bits.kind[Kind::Queen as usize];
-    let riders = [
-        (bits.kind[Kind::Rook as usize] | queens) & theirs,
-        (bits.kind[Kind::Bishop as usize] | queens) & theirs,
-    ];
+    let riders =
+        [(bits.kind[Kind::Rook as usize] | queens) & theirs, (bits.kind[Kind::Bishop as usize] | queens) & theirs];
     let k = king_col as usize;
     let mut pinned = 0u64;
     for (d, ray) in t.rays[k].iter().enumerate() {

@@ -247,7 +247,7 @@ fn matches(st: &TdState, p: &Pattern, mv: &TdMove) -> bool {
         (Body::Castle { long }, MoveKind::CastleShort) => !long,
         (Body::Castle { long }, MoveKind::CastleLong) => *long,
         (Body::Board { from, to, promotion }, MoveKind::Board) => {
-            from.0 == mv.from && to.0 == mv.to && *promotion == mv.promotion
+            from.0 == mv.from && to.0 == mv.to && promotion.is_none_or(|k| Some(k) == mv.promotion)
         }
         (Body::Piece { piece, from, to, promotion }, kind) if kind != MoveKind::Board => {
             let moved = mover(st, mv);
@@ -258,7 +258,7 @@ fn matches(st: &TdState, p: &Pattern, mv: &TdMove) -> bool {
             piece_ok
                 && from.matches(Square(mv.from))
                 && to.matches(Square(mv.to))
-                && *promotion == mv.promotion
+                && promotion.is_none_or(|k| Some(k) == mv.promotion)
         }
         _ => false,
     }
@@ -332,7 +332,9 @@ fn refusal(st: &TdState, patterns: &[Pattern]) -> String {
                     _ => return format!("the board on {from} carries more than one piece and cannot move (§7)"),
                 };
                 if owner != us {
-                    return format!("the board on {from} is not yours to move (§7: its piece's owner, or its marking, decides)");
+                    return format!(
+                        "the board on {from} is not yours to move (§7: its piece's owner, or its marking, decides)"
+                    );
                 }
                 return format!(
                     "{check}the board on {from} cannot go there: to a free neighbouring pin, forward or sideways when it carries a piece (§7)"
@@ -457,14 +459,17 @@ fn forms_of(st: &TdState, legal: &[TdMove]) -> String {
         examples.push(s.clone());
         // The target's level left out, when no other level of that column fits.
         let to = Square(m.to);
-        let other_level = legal.iter().any(|o| {
-            o.from == m.from && o.to != m.to && Square(o.to).x() == to.x() && Square(o.to).y() == to.y()
-        });
+        let other_level = legal
+            .iter()
+            .any(|o| o.from == m.from && o.to != m.to && Square(o.to).x() == to.x() && Square(o.to).y() == to.y());
         if !other_level && let Some(without) = s.strip_suffix(&to.level().to_string()) {
             examples.push(format!("{without} (the level left out when only one fits)"));
         }
     }
-    let board = legal.iter().find(|m| m.is_board()).map_or_else(|| "QL1-QL3".to_owned(), |m| TdMove { prefix: None, ..*m }.to_string());
+    let board = legal
+        .iter()
+        .find(|m| m.is_board())
+        .map_or_else(|| "QL1-QL3".to_owned(), |m| TdMove { prefix: None, ..*m }.to_string());
     format!(
         "write moves like {}, levels W N B or QL1…KL6 (German S, DP1…, KP1…), board moves like {board}, castling O-O or O-O-O; a pending promotion first, like a8B=Q;<move>",
         examples.join(", ")

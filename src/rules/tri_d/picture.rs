@@ -91,7 +91,11 @@ pub fn shape(st: &TdState) -> BoardShape {
     // panel's outside, a pin's beside its board's outer row.
     let row_y = |panel: u8, rank: u8| f32::from(rank) + 0.5 + PANEL_Y[panel as usize];
     for (b, rank) in [(0u8, 2u8), (1, 5), (2, 7)] {
-        labels.push(label(Level::MAIN_NAMES[b as usize].to_owned(), Point::new(RIGHT, row_y(b, rank)), Point::new(1.0, 0.0)));
+        labels.push(label(
+            Level::MAIN_NAMES[b as usize].to_owned(),
+            Point::new(RIGHT, row_y(b, rank)),
+            Point::new(1.0, 0.0),
+        ));
     }
     for n in 1..=6u8 {
         let names: Vec<String> = [false, true]
@@ -169,4 +173,3 @@ pub fn path(before: Option<&TdState>, mv: &TdMove) -> MovePath {
         }
     }
 }
-

@@ -410,10 +410,8 @@ impl TdState {
                 Colour::Black => [6, 5],
             };
             if self.piece(ep) != Some((Kind::Pawn, mover)) || !ranks.contains(&ep.y()) {
-                problems.push(format!(
-                    "ep {ep}: no {} pawn that has just double-stepped stands there",
-                    colour_name(mover)
-                ));
+                problems
+                    .push(format!("ep {ep}: no {} pawn that has just double-stepped stands there", colour_name(mover)));
             }
         }
         for s in 0..96u8 {
@@ -514,7 +512,11 @@ fn read_rows(
             } else if (b'1'..=b'0' + width).contains(&c) {
                 file += c - b'0';
             } else {
-                problems.push(format!("{what}: row {} has {:?}, not a piece letter or a digit 1-{width}", r + 1, char::from(c)));
+                problems.push(format!(
+                    "{what}: row {} has {:?}, not a piece letter or a digit 1-{width}",
+                    r + 1,
+                    char::from(c)
+                ));
                 return;
             }
         }
@@ -671,9 +673,8 @@ impl fmt::Display for TdState {
             }
             let board = 2 - r / 4;
             let rank = Level::main_low_rank(board) + 3 - r % 4;
-            let squares = (1..=4).map(|x| {
-                Square::at(x, rank, Level::Main(board)).map_or(0, |sq| self.board[sq.0 as usize])
-            });
+            let squares =
+                (1..=4).map(|x| Square::at(x, rank, Level::Main(board)).map_or(0, |sq| self.board[sq.0 as usize]));
             write_row(&mut out, squares)?;
         }
         out.push(' ');
