@@ -20,6 +20,9 @@ use std::process::Command;
 use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;
 
+#[path = "common/perft_file.rs"]
+mod perft_file;
+
 fn oracle(args: &[&str]) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new("python3")
@@ -109,32 +112,13 @@ fn games(args: &[&str]) -> (usize, [usize; 3]) {
 
 const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tri-d-chess.perft"));
 
-/// The cases of the perft file: (id, state, [(depth, nodes)]).
-fn perft_cases() -> Vec<(String, String, Vec<(u32, u64)>)> {
-    let mut cases: Vec<(String, String, Vec<(u32, u64)>)> = Vec::new();
-    for raw in DATA.lines() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        let Some((key, rest)) = line.split_once(' ') else { continue };
-        match key {
-            "id" => cases.push((rest.to_owned(), String::new(), Vec::new())),
-            "state" => rest.clone_into(&mut cases.last_mut().expect("an id first").1),
-            "perft" => {
-                let (d, n) = rest.split_once(' ').expect("perft <depth> <nodes>");
-                cases.last_mut().expect("an id first").2.push((d.parse().unwrap(), n.parse().unwrap()));
-            }
-            _ => panic!("tri-d-chess.perft: unexpected line {raw:?}"),
-        }
-    }
-    cases
-}
-
 /// The oracle's counts up to `max_depth` agree with the file (whose counts
 /// the engine must match: `tests/tri_d_perft.rs`).
 fn perft_against_the_oracle(max_depth: u32, max_nodes: u64) {
     let rules = rules();
     let mut issues = Vec::new();
     let mut checked = 0;
-    for (id, state, counts) in perft_cases() {
+    for perft_file::Case { id, state, counts } in perft_file::cases(DATA) {
         for (depth, nodes) in counts {
             if depth > max_depth || nodes > max_nodes {
                 continue;

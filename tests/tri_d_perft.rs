@@ -12,41 +12,21 @@
 
 use fairsteward::rules::{DynVariant, Options, VariantId};
 
+#[path = "common/perft_file.rs"]
+mod perft_file;
+
 const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tri-d-chess.perft"));
 
 /// Counts up to this many nodes run in the default suite.
 const QUICK_NODES: u64 = 300_000;
 
-fn cases() -> Vec<(String, String, Vec<(u32, u64)>)> {
-    let mut cases: Vec<(String, String, Vec<(u32, u64)>)> = Vec::new();
-    for (i, raw) in DATA.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "id" => cases.push((rest.to_owned(), String::new(), Vec::new())),
-            "state" => rest.clone_into(&mut cases.last_mut().expect("an id first").1),
-            "perft" => {
-                let mut f = rest.split_whitespace().map(|x| x.parse::<u64>().expect("a number"));
-                let (Some(d), Some(n), None) = (f.next(), f.next(), f.next()) else {
-                    panic!("tri-d-chess.perft:{}: expected `perft <depth> <nodes>`", i + 1);
-                };
-                cases.last_mut().expect("an id first").2.push((d as u32, n));
-            }
-            _ => panic!("tri-d-chess.perft:{}: unexpected line {raw:?}", i + 1),
-        }
-    }
-    assert!(cases.len() >= 8 && cases.iter().all(|c| !c.1.is_empty() && !c.2.is_empty()));
-    cases
-}
-
 fn check(wanted: impl Fn(u64) -> bool) -> usize {
     let rules: Box<dyn DynVariant> = VariantId::TriDChess.rulebook(&Options::new()).unwrap();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (id, state, counts) in cases() {
+    let cases = perft_file::cases(DATA);
+    assert!(cases.len() >= 8);
+    for perft_file::Case { id, state, counts } in cases {
         match rules.canonical_state(&state) {
             Ok(s) if s == state => {}
             other => failures.push(format!("{id}: reads back as {other:?}")),

@@ -325,20 +325,9 @@ fn build() -> Tables {
     t
 }
 
-/// The column at file `x`, rank `y` (both in range).
-pub const fn column(x: u8, y: u8) -> u8 {
-    y * 6 + x
-}
-
 /// The column one step from `column` by (`dx`, `dy`), if inside the projection.
 pub fn step(col: u8, dx: i8, dy: i8) -> Option<u8> {
     column_of((col % 6) as i8 + dx, (col / 6) as i8 + dy)
-}
-
-/// The squares of the boards on `pins` and of the main boards: the squares that
-/// exist (64 with four boards).
-pub fn present(pins: impl Iterator<Item = Pin>) -> SquareSet {
-    pins.fold(MAIN_SQUARES, |set, p| set | p.squares())
 }
 
 /// Reads a level name: `W N B` (German `S` for B), `QL1`…`KL6` (German `DP`,
@@ -392,7 +381,7 @@ mod tests {
     #[test]
     fn columns_hold_up_to_four_squares() {
         let t = &*TABLES;
-        let count = |x, y| t.column_squares[column(x, y) as usize].count_ones();
+        let count = |x: u8, y: u8| t.column_squares[(y * 6 + x) as usize].count_ones();
         assert_eq!(count(2, 0), 0);
         assert_eq!(count(3, 9), 0);
         assert_eq!(count(1, 4), 4, "a4: W, N, QL2, QL5");

@@ -128,7 +128,7 @@ impl Variant for TriDChess {
             keyed.push((m.sort_key(), m));
             false
         });
-        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        keyed.sort_unstable_by_key(|k| k.0);
         keyed.into_iter().map(|(_, m)| m).collect()
     }
 

@@ -17,8 +17,8 @@ use std::fmt;
 
 use super::geometry::{Pin, Square, SquareSet, TABLES, Tables, step};
 use super::state::{
-    BLACK_LONG, BLACK_SHORT, Bits, Code, Colour, Kind, TdState, WHITE_LONG, WHITE_SHORT, castle_squares, code,
-    colour_of, original_pawn_squares,
+    BLACK_LONG, BLACK_SHORT, Bits, Colour, Kind, TdState, WHITE_LONG, WHITE_SHORT, castle_squares, code, colour_of,
+    original_pawn_squares,
 };
 
 /// What a move does beyond taking a piece from one square to another.
@@ -299,7 +299,6 @@ struct Generator<'a> {
     us: Colour,
     them: Colour,
     occupied: SquareSet,
-    king_col: u8,
     check: bool,
     pinned: u64,
 }
@@ -312,7 +311,7 @@ impl<'a> Generator<'a> {
         let king_col = t.column[(king.trailing_zeros() as usize).min(95)];
         let check = king != 0 && attacked(t, &st.bits, king_col, us.other());
         let pinned = if check || king == 0 { 0 } else { pinned_columns(t, &st.bits, us, king_col) };
-        Generator { t, st, us, them: us.other(), occupied: st.bits.occupied(), king_col, check, pinned }
+        Generator { t, st, us, them: us.other(), occupied: st.bits.occupied(), check, pinned }
     }
 
     /// Whether the piece move `from` → `to` (with en passant's victim) leaves
@@ -738,9 +737,4 @@ pub fn play(st: &TdState, mv: TdMove) -> TdState {
     }
     s.side = us.other();
     s
-}
-
-/// The piece code on a square of `st` (0 when empty).
-pub fn code_at(st: &TdState, sq: Square) -> Code {
-    st.board[sq.0 as usize]
 }

@@ -476,11 +476,6 @@ fn forms_of(st: &TdState, legal: &[TdMove]) -> String {
     )
 }
 
-/// The colour to move, for messages.
-pub fn side_name(colour: Colour) -> &'static str {
-    super::state::colour_name(colour)
-}
-
 /// Reads a canonical move without a position (for drawing a recorded move):
 /// the squares or pins it names, its promotion and its prefix. Castling and en
 /// passant read as plain moves of the king and the pawn.

@@ -11,8 +11,10 @@
 //! board's pin (`QL1`, `KL4`) beside its outer row, so the squares' names can
 //! be read off the picture. Black sees the same plane turned by half a turn.
 //!
-//! The shape follows the boards' arrangement (which pins hold a board); it is
-//! built for each view, a few hundred cells' worth of work.
+//! The shape follows the boards' arrangement (which pins hold a board): each
+//! panel is as high as the ranks its boards cover now, so a board moving to an
+//! empty pin pair grows its panel by a row. It is built for each view, a
+//! matter of 64 cells.
 
 use std::sync::Arc;
 
@@ -27,8 +29,8 @@ use crate::rules::{
 const COLUMN_X: [f32; 8] = [0.5, 1.5, 3.0, 4.0, 5.0, 6.0, 7.5, 8.5];
 /// The right edge of the drawing.
 const RIGHT: f32 = 9.0;
-/// Per panel (W, N, B): the y added to a square's rank.
-const PANEL_Y: [f32; 3] = [0.0, 4.5, 9.0];
+/// The space between two panels, in squares.
+const PANEL_GAP: f32 = 0.5;
 
 fn panel(level: Level) -> u8 {
     match level {
@@ -37,7 +39,8 @@ fn panel(level: Level) -> u8 {
     }
 }
 
-/// The cell a square is drawn in.
+/// The cell a square is drawn in: column `z a a b c d d e` from 0, and
+/// `panel * 10 + rank` (W 0, N 1, B 2).
 pub fn cell_of(sq: Square) -> Cell {
     let level = sq.level();
     let file = match level {
@@ -48,20 +51,50 @@ pub fn cell_of(sq: Square) -> Cell {
     Cell { file, rank: panel(level) * 10 + sq.y(), level: 0 }
 }
 
-fn centre(sq: Square) -> Point {
-    let c = cell_of(sq);
-    Point::new(COLUMN_X[c.file as usize], f32::from(sq.y()) + 0.5 + PANEL_Y[panel(sq.level()) as usize])
+/// Where the panels stand: each as high as the ranks its boards cover now,
+/// stacked from W up with a small gap, so the picture has no empty rows.
+struct Panels {
+    /// Per panel: its lowest rank and the y of that rank's lower edge.
+    low: [(u8, f32); 3],
+}
+
+impl Panels {
+    fn of(squares: &[Square]) -> Panels {
+        let mut span = [(u8::MAX, 0u8); 3];
+        for sq in squares {
+            let p = &mut span[panel(sq.level()) as usize];
+            *p = (p.0.min(sq.y()), p.1.max(sq.y()));
+        }
+        let mut low = [(0, 0.0); 3];
+        let mut y = 0.0;
+        for (i, &(lo, hi)) in span.iter().enumerate() {
+            low[i] = (lo, y);
+            y += f32::from(hi - lo + 1) + PANEL_GAP;
+        }
+        Panels { low }
+    }
+
+    /// The y of the centre of `rank`'s row in `panel`.
+    fn row(&self, panel: u8, rank: u8) -> f32 {
+        let (lo, y) = self.low[panel as usize];
+        y + f32::from(rank) - f32::from(lo) + 0.5
+    }
+
+    fn centre(&self, sq: Square) -> Point {
+        Point::new(COLUMN_X[cell_of(sq).file as usize], self.row(panel(sq.level()), sq.y()))
+    }
 }
 
 /// The board of `st`: the main boards and the attack boards where they stand.
 pub fn shape(st: &TdState) -> BoardShape {
     let squares: Vec<Square> = (0..96u8).map(Square).filter(|s| st.bits.present & s.bit() != 0).collect();
+    let panels = Panels::of(&squares);
     let mut cells: Vec<CellShape> = squares
         .iter()
         .map(|&sq| CellShape {
             cell: cell_of(sq),
             name: sq.to_string(),
-            centre: centre(sq),
+            centre: panels.centre(sq),
             outline: Outline::Square,
             shade: u8::from((sq.x() + sq.y()) % 2 == 0),
         })
@@ -89,13 +122,9 @@ pub fn shape(st: &TdState) -> BoardShape {
     }
     // Names on the right: a main board's beside its second rank from the
     // panel's outside, a pin's beside its board's outer row.
-    let row_y = |panel: u8, rank: u8| f32::from(rank) + 0.5 + PANEL_Y[panel as usize];
     for (b, rank) in [(0u8, 2u8), (1, 5), (2, 7)] {
-        labels.push(label(
-            Level::MAIN_NAMES[b as usize].to_owned(),
-            Point::new(RIGHT, row_y(b, rank)),
-            Point::new(1.0, 0.0),
-        ));
+        let at = Point::new(RIGHT, panels.row(b, rank));
+        labels.push(label(Level::MAIN_NAMES[b as usize].to_owned(), at, Point::new(1.0, 0.0)));
     }
     for n in 1..=6u8 {
         let names: Vec<String> = [false, true]
@@ -108,8 +137,8 @@ pub fn shape(st: &TdState) -> BoardShape {
             continue;
         }
         let outer = [0, 5, 2, 7, 4, 9][(n - 1) as usize];
-        let panel = (n - 1) / 2;
-        labels.push(label(names.join(" "), Point::new(RIGHT, row_y(panel, outer)), Point::new(1.0, 0.0)));
+        let at = Point::new(RIGHT, panels.row((n - 1) / 2, outer));
+        labels.push(label(names.join(" "), at, Point::new(1.0, 0.0)));
     }
     BoardShape {
         cells,
