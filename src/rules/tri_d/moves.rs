@@ -292,6 +292,16 @@ impl AfterBoards<'_> {
     }
 }
 
+/// Which moves a generator run produces: all, one piece's (castling aside),
+/// castling, or board moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Only {
+    All,
+    From(u8),
+    Castling,
+    Boards,
+}
+
 /// The legal-move generator of one position.
 struct Generator<'a> {
     t: &'a Tables,
@@ -342,11 +352,20 @@ impl<'a> Generator<'a> {
 
     /// Calls `emit` with every legal move until it returns true (stop).
     fn run(&self, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
+        self.run_only(Only::All, emit)
+    }
+
+    /// As [`Generator::run`], for the moves `only` selects.
+    fn run_only(&self, only: Only, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
         let st = self.st;
         let t = self.t;
         let own = st.bits.colour[self.us.index()];
         let free = st.bits.present & !own;
-        let mut pieces = own;
+        let mut pieces = match only {
+            Only::All => own,
+            Only::From(sq) => own & (1 << sq),
+            Only::Castling | Only::Boards => 0,
+        };
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
@@ -398,7 +417,12 @@ impl<'a> Generator<'a> {
                 return true;
             }
         }
-        self.castling(emit) || self.boards(emit)
+        match only {
+            Only::All => self.castling(emit) || self.boards(emit),
+            Only::Castling => self.castling(emit),
+            Only::Boards => self.boards(emit),
+            Only::From(_) => false,
+        }
     }
 
     /// Emits a pawn's move to `to`, as four promotions on its promotion rank.
@@ -635,7 +659,22 @@ pub fn side_in_check(st: &TdState) -> bool {
 
 /// Whether `mv` is legal in `st`.
 pub fn is_legal(st: &TdState, mv: TdMove) -> bool {
-    for_each_legal(st, &mut |m| m == mv)
+    // Only the moves of the piece or kind `mv` names are generated.
+    let only = match mv.kind {
+        MoveKind::Board => Only::Boards,
+        MoveKind::CastleShort | MoveKind::CastleLong => Only::Castling,
+        _ => Only::From(mv.from),
+    };
+    let promoted;
+    let (st, mv) = match (st.pending, mv.prefix) {
+        (None, None) => (st, mv),
+        (Some(p), Some((sq, kind))) if p == sq => {
+            promoted = promote_pending(st, p, kind);
+            (&promoted, TdMove { prefix: None, ..mv })
+        }
+        _ => return false,
+    };
+    Generator::new(st).run_only(only, &mut |m| m == mv)
 }
 
 /// Whether an en-passant capture is legal in `st` (for repetition, §9).

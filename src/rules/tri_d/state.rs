@@ -283,6 +283,11 @@ impl TdState {
         promotion_rank(&self.pins, colour, x)
     }
 
+    /// Whether the side to move is in check (§8).
+    pub fn is_check(&self) -> bool {
+        super::moves::in_check(&self.bits, self.side)
+    }
+
     /// Whether a pawn of `colour` on `sq` stands on its promotion rank.
     pub fn on_promotion_rank(&self, colour: Colour, sq: Square) -> bool {
         self.promotion_rank(colour, sq.x()) == sq.y()
