@@ -770,9 +770,9 @@ pub fn play(st: &TdState, mv: TdMove) -> TdState {
         }
     }
     s.castling &= !(rights_lost(touched[0]) | rights_lost(touched[1]));
-    s.halfmove = if reset { 0 } else { st.halfmove + 1 };
+    s.halfmove = if reset { 0 } else { st.halfmove.saturating_add(1) };
     if us == Colour::Black {
-        s.fullmove += 1;
+        s.fullmove = s.fullmove.saturating_add(1);
     }
     s.side = us.other();
     s
