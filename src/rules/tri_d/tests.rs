@@ -462,13 +462,22 @@ fn s9_timeout() {
     assert_eq!(r.timeout(&start, late(WHITE).with(BLACK)).unwrap(), Some(Outcome::draw(EndReason::Time)));
 }
 
-/// §9: stalemate; a black king in a corner of its board, boxed in.
+/// §9: stalemate and checkmate of a king alone on its attack board, whose
+/// neighbouring pins are all taken (so the board cannot carry it away); a mate
+/// on the hundredth ply stands (§9, fifty-move rule).
 #[test]
 fn s9_stalemate_and_checkmate() {
-    // Black: king e9KL6 alone on its board; White rooks hold rank 8 and the d-file.
-    let stale = pos(&START_BOARDS, &["Kd0KL1", "ke9KL6", "Rc8B", "Qd7B"], "b - - - - 0 40");
-    let moves = legal(&stale);
-    assert!(moves.iter().all(|m| !m.starts_with("e9KL6")), "{moves:?}");
+    let r = rules();
+    let boards = ["wQL6", "wKL4", "bKL5", "bKL6"];
+    // The queen on c7B sees c8, d8 and e9; the rook on e4KL5 the e-file up to e9.
+    let stale = pos(&boards, &["Kb2W", "kd9KL6", "Qc7B", "Re4KL5"], "b - - - - 0 40");
+    assert!(legal(&stale).is_empty());
+    assert_eq!(r.outcome(&[], &stale).unwrap(), Some(Outcome::draw(EndReason::Stalemate)));
+    // The queen on a4N goes to d7B: check along the d-file, c8 and e8 covered.
+    let before = pos(&boards, &["Kb2W", "kd9KL6", "Qa4N", "Re4KL5"], "w - - - - 99 40");
+    let (after, outcome) = play(&before, "Qd7B");
+    assert!(after.ends_with(" b - - - - 100 40"), "{after}");
+    assert_eq!(outcome, Some(Outcome::win(WHITE, EndReason::Checkmate)), "the mate stands on the hundredth ply");
 }
 
 // §10: move text.
