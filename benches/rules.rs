@@ -95,44 +95,42 @@ const VIERSCHACH_PERFT: [(&str, u32, u64); 2] = [("teams", 5, 3_452_310), ("ffa"
 fn vierschach_perft() {
     println!();
     println!("Vierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
-    let (t_chess, n_chess, chess_mnps) = chess_reference();
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>22}",
-        "", "depth", "nodes", "time", "Mnps", "vierschach / shakmaty"
-    );
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
-        "chess (shakmaty::perft)",
-        5,
-        n_chess,
-        t_chess.as_secs_f64(),
-        chess_mnps
-    );
+    let chess_mnps = chess_reference("vierschach");
     for (mode, depth, expected) in VIERSCHACH_PERFT {
         let rules = if mode == "ffa" { Vierschach::ffa() } else { Vierschach::teams() };
         let start = rules.start();
         let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
         assert_eq!(n, expected, "vierschach {mode} perft {depth}");
-        let v_mnps = mnps(n, t);
-        println!(
-            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
-            format!("vierschach {mode}"),
-            depth,
-            n,
-            t.as_secs_f64(),
-            v_mnps,
-            v_mnps / chess_mnps
-        );
+        perft_row(&format!("vierschach {mode}"), depth, n, t, chess_mnps);
     }
 }
 
 /// shakmaty's chess perft 5 from the start, the reference the other games'
-/// perft is set beside: time, nodes and million nodes per second.
-fn chess_reference() -> (Duration, u64, f64) {
+/// perft is set beside: prints the table's head (`game / shakmaty` as the
+/// ratio's title) and the reference's row, and returns its million nodes per
+/// second.
+fn chess_reference(game: &str) -> f64 {
     let chess: shakmaty::Chess = shakmaty::Chess::default();
-    let (t_chess, n_chess) = best_of(|| shakmaty::perft(black_box(&chess), 5));
-    assert_eq!(n_chess, 4_865_609, "shakmaty perft 5");
-    (t_chess, n_chess, mnps(n_chess, t_chess))
+    let (t, n) = best_of(|| shakmaty::perft(black_box(&chess), 5));
+    assert_eq!(n, 4_865_609, "shakmaty perft 5");
+    let ratio = format!("{game} / shakmaty");
+    println!("  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {ratio:>22}", "", "depth", "nodes", "time", "Mnps");
+    println!("  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}", "chess (shakmaty::perft)", 5, n, t.as_secs_f64(), mnps(n, t));
+    mnps(n, t)
+}
+
+/// One game's row of a perft table: its rate and its ratio to the reference.
+fn perft_row(name: &str, depth: u32, nodes: u64, t: Duration, chess_mnps: f64) {
+    let m = mnps(nodes, t);
+    println!(
+        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
+        name,
+        depth,
+        nodes,
+        t.as_secs_f64(),
+        m,
+        m / chess_mnps
+    );
 }
 
 /// 3D chess perft (`tests/data/tri-d-chess.perft`): the start to depth 5 and
@@ -155,34 +153,13 @@ const TRI_D_PERFT: [(&str, &str, u32, u64); 2] = [
 fn tri_d_perft() {
     println!();
     println!("3D chess perft (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
-    let (t_chess, n_chess, chess_mnps) = chess_reference();
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>20}",
-        "", "depth", "nodes", "time", "Mnps", "3D chess / shakmaty"
-    );
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
-        "chess (shakmaty::perft)",
-        5,
-        n_chess,
-        t_chess.as_secs_f64(),
-        chess_mnps
-    );
+    let chess_mnps = chess_reference("3D chess");
     for (name, state, depth, expected) in TRI_D_PERFT {
         let rules = TriDChess;
         let state = rules.parse_state(state).expect("a valid state");
         let (t, n) = best_of(|| Variant::perft(&rules, black_box(&state), depth));
         assert_eq!(n, expected, "3D chess {name} perft {depth}");
-        let m = mnps(n, t);
-        println!(
-            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>19.3}x",
-            format!("3D chess {name}"),
-            depth,
-            n,
-            t.as_secs_f64(),
-            m,
-            m / chess_mnps
-        );
+        perft_row(&format!("3D chess {name}"), depth, n, t, chess_mnps);
     }
 }
 

@@ -2,42 +2,22 @@
 //! driven through the real binary: the JSON on stdout, the exit status, and for
 //! bad input exit status 2 with one line on stderr.
 
-use std::process::{Command, Output};
-
 use serde_json::{Value, json};
 
 const START: &str = "nbbn/pppp/4/4/4/4/4/4/4/4/PPPP/NBBN wQL1:PP/RQ,wKL1:PP/KR,bQL6:rq/pp,bKL6:kr/pp w KQkq - - - 0 1";
 /// §14: the rules' own attack-board example, Black to move.
 const ANHANG: &str = "4/4/4/2P1/4/4/4/4/4/1p2/4/4 wKL1:2/2,wQL2:2/1K,bQL4:2/1k,bKL6:2/2 b - - - - 0 30";
 
-fn fairsteward(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).output().expect("the fairsteward binary runs")
-}
+#[path = "common/rules_cli.rs"]
+mod rules_cli;
 
 fn json_of(args: &[&str]) -> Value {
-    let mut full = vec!["rules", "tri-d-chess"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{full:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{full:?} wrote to stderr: {stderr}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{full:?}: not JSON ({e}): {stdout}"))
+    rules_cli::json_of("tri-d-chess", args)
 }
 
-/// Exit status 2, nothing on stdout, one line on stderr naming every phrase.
 #[track_caller]
 fn refused(args: &[&str], phrases: &[&str]) {
-    let mut full = vec!["rules", "tri-d-chess"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(2), "{full:?}: exit status 2 expected; stderr: {stderr}");
-    assert!(stdout.is_empty(), "{full:?}: stdout {stdout:?}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{full:?}: one line on stderr, got {stderr:?}");
-    for phrase in phrases {
-        assert!(lines[0].contains(phrase), "{full:?}: {phrase:?} not in {:?}", lines[0]);
-    }
+    rules_cli::refused("tri-d-chess", args, phrases);
 }
 
 #[test]

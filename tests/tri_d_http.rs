@@ -75,7 +75,7 @@ async fn a_game_over_http_to_checkmate() {
     assert_eq!(v["state"], START);
     assert_eq!(v["to_move"], json!(["white"]));
 
-    for (i, &(text, written)) in PLAY.iter().enumerate() {
+    for (i, &(text, _)) in PLAY.iter().enumerate() {
         let turn = i as u32 + 1;
         let (mover, other) = (i % 2, 1 - i % 2);
         s.mv(&id, &tokens[other], turn, text).await.error(409, "not_your_turn");

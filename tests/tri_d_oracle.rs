@@ -20,6 +20,8 @@ use std::process::Command;
 use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;
 
+#[path = "common/oracle_ply.rs"]
+mod oracle_ply;
 #[path = "common/perft_file.rs"]
 mod perft_file;
 
@@ -36,49 +38,6 @@ fn oracle(args: &[&str]) -> String {
 
 fn rules() -> Box<dyn DynVariant> {
     VariantId::TriDChess.rulebook(&Options::new()).unwrap()
-}
-
-fn text(v: &Value, key: &str) -> String {
-    v[key].as_str().unwrap_or_else(|| panic!("{key} in {v}")).to_owned()
-}
-
-/// Compares one ply of an oracle game; returns what disagrees.
-fn compare_ply(rules: &dyn DynVariant, line: &Value) -> Vec<String> {
-    let state = text(line, "state");
-    let mut issues = Vec::new();
-    match rules.canonical_state(&state) {
-        Ok(s) if s == state => {}
-        Ok(s) => issues.push(format!("{state}: reads back as {s}")),
-        Err(e) => return vec![format!("{state}: refused: {e}")],
-    }
-    let seat = rules.seats_to_move(&state).expect("state").iter().next().expect("a seat to move");
-    let legal = rules.legal_moves(&state, seat).expect("legal");
-    let expected: Vec<String> =
-        line["legal"].as_array().expect("legal").iter().map(|m| m.as_str().expect("move").to_owned()).collect();
-    if legal != expected {
-        let missing: Vec<&String> = expected.iter().filter(|m| !legal.contains(m)).collect();
-        let extra: Vec<&String> = legal.iter().filter(|m| !expected.contains(m)).collect();
-        issues.push(format!("{state}: legal moves differ; engine lacks {missing:?}, engine adds {extra:?}"));
-        return issues;
-    }
-    let mv = text(line, "move");
-    match rules.resolve(&[], &state, &[(seat, mv.clone())]) {
-        Ok(r) => {
-            let next = text(line, "next");
-            if r.state != next {
-                issues.push(format!("{state}: after {mv} the engine has {} and the oracle {next}", r.state));
-            }
-            let outcome = r.outcome.map(|o| o.result.score_text(2));
-            let expected = line["outcome"].as_str().map(str::to_owned);
-            if outcome != expected {
-                issues.push(format!(
-                    "{state}: after {mv} the engine's outcome is {outcome:?}, the oracle's {expected:?}"
-                ));
-            }
-        }
-        Err(e) => issues.push(format!("{state}: {mv} refused: {e}")),
-    }
-    issues
 }
 
 /// Runs the oracle's games and compares every ply; returns the plies and
@@ -98,7 +57,7 @@ fn games(args: &[&str]) -> (usize, [usize; 3]) {
         seen[0] += usize::from(any(&|m| m.starts_with('Q') || m.starts_with('K')));
         seen[1] += usize::from(any(&|m| m.contains(';')));
         seen[2] += usize::from(line["state"].as_str().and_then(|s| s.split(' ').nth(4)) != Some("-"));
-        issues.extend(compare_ply(&*rules, line));
+        issues.extend(oracle_ply::compare(&*rules, line, "tri-d-chess"));
     }
     assert!(
         issues.is_empty(),
