@@ -273,7 +273,7 @@ fn glyph(c: char) -> Option<(f32, &'static str)> {
             5.0,
             "M0.7 9.3 Q1.5 10 2.5 10 Q5.1 10 5.1 4.6 V3.2 Q5.1 0 2.5 0 Q0 0 0 3.2 Q0 6.2 2.5 6.2 Q5.1 6.2 5.1 3.6",
         ),
-        // File z and the level names of 3D chess (W N B, QL1 … KL6).
+        // File z, and level names on stacked boards (W N B, QL1 … KL6).
         'z' => (5.0, "M0 4 H5 L0 10 H5"),
         'B' => (5.6, "M0 10 V0 H2.9 Q5.2 0 5.2 2.5 Q5.2 4.9 2.9 4.9 H0 M2.9 4.9 Q5.6 4.9 5.6 7.4 Q5.6 10 2.9 10 H0"),
         'K' => (5.6, "M0 0 V10 M5.6 0 L0 6.2 M2 4 L5.6 10"),

@@ -141,7 +141,7 @@ fn draw(view: &BoardView, viewer: Seat, style: &Style, last_moves: &[MovePath]) 
             columns.extend([(u8::MAX, 0), (u8::MAX, 0)]);
         }
         for (i, &x) in xs.iter().enumerate() {
-            // Parts of a level drawn apart (3D chess's attack boards beside
+            // Parts of a level drawn apart (small boards beside
             // their main board) stay apart: an empty column between them.
             if i > 0 && x - xs[i - 1] > GAP {
                 columns.push(APART);
