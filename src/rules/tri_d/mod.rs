@@ -21,7 +21,7 @@
 //! assert_eq!(rules.perft(&start, 2), Ok(400));
 //! let white = rules.seat("white").unwrap();
 //! let r = rules.resolve(&[], &start, &[(white, "Nc3N".into())]).unwrap();
-//! assert!(r.state.starts_with("nbbn/pppp/4/4/4/4/4/2N1/4/4/PPPP/1BBN "));
+//! assert!(r.state.starts_with("nbbn/pppp/4/4/4/4/4/2N1/4/4/PPPP/NBB1 "));
 //! ```
 
 mod geometry;
