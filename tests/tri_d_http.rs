@@ -101,6 +101,16 @@ async fn a_game_over_http_to_checkmate() {
         assert_eq!(t["moves"][0]["move"], written, "{t}");
     }
     s.mv(&id, &tokens[1], 26, "QL2-QL3").await.error(409, "game_over");
+    // Anyone can replay the game from its transcript: every move, the board
+    // moves and the mate (`fairsteward verify`, the key fetched from the steward).
+    let url = format!("{}/api/games/{id}/transcript", s.base);
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(["verify", "--url", &url]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{said}");
 
     // Every seat gets the start mail and a board mail per ply, with the text
     // board and the picture from its own side.
