@@ -8,7 +8,10 @@
 //! 2. Vierschach perft (the provided `Variant::perft` of the Vierschach rulebook)
 //!    next to `shakmaty::perft` of chess from the start, in nodes per second, and
 //!    their ratio.
-//! 3. Fairschach pair resolutions per second: a fixed set of random games, moves
+//! 3. 3D chess perft (the provided `Variant::perft` of the 3D chess rulebook)
+//!    next to `shakmaty::perft` of chess from the start, in nodes per second,
+//!    and their ratio.
+//! 4. Fairschach pair resolutions per second: a fixed set of random games, moves
 //!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
 //!    is played once to record the turns; then only the `Variant::resolve` calls
 //!    of those turns (with the game's history, as the steward passes it) are timed.
@@ -19,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use fairsteward::rules::chess::Chess;
 use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
+use fairsteward::rules::tri_d::TriDChess;
 use fairsteward::rules::vierschach::Vierschach;
 use fairsteward::rules::{Seat, SeatResult, Variant};
 use shakmaty::CastlingMode;
@@ -91,37 +95,71 @@ const VIERSCHACH_PERFT: [(&str, u32, u64); 2] = [("teams", 5, 3_452_310), ("ffa"
 fn vierschach_perft() {
     println!();
     println!("Vierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
-    let chess: shakmaty::Chess = shakmaty::Chess::default();
-    let (t_chess, n_chess) = best_of(|| shakmaty::perft(black_box(&chess), 5));
-    assert_eq!(n_chess, 4_865_609, "shakmaty perft 5");
-    let chess_mnps = mnps(n_chess, t_chess);
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>22}",
-        "", "depth", "nodes", "time", "Mnps", "vierschach / shakmaty"
-    );
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
-        "chess (shakmaty::perft)",
-        5,
-        n_chess,
-        t_chess.as_secs_f64(),
-        chess_mnps
-    );
+    let chess_mnps = chess_reference("vierschach");
     for (mode, depth, expected) in VIERSCHACH_PERFT {
         let rules = if mode == "ffa" { Vierschach::ffa() } else { Vierschach::teams() };
         let start = rules.start();
         let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
         assert_eq!(n, expected, "vierschach {mode} perft {depth}");
-        let v_mnps = mnps(n, t);
-        println!(
-            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
-            format!("vierschach {mode}"),
-            depth,
-            n,
-            t.as_secs_f64(),
-            v_mnps,
-            v_mnps / chess_mnps
-        );
+        perft_row(&format!("vierschach {mode}"), depth, n, t, chess_mnps);
+    }
+}
+
+/// shakmaty's chess perft 5 from the start, the reference the other games'
+/// perft is set beside: prints the table's head (`game / shakmaty` as the
+/// ratio's title) and the reference's row, and returns its million nodes per
+/// second.
+fn chess_reference(game: &str) -> f64 {
+    let chess: shakmaty::Chess = shakmaty::Chess::default();
+    let (t, n) = best_of(|| shakmaty::perft(black_box(&chess), 5));
+    assert_eq!(n, 4_865_609, "shakmaty perft 5");
+    let ratio = format!("{game} / shakmaty");
+    println!("  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {ratio:>22}", "", "depth", "nodes", "time", "Mnps");
+    println!("  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}", "chess (shakmaty::perft)", 5, n, t.as_secs_f64(), mnps(n, t));
+    mnps(n, t)
+}
+
+/// One game's row of a perft table: its rate and its ratio to the reference.
+fn perft_row(name: &str, depth: u32, nodes: u64, t: Duration, chess_mnps: f64) {
+    let m = mnps(nodes, t);
+    println!(
+        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
+        name,
+        depth,
+        nodes,
+        t.as_secs_f64(),
+        m,
+        m / chess_mnps
+    );
+}
+
+/// 3D chess perft (`tests/data/tri-d-chess.perft`): the start to depth 5 and
+/// an opening position with castling rights to depth 4.
+const TRI_D_PERFT: [(&str, &str, u32, u64); 2] = [
+    (
+        "start",
+        "nbbn/pppp/4/4/4/4/4/4/4/4/PPPP/NBBN wQL1:PP/RQ,wKL1:PP/KR,bQL6:rq/pp,bKL6:kr/pp w KQkq - - - 0 1",
+        5,
+        5_083_984,
+    ),
+    (
+        "middle",
+        "nbb1/p1pp/1p2/3n/4/1P2/4/4/4/P3/1P1P/NBBN wQL1:PP/RQ,wKL1:PP/KR,bQL6:rq/pp,bKL6:kr/pp w KQkq - - - 0 4",
+        4,
+        342_630,
+    ),
+];
+
+fn tri_d_perft() {
+    println!();
+    println!("3D chess perft (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
+    let chess_mnps = chess_reference("3D chess");
+    for (name, state, depth, expected) in TRI_D_PERFT {
+        let rules = TriDChess;
+        let state = rules.parse_state(state).expect("a valid state");
+        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&state), depth));
+        assert_eq!(n, expected, "3D chess {name} perft {depth}");
+        perft_row(&format!("3D chess {name}"), depth, n, t, chess_mnps);
     }
 }
 
@@ -268,5 +306,6 @@ fn main() {
     println!();
     chess_perft();
     vierschach_perft();
+    tri_d_perft();
     fairschach_resolutions();
 }

@@ -377,7 +377,17 @@ async fn send_and_wait(stack: &Stack, moves: &str, from: &str, to: &str, raw: &[
 /// A game of two seats created over HTTP; its id, the seat tokens and each
 /// player's start mail.
 async fn two_seat_game(stack: &Stack, steward: &Steward, emails: [&str; 2]) -> (String, Vec<String>, Vec<Mail>) {
-    let body = json!({"variant": "fairschach", "seats": [
+    game_of(stack, steward, "fairschach", emails).await
+}
+
+/// A game of `variant` for two seats created over HTTP, as [`two_seat_game`].
+async fn game_of(
+    stack: &Stack,
+    steward: &Steward,
+    variant: &str,
+    emails: [&str; 2],
+) -> (String, Vec<String>, Vec<Mail>) {
+    let body = json!({"variant": variant, "seats": [
         {"name": "Alice", "email": emails[0]},
         {"name": "Bob", "email": emails[1]},
     ]});
@@ -551,5 +561,68 @@ async fn an_alias_or_a_new_address_acts_only_once_confirmed_by_mail() {
     let to_old = mailbox(&stack, &bob).await;
     assert!(to_old.iter().any(|m| m.message_id.contains("-old") && text_of(m).contains(&n_mail)));
     assert!(!to_old.iter().any(|m| m.message_id.contains(".turn@")), "no board mail to the old address");
+    steward.stop().await;
+}
+
+/// A 3D chess game to checkmate wholly by mail over the real servers: each
+/// player reads the newest board mail over IMAP and replies over SMTP, in
+/// §10's forms (German levels, castling, the level left out, attack-board
+/// moves); the line is `tests/tri_d_http.rs`'s (25 plies).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_3d_chess_game_to_checkmate_over_smtp_and_imap() {
+    const PLAY: [&str; 25] = [
+        "c2W-c3N", "d5N", "0-0", "d6N", "b3N", "Sc6N", "Ba3N", "b6S", "Bxd6N", "c6B", "Bb8", "a5B", "Bxa9DP6", "a6B",
+        "Bz8", "d4W", "Bxb6B", "Ba6N", "Be9", "DP6-DP4", "Bxa5B", "d3W", "b1W-d3W", "QL4-QL2", "Bxa6N#",
+    ];
+    let stack = stack();
+    let moves = unique("m");
+    let (white, black) = (unique("w3d"), unique("b3d"));
+    let emails = [format!("{white}@{DOMAIN}"), format!("{black}@{DOMAIN}")];
+    let steward = Steward::start(&stack, &moves).await;
+    let (game, _, _) = game_of(&stack, &steward, "tri-d-chess", [&emails[0], &emails[1]]).await;
+    let within = Duration::from_secs(20);
+    for (i, text) in PLAY.iter().enumerate() {
+        let (seat, user) = (i % 2, [&white, &black][i % 2]);
+        // The mail to answer: the start mail, then the board mail of the last turn.
+        let id =
+            if i == 0 { format!("{game}.0.0.started@{DOMAIN}") } else { format!("{game}.{i}.{seat}.turn@{DOMAIN}") };
+        let mails = wait_for(&stack, user, within, &id, |m| m.iter().any(|x| x.message_id == id)).await;
+        let board = mails.into_iter().find(|m| m.message_id == id).unwrap();
+        if i == 19 {
+            // Black's board move comes after White's bishop took its rook: the
+            // board on QL6 carries nothing now.
+            assert!(text_of(&board).contains("QL6"), "{}", text_of(&board));
+        }
+        let body = format!("{text}\r\n\r\nOn Mon, Fairsteward wrote:\r\n{}", quoted(&board));
+        let from = format!("{} <{}>", ["White", "Black"][seat], emails[seat]);
+        send(
+            &stack,
+            &emails[seat],
+            &bare(&board.header("Reply-To").unwrap()),
+            &reply(&from, &board, &unique("r"), &body, false),
+        )
+        .await;
+        let deadline = Instant::now() + within;
+        loop {
+            let view = steward.game(&game).await;
+            if view["turn"] == i + 2 || !view["outcome"].is_null() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "ply {} ({text}) was not played: {view}", i + 1);
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+    }
+    let view = steward.game(&game).await;
+    assert_eq!(view["outcome"]["reason"], "checkmate", "{view}");
+    assert_eq!(view["history"][19]["moves"][0]["move"], "QL6-QL4");
+    assert_eq!(view["history"][24]["moves"][0]["move"], "Bxa6N#");
+    // Both players hear the end, with the final board.
+    for (seat, user) in [&white, &black].into_iter().enumerate() {
+        let id = format!("{game}.25.{seat}.turn@{DOMAIN}");
+        let mails =
+            wait_for(&stack, user, within, "the last board mail", |m| m.iter().any(|x| x.message_id == id)).await;
+        let last = mails.into_iter().find(|m| m.message_id == id).unwrap();
+        assert!(last.header("Subject").unwrap_or_default().contains("is over: 1-0 (checkmate)"));
+    }
     steward.stop().await;
 }

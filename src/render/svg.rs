@@ -274,6 +274,15 @@ fn glyph(c: char) -> Option<(f32, &'static str)> {
             5.0,
             "M0.7 9.3 Q1.5 10 2.5 10 Q5.1 10 5.1 4.6 V3.2 Q5.1 0 2.5 0 Q0 0 0 3.2 Q0 6.2 2.5 6.2 Q5.1 6.2 5.1 3.6",
         ),
+        // File z, and level names on stacked boards (W N B, QL1 … KL6).
+        'z' => (5.0, "M0 4 H5 L0 10 H5"),
+        'B' => (5.6, "M0 10 V0 H2.9 Q5.2 0 5.2 2.5 Q5.2 4.9 2.9 4.9 H0 M2.9 4.9 Q5.6 4.9 5.6 7.4 Q5.6 10 2.9 10 H0"),
+        'K' => (5.6, "M0 0 V10 M5.6 0 L0 6.2 M2 4 L5.6 10"),
+        'L' => (4.6, "M0 0 V10 H4.6"),
+        'N' => (6.0, "M0 10 V0 L6 10 V0"),
+        'Q' => (7.0, "M3.5 0 A3.5 5 0 1 0 3.5 10 A3.5 5 0 1 0 3.5 0 M4.4 7.2 L7 10.6"),
+        'W' => (8.4, "M0 0 L2.1 10 L4.2 2.6 L6.3 10 L8.4 0"),
+        ' ' => (2.4, ""),
         _ => return None,
     })
 }
@@ -371,7 +380,8 @@ impl<'a> Layout<'a> {
         }
         for l in &self.shape.labels {
             let (x, y) = self.label_centre(l);
-            points.extend([(x - LABEL / 2.0, y - LABEL / 2.0), (x + LABEL / 2.0, y + LABEL / 2.0)]);
+            let half = label_width(&l.text).max(LABEL) / 2.0;
+            points.extend([(x - half, y - LABEL / 2.0), (x + half, y + LABEL / 2.0)]);
         }
         let low = points.iter().fold((0.0f32, 0.0f32), |m, p| (m.0.min(p.0), m.1.min(p.1)));
         let high = points.iter().fold(self.size, |m, p| (m.0.max(p.0), m.1.max(p.1)));
@@ -395,7 +405,10 @@ impl<'a> Layout<'a> {
         // Letters sit on the x-height band: above and below the board, pull them
         // towards it by a little.
         let outer = GAP + BAR + LABEL / 2.0 - 2.0 * dy.abs();
-        (x + dx * outer, y + dy * outer)
+        // A label wider than the band (a level's name) beside the board is
+        // moved out so that its near end stays where a short one's would.
+        let wide = dx.abs() * (label_width(&l.text) - LABEL).max(0.0) / 2.0;
+        (x + dx * (outer + wide), y + dy * (outer + wide))
     }
 
     /// Where `seat`'s to-move bar lies: along the side the seat sits on, just
@@ -841,32 +854,47 @@ fn defs(view: &BoardView, marks: &Marks) -> Vec<(String, String)> {
     defs
 }
 
-/// Writes `text` in stroke glyphs, centred on (`cx`, `cy`), `size` units high.
-fn label(out: &mut String, text: &str, cx: f32, cy: f32, size: f32) {
-    let scale = size / 10.0;
-    let spacing = 1.6;
-    let glyphs: Vec<(f32, &str)> = text.chars().filter_map(glyph).collect();
-    let width: f32 = glyphs.iter().map(|g| g.0).sum::<f32>() + spacing * (glyphs.len().saturating_sub(1)) as f32;
-    let mut x = cx - width * scale / 2.0;
-    let y = cy - size / 2.0;
-    for (advance, path) in glyphs {
-        let _ =
-            writeln!(out, r#"<path d="{path}" transform="translate({} {}) scale({})"/>"#, num(x), num(y), num(scale));
-        x += (advance + spacing) * scale;
+/// The height of the coordinates' glyphs, in units.
+const LABEL_SIZE: f32 = 22.0;
+/// The space between two glyphs, in glyph units (a glyph is 10 high).
+const LABEL_SPACING: f32 = 1.6;
+
+/// The width of `text` in stroke glyphs of [`LABEL_SIZE`], in units.
+fn label_width(text: &str) -> f32 {
+    let glyphs: Vec<f32> = text.chars().filter_map(glyph).map(|g| g.0).collect();
+    let width = glyphs.iter().sum::<f32>() + LABEL_SPACING * glyphs.len().saturating_sub(1) as f32;
+    width * LABEL_SIZE / 10.0
+}
+
+/// Writes `text` in stroke glyphs, centred on (`cx`, `cy`), [`LABEL_SIZE`] units high.
+fn label(out: &mut String, text: &str, cx: f32, cy: f32) {
+    let scale = LABEL_SIZE / 10.0;
+    let mut x = cx - label_width(text) / 2.0;
+    let y = cy - LABEL_SIZE / 2.0;
+    for (advance, path) in text.chars().filter_map(glyph) {
+        if !path.is_empty() {
+            let _ = writeln!(
+                out,
+                r#"<path d="{path}" transform="translate({} {}) scale({})"/>"#,
+                num(x),
+                num(y),
+                num(scale)
+            );
+        }
+        x += (advance + LABEL_SPACING) * scale;
     }
 }
 
 /// The board's edge coordinates (the variant's labels), each set just outside
 /// the to-move bars on its side, upright whatever the view's turn.
 fn coordinates(out: &mut String, layout: &Layout) {
-    let size = 22.0;
     let _ = writeln!(
         out,
         r#"<g id="coordinates" fill="none" stroke="{LABEL_INK}" stroke-width="1.45" stroke-linecap="round" stroke-linejoin="round">"#
     );
     for l in &layout.shape.labels {
         let (x, y) = layout.label_centre(l);
-        label(out, &l.text, x, y, size);
+        label(out, &l.text, x, y);
     }
     out.push_str("</g>\n");
 }

@@ -85,6 +85,14 @@ fn seat_letters(seat_names: &[&str], seats: usize) -> Vec<char> {
     }
 }
 
+/// Centre lines further apart than this (in thousandths of a cell) are parts
+/// of the board drawn apart, and get an empty column or line between them.
+const GAP: i64 = 1250;
+
+/// The empty column between parts of a level drawn apart (levels themselves
+/// are kept apart by two `(u8::MAX, 0)` columns).
+const APART: (u8, i64) = (u8::MAX, 1);
+
 /// A coordinate rounded to a thousandth of a cell, so centres on one line
 /// compare equal after a turn.
 fn key(v: f32) -> i64 {
@@ -132,12 +140,23 @@ fn draw(view: &BoardView, viewer: Seat, style: &Style, last_moves: &[MovePath]) 
         if !columns.is_empty() {
             columns.extend([(u8::MAX, 0), (u8::MAX, 0)]);
         }
-        columns.extend(xs.iter().map(|&x| (level, x)));
+        for (i, &x) in xs.iter().enumerate() {
+            // Parts of a level drawn apart (small boards beside
+            // their main board) stay apart: an empty column between them.
+            if i > 0 && x - xs[i - 1] > GAP {
+                columns.push(APART);
+            }
+            columns.push((level, x));
+        }
         level_columns.push((level, xs));
     }
     let mut rows: Vec<i64> = spots.iter().map(|s| s.2).collect();
     rows.sort_unstable_by(|a, b| b.cmp(a));
     rows.dedup();
+    // Likewise an empty line between rows drawn apart (stacked boards).
+    let gaps: Vec<i64> = rows.windows(2).filter(|w| w[0] - w[1] > GAP).map(|w| (w[0] + w[1]) / 2).collect();
+    rows.extend(gaps);
+    rows.sort_unstable_by(|a, b| b.cmp(a));
     let column_of = |level: u8, x: i64| -> Option<usize> {
         let (_, xs) = level_columns.iter().find(|(l, _)| *l == level)?;
         let i = nearest(xs, x)?;
@@ -153,7 +172,11 @@ fn draw(view: &BoardView, viewer: Seat, style: &Style, last_moves: &[MovePath]) 
     }
     // Staggered boards (hexagons) never use two neighbouring columns in one row:
     // there a column is half a cell wide, so rows interleave.
-    let staggered = grid.iter().all(|row| row.windows(2).all(|w| w[0].is_none() || w[1].is_none()))
+    // (The empty columns between parts drawn apart are not looked at.)
+    let real = |row: &Vec<Option<Cell>>| -> Vec<Option<Cell>> {
+        row.iter().zip(&columns).filter(|(_, c)| **c != APART).map(|(cell, _)| *cell).collect()
+    };
+    let staggered = grid.iter().all(|row| real(row).windows(2).all(|w| w[0].is_none() || w[1].is_none()))
         && grid.iter().any(|row| row.iter().filter(|c| c.is_some()).count() > 1);
     let step = if staggered { width.div_ceil(2) } else { width };
 
@@ -244,7 +267,7 @@ fn draw(view: &BoardView, viewer: Seat, style: &Style, last_moves: &[MovePath]) 
 mod tests {
     use super::*;
     use crate::render::fixtures::{four_armies, hexagons, kings_at_home, triangles, two_levels};
-    use crate::rules::{Options, PieceKind, VariantId};
+    use crate::rules::{BoardView, Options, PieceKind, VariantId};
 
     #[test]
     fn start_position_from_both_sides() {
@@ -378,6 +401,21 @@ mod tests {
         let lines: Vec<&str> = levels.lines().collect();
         assert_eq!(lines[0], "     a b     a b", "{levels}");
         assert_eq!(lines[1], "  2  . .     . .  2", "{levels}");
+    }
+
+    /// Parts of a board drawn apart (3D chess's stacked boards, its attack
+    /// boards beside them) keep an empty column or line between them.
+    #[test]
+    fn parts_drawn_apart_stay_apart() {
+        let mut shape = (*two_levels().shape).clone();
+        shape.cells.retain(|c| c.cell.level == 0);
+        for c in &mut shape.cells {
+            c.centre = Point::new(c.centre.x * 2.0, c.centre.y * 3.0);
+        }
+        shape.labels.clear();
+        let view = BoardView { shape: std::sync::Arc::new(shape), pieces: Vec::new(), marked: Vec::new() };
+        let text = board(&view, Seat::new(0));
+        assert_eq!(text, "     .   .\n\n     .   .\n", "{text}");
     }
 
     #[test]

@@ -471,6 +471,26 @@ mod tests {
     fn the_variants_read_their_canonical_moves() {
         for v in VariantId::ALL {
             let rules = v.rulebook(&Options::new()).unwrap();
+            // Every legal move of the start has a path between cells of the board.
+            let start = rules.start();
+            let shape = rules.board(&start).unwrap().shape;
+            for seat in rules.seats_to_move(&start).unwrap().iter() {
+                for mv in rules.legal_moves(&start, seat).unwrap() {
+                    let path = rules.move_path(Some(&start), &mv).unwrap_or_else(|| panic!("{v}: {mv}"));
+                    assert!(path.cells.len() >= 2, "{v}: {mv}");
+                    assert!(path.cells.iter().all(|&cell| shape.cell(cell).is_some()), "{v}: {mv}");
+                    assert_eq!(
+                        rules.move_path(None, &mv).and_then(|p| p.to()),
+                        path.to(),
+                        "{v}: {mv} without the state"
+                    );
+                }
+            }
+            // Square-grid games read coordinate moves without a position; 3D
+            // chess names levels (a2W-a4N) and has its own test.
+            if v == VariantId::TriDChess {
+                continue;
+            }
             assert_eq!(rules.move_path(None, "g1f3"), Some(MovePath::step(c(6, 0), c(5, 2))), "{v}");
             assert_eq!(rules.move_path(None, "e2e4").and_then(|p| p.to()), Some(c(4, 3)), "{v}");
         }

@@ -42,6 +42,7 @@ pub mod fairschach;
 pub(crate) mod notation;
 pub mod record;
 pub mod tour;
+pub mod tri_d;
 pub mod vierschach;
 
 use std::collections::BTreeMap;
@@ -136,11 +137,14 @@ pub enum VariantId {
     Fairschach,
     /// Chess for four on a plus-shaped board (`rules/vierschach.md`).
     Vierschach,
+    /// 3D chess on three main boards and four attack boards (`rules/tri-d-chess.md`).
+    TriDChess,
 }
 
 impl VariantId {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [VariantId; 3] = [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach];
+    pub const ALL: [VariantId; 4] =
+        [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach, VariantId::TriDChess];
 
     /// The game a new game is when none is named: the headline game.
     pub const HEADLINE: VariantId = VariantId::Fairschach;
@@ -155,7 +159,7 @@ impl VariantId {
     pub const fn state_key(self) -> &'static str {
         match self {
             VariantId::Chess | VariantId::Fairschach => "fen",
-            VariantId::Vierschach => "state",
+            VariantId::Vierschach | VariantId::TriDChess => "state",
         }
     }
 
@@ -165,6 +169,7 @@ impl VariantId {
             VariantId::Chess => "chess",
             VariantId::Fairschach => "fairschach",
             VariantId::Vierschach => "vierschach",
+            VariantId::TriDChess => "tri-d-chess",
         }
     }
 
@@ -177,6 +182,7 @@ impl VariantId {
             VariantId::Chess => Box::new(chess::Chess::new(options)?),
             VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
             VariantId::Vierschach => Box::new(vierschach::Vierschach::new(options)?),
+            VariantId::TriDChess => Box::new(tri_d::TriDChess::new(options)?),
         })
     }
 }

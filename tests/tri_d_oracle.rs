@@ -1,0 +1,122 @@
+//! The 3D chess engine against an independent implementation of
+//! `rules/tri-d-chess.md` (`tools/tri_d_oracle/`, written from the rules file
+//! alone, in Python with only its standard library).
+//!
+//! 1. Perft: the start and positions with attack-board moves, castling, en
+//!    passant, pending and corner promotions (`tests/data/tri-d-chess.perft`),
+//!    each count computed by the oracle too; depth 3 from the start here, the
+//!    start's depth 4 and the others' deepest counts in the ignored long run.
+//! 2. Seeded random games from the start and from random sparse positions
+//!    (attack boards anywhere, few pieces, so many board moves; corner pawns
+//!    waiting for their board to leave, so pending promotions): at every ply the
+//!    state string must read back unchanged, the legal lists must be equal, and
+//!    the state and outcome after the oracle's move must agree.
+//!
+//! Both go through [`DynVariant`], the face the CLI and the steward use.
+
+use std::path::Path;
+use std::process::Command;
+
+use fairsteward::rules::{DynVariant, Options, VariantId};
+use serde_json::Value;
+
+#[path = "common/oracle_ply.rs"]
+mod oracle_ply;
+#[path = "common/perft_file.rs"]
+mod perft_file;
+
+fn oracle(args: &[&str]) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new("python3")
+        .arg(root.join("tools/tri_d_oracle/oracle.py"))
+        .args(args)
+        .output()
+        .expect("python3 runs (scripts/test installs it)");
+    assert!(output.status.success(), "the oracle failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+fn rules() -> Box<dyn DynVariant> {
+    VariantId::TriDChess.rulebook(&Options::new()).unwrap()
+}
+
+/// Runs the oracle's games and compares every ply; returns the plies and
+/// how many of them offered board moves, had a pending promotion, followed a
+/// double step.
+fn games(args: &[&str]) -> (usize, [usize; 3]) {
+    let rules = rules();
+    let lines: Vec<Value> = oracle(args)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("oracle line {l:?}: {e}")))
+        .collect();
+    let mut seen = [0usize; 3];
+    let mut issues = Vec::new();
+    for line in &lines {
+        let legal = line["legal"].as_array().expect("legal");
+        let any = |f: &dyn Fn(&str) -> bool| legal.iter().any(|m| f(m.as_str().unwrap_or("")));
+        seen[0] += usize::from(any(&|m| m.starts_with('Q') || m.starts_with('K')));
+        seen[1] += usize::from(any(&|m| m.contains(';')));
+        seen[2] += usize::from(line["state"].as_str().and_then(|s| s.split(' ').nth(4)) != Some("-"));
+        issues.extend(oracle_ply::compare(&*rules, line, "tri-d-chess"));
+    }
+    assert!(
+        issues.is_empty(),
+        "{} disagreements in {} plies; the first:\n{}",
+        issues.len(),
+        lines.len(),
+        issues.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+    );
+    (lines.len(), seen)
+}
+
+const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tri-d-chess.perft"));
+
+/// The oracle's counts up to `max_depth` agree with the file (whose counts
+/// the engine must match: `tests/tri_d_perft.rs`).
+fn perft_against_the_oracle(max_depth: u32, max_nodes: u64) {
+    let rules = rules();
+    let mut issues = Vec::new();
+    let mut checked = 0;
+    for perft_file::Case { id, state, counts } in perft_file::cases(DATA) {
+        for (depth, nodes) in counts {
+            if depth > max_depth || nodes > max_nodes {
+                continue;
+            }
+            let ours = rules.perft(&state, depth).expect("state");
+            let theirs: u64 =
+                oracle(&["perft", "--state", &state, "--depth", &depth.to_string()]).trim().parse().unwrap();
+            if ours != nodes || theirs != nodes {
+                issues.push(format!("{id} perft {depth}: file {nodes}, engine {ours}, oracle {theirs}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} counts");
+    assert!(issues.is_empty(), "{}", issues.join("\n"));
+}
+
+#[test]
+fn perft_agrees_with_the_oracle() {
+    perft_against_the_oracle(3, 20_000);
+}
+
+#[test]
+fn random_games_agree_with_the_oracle() {
+    let (plies, [boards, pending, ep]) = games(&["games", "--seed", "20261201", "--games", "40", "--plies", "30"]);
+    assert!(plies > 1000, "{plies} plies");
+    assert!(boards > 500 && pending > 0 && ep > 0, "board moves in {boards} plies, pending {pending}, ep {ep}");
+}
+
+#[test]
+#[ignore = "minutes of Python: run with --ignored before a release"]
+fn perft_agrees_with_the_oracle_to_depth_4() {
+    perft_against_the_oracle(4, 300_000);
+}
+
+#[test]
+#[ignore = "minutes of Python: run with --ignored before a release"]
+fn many_random_games_agree_with_the_oracle() {
+    for seed in ["1", "2", "3", "4"] {
+        games(&["games", "--seed", seed, "--games", "25", "--plies", "120"]);
+    }
+}
