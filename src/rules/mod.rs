@@ -38,6 +38,7 @@
 
 mod board;
 pub mod chess;
+pub mod dame;
 pub mod fairschach;
 pub(crate) mod notation;
 pub mod tour;
@@ -134,11 +135,14 @@ pub enum VariantId {
     Fairschach,
     /// Chess for four on a plus-shaped board (`rules/vierschach.md`).
     Vierschach,
+    /// Draughts for three on a board given as data (`rules/trialectic-dame.md`).
+    TrialecticDame,
 }
 
 impl VariantId {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [VariantId; 3] = [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach];
+    pub const ALL: [VariantId; 4] =
+        [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach, VariantId::TrialecticDame];
 
     /// The game a new game is when none is named: the headline game.
     pub const HEADLINE: VariantId = VariantId::Fairschach;
@@ -153,8 +157,15 @@ impl VariantId {
     pub const fn state_key(self) -> &'static str {
         match self {
             VariantId::Chess | VariantId::Fairschach => "fen",
-            VariantId::Vierschach => "state",
+            VariantId::Vierschach | VariantId::TrialecticDame => "state",
         }
+    }
+
+    /// Whether the conformance JSON writes an outcome with the winner and every
+    /// seat's score (`{"result": "win", "winner": "y", "reason": …, "scores":
+    /// {"y": 1, …}}`, rules/trialectic-dame.md §8) rather than as one score text.
+    pub const fn outcome_with_scores(self) -> bool {
+        matches!(self, VariantId::TrialecticDame)
     }
 
     /// The name used in the API, the CLI and the store.
@@ -163,6 +174,7 @@ impl VariantId {
             VariantId::Chess => "chess",
             VariantId::Fairschach => "fairschach",
             VariantId::Vierschach => "vierschach",
+            VariantId::TrialecticDame => "trialectic-dame",
         }
     }
 
@@ -175,6 +187,7 @@ impl VariantId {
             VariantId::Chess => Box::new(chess::Chess::new(options)?),
             VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
             VariantId::Vierschach => Box::new(vierschach::Vierschach::new(options)?),
+            VariantId::TrialecticDame => Box::new(dame::TrialecticDame::new(options)?),
         })
     }
 }
@@ -262,6 +275,15 @@ pub enum OptionsError {
         value: String,
         /// What it accepts.
         expected: &'static str,
+    },
+    /// The value is refused for a reason of its own (a board record that fails
+    /// its checks, say).
+    #[error("option {name}: {why}")]
+    Invalid {
+        /// The option.
+        name: &'static str,
+        /// What is wrong with the value.
+        why: String,
     },
 }
 
@@ -373,11 +395,15 @@ pub enum EndReason {
     Time,
     /// A number of plies without progress (Vierschach's `no_progress`).
     NoProgress,
+    /// One seat is left with stones (Trialectic Dame).
+    LastSeat,
+    /// No seat in the game can move (Trialectic Dame's base game).
+    NoSeatCanMove,
 }
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 10] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::Checkmate,
         EndReason::BothCheckmated,
         EndReason::Stalemate,
@@ -388,6 +414,8 @@ impl EndReason {
         EndReason::Agreement,
         EndReason::Time,
         EndReason::NoProgress,
+        EndReason::LastSeat,
+        EndReason::NoSeatCanMove,
     ];
 
     /// The reason with this name (as [`EndReason::as_str`] writes it).
@@ -408,6 +436,8 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
             EndReason::NoProgress => "no progress",
+            EndReason::LastSeat => "last seat in the game",
+            EndReason::NoSeatCanMove => "no seat can move",
         }
     }
 }
@@ -741,6 +771,14 @@ pub trait Variant {
         Outcome::draw(EndReason::Agreement)
     }
 
+    /// `state` with the turns due in it played out: for a hand-made state whose
+    /// seat to move cannot move, the passes or enclosures the rules file applies
+    /// before play goes on (rules/trialectic-dame.md §8). By default the state
+    /// itself: play never leaves such a state.
+    fn settled(&self, state: &Self::State) -> Self::State {
+        state.clone()
+    }
+
     /// The name of `seat`.
     ///
     /// # Panics
@@ -960,6 +998,12 @@ pub trait DynVariant: Send + Sync {
     /// An invalid state string.
     fn agreed_draw(&self, state: &str) -> Result<Outcome, RulesError>;
 
+    /// The state with the turns due in it played out (see [`Variant::settled`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn settled(&self, state: &str) -> Result<String, RulesError>;
+
     /// The seat with this name (case-insensitive) or number (1-based).
     ///
     /// # Errors
@@ -1095,6 +1139,10 @@ where
 
     fn agreed_draw(&self, state: &str) -> Result<Outcome, RulesError> {
         Ok(Variant::agreed_draw(self, &self.parse_state(state)?))
+    }
+
+    fn settled(&self, state: &str) -> Result<String, RulesError> {
+        Ok(Variant::settled(self, &self.parse_state(state)?).to_string())
     }
 
     fn is_move_text(&self, text: &str) -> bool {
