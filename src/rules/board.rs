@@ -471,8 +471,21 @@ mod tests {
     fn the_variants_read_their_canonical_moves() {
         for v in VariantId::ALL {
             let rules = v.rulebook(&Options::new()).unwrap();
-            assert_eq!(rules.move_path(None, "g1f3"), Some(MovePath::step(c(6, 0), c(5, 2))), "{v}");
-            assert_eq!(rules.move_path(None, "e2e4").and_then(|p| p.to()), Some(c(4, 3)), "{v}");
+            let start = rules.start();
+            let shape = rules.board(&start).unwrap().shape;
+            // Every legal move at the start is a path over the board's cells.
+            for seat in rules.seats_to_move(&start).unwrap().iter() {
+                for mv in rules.legal_moves(&start, seat).unwrap() {
+                    let path = rules.move_path(Some(&start), &mv).unwrap_or_else(|| panic!("{v} {mv}"));
+                    assert!(path.cells.len() >= 2, "{v} {mv}: {path:?}");
+                    assert!(path.cells.iter().all(|&cell| shape.cell(cell).is_some()), "{v} {mv}: {path:?}");
+                }
+            }
+            // Square grids read any coordinate move, from the start or not.
+            if shape.cells.iter().all(|cell| cell.outline == Outline::Square) {
+                assert_eq!(rules.move_path(None, "g1f3"), Some(MovePath::step(c(6, 0), c(5, 2))), "{v}");
+                assert_eq!(rules.move_path(None, "e2e4").and_then(|p| p.to()), Some(c(4, 3)), "{v}");
+            }
         }
     }
 
