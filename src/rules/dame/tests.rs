@@ -177,7 +177,8 @@ fn s1_the_triangle_record_round_trips_through_json() {
 
 #[test]
 fn s1_a_record_is_checked_when_it_is_loaded() {
-    let cases: Vec<(Box<dyn FnOnce(&mut serde_json::Value)>, &str)> = vec![
+    type Change = Box<dyn FnOnce(&mut serde_json::Value)>;
+    let cases: Vec<(Change, &str)> = vec![
         (Box::new(|v| v["neighbours"]["333"]["d1"] = "432".into()), "333 d1 is 432, but 432 d4 is 342"),
         (
             Box::new(|v| v["directions"]["d4"] = "d2".into()),
@@ -567,7 +568,7 @@ fn s7_state_strings_are_checked() {
         &position(&[("y", "333"), ("r", "801"), ("b", "090")], "y byb - 0 1"),
         "y controls r's stones but not its own",
     );
-    bad(&r, &"./../.../..../...../....../......./......../........./.......... y --- - 0 1", "nobody");
+    bad(&r, "./../.../..../...../....../......./......../........./.......... y --- - 0 1", "nobody");
     // Accepted: adoption under take, a finished game with one seat left.
     for ok in [position(&[("r", "333"), ("b", "090")], "y -yb - 0 1"), position(&[("y", "333")], "b y-- - 0 7")] {
         assert_eq!(take.parse_state(&ok).unwrap().to_string(), ok);
