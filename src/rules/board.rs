@@ -101,7 +101,7 @@ impl Outline {
         match self {
             Outline::Square | Outline::Polygon(_) => 1.0,
             Outline::Hexagon | Outline::HexagonPointed => 0.86,
-            Outline::Triangle { .. } => 0.5,
+            Outline::Triangle { .. } => 0.62,
         }
     }
 }

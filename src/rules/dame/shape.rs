@@ -5,9 +5,11 @@
 //! one unit apart, rows `√3/2` apart, every cell an upward triangle (the black
 //! cells of §2, which touch at corners only). On the reconstructed board this
 //! is the triangle itself; a record of another shape comes out as its rows say.
-//! Each row's first and last cells are named beside the board, so every cell's
-//! name can be read off its row. Each seat's view is turned so that its
-//! baseline's middle lies straight below the board's middle.
+//! Each seat's view is turned so that its baseline's middle lies straight below
+//! the board's middle, and every baseline cell is named beside the board on
+//! that side: in each view one baseline runs along the bottom and the other
+//! two along the sides, so the names of a row's ends (and on the triangle,
+//! with the bottom names, every cell's) can be read off.
 
 use std::sync::Arc;
 
@@ -32,7 +34,6 @@ impl Drawing {
         let mut ids = vec![Cell { file: 0, rank: 0, level: 0 }; board.len()];
         let mut centres = vec![Point::new(0.0, 0.0); board.len()];
         let mut cells = Vec::with_capacity(board.len());
-        let mut labels = Vec::new();
         for (r, range) in rows.iter().enumerate() {
             let y = (n_rows - 1 - r) as f32 * h;
             let width = range.len() as f32;
@@ -49,30 +50,33 @@ impl Drawing {
                     shade: 1,
                 });
             }
-            // The row's ends, named beside them (at the triangle's middle height).
-            let label = |c: usize, side: f32| EdgeLabel {
-                text: board.name(c as CellId).to_owned(),
-                level: 0,
-                at: Point::new(centres[c].x + side * 0.5, centres[c].y),
-                outward: Point::new(side, 0.0),
-            };
-            labels.push(label(range.start, -1.0));
-            labels.push(label(range.end - 1, 1.0));
         }
         cells.sort_by_key(|c| c.cell);
         let middle = mean(centres.iter().copied());
-        let seat_turns = (0..3)
-            .map(|s| {
-                let base = mean(board.seat(s).baseline.iter().map(|&c| centres[c as usize]));
-                let (dx, dy) = (base.x - middle.x, base.y - middle.y);
-                if dx.abs() < 1e-4 && dy.abs() < 1e-4 {
-                    return 0.0;
-                }
-                // Turn the baseline's direction to straight down (-90°).
-                let turn = (-90.0 - dy.atan2(dx).to_degrees()).rem_euclid(360.0).round();
-                if turn >= 360.0 { 0.0 } else { turn }
-            })
-            .collect();
+        let mut labels = Vec::new();
+        let mut seat_turns = Vec::new();
+        for s in 0..3 {
+            let baseline = &board.seat(s).baseline;
+            let base = mean(baseline.iter().map(|&c| centres[c as usize]));
+            let (dx, dy) = (base.x - middle.x, base.y - middle.y);
+            if dx.abs() < 1e-4 && dy.abs() < 1e-4 {
+                seat_turns.push(0.0);
+                continue;
+            }
+            // Turn the baseline's side to straight down (-90°), in whole degrees.
+            let turn = (-90.0 - dy.atan2(dx).to_degrees()).rem_euclid(360.0).round() % 360.0;
+            seat_turns.push(turn);
+            let outward = Point::new(0.0, -1.0).turned(-turn);
+            for &c in baseline {
+                let centre = centres[c as usize];
+                labels.push(EdgeLabel {
+                    text: board.name(c).to_owned(),
+                    level: 0,
+                    at: Point::new(centre.x + outward.x * 0.5, centre.y + outward.y * 0.5),
+                    outward,
+                });
+            }
+        }
         let shape = BoardShape {
             cells,
             labels,

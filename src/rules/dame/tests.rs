@@ -619,9 +619,34 @@ fn the_board_is_drawn_from_the_record() {
     let dame = view.pieces.iter().find(|(_, p)| p.kind == PieceKind::DraughtsKing).unwrap();
     assert_eq!((dame.0, dame.1.owner), (Cell { file: 1, rank: 0, level: 0 }, RED));
     assert!(view.shape.cells.iter().all(|c| c.outline == crate::rules::Outline::Triangle { up: true }));
-    // Each row's ends are named beside it.
-    assert_eq!(view.shape.labels.len(), 20);
-    assert_eq!(view.shape.labels[18].text, "009");
+    // Every baseline cell is named beside the board.
+    assert_eq!(view.shape.labels.len(), 30);
+    assert_eq!(view.shape.labels[0].text, "009");
+}
+
+#[test]
+fn every_seat_reads_its_own_side_at_the_bottom_of_the_text_board() {
+    let r = rules(&[]);
+    let view = Variant::board(&r, &Variant::start(&r));
+    for (s, letter) in ["y", "r", "b"].into_iter().enumerate() {
+        let text = crate::render::text::board_for_seats(&view, Seat::new(s as u8), r.seat_names(), &[]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 11, "{text}");
+        let bottom_row = lines[9];
+        assert_eq!(bottom_row.matches(&format!("{letter}M")).count(), 6, "seat {s}: {text}");
+        assert_eq!(bottom_row.matches('M').count(), 6, "seat {s}: {text}");
+        let baseline: Vec<&str> = r.board.seat(s).baseline.iter().map(|&c| r.board.name(c)).collect();
+        let names: Vec<&str> = lines[10].split_whitespace().collect();
+        let mut sorted = baseline.clone();
+        sorted.sort_unstable();
+        let mut shown = names.clone();
+        shown.sort_unstable();
+        assert_eq!(shown, sorted, "seat {s}: its baseline named along the bottom: {text}");
+    }
+    let yellow = crate::render::text::board_for_seats(&view, YELLOW, r.seat_names(), &[]);
+    assert_eq!(yellow.lines().next().unwrap(), "900                     .                    900");
+    assert_eq!(yellow.lines().nth(9).unwrap(), "009   .   .  yM  yM  yM  yM  yM  yM   .   .  090");
+    assert_eq!(yellow.lines().nth(10).unwrap(), "    009 018 027 036 045 054 063 072 081 090");
 }
 
 #[test]
