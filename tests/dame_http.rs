@@ -322,7 +322,7 @@ async fn a_draw_needs_the_seats_still_in_and_scores_them() {
     let v = steward.draw(id.clone(), token(2), DrawAction::Accept, Utc::now()).await.unwrap();
     let o = v.outcome.expect("drawn");
     assert_eq!(o.reason, "agreement");
-    assert_eq!(o.result, "draw, 1/2 each for yellow, blue");
+    assert_eq!(o.result, "draw, 1/2 each for yellow, blue (agreement)");
     let events = steward.transcript(id.clone()).await.unwrap();
     fairsteward::protocol::verify::verify(&transcript_text(&id, &events), &steward.keys().signing_public())
         .expect("the transcript replays");
