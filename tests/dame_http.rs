@@ -3,21 +3,20 @@
 //! timeout.
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback port,
-//! with its own temporary data directory), as in `tests/api.rs`. The game is a
-//! seeded random game of the independent oracle (`tools/dame_oracle/`); the
-//! engine agrees on every state (`fairsteward rules trialectic-dame play`). It
-//! has four multi-jumps, one of five jumps that ends where it began (turn 11),
-//! and red's Dame takes yellow's last stones in a four-jump at turn 20: yellow
-//! is out, and from then on the turn goes red, blue, red, … until red takes
-//! blue's last stone at turn 28 and wins.
+//! with its own temporary data directory), as in `tests/api.rs`. The game is
+//! `common/dame_game.rs`'s: yellow is out after turn 20 and skipped, red wins
+//! at turn 28.
 
 mod common;
+#[path = "common/dame_game.rs"]
+mod dame_game;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
 use common::{MAIL_DOMAIN, Server, eventually_within, parse_mail, spool_files};
+use dame_game::{FINAL, PLAY, START, YELLOW_OUT};
 use fairsteward::config::{Config, Overrides, RawConfig};
 use fairsteward::steward::{Credential, MoveRequest, NewGame, NewSeat, Submission};
 use serde_json::{Value, json};
@@ -25,46 +24,6 @@ use serde_json::{Value, json};
 const SEATS: [&str; 3] = ["yellow", "red", "blue"];
 const PLAYERS: [(&str, &str); 3] =
     [("Yara", "yara@example.org"), ("Ruth", "ruth@example.org"), ("Ben", "ben@example.org")];
-const START: &str = "./../r.b/rrbb/rr.bb/rr..bb/rr...bb/rr....bb/..yyyyy../..yyyyyy.. y yrb - 0 1";
-const FINAL: &str = "./../..R/r.../r..../.rr.../rr...../......../........./.......... r -r- - 0 11";
-
-/// The game: the seat (index into [`SEATS`]), its move, and the seat to move
-/// after it (none once the game is over).
-pub const PLAY: [(usize, &str, Option<usize>); 28] = [
-    (0, "135-225", Some(1)),
-    (1, "216x234", Some(2)),
-    (2, "720-711", Some(0)),
-    (0, "144x324", Some(1)),
-    (1, "315x333", Some(2)),
-    (2, "441-342", Some(0)),
-    (0, "045-135", Some(1)),
-    (1, "702x720", Some(2)),
-    (2, "342x324", Some(0)),
-    (0, "027-117", Some(1)),
-    (1, "720x522x225x045x027x225", Some(2)),
-    (2, "450-441", Some(0)),
-    (0, "153-243", Some(1)),
-    (1, "207x027", Some(2)),
-    (2, "270-171", Some(0)),
-    (0, "072x270", Some(1)),
-    (1, "225x252x450x432x072", Some(2)),
-    (2, "360x180", Some(0)),
-    (0, "063x081", Some(1)),
-    // Red's Dame takes yellow's last two men: yellow is out.
-    (1, "027x063x090x270x252", Some(2)),
-    (2, "630-621", Some(1)),
-    (1, "612x630", Some(2)),
-    (2, "540x720", Some(1)),
-    (1, "513-423", Some(2)),
-    (2, "720-621", Some(1)),
-    (1, "405-315", Some(2)),
-    (2, "531-432", Some(1)),
-    // Blue's last stone: red wins.
-    (1, "252x522x720", None),
-];
-
-/// The turn after which yellow is out.
-const YELLOW_OUT: usize = 20;
 
 /// The width and height of a PNG.
 #[track_caller]
