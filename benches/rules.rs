@@ -8,7 +8,10 @@
 //! 2. Vierschach perft (the provided `Variant::perft` of the Vierschach rulebook)
 //!    next to `shakmaty::perft` of chess from the start, in nodes per second, and
 //!    their ratio.
-//! 3. Fairschach pair resolutions per second: a fixed set of random games, moves
+//! 3. Trialectic Dame perft from the start (setups 1 and 2, the provided
+//!    `Variant::perft`) in nodes per second, and its ratio to the same
+//!    shakmaty chess perft of part 2.
+//! 4. Fairschach pair resolutions per second: a fixed set of random games, moves
 //!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
 //!    is played once to record the turns; then only the `Variant::resolve` calls
 //!    of those turns (with the game's history, as the steward passes it) are timed.
@@ -18,9 +21,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fairsteward::rules::chess::Chess;
+use fairsteward::rules::dame::TrialecticDame;
 use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
 use fairsteward::rules::vierschach::Vierschach;
-use fairsteward::rules::{Seat, SeatResult, Variant};
+use fairsteward::rules::{Options, Seat, SeatResult, Variant};
 use shakmaty::CastlingMode;
 use shakmaty::fen::Fen;
 
@@ -88,7 +92,9 @@ fn chess_perft() {
 /// Vierschach start perft: depth and nodes (`tests/data/vierschach.perft`).
 const VIERSCHACH_PERFT: [(&str, u32, u64); 2] = [("teams", 5, 3_452_310), ("ffa", 5, 3_452_310)];
 
-fn vierschach_perft() {
+/// Returns shakmaty's chess perft rate from the start (Mnps), the baseline of
+/// the variants' rates.
+fn vierschach_perft() -> f64 {
     println!();
     println!("Vierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
     let chess: shakmaty::Chess = shakmaty::Chess::default();
@@ -121,6 +127,33 @@ fn vierschach_perft() {
             t.as_secs_f64(),
             v_mnps,
             v_mnps / chess_mnps
+        );
+    }
+    chess_mnps
+}
+
+/// Trialectic Dame start perft: setup, depth and nodes (`tests/dame_cli.rs`,
+/// checked by the oracle of `tools/dame_oracle/`).
+const DAME_PERFT: [(&str, u32, u64); 2] = [("1", 6, 532_818), ("2", 5, 80_885)];
+
+fn dame_perft(chess_mnps: f64) {
+    println!();
+    println!("Trialectic Dame perft from the start (Variant::perft), best of {RUNS}, against the chess line above");
+    println!("  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>22}", "", "depth", "nodes", "time", "Mnps", "dame / shakmaty");
+    for (setup, depth, expected) in DAME_PERFT {
+        let rules = TrialecticDame::new(&Options::new().set("setup", setup)).expect("the options");
+        let start = rules.start();
+        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
+        assert_eq!(n, expected, "trialectic dame setup {setup} perft {depth}");
+        let d_mnps = mnps(n, t);
+        println!(
+            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
+            format!("trialectic dame setup {setup}"),
+            depth,
+            n,
+            t.as_secs_f64(),
+            d_mnps,
+            d_mnps / chess_mnps
         );
     }
 }
@@ -267,6 +300,7 @@ fn main() {
     println!("fairsteward rules benchmark ({} build)", if cfg!(debug_assertions) { "debug" } else { "optimized" });
     println!();
     chess_perft();
-    vierschach_perft();
+    let chess_mnps = vierschach_perft();
+    dame_perft(chess_mnps);
     fairschach_resolutions();
 }

@@ -286,3 +286,53 @@ async fn a_draw_needs_the_seats_still_in_and_scores_them() {
     fairsteward::protocol::verify::verify(&transcript_text(&id, &events), &steward.keys().signing_public())
         .expect("the transcript replays");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_given_as_data_is_played_and_drawn() {
+    let s = Server::start().await;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let seats: Vec<Value> = PLAYERS.iter().map(|(name, email)| json!({"name": name, "email": email})).collect();
+    // A broken record is refused with its problems.
+    let mut broken = record.clone();
+    broken["neighbours"]["c3"]["e"] = json!("a1");
+    let body = json!({"variant": "trialectic-dame", "options": {"board": broken}, "seats": seats});
+    let m = s.post_json("/api/games", None, &body).await.error(400, "bad_request");
+    assert!(m.contains("invalid board record") && m.contains("c3 e is a1"), "{m}");
+    // The record as an object (or as its JSON text).
+    let body = json!({"variant": "trialectic-dame", "options": {"board": record}, "seats": seats});
+    let created = s.post_json("/api/games", None, &body).await.ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let tokens: Vec<String> =
+        created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(s.game(&id, None).await["state"], ".../rrbb/.r.b./.yy./.y. y yrb - 0 1");
+    s.mv(&id, &tokens[0], 1, "b3-c3").await.ok(200);
+    // Red must take twice: start and final cell name the jump.
+    let m = s.mv(&id, &tokens[1], 2, "c2-c3").await.error(422, "illegal_move");
+    assert!(m.contains("capturing is compulsory") && m.contains("d2xb3xb1"), "{m}");
+    s.mv(&id, &tokens[1], 2, "d2xb1").await.ok(200);
+    s.mv(&id, &tokens[2], 3, "c4-b3").await.ok(200);
+    let v = s.game(&id, None).await;
+    assert_eq!(v["state"], ".../r.bb/.r.../r.b./.y. y yrb - 0 2", "{v}");
+    // Drawn from the record: 19 triangles, each seat's own picture.
+    for name in SEATS {
+        let svg = s.get(&format!("/api/games/{id}/board.svg?seat={name}"), None).await;
+        let svg = String::from_utf8(svg.body).unwrap();
+        let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
+        assert_eq!(cells.matches("<polygon").count(), 19, "{name}");
+        assert!(svg.contains("class=\"last-move\""), "{name}: blue's c4-b3 marked");
+    }
+    let png = s.get(&format!("/api/games/{id}/board.png?seat=blue"), None).await;
+    assert_eq!(png.status, 200);
+    png_size(&png.body);
+    // The start mail names the record by its size, not its text.
+    let spool = s.config.spool_dir.clone();
+    let name = format!("{id}.0.0.started@{MAIL_DOMAIN}.eml");
+    let files = eventually_within(Duration::from_secs(20), "the start mail", || {
+        let files = spool_files(&spool);
+        files.contains_key(&name).then_some(files)
+    })
+    .await;
+    let text = parse_mail(&files[&name]).text("text/plain");
+    assert!(text.contains("Options: board=(") && !text.contains("neighbours"), "{text}");
+}
