@@ -5,7 +5,8 @@
 //! Perft counts beyond the rules file's figures (depth 4 and more) were
 //! computed by the independent oracle in `tools/dame_oracle/` as well.
 
-use std::process::{Command, Output};
+#[path = "common/rules_cli.rs"]
+mod rules_cli;
 
 use serde_json::{Value, json};
 
@@ -22,35 +23,13 @@ const BLUE_TO_MOVE: &str = "./../.../..../...../.r..../......./.......Y/........
 const OVER: &str = "./../.../..../.y.../....../......./......../........./.......... y y-- - 0 1";
 const HEXAGON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
 
-fn fairsteward(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).output().expect("the fairsteward binary runs")
-}
-
 fn json_of(args: &[&str]) -> Value {
-    let mut full = vec!["rules", "trialectic-dame"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{full:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{full:?} wrote to stderr: {stderr}");
-    assert_eq!(stdout.trim_end().lines().count(), 1, "one line of JSON: {stdout:?}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{full:?}: not JSON ({e}): {stdout}"))
+    rules_cli::json_of("trialectic-dame", args)
 }
 
-/// Exit status 2, nothing on stdout, one line on stderr naming every phrase.
 #[track_caller]
 fn refused(args: &[&str], phrases: &[&str]) {
-    let mut full = vec!["rules", "trialectic-dame"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(2), "{full:?}: exit status 2 expected; stderr: {stderr}");
-    assert!(stdout.is_empty(), "{full:?}: stdout {stdout:?}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{full:?}: one line on stderr, got {stderr:?}");
-    for phrase in phrases {
-        assert!(lines[0].to_lowercase().contains(&phrase.to_lowercase()), "{full:?}: {phrase:?} not in {:?}", lines[0]);
-    }
+    rules_cli::refused("trialectic-dame", args, phrases)
 }
 
 #[test]

@@ -10,15 +10,17 @@
 mod common;
 #[path = "common/dame_game.rs"]
 mod dame_game;
+#[path = "common/in_process.rs"]
+mod in_process;
 
-use std::sync::Arc;
+use in_process::seat;
+
 use std::time::Duration;
 
 use chrono::Utc;
 use common::{MAIL_DOMAIN, Server, eventually_within, parse_mail, spool_files};
 use dame_game::{FINAL, PLAY, START, YELLOW_OUT};
-use fairsteward::config::{Config, Overrides, RawConfig};
-use fairsteward::steward::{Credential, MoveRequest, NewGame, NewSeat, Submission};
+use fairsteward::steward::{Credential, MoveRequest, NewGame, Submission};
 use serde_json::{Value, json};
 
 const SEATS: [&str; 3] = ["yellow", "red", "blue"];
@@ -162,40 +164,12 @@ async fn three_seats_play_to_the_last_seat_standing() {
     assert!(pngs[0] != pngs[1] && pngs[1] != pngs[2] && pngs[0] != pngs[2], "three views");
 }
 
-fn seat(name: &str) -> NewSeat {
-    NewSeat {
-        name: name.into(),
-        email: format!("{}@example.org", name.to_lowercase()),
-        public_key: None,
-        time_zone: None,
-    }
-}
-
-fn transcript_text(id: &str, events: &[fairsteward::store::EventRow]) -> String {
-    events
-        .iter()
-        .map(|e| {
-            let mut line = json!({
-                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_that_resigns_or_runs_out_of_time_leaves_and_play_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let start: chrono::DateTime<Utc> = "2026-11-23T12:00:00Z".parse().unwrap();
-    let mut config =
-        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
-            .unwrap();
-    config.clock = fairsteward::clock::Clock::manual(start);
-    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let config = in_process::config_at(dir.path(), start);
+    let steward = in_process::open(&config);
     let mut options = std::collections::BTreeMap::new();
     options.insert("clock".to_owned(), json!({"kind": "days_per_move", "days": 1}));
     let created = steward
@@ -247,17 +221,15 @@ async fn a_seat_that_resigns_or_runs_out_of_time_leaves_and_play_goes_on() {
     let events = steward.transcript(id.clone()).await.unwrap();
     assert_eq!(events.iter().filter(|e| e.kind == "resigned").count(), 1);
     assert_eq!(events.iter().filter(|e| e.kind == "timeout").count(), 1);
-    let text = transcript_text(&id, &events);
+    let text = in_process::transcript(&id, &events);
     fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).expect("the transcript replays");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draw_needs_the_seats_still_in_and_scores_them() {
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
-            .unwrap();
-    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let config = in_process::config(dir.path());
+    let steward = in_process::open(&config);
     let created = steward
         .create_game(
             NewGame {
@@ -283,7 +255,7 @@ async fn a_draw_needs_the_seats_still_in_and_scores_them() {
     assert_eq!(o.reason, "agreement");
     assert_eq!(o.result, "draw, 1/2 each for yellow, blue (agreement)");
     let events = steward.transcript(id.clone()).await.unwrap();
-    fairsteward::protocol::verify::verify(&transcript_text(&id, &events), &steward.keys().signing_public())
+    fairsteward::protocol::verify::verify(&in_process::transcript(&id, &events), &steward.keys().signing_public())
         .expect("the transcript replays");
 }
 

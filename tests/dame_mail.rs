@@ -12,7 +12,7 @@ mod common;
 #[path = "common/dame_game.rs"]
 mod dame_game;
 
-use common::pipe::{PipeSteward, decode, header, html_reply, reply};
+use common::pipe::{PipeSteward, decode, header, html_reply, new_answer, quoted, reply};
 use dame_game::{FINAL, PLAY, YELLOW_OUT};
 
 const PLAYERS: [(&str, &str); 3] =
@@ -36,15 +36,7 @@ fn address(seat: usize) -> &'static str {
 fn shaped(turn: usize, from: &str, to: &str, board: &str, text: &str) -> String {
     let subject = header(board, "Subject");
     let id = format!("m{turn}");
-    let quoted: String = decode(board)
-        .split("\r\n\r\n")
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join("\r\n\r\n")
-        .lines()
-        .take(16)
-        .map(|l| format!("> {l}\r\n"))
-        .collect();
+    let quoted = quoted(board, 16);
     match turn % 3 {
         0 => reply(
             from,
@@ -62,14 +54,6 @@ fn shaped(turn: usize, from: &str, to: &str, board: &str, text: &str) -> String 
         ),
         _ => reply(from, to, &id, &format!("Re: {subject} — {text}"), "\r\n"),
     }
-}
-
-/// The one answer in `after` that is not in `before`.
-#[track_caller]
-fn new_answer(before: &[String], after: Vec<String>) -> String {
-    let mut new: Vec<String> = after.into_iter().filter(|a| !before.contains(a)).collect();
-    assert_eq!(new.len(), 1, "one new answer: {new:?}");
-    new.pop().unwrap()
 }
 
 #[test]
@@ -99,11 +83,7 @@ fn a_trialectic_dame_game_played_wholly_by_mail() {
 
         let mut seen = s.answers_to(who);
         let mut refused = |id: &str, text: &str, outcome: &str| {
-            let (_, line) = s.ingest(&reply(PLAYERS[seat].1, &to, id, "Re: x", text));
-            assert_eq!(line, outcome, "{text}");
-            let said = new_answer(&seen, s.answers_to(who));
-            seen.push(said.clone());
-            said
+            s.answered(&reply(PLAYERS[seat].1, &to, id, "Re: x", text), who, outcome, &mut seen)
         };
         if turn == 11 {
             answered[seat] += 2;
@@ -139,7 +119,7 @@ fn a_trialectic_dame_game_played_wholly_by_mail() {
     assert_eq!(view["state"], FINAL);
     assert_eq!(view["outcome"]["result"], "red wins (last seat in the game)", "{view}");
     s.ingest("drain");
-    for seat in 0..3 {
+    for (seat, (name, _)) in PLAYERS.iter().enumerate() {
         let who = address(seat);
         // Every board mail of a multi-jump marks its path and captures, for every seat.
         for (turn, jumps) in [(11, 5), (17, 4), (20, 4), (28, 2)] {
@@ -161,6 +141,6 @@ fn a_trialectic_dame_game_played_wholly_by_mail() {
             header(t, "To").contains(who)
                 && header(t, "Subject").contains(&format!("Game {game} is over: red wins (last seat in the game)"))
         });
-        assert!(over, "{} is told the game is over", PLAYERS[seat].0);
+        assert!(over, "{name} is told the game is over");
     }
 }

@@ -190,6 +190,14 @@ impl Steward {
         tokio::time::timeout(Duration::from_secs(15), task).await.expect("the steward stops").unwrap().unwrap();
     }
 
+    /// Creates a game over HTTP with the operator token; the answer (201).
+    async fn create(&self, body: &Value) -> Value {
+        let resp = self.client.post(format!("{}/api/games", self.base)).bearer_auth(&self.operator).json(body).send();
+        let resp = resp.await.unwrap();
+        assert_eq!(resp.status().as_u16(), 201);
+        resp.json().await.unwrap()
+    }
+
     async fn game(&self, id: &str) -> Value {
         let resp = self.client.get(format!("{}/api/games/{id}", self.base)).send().await.unwrap();
         assert_eq!(resp.status().as_u16(), 200);
@@ -381,16 +389,7 @@ async fn two_seat_game(stack: &Stack, steward: &Steward, emails: [&str; 2]) -> (
         {"name": "Alice", "email": emails[0]},
         {"name": "Bob", "email": emails[1]},
     ]});
-    let resp = steward
-        .client
-        .post(format!("{}/api/games", steward.base))
-        .bearer_auth(&steward.operator)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 201);
-    let created: Value = resp.json().await.unwrap();
+    let created = steward.create(&body).await;
     let game = created["game"]["id"].as_str().unwrap().to_owned();
     let tokens =
         created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
@@ -576,16 +575,7 @@ async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
     let seats: Vec<Value> =
         ["Yara", "Ruth", "Ben"].iter().zip(&emails).map(|(n, e)| json!({"name": n, "email": e})).collect();
     let body = json!({"variant": "trialectic-dame", "options": {"board": board}, "seats": seats});
-    let resp = steward
-        .client
-        .post(format!("{}/api/games", steward.base))
-        .bearer_auth(&steward.operator)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 201);
-    let created: Value = resp.json().await.unwrap();
+    let created = steward.create(&body).await;
     let game = created["game"]["id"].as_str().unwrap().to_owned();
 
     // Yellow steps, red must jump twice; each replies to its newest board mail.

@@ -247,6 +247,44 @@ impl Options {
         }
     }
 
+    /// An on/off option: `on` or `true`, `off` or `false` (any case); `default`
+    /// when it is not given.
+    ///
+    /// # Errors
+    /// [`OptionsError::BadValue`] for any other value.
+    pub fn switch(&self, name: &'static str, default: bool) -> Result<bool, OptionsError> {
+        match self.get(name).map(|v| v.trim().to_ascii_lowercase()) {
+            None => Ok(default),
+            Some(v) if v == "on" || v == "true" => Ok(true),
+            Some(v) if v == "off" || v == "false" => Ok(false),
+            Some(_) => Err(OptionsError::BadValue {
+                name,
+                value: self.get(name).unwrap_or_default().to_owned(),
+                expected: "on or off",
+            }),
+        }
+    }
+
+    /// An option that is `off` (the default) or a number of plies, 1 or more
+    /// (`no_progress`).
+    ///
+    /// # Errors
+    /// [`OptionsError::BadValue`] for any other value.
+    pub fn plies(&self, name: &'static str) -> Result<Option<u32>, OptionsError> {
+        match self.get(name).map(str::trim) {
+            None => Ok(None),
+            Some(v) if v.eq_ignore_ascii_case("off") => Ok(None),
+            Some(v) => match v.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Some(n)),
+                _ => Err(OptionsError::BadValue {
+                    name,
+                    value: v.to_owned(),
+                    expected: "off or a number of plies (1 or more)",
+                }),
+            },
+        }
+    }
+
     /// The options in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))

@@ -5,6 +5,7 @@
 //! 11); red's Dame takes yellow's last stones in a four-jump at turn 20, so
 //! yellow is out and from then on the turn goes red, blue, red, … until red
 //! takes blue's last stone at turn 28 and wins.
+#![allow(dead_code)]
 
 /// The start (`rules/trialectic-dame.md` §7).
 pub const START: &str = "./../r.b/rrbb/rr.bb/rr..bb/rr...bb/rr....bb/..yyyyy../..yyyyyy.. y yrb - 0 1";

@@ -133,19 +133,6 @@ impl Default for TrialecticDame {
     }
 }
 
-fn switch(options: &Options, name: &'static str) -> Result<bool, OptionsError> {
-    match options.get(name).map(|v| v.trim().to_ascii_lowercase()) {
-        None => Ok(false),
-        Some(v) if v == "on" || v == "true" => Ok(true),
-        Some(v) if v == "off" || v == "false" => Ok(false),
-        Some(_) => Err(OptionsError::BadValue {
-            name,
-            value: options.get(name).unwrap_or_default().to_owned(),
-            expected: "on or off",
-        }),
-    }
-}
-
 impl TrialecticDame {
     /// The rulebook with `options` applied (§9).
     ///
@@ -188,21 +175,8 @@ impl TrialecticDame {
             Some(v) => return Err(OptionsError::BadValue { name: "setup", value: v.to_owned(), expected: "1 or 2" }),
         };
         rules.enclosure = options.get("enclosure").map_or(Ok(Enclosure::None), str::parse)?;
-        rules.dame_first = switch(options, "dame_first")?;
-        rules.no_progress = match options.get("no_progress").map(str::trim) {
-            None => None,
-            Some(v) if v.eq_ignore_ascii_case("off") => None,
-            Some(v) => match v.parse::<u32>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    return Err(OptionsError::BadValue {
-                        name: "no_progress",
-                        value: v.to_owned(),
-                        expected: "off or a number of plies (1 or more)",
-                    });
-                }
-            },
-        };
+        rules.dame_first = options.switch("dame_first", false)?;
+        rules.no_progress = options.plies("no_progress")?;
         Ok(rules)
     }
 

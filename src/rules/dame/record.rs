@@ -440,35 +440,22 @@ impl Board {
             return Err(RecordError::new(problems));
         }
         let seats: [SeatRecord; 3] = seats.try_into().expect("three seats");
-        let n = names.len();
-        let promotion = std::array::from_fn(|x| {
-            let mut cells = vec![false; n];
-            for (y, s) in seats.iter().enumerate() {
-                if y != x {
-                    for &c in &s.baseline {
-                        cells[c as usize] = true;
-                    }
+        // Another seat's baseline: seat x's promotion cells less its corners;
+        // where it may not place its 12th stone, with its corners.
+        let others = |x: usize, corners: bool| {
+            let mut cells = vec![false; names.len()];
+            for s in seats.iter().enumerate().filter(|(y, _)| *y != x).map(|(_, s)| s) {
+                for &c in &s.baseline {
+                    cells[c as usize] = true;
                 }
             }
             for &c in &seats[x].corners {
-                cells[c as usize] = false;
+                cells[c as usize] = corners;
             }
             cells
-        });
-        let no_placement = std::array::from_fn(|x| {
-            let mut cells = vec![false; n];
-            for (y, s) in seats.iter().enumerate() {
-                if y != x {
-                    for &c in &s.baseline {
-                        cells[c as usize] = true;
-                    }
-                }
-            }
-            for &c in &seats[x].corners {
-                cells[c as usize] = true;
-            }
-            cells
-        });
+        };
+        let promotion = std::array::from_fn(|x| others(x, false));
+        let no_placement = std::array::from_fn(|x| others(x, true));
         Ok(Board { names, by_name, rows, directions, opposite, neighbours, seats, promotion, no_placement })
     }
 
