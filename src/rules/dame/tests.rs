@@ -660,3 +660,27 @@ fn a_multi_jump_path_marks_every_landing_and_every_capture() {
     assert_eq!(Variant::move_path(&r, None, "333x063x513").unwrap().cells.len(), 3);
     assert_eq!(Variant::move_path(&r, None, "e2e4"), None);
 }
+
+#[test]
+fn every_seat_sees_its_own_stones_at_the_bottom_of_its_picture() {
+    let r = rules(&[]);
+    let view = Variant::board(&r, &Variant::start(&r));
+    // The armies' looks: yellow, red, blue (`Army::index` 4, 5, 6).
+    let ids = ["#p4m", "#p5m", "#p6m"];
+    for seat in 0..3u8 {
+        let svg = crate::render::svg::board_svg(&view, &Default::default(), Seat::new(seat));
+        // The lowest stone's army, from `<use xlink:href="#p4m" transform="translate(x y) …">`.
+        let lowest = svg
+            .lines()
+            .filter(|l| l.starts_with("<use xlink:href=\"#p"))
+            .filter_map(|l| {
+                let id = &l[17..21];
+                let y: f32 = l.split("translate(").nth(1)?.split([' ', ')']).nth(1)?.parse().ok()?;
+                Some((id, y))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap();
+        assert_eq!(lowest.0, ids[usize::from(seat)], "seat {seat}");
+        assert_eq!(svg.matches(ids[usize::from(seat)]).count(), 11, "eleven stones");
+    }
+}
