@@ -7,7 +7,8 @@
 //! After every move:
 //! * the state string reads back to the same state, and prints the same;
 //! * the legal list is sorted, without repeats, holds steps only when it holds
-//!   no capture, and every move in it is accepted back by `check_move`;
+//!   no capture, every move in it is accepted back by `check_move` and played
+//!   by `next_state`, and every other step or placement is refused by it;
 //! * stones are conserved except by capture (and the placement, and the
 //!   removal of an enclosed seat's stones under `enclosure = remove`);
 //! * every capture sequence is complete and followed the rules, replayed here
@@ -18,7 +19,7 @@
 
 use std::sync::Arc;
 
-use fairsteward::rules::dame::{Board, TrialecticDame};
+use fairsteward::rules::dame::{Board, DameMove, Play, TrialecticDame};
 use fairsteward::rules::{Options, Seat, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -164,6 +165,22 @@ fn play_out(board: usize, options: usize, seed: u64, plies: usize) -> Result<(),
             let back =
                 Variant::check_move(&rules, &state, seat, &m.text).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(&back, m);
+            prop_assert!(Variant::next_state(&rules, &state, &[(seat, m.clone())]).is_ok(), "{} {}", text, m.text);
+        }
+        // Every other step (of a stone on the board) or placement is refused when played.
+        let cells = record.len() as u16;
+        let stones: Vec<u16> =
+            cells_of(&text).0.iter().enumerate().filter(|(_, c)| **c != '.').map(|(i, _)| i as u16).collect();
+        let steps = stones
+            .iter()
+            .flat_map(|&from| (0..cells).filter(move |&to| to != from).map(move |to| Play::Step(from, to)));
+        for play in steps.chain((0..cells).map(Play::Place)) {
+            let text = play.text(&record);
+            if legal.iter().any(|m| m.text == text) {
+                continue;
+            }
+            let mv = DameMove { text, play };
+            prop_assert!(Variant::next_state(&rules, &state, &[(seat, mv.clone())]).is_err(), "{}", mv.text);
         }
         let mv = legal[rng.below(legal.len())].clone();
         let mover = ['y', 'r', 'b'][state.seat];

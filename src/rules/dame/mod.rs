@@ -234,9 +234,7 @@ impl TrialecticDame {
         if !self.may_move(state, seat) {
             return Err(self.illegal(seat, mv));
         }
-        let mut legal = false;
-        moves::generate(state, state.seat, self.duty(), &mut |p| legal |= p == mv.play);
-        if !legal || mv.text != mv.play.text(&state.board) {
+        if !moves::is_legal(state, state.seat, self.duty(), &mv.play) || mv.text != mv.play.text(&state.board) {
             return Err(self.illegal(seat, mv));
         }
         Ok(turn::play(self, state, &mv.play, notes).0)

@@ -136,6 +136,68 @@ pub fn generate(state: &DameState, s: usize, duty: Duty, found: &mut dyn FnMut(P
     n
 }
 
+/// Whether `play` is a legal move of seat `s` in `state` (`s` to move, the game
+/// going on), judged without listing every move: a placement by the cell, a
+/// step by the stone and the absence of any capture, a capture by the
+/// sequences of its own stone and, with `dame_first`, the Dames' captures.
+pub fn is_legal(state: &DameState, s: usize, duty: Duty, play: &Play) -> bool {
+    let board = &*state.board;
+    let placing = state.place & (1 << s) != 0;
+    let empty = |c: CellId| state.cells.get(c as usize) == Some(&EMPTY);
+    match play {
+        Play::Place(c) => placing && empty(*c) && board.placeable(s, *c),
+        _ if placing => false,
+        Play::Step(from, to) => {
+            let stone = state.cells.get(*from as usize).copied().unwrap_or(EMPTY);
+            if !state.controls(s, stone) || !empty(*to) || can_capture(state, s, |_| true) {
+                return false;
+            }
+            let dirs = if is_dame(stone) {
+                u32::MAX
+            } else {
+                let seat = board.seat(colour(stone));
+                seat.forward | seat.sideways
+            };
+            (0..board.direction_count()).filter(|d| dirs & (1 << d) != 0).any(|d| {
+                let mut at = board.neighbour(*from, d);
+                while at != NONE && state.cells[at as usize] == EMPTY {
+                    if at == *to {
+                        return true;
+                    }
+                    at = if is_dame(stone) { board.neighbour(at, d) } else { NONE };
+                }
+                false
+            })
+        }
+        Play::Capture { path, .. } => {
+            let Some(&from) = path.first() else { return false };
+            let stone = state.cells.get(from as usize).copied().unwrap_or(EMPTY);
+            if !state.controls(s, stone) {
+                return false;
+            }
+            if duty.dame_first && !is_dame(stone) && can_capture(state, s, is_dame) {
+                return false;
+            }
+            let mut scratch = state.cells.clone();
+            let mut found = false;
+            let mut jumps = Jumps { board, state, seat: s, cells: &mut scratch, path: vec![from], taken: Vec::new() };
+            jumps.from(from, stone, &mut |p| found |= p == *play);
+            found
+        }
+    }
+}
+
+/// Whether one of the stones of seat `s` that `which` picks can jump now.
+fn can_capture(state: &DameState, s: usize, which: impl Fn(Stone) -> bool) -> bool {
+    let board = &*state.board;
+    (0..board.len() as CellId).any(|c| {
+        let stone = state.cells[c as usize];
+        state.controls(s, stone)
+            && which(stone)
+            && (0..board.direction_count()).any(|d| first_jump(state, s, c, stone, d).is_some())
+    })
+}
+
 /// Whether seat `s` has a legal move in `state` (were it to move).
 pub fn has_move(state: &DameState, s: usize) -> bool {
     let board = &*state.board;

@@ -684,3 +684,22 @@ fn every_seat_sees_its_own_stones_at_the_bottom_of_its_picture() {
         assert_eq!(svg.matches(ids[usize::from(seat)]).count(), 11, "eleven stones");
     }
 }
+
+#[test]
+fn a_capture_not_in_the_legal_list_is_not_played() {
+    let first = rules(&[("dame_first", "on")]);
+    let s = state(&first, &position(&[("Y", "333"), ("y", "126"), ("r", "423 216 801"), ("b", "090")], "y yrb - 0 1"));
+    let c = |n: &str| first.board.cell(n).unwrap();
+    let capture = |path: &[&str], taken: &[&str]| DameMove {
+        text: path.join("x"),
+        play: Play::Capture { path: path.iter().map(|n| c(n)).collect(), taken: taken.iter().map(|n| c(n)).collect() },
+    };
+    let play = |r: &TrialecticDame, mv: DameMove| Variant::next_state(r, &s, &[(YELLOW, mv)]);
+    let man = capture(&["126", "306"], &["216"]);
+    assert!(play(&first, man.clone()).is_err(), "dame_first: the Dame must capture");
+    assert!(play(&rules(&[]), man).is_ok());
+    assert!(play(&first, capture(&["333", "513"], &["423"])).is_err(), "the sequence goes on");
+    assert!(play(&first, capture(&["333", "513", "117"], &["423", "216"])).is_ok());
+    let step = DameMove { text: "333-342".into(), play: Play::Step(c("333"), c("342")) };
+    assert!(play(&rules(&[]), step).is_err(), "capturing is compulsory");
+}
