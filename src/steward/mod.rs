@@ -325,7 +325,7 @@ fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Valu
             serde_json::Value::Object(_) => v.to_string(),
             _ => {
                 return Err(Refusal::BadRequest(format!(
-                    "option {k} of {variant} must be a string, a number or (a record) an object"
+                    "option {k} of {variant} must be a string or a number (or an object: a record given as data)"
                 )));
             }
         };
