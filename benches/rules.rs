@@ -11,7 +11,10 @@
 //! 3. 3D chess perft (the provided `Variant::perft` of the 3D chess rulebook)
 //!    next to `shakmaty::perft` of chess from the start, in nodes per second,
 //!    and their ratio.
-//! 4. Fairschach pair resolutions per second: a fixed set of random games, moves
+//! 4. Trialectic Dame perft from the start (setups 1 and 2, the provided
+//!    `Variant::perft`) in nodes per second, and its ratio to the same
+//!    shakmaty chess perft as parts 2 and 3.
+//! 5. Fairschach pair resolutions per second: a fixed set of random games, moves
 //!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
 //!    is played once to record the turns; then only the `Variant::resolve` calls
 //!    of those turns (with the game's history, as the steward passes it) are timed.
@@ -21,10 +24,11 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fairsteward::rules::chess::Chess;
+use fairsteward::rules::dame::TrialecticDame;
 use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
 use fairsteward::rules::tri_d::TriDChess;
 use fairsteward::rules::vierschach::Vierschach;
-use fairsteward::rules::{Seat, SeatResult, Variant};
+use fairsteward::rules::{Options, Seat, SeatResult, Variant};
 use shakmaty::CastlingMode;
 use shakmaty::fen::Fen;
 
@@ -160,6 +164,25 @@ fn tri_d_perft() {
         let (t, n) = best_of(|| Variant::perft(&rules, black_box(&state), depth));
         assert_eq!(n, expected, "3D chess {name} perft {depth}");
         perft_row(&format!("3D chess {name}"), depth, n, t, chess_mnps);
+    }
+}
+
+/// Trialectic Dame start perft: setup, depth and nodes (`tests/dame_cli.rs`,
+/// checked by the oracle of `tools/dame_oracle/`).
+const DAME_PERFT: [(&str, u32, u64); 2] = [("1", 6, 532_818), ("2", 5, 80_885)];
+
+fn dame_perft() {
+    println!();
+    println!(
+        "Trialectic Dame perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}"
+    );
+    let chess_mnps = chess_reference("dame");
+    for (setup, depth, expected) in DAME_PERFT {
+        let rules = TrialecticDame::new(&Options::new().set("setup", setup)).expect("the options");
+        let start = rules.start();
+        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
+        assert_eq!(n, expected, "trialectic dame setup {setup} perft {depth}");
+        perft_row(&format!("trialectic dame setup {setup}"), depth, n, t, chess_mnps);
     }
 }
 
@@ -307,5 +330,6 @@ fn main() {
     chess_perft();
     vierschach_perft();
     tri_d_perft();
+    dame_perft();
     fairschach_resolutions();
 }

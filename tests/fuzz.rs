@@ -5,7 +5,7 @@
 //! | target | reads | also checks |
 //! |---|---|---|
 //! | `fuzz_envelope` | [`Envelope::find`], [`Envelope::parse`], signature, sealed value, reveal | what parses, prints and parses back the same |
-//! | `fuzz_move_text` | move text of chess, Fairschach, Vierschach and 3D chess (`check_move`) | the players' notation of an accepted move reads back as that move |
+//! | `fuzz_move_text` | move text of chess, Fairschach, Vierschach, 3D chess and Trialectic Dame (`check_move`) | the players' notation of an accepted move reads back as that move |
 //! | `fuzz_state_text` | state strings (FEN and its variants' forms, `canonical_state`) | a state read is canonical; legal moves, resolution, outcome, board, resignation and timeout of it |
 //! | `fuzz_mail` | whole raw mails ([`read_mail`], which reads the intent too) | |
 //! | `fuzz_capability` | reply capability addresses ([`capability::check`], [`capability::address`]) | nothing but a real capability is accepted (no forgery by mutation) |
@@ -16,7 +16,7 @@
 //! The seeds are real: games played once per run through the steward over HTTP
 //! (tests/common): chess with tokens, Fairschach with signed and sealed envelopes,
 //! Fairschach with commit-reveal, Vierschach in teams and free for all with a
-//! resignation, 3D chess; their transcripts, envelopes, board mails, capability addresses,
+//! resignation, 3D chess, Trialectic Dame (setup 2) with a resignation; their transcripts, envelopes, board mails, capability addresses,
 //! positions and legal moves; and the mail fixtures of tests/fixtures/mail. The
 //! transcript target edits lines and JSON fields and, for half of its inputs,
 //! re-hashes and re-signs the chain with the steward's key (read from the data
@@ -401,6 +401,8 @@ const RULEBOOKS: &[(&str, &[(&str, &str)])] = &[
     ("vierschach", &[("mode", "ffa")]),
     ("vierschach", &[("mode", "ffa"), ("mated", "remove")]),
     ("tri-d-chess", &[]),
+    ("trialectic-dame", &[]),
+    ("trialectic-dame", &[("setup", "2"), ("enclosure", "take"), ("dame_first", "on")]),
 ];
 
 fn rulebook(i: usize) -> Box<dyn DynVariant> {
@@ -566,6 +568,14 @@ async fn play_seed_games() -> Seeds {
         play(&api, &ffa, 4, &mut rng, &sealing, &mut g).await;
         games.push(ffa);
     }
+    // Trialectic Dame, setup 2 (placements first), blue resigning mid-game:
+    // short, every turn is three pictures.
+    let dame = create(&api, 6, json!({}), false).await;
+    play(&api, &dame, 4, &mut rng, &sealing, &mut g).await;
+    let seat = rulebook(6).seat_names()[2];
+    api.post(&format!("/api/games/{}/resign", dame.id), Some(&dame.tokens[seat]), "").await;
+    play(&api, &dame, 2, &mut rng, &sealing, &mut g).await;
+    games.push(dame);
 
     // 3D chess: levels, attack boards, castling after the first pair.
     let tri_d = create(&api, 5, json!({}), false).await;

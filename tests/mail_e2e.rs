@@ -190,6 +190,14 @@ impl Steward {
         tokio::time::timeout(Duration::from_secs(15), task).await.expect("the steward stops").unwrap().unwrap();
     }
 
+    /// Creates a game over HTTP with the operator token; the answer (201).
+    async fn create(&self, body: &Value) -> Value {
+        let resp = self.client.post(format!("{}/api/games", self.base)).bearer_auth(&self.operator).json(body).send();
+        let resp = resp.await.unwrap();
+        assert_eq!(resp.status().as_u16(), 201);
+        resp.json().await.unwrap()
+    }
+
     async fn game(&self, id: &str) -> Value {
         let resp = self.client.get(format!("{}/api/games/{id}", self.base)).send().await.unwrap();
         assert_eq!(resp.status().as_u16(), 200);
@@ -391,16 +399,7 @@ async fn game_of(
         {"name": "Alice", "email": emails[0]},
         {"name": "Bob", "email": emails[1]},
     ]});
-    let resp = steward
-        .client
-        .post(format!("{}/api/games", steward.base))
-        .bearer_auth(&steward.operator)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 201);
-    let created: Value = resp.json().await.unwrap();
+    let created = steward.create(&body).await;
     let game = created["game"]["id"].as_str().unwrap().to_owned();
     let tokens =
         created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
@@ -623,6 +622,66 @@ async fn a_3d_chess_game_to_checkmate_over_smtp_and_imap() {
             wait_for(&stack, user, within, "the last board mail", |m| m.iter().any(|x| x.message_id == id)).await;
         let last = mails.into_iter().find(|m| m.message_id == id).unwrap();
         assert!(last.header("Subject").unwrap_or_default().contains("is over: 1-0 (checkmate)"));
+    }
+    steward.stop().await;
+}
+
+/// The board mail of `turn` to `seat` (the start mail at turn 0) in `mails`.
+fn board_mail(mails: &[Mail], turn: u32, seat: usize) -> Option<&Mail> {
+    let kind = if turn == 0 { "started" } else { "turn" };
+    mails.iter().find(|m| m.message_id.contains(&format!(".{turn}.{seat}.{kind}@")))
+}
+
+/// Trialectic Dame by mail through the real servers: three seats on a board
+/// given as data (`tests/data/dame-hexagon.json`), red's compulsory double
+/// jump written as start and final cell, and every seat's board mail marking
+/// the path and both captured stones, text and picture.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
+    let stack = stack();
+    let moves = unique("d");
+    let users = [unique("yara"), unique("ruth"), unique("ben")];
+    let emails: Vec<String> = users.iter().map(|u| format!("{u}@{DOMAIN}")).collect();
+    let steward = Steward::start(&stack, &moves).await;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
+    let board: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let seats: Vec<Value> =
+        ["Yara", "Ruth", "Ben"].iter().zip(&emails).map(|(n, e)| json!({"name": n, "email": e})).collect();
+    let body = json!({"variant": "trialectic-dame", "options": {"board": board}, "seats": seats});
+    let created = steward.create(&body).await;
+    let game = created["game"]["id"].as_str().unwrap().to_owned();
+
+    // Yellow steps, red must jump twice; each replies to its newest board mail.
+    let mut handled = 0;
+    for (turn, seat, text) in [(0u32, 0usize, "b3-c3"), (1, 1, "d2xb1")] {
+        let mails = wait_for(&stack, &users[seat], Duration::from_secs(20), "the board mail", |m| {
+            board_mail(m, turn, seat).is_some()
+        })
+        .await;
+        let board = board_mail(&mails, turn, seat).unwrap().clone();
+        let raw = reply(&emails[seat], &board, &unique("dm"), &format!("{text}\r\n\r\n{}", quoted(&board)), false);
+        handled += 1;
+        send_and_wait(&stack, &moves, &emails[seat], &bare(&board.header("Reply-To").unwrap()), &raw, handled).await;
+    }
+    let view = steward.game(&game).await;
+    let history = view["history"].as_array().unwrap();
+    assert_eq!(history.len(), 2, "{view}");
+    assert_eq!(history[1]["moves"][0]["move"], "d2xb3xb1", "the whole path, from start and final cell");
+    assert_eq!(view["to_move"], json!(["blue"]));
+
+    for (seat, user) in users.iter().enumerate() {
+        let mails = wait_for(&stack, user, Duration::from_secs(30), "turn 2's board mail", |m| {
+            board_mail(m, 2, seat).is_some()
+        })
+        .await;
+        let mail = board_mail(&mails, 2, seat).unwrap();
+        let text = text_of(mail);
+        assert_eq!(text.matches("x .").count(), 2, "seat {seat}: both captured stones marked:\n{text}");
+        assert!(text.contains("red: d2xb3xb1 - played") && text.contains("+ last move, x captured"), "{text}");
+        let parsed = MessageParser::default().parse(&mail.raw).unwrap();
+        let picture =
+            parsed.attachments().find(|a| a.content_type().is_some_and(|c| c.c_subtype.as_deref() == Some("png")));
+        assert!(picture.is_some_and(|p| p.contents().starts_with(b"\x89PNG")), "seat {seat}: the picture");
     }
     steward.stop().await;
 }

@@ -2,6 +2,9 @@
 //! through the real binary: the JSON on stdout, the exit status, and for bad input
 //! exit status 2 with one line on stderr.
 
+#[path = "common/rules_cli.rs"]
+mod rules_cli;
+
 use serde_json::{Value, json};
 
 const START: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePeN/wBwP10ePeB/wQwP10ePeK/wKwP10ePeQ/wBwP10ePeB/wNwP10ePeN/wRwP10ePeR/8/sPsPsPsPsPsPsPsP/sRsNsBsQsKsBsNsR s d1,k1,a4,n4,a11,n11,d14,k14 - aaaa 0 1";
@@ -10,16 +13,13 @@ const AFTER_D4: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePe
 /// West frozen; North's d9-n9 mates East and wins the game for South and North.
 const TEAM_WIN: &str = "3nK4/8/8/12nR1/14/3nR10/14/14/14/14/wK12eK/8/8/4sK3 n - - amaa 0 1";
 
-#[path = "common/rules_cli.rs"]
-mod rules_cli;
-
 fn json_of(args: &[&str]) -> Value {
     rules_cli::json_of("vierschach", args)
 }
 
 #[track_caller]
 fn refused(args: &[&str], phrases: &[&str]) {
-    rules_cli::refused("vierschach", args, phrases);
+    rules_cli::refused("vierschach", args, phrases)
 }
 
 #[test]

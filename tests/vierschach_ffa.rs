@@ -1,28 +1,19 @@
 //! Vierschach free-for-all: a seat that resigns leaves the board and play goes
 //! on; the last seat standing wins; the transcript replays every resignation.
 
-use std::sync::Arc;
+#[path = "common/in_process.rs"]
+mod in_process;
+
+use in_process::seat;
 
 use chrono::Utc;
-use fairsteward::config::{Config, Overrides, RawConfig};
-use fairsteward::steward::{Credential, MoveRequest, NewGame, NewSeat, Submission};
-
-fn seat(name: &str) -> NewSeat {
-    NewSeat {
-        name: name.into(),
-        email: format!("{}@example.org", name.to_lowercase()),
-        public_key: None,
-        time_zone: None,
-    }
-}
+use fairsteward::steward::{Credential, MoveRequest, NewGame, Submission};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigned_seats_leave_and_the_last_one_standing_wins() {
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
-            .unwrap();
-    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let config = in_process::config(dir.path());
+    let steward = in_process::open(&config);
     let mut options = std::collections::BTreeMap::new();
     options.insert("mode".to_owned(), serde_json::json!("ffa"));
     let created = steward
@@ -74,19 +65,7 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
 
     // The transcript, with the three resignations, verifies offline.
     let events = steward.transcript(id.clone(), None).await.unwrap();
-    let text: String = events
-        .iter()
-        .map(|e| {
-            let mut line = serde_json::json!({
-                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = serde_json::json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect();
+    let text = in_process::transcript(&id, &events);
     let summary = fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).unwrap();
     assert_eq!(summary.turns, 1);
     assert_eq!(events.iter().filter(|e| e.kind == "resigned").count(), 3);
@@ -99,11 +78,8 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
 async fn a_seat_out_of_time_leaves_and_play_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let start: chrono::DateTime<Utc> = "2026-11-23T12:00:00Z".parse().unwrap();
-    let mut config =
-        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
-            .unwrap();
-    config.clock = fairsteward::clock::Clock::manual(start);
-    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let config = in_process::config_at(dir.path(), start);
+    let steward = in_process::open(&config);
     let mut options = std::collections::BTreeMap::new();
     options.insert("mode".to_owned(), serde_json::json!("ffa"));
     options.insert("clock".to_owned(), serde_json::json!({"kind": "days_per_move", "days": 1}));
@@ -130,18 +106,6 @@ async fn a_seat_out_of_time_leaves_and_play_goes_on() {
     let events = steward.transcript(id.clone(), None).await.unwrap();
     let timeout = events.iter().find(|e| e.kind == "timeout").expect("a timeout entry");
     assert_eq!(timeout.body["state"], serde_json::json!(v.state));
-    let text: String = events
-        .iter()
-        .map(|e| {
-            let mut line = serde_json::json!({
-                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = serde_json::json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect();
+    let text = in_process::transcript(&id, &events);
     fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).expect("the timeout replays");
 }

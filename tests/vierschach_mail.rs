@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::pipe::{PipeSteward, decode, header, html_reply, reply};
+use common::pipe::{PipeSteward, header, html_reply, new_answer, quoted, reply};
 
 const PLAYERS: [(&str, &str); 4] = [
     ("south", "Sam <sam@example.org>"),
@@ -62,15 +62,7 @@ const PLAY: [(usize, &str, Shape, &str); 13] = [
 /// A reply to `board` (the board mail being answered) carrying `text` in `shape`.
 fn shaped(shape: Shape, from: &str, to: &str, id: &str, board: &str, text: &str) -> String {
     let subject = header(board, "Subject");
-    let quoted: String = decode(board)
-        .split("\r\n\r\n")
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join("\r\n\r\n")
-        .lines()
-        .take(12)
-        .map(|l| format!("> {l}\r\n"))
-        .collect();
+    let quoted = quoted(board, 12);
     let re = format!("Re: {subject}");
     match shape {
         Shape::GmailTopPost => reply(
@@ -124,14 +116,6 @@ fn shaped(shape: Shape, from: &str, to: &str, id: &str, board: &str, text: &str)
     }
 }
 
-/// The one answer in `after` that is not in `before`.
-#[track_caller]
-fn new_answer(before: &[String], after: Vec<String>) -> String {
-    let mut new: Vec<String> = after.into_iter().filter(|a| !before.contains(a)).collect();
-    assert_eq!(new.len(), 1, "one new answer: {new:?}");
-    new.pop().unwrap()
-}
-
 #[test]
 fn a_vierschach_game_played_wholly_by_mail() {
     let s = PipeSteward::new();
@@ -159,11 +143,7 @@ fn a_vierschach_game_played_wholly_by_mail() {
             // North tries words and a square with nothing on it first: refused with reasons.
             let mut seen = s.answers_to(who);
             let mut refused = |id: &str, text: &str, outcome: &str| {
-                let (_, line) = s.ingest(&reply(PLAYERS[seat].1, &to, id, "Re: x", text));
-                assert_eq!(line, outcome, "{text}");
-                let said = new_answer(&seen, s.answers_to(who));
-                seen.push(said.clone());
-                said
+                s.answered(&reply(PLAYERS[seat].1, &to, id, "Re: x", text), who, outcome, &mut seen)
             };
             let said = refused("n-words", "Which move is good here?", "refused: unreadable");
             assert!(said.contains("write moves like") && !said.contains("5254"), "{said}");

@@ -11,8 +11,8 @@
 //!
 //! Both go through [`DynVariant`], the face the CLI and the steward use.
 
-use std::path::Path;
-use std::process::Command;
+#[path = "common/oracle_run.rs"]
+mod oracle_run;
 
 use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;
@@ -21,18 +21,7 @@ use serde_json::Value;
 mod oracle_ply;
 
 fn oracle(args: &[&str]) -> Vec<Value> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = Command::new("python3")
-        .arg(root.join("tools/vierschach_oracle/games.py"))
-        .args(args)
-        .output()
-        .expect("python3 runs (scripts/test installs it)");
-    assert!(output.status.success(), "the oracle failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout)
-        .expect("UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("oracle line {l:?}: {e}")))
-        .collect()
+    oracle_run::lines("vierschach_oracle/games.py", args)
 }
 
 fn rulebook(options: &Value) -> Box<dyn DynVariant> {
@@ -51,14 +40,7 @@ fn compare_ply(line: &Value) -> Vec<String> {
 fn games(args: &[&str]) {
     let lines = oracle(args);
     assert!(lines.len() > 1000, "only {} plies", lines.len());
-    let issues: Vec<String> = lines.iter().flat_map(compare_ply).collect();
-    assert!(
-        issues.is_empty(),
-        "{} disagreements in {} plies; the first:\n{}",
-        issues.len(),
-        lines.len(),
-        issues.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
-    );
+    oracle_run::agree(&lines, compare_ply);
 }
 
 fn perft(depth: &str) {

@@ -59,10 +59,29 @@ pub struct OptionArgs {
     /// Option `no_progress` (four-seat games): off (default) or a number of plies.
     #[arg(long)]
     pub no_progress: Option<String>,
+    /// Option `board` (boards given as data): a file holding the board record
+    /// in JSON, passed to the variant as the option's value.
+    #[arg(long, value_name = "FILE")]
+    pub board: Option<PathBuf>,
+    /// Option `side` (boards of several sizes): the board's side, e.g. 10; for
+    /// `legal`, a seat's name is read as `--side` of old (the seat to list).
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Option `setup` (three-seat draughts): 1 (default) or 2.
+    #[arg(long)]
+    pub setup: Option<String>,
+    /// Option `enclosure` (three-seat draughts): none (default), take or remove.
+    #[arg(long)]
+    pub enclosure: Option<String>,
+    /// Option `dame_first` (three-seat draughts): on or off (default off).
+    #[arg(long)]
+    pub dame_first: Option<String>,
 }
 
 impl OptionArgs {
-    fn options(&self) -> Options {
+    /// The options, reading the board file if one is named; `side` is the
+    /// option `side` when `side_is_option`.
+    fn options(&self, side_is_option: bool) -> anyhow::Result<Options> {
         let mut options = Options::new();
         if let Some(p) = &self.pause {
             options = options.set("pause", p);
@@ -75,13 +94,30 @@ impl OptionArgs {
             ("pawn_jump", &self.pawn_jump),
             ("ally_promotion", &self.ally_promotion),
             ("no_progress", &self.no_progress),
+            ("setup", &self.setup),
+            ("enclosure", &self.enclosure),
+            ("dame_first", &self.dame_first),
         ];
         for (name, value) in named {
             if let Some(v) = value {
                 options = options.set(name, v);
             }
         }
-        options
+        if let (true, Some(side)) = (side_is_option, &self.side) {
+            options = options.set("side", side);
+        }
+        if let Some(path) = &self.board {
+            let limit = 1 << 20;
+            let size =
+                std::fs::metadata(path).with_context(|| format!("cannot read board file {}", path.display()))?.len();
+            if size > limit {
+                bail!("board file {} is {size} bytes, more than {limit}", path.display());
+            }
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read board file {}", path.display()))?;
+            options = options.set("board", text);
+        }
+        Ok(options)
     }
 }
 
@@ -102,13 +138,12 @@ pub enum RulesCommand {
         #[command(flatten)]
         options: OptionArgs,
     },
-    /// List the legal moves of a seat, canonical (UCI), sorted.
+    /// List the legal moves of a seat, canonical (UCI), sorted. The seat is
+    /// `--side` (white, black, …), which may be left out when only one seat is
+    /// to move; a `--side` that names no seat is the board option `side`.
     Legal {
         #[command(flatten)]
         state: StateArg,
-        /// The seat (white, black, …); may be left out when only one seat is to move.
-        #[arg(long)]
-        side: Option<String>,
         #[command(flatten)]
         options: OptionArgs,
     },
@@ -169,6 +204,26 @@ fn outcome_json(outcome: Option<Outcome>, seats: usize) -> Value {
     }
 }
 
+/// The outcome with the winner and every seat's score, seats by their first
+/// letter (see [`VariantId::outcome_with_scores`]): `{"result": "win"|"draw",
+/// "winner": "y"|null, "reason": …, "scores": {"y": 1, "r": 0, "b": 0}}`, ½ as 0.5.
+fn outcome_with_scores(outcome: Option<Outcome>, seat_names: &[&str]) -> Value {
+    let Some(o) = outcome else { return Value::Null };
+    let letter = |i: usize| seat_names[i].chars().next().map(String::from).unwrap_or_else(|| (i + 1).to_string());
+    let winners: Vec<String> = o.result.winners().iter().map(|s| letter(s.index())).collect();
+    let mut scores = Map::new();
+    for i in 0..seat_names.len() {
+        let half = o.result.half_points(Seat::new(i as u8));
+        scores.insert(letter(i), if half == 1 { json!(0.5) } else { json!(half / 2) });
+    }
+    json!({
+        "result": if winners.is_empty() { "draw" } else { "win" },
+        "winner": if winners.len() == 1 { json!(winners[0]) } else { Value::Null },
+        "reason": o.reason.as_str(),
+        "scores": scores,
+    })
+}
+
 /// "The game is already over", with the score as this game writes it.
 fn game_over(rules: &dyn DynVariant, o: Outcome) -> anyhow::Error {
     match rules.seat_names().len() {
@@ -191,11 +246,31 @@ fn current_state(rules: &dyn DynVariant, arg: &StateArg) -> Result<String, Rules
 /// history file. The message names what was wrong.
 pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
     let variant = args.variant;
-    let build = |o: &OptionArgs| variant.rulebook(&o.options());
+    let build = |o: &OptionArgs| -> anyhow::Result<Box<dyn DynVariant>> { Ok(variant.rulebook(&o.options(true)?)?) };
+    let outcome_json = |outcome: Option<Outcome>, rules: &dyn DynVariant| {
+        if variant.outcome_with_scores() {
+            outcome_with_scores(outcome, rules.seat_names())
+        } else {
+            outcome_json(outcome, rules.seat_names().len())
+        }
+    };
     match &args.command {
         RulesCommand::Start { options } => Ok(json!(build(options)?.start())),
-        RulesCommand::Legal { state, side, options } => {
-            let rules = build(options)?;
+        RulesCommand::Legal { state, options } => {
+            // `--side` names the seat, unless it names none and the variant
+            // takes it as its board option.
+            let plain = variant.rulebook(&options.options(false)?)?;
+            let side = options.side.as_deref().filter(|name| plain.seat(name).is_ok());
+            let rules = match (side, &options.side) {
+                (None, Some(name)) => match variant.rulebook(&options.options(true)?) {
+                    Ok(rules) => rules,
+                    Err(crate::rules::OptionsError::Unknown { .. }) => {
+                        return Err(plain.seat(name).unwrap_err().into());
+                    }
+                    Err(e) => return Err(e.into()),
+                },
+                _ => plain,
+            };
             let state = current_state(&*rules, state)?;
             let seat = match side {
                 Some(name) => rules.seat(name)?,
@@ -234,12 +309,13 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
                 let status = r.moves.iter().find(|m| m.seat.index() == i).map(|m| m.result.as_str());
                 out.insert((*name).to_owned(), json!(status));
             }
-            out.insert("outcome".to_owned(), outcome_json(r.outcome, rules.seat_names().len()));
+            out.insert("outcome".to_owned(), outcome_json(r.outcome, &*rules));
             Ok(Value::Object(out))
         }
         RulesCommand::Play { state, moves, options } => {
             let rules = build(options)?;
-            let mut state = current_state(&*rules, state)?;
+            // A hand-made state whose seat to move cannot: its turns first.
+            let mut state = rules.settled(&current_state(&*rules, state)?)?;
             let mut history: Vec<String> = Vec::new();
             let mut outcome = rules.outcome(&history, &state)?;
             let mut texts = moves.split_whitespace().peekable();
@@ -261,11 +337,11 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
                 history.push(std::mem::replace(&mut state, r.state));
                 outcome = r.outcome;
             }
-            Ok(json!({ "state": state, "outcome": outcome_json(outcome, rules.seat_names().len()) }))
+            Ok(json!({ "state": state, "outcome": outcome_json(outcome, &*rules) }))
         }
         RulesCommand::Perft { state, depth, options } => {
             let rules = build(options)?;
-            let state = current_state(&*rules, state)?;
+            let state = rules.settled(&current_state(&*rules, state)?)?;
             Ok(json!(rules.perft(&state, *depth)?))
         }
     }

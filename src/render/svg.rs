@@ -1332,7 +1332,7 @@ mod tests {
         assert_eq!(cells.matches("<polygon").count(), 9);
         assert_eq!(cells.matches(LIGHT).count(), 6, "six triangles up");
         assert!(svg.contains(r#"<g id="p0m""#) && svg.contains(r#"<g id="p1c""#));
-        assert_eq!(svg.matches("scale(0.5)").count(), 2, "pieces shrunk into their triangles");
+        assert_eq!(svg.matches("scale(0.62)").count(), 2, "pieces shrunk into their triangles");
         // The man shows in its colour at its triangle's centroid.
         let (x, y) = Layout::new(&view.shape, Seat::new(2)).centre(c(0, 0)).unwrap();
         assert_eq!(pixel(&svg, x, y + 3.0), rgb(LOOKS[0].fill));

@@ -38,6 +38,7 @@
 
 mod board;
 pub mod chess;
+pub mod dame;
 pub mod fairschach;
 pub(crate) mod notation;
 pub mod record;
@@ -139,12 +140,19 @@ pub enum VariantId {
     Vierschach,
     /// 3D chess on three main boards and four attack boards (`rules/tri-d-chess.md`).
     TriDChess,
+    /// Draughts for three on a board given as data (`rules/trialectic-dame.md`).
+    TrialecticDame,
 }
 
 impl VariantId {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [VariantId; 4] =
-        [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach, VariantId::TriDChess];
+    pub const ALL: [VariantId; 5] = [
+        VariantId::Chess,
+        VariantId::Fairschach,
+        VariantId::Vierschach,
+        VariantId::TriDChess,
+        VariantId::TrialecticDame,
+    ];
 
     /// The game a new game is when none is named: the headline game.
     pub const HEADLINE: VariantId = VariantId::Fairschach;
@@ -159,8 +167,15 @@ impl VariantId {
     pub const fn state_key(self) -> &'static str {
         match self {
             VariantId::Chess | VariantId::Fairschach => "fen",
-            VariantId::Vierschach | VariantId::TriDChess => "state",
+            VariantId::Vierschach | VariantId::TriDChess | VariantId::TrialecticDame => "state",
         }
+    }
+
+    /// Whether the conformance JSON writes an outcome with the winner and every
+    /// seat's score (`{"result": "win", "winner": "y", "reason": …, "scores":
+    /// {"y": 1, …}}`, rules/trialectic-dame.md §8) rather than as one score text.
+    pub const fn outcome_with_scores(self) -> bool {
+        matches!(self, VariantId::TrialecticDame)
     }
 
     /// The name used in the API, the CLI and the store.
@@ -170,6 +185,7 @@ impl VariantId {
             VariantId::Fairschach => "fairschach",
             VariantId::Vierschach => "vierschach",
             VariantId::TriDChess => "tri-d-chess",
+            VariantId::TrialecticDame => "trialectic-dame",
         }
     }
 
@@ -183,6 +199,7 @@ impl VariantId {
             VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
             VariantId::Vierschach => Box::new(vierschach::Vierschach::new(options)?),
             VariantId::TriDChess => Box::new(tri_d::TriDChess::new(options)?),
+            VariantId::TrialecticDame => Box::new(dame::TrialecticDame::new(options)?),
         })
     }
 }
@@ -242,6 +259,44 @@ impl Options {
         }
     }
 
+    /// An on/off option: `on` or `true`, `off` or `false` (any case); `default`
+    /// when it is not given.
+    ///
+    /// # Errors
+    /// [`OptionsError::BadValue`] for any other value.
+    pub fn switch(&self, name: &'static str, default: bool) -> Result<bool, OptionsError> {
+        match self.get(name).map(|v| v.trim().to_ascii_lowercase()) {
+            None => Ok(default),
+            Some(v) if v == "on" || v == "true" => Ok(true),
+            Some(v) if v == "off" || v == "false" => Ok(false),
+            Some(_) => Err(OptionsError::BadValue {
+                name,
+                value: self.get(name).unwrap_or_default().to_owned(),
+                expected: "on or off",
+            }),
+        }
+    }
+
+    /// An option that is `off` (the default) or a number of plies, 1 or more
+    /// (`no_progress`).
+    ///
+    /// # Errors
+    /// [`OptionsError::BadValue`] for any other value.
+    pub fn plies(&self, name: &'static str) -> Result<Option<u32>, OptionsError> {
+        match self.get(name).map(str::trim) {
+            None => Ok(None),
+            Some(v) if v.eq_ignore_ascii_case("off") => Ok(None),
+            Some(v) => match v.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Some(n)),
+                _ => Err(OptionsError::BadValue {
+                    name,
+                    value: v.to_owned(),
+                    expected: "off or a number of plies (1 or more)",
+                }),
+            },
+        }
+    }
+
     /// The options in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
@@ -270,6 +325,15 @@ pub enum OptionsError {
         value: String,
         /// What it accepts.
         expected: &'static str,
+    },
+    /// The value is refused for a reason of its own (a board record that fails
+    /// its checks, say).
+    #[error("option {name}: {why}")]
+    Invalid {
+        /// The option.
+        name: &'static str,
+        /// What is wrong with the value.
+        why: String,
     },
 }
 
@@ -381,11 +445,15 @@ pub enum EndReason {
     Time,
     /// A number of plies without progress (Vierschach's `no_progress`).
     NoProgress,
+    /// One seat is left with stones (Trialectic Dame).
+    LastSeat,
+    /// No seat in the game can move (Trialectic Dame's base game).
+    NoSeatCanMove,
 }
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 10] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::Checkmate,
         EndReason::BothCheckmated,
         EndReason::Stalemate,
@@ -396,6 +464,8 @@ impl EndReason {
         EndReason::Agreement,
         EndReason::Time,
         EndReason::NoProgress,
+        EndReason::LastSeat,
+        EndReason::NoSeatCanMove,
     ];
 
     /// The reason with this name (as [`EndReason::as_str`] writes it).
@@ -416,6 +486,8 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
             EndReason::NoProgress => "no progress",
+            EndReason::LastSeat => "last seat in the game",
+            EndReason::NoSeatCanMove => "no seat can move",
         }
     }
 }
@@ -749,6 +821,14 @@ pub trait Variant {
         Outcome::draw(EndReason::Agreement)
     }
 
+    /// `state` with the turns due in it played out: for a hand-made state whose
+    /// seat to move cannot move, the passes or enclosures the rules file applies
+    /// before play goes on (rules/trialectic-dame.md §8). By default the state
+    /// itself: play never leaves such a state.
+    fn settled(&self, state: &Self::State) -> Self::State {
+        state.clone()
+    }
+
     /// The name of `seat`.
     ///
     /// # Panics
@@ -983,6 +1063,12 @@ pub trait DynVariant: Send + Sync {
     /// An invalid state string.
     fn agreed_draw(&self, state: &str) -> Result<Outcome, RulesError>;
 
+    /// The state with the turns due in it played out (see [`Variant::settled`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn settled(&self, state: &str) -> Result<String, RulesError>;
+
     /// The seat with this name (case-insensitive) or number (1-based).
     ///
     /// # Errors
@@ -1124,6 +1210,10 @@ where
 
     fn agreed_draw(&self, state: &str) -> Result<Outcome, RulesError> {
         Ok(Variant::agreed_draw(self, &self.parse_state(state)?))
+    }
+
+    fn settled(&self, state: &str) -> Result<String, RulesError> {
+        Ok(Variant::settled(self, &self.parse_state(state)?).to_string())
     }
 
     fn is_move_text(&self, text: &str) -> bool {

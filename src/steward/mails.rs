@@ -140,7 +140,13 @@ pub(super) fn started(
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
     let seats: Vec<_> =
         game.seats.iter().map(|s| context! { seat => game.seat_name(s.seat), name => s.name.clone() }).collect();
-    let options: Vec<String> = game.row.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    // A long value (a board given as data) is named by its size, not quoted.
+    let options: Vec<String> = game
+        .row
+        .options
+        .iter()
+        .map(|(k, v)| if v.len() > 60 { format!("{k}=({} bytes)", v.len()) } else { format!("{k}={v}") })
+        .collect();
     let mut boards = Boards::new(game, &game.row.state, Vec::new(), to_move)?;
     game.seats
         .iter()

@@ -346,7 +346,13 @@ fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Valu
             serde_json::Value::String(s) => s.clone(),
             serde_json::Value::Number(n) => n.to_string(),
             serde_json::Value::Bool(b) => b.to_string(),
-            _ => return Err(Refusal::BadRequest(format!("option {k} of {variant} must be a string or a number"))),
+            // A record given as data (a board), passed on as its JSON text.
+            serde_json::Value::Object(_) => v.to_string(),
+            _ => {
+                return Err(Refusal::BadRequest(format!(
+                    "option {k} of {variant} must be a string or a number (or an object: a record given as data)"
+                )));
+            }
         };
         options = options.set(k.clone(), text);
     }

@@ -105,6 +105,17 @@ impl PipeSteward {
             .collect()
     }
 
+    /// Ingests `mail`, which must be handled as `outcome` (`refused: …`), and
+    /// returns the one new answer to `who` beyond `seen` (which it joins).
+    #[track_caller]
+    pub fn answered(&self, mail: &str, who: &str, outcome: &str, seen: &mut Vec<String>) -> String {
+        let (_, line) = self.ingest(mail);
+        assert_eq!(line, outcome, "{mail}");
+        let said = new_answer(seen, self.answers_to(who));
+        seen.push(said.clone());
+        said
+    }
+
     /// `game show` as JSON.
     pub fn game(&self, id: &str) -> Value {
         let out = fairsteward(&["game", "show", "--data-dir", &self.data_arg(), id], b"");
@@ -157,4 +168,26 @@ pub fn html_reply(from: &str, to: &str, id: &str, subject: &str, html: &str) -> 
     format!(
         "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{id}@client.example>\r\nDate: Mon, 23 Nov 2026 02:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body>{html}</body></html>\r\n"
     )
+}
+
+/// The first `n` lines of `board`'s body, decoded and quoted as a mail client
+/// quotes them (`> ` and CRLF).
+pub fn quoted(board: &str, n: usize) -> String {
+    decode(board)
+        .split("\r\n\r\n")
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join("\r\n\r\n")
+        .lines()
+        .take(n)
+        .map(|l| format!("> {l}\r\n"))
+        .collect()
+}
+
+/// The one answer in `after` that is not in `before`.
+#[track_caller]
+pub fn new_answer(before: &[String], after: Vec<String>) -> String {
+    let mut new: Vec<String> = after.into_iter().filter(|a| !before.contains(a)).collect();
+    assert_eq!(new.len(), 1, "one new answer: {new:?}");
+    new.pop().unwrap()
 }

@@ -1,18 +1,18 @@
-//! `fairsteward rules <variant> …` through the real binary, for the
-//! conformance tests: the JSON of a command that succeeds, and the one line on
-//! stderr of one that is refused.
+//! `fairsteward rules <variant> …` through the real binary, for the variants'
+//! conformance tests: the one line of JSON on stdout, or a refusal (exit status
+//! 2, nothing on stdout, one line on stderr).
+#![allow(dead_code)]
 
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// Runs the built binary with `args`.
+/// Runs the binary with `args`.
 pub fn fairsteward(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).output().expect("the fairsteward binary runs")
 }
 
-/// The JSON `fairsteward rules <variant> <args>` prints: one line, nothing on
-/// stderr, exit status 0.
+/// `fairsteward rules <variant> <args>`: must succeed with one line of JSON.
 #[track_caller]
 pub fn json_of(variant: &str, args: &[&str]) -> Value {
     let mut full = vec!["rules", variant];

@@ -168,19 +168,6 @@ static SHAPE: std::sync::LazyLock<std::sync::Arc<BoardShape>> = std::sync::LazyL
 
 const OPTION_NAMES: [&str; 6] = ["mode", "mated", "partner_capture", "pawn_jump", "ally_promotion", "no_progress"];
 
-fn switch(options: &Options, name: &'static str, default: bool) -> Result<bool, OptionsError> {
-    match options.get(name).map(|v| v.trim().to_ascii_lowercase()) {
-        None => Ok(default),
-        Some(v) if v == "on" || v == "true" => Ok(true),
-        Some(v) if v == "off" || v == "false" => Ok(false),
-        Some(_) => Err(OptionsError::BadValue {
-            name,
-            value: options.get(name).unwrap_or_default().to_owned(),
-            expected: "on or off",
-        }),
-    }
-}
-
 impl Vierschach {
     /// Teams mode with every default (§12).
     pub const fn teams() -> Vierschach {
@@ -211,26 +198,13 @@ impl Vierschach {
             Mode::Ffa => Mated::Remove,
         };
         let mated = options.get("mated").map_or(Ok(default_mated), str::parse)?;
-        let no_progress = match options.get("no_progress").map(str::trim) {
-            None => None,
-            Some(v) if v.eq_ignore_ascii_case("off") => None,
-            Some(v) => match v.parse::<u32>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    return Err(OptionsError::BadValue {
-                        name: "no_progress",
-                        value: v.to_owned(),
-                        expected: "off or a number of plies (1 or more)",
-                    });
-                }
-            },
-        };
+        let no_progress = options.plies("no_progress")?;
         Ok(Vierschach {
             mode,
             mated,
-            partner_capture: switch(options, "partner_capture", false)?,
-            pawn_jump: switch(options, "pawn_jump", true)?,
-            ally_promotion: switch(options, "ally_promotion", true)?,
+            partner_capture: options.switch("partner_capture", false)?,
+            pawn_jump: options.switch("pawn_jump", true)?,
+            ally_promotion: options.switch("ally_promotion", true)?,
             no_progress,
         })
     }
