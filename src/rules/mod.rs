@@ -718,6 +718,15 @@ pub trait Variant {
     /// The move in the players' notation (SAN for chess games), in `state`.
     fn notation(&self, state: &Self::State, seat: Seat, mv: Self::Move) -> String;
 
+    /// The legal move of `seat` in `state` whose canonical text is exactly
+    /// `text`, if there is one. The steward stores moves as canonical text and
+    /// reads them back through here first, then as any move text: a variant
+    /// whose players' notation could read a canonical text as another move
+    /// (Dreierschach with V2.3 cell names) overrides this. By default `None`.
+    fn parse_canonical(&self, _state: &Self::State, _seat: Seat, _text: &str) -> Option<Self::Move> {
+        None
+    }
+
     /// Works one legal move per seat to move into the state, without judging
     /// whether the game has ended (`outcome` of the result is `None`).
     ///
@@ -967,6 +976,8 @@ pub trait DynVariant: Send + Sync {
     /// The seat is not to move, or the text names no single legal move.
     fn check_move(&self, state: &str, seat: Seat, text: &str) -> Result<CheckedMove, RulesError>;
     /// Resolves a complete turn; `history` is the earlier states (start first).
+    /// Each move is read as canonical text first (see
+    /// [`Variant::parse_canonical`]), then as any move text the game reads.
     ///
     /// # Errors
     /// See [`Variant::resolve`].
@@ -1052,6 +1063,16 @@ pub trait DynVariant: Send + Sync {
     fn record_number(&self, previous: Option<(u32, Seat)>, seat: Seat) -> u32;
 }
 
+/// Reads a move as the steward stores it, canonical text (see
+/// [`Variant::parse_canonical`]), or else as any move text the game reads.
+fn read_move<V: Variant + ?Sized>(v: &V, state: &V::State, seat: Seat, text: &str) -> Result<V::Move, RulesError> {
+    let canonical = if v.seats_to_move(state).contains(seat) { v.parse_canonical(state, seat, text) } else { None };
+    match canonical {
+        Some(mv) => Ok(mv),
+        None => Variant::check_move(v, state, seat, text),
+    }
+}
+
 fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
     history.iter().map(|s| v.parse_state(s).map_err(RulesError::from)).collect()
 }
@@ -1096,7 +1117,7 @@ where
         let state = self.parse_state(state)?;
         let moves = moves
             .iter()
-            .map(|(seat, text)| Ok((*seat, Variant::check_move(self, &state, *seat, text)?)))
+            .map(|(seat, text)| Ok((*seat, read_move(self, &state, *seat, text)?)))
             .collect::<Result<Vec<_>, RulesError>>()?;
         let r = Variant::resolve(self, &history, &state, &moves)?;
         Ok(TextResolution {
@@ -1144,11 +1165,9 @@ where
 
     fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError> {
         let state = self.parse_state(state)?;
-        let mv = self.parse_move(&state, seat, canonical).map_err(|error| RulesError::Move {
-            seat,
-            seat_name: Variant::seat_name(self, seat),
-            error,
-        })?;
+        let read =
+            self.parse_canonical(&state, seat, canonical).map_or_else(|| self.parse_move(&state, seat, canonical), Ok);
+        let mv = read.map_err(|error| RulesError::Move { seat, seat_name: Variant::seat_name(self, seat), error })?;
         Ok(Variant::notation(self, &state, seat, mv))
     }
 
