@@ -56,9 +56,15 @@ pub struct OptionArgs {
     /// Option `ally_promotion` (four-seat games): on (default) or off.
     #[arg(long)]
     pub ally_promotion: Option<String>,
-    /// Option `no_progress` (four-seat games): off (default) or a number of plies.
+    /// Option `no_progress` (games of three or four seats): off (default) or a number of plies.
     #[arg(long)]
     pub no_progress: Option<String>,
+    /// Option `en_passant` (three-seat games): round (default) or next.
+    #[arg(long)]
+    pub en_passant: Option<String>,
+    /// Option `names` (three-seat games): the cell names of move text, v2.2 (default) or v2.3.
+    #[arg(long)]
+    pub names: Option<String>,
 }
 
 impl OptionArgs {
@@ -75,6 +81,8 @@ impl OptionArgs {
             ("pawn_jump", &self.pawn_jump),
             ("ally_promotion", &self.ally_promotion),
             ("no_progress", &self.no_progress),
+            ("en_passant", &self.en_passant),
+            ("names", &self.names),
         ];
         for (name, value) in named {
             if let Some(v) = value {

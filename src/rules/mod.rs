@@ -38,6 +38,7 @@
 
 mod board;
 pub mod chess;
+pub mod dreierschach;
 pub mod fairschach;
 pub(crate) mod notation;
 pub mod tour;
@@ -134,11 +135,14 @@ pub enum VariantId {
     Fairschach,
     /// Chess for four on a plus-shaped board (`rules/vierschach.md`).
     Vierschach,
+    /// Chess for three on 126 hexagons (`rules/dreierschach.md`).
+    Dreierschach,
 }
 
 impl VariantId {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [VariantId; 3] = [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach];
+    pub const ALL: [VariantId; 4] =
+        [VariantId::Chess, VariantId::Fairschach, VariantId::Vierschach, VariantId::Dreierschach];
 
     /// The game a new game is when none is named: the headline game.
     pub const HEADLINE: VariantId = VariantId::Fairschach;
@@ -153,7 +157,7 @@ impl VariantId {
     pub const fn state_key(self) -> &'static str {
         match self {
             VariantId::Chess | VariantId::Fairschach => "fen",
-            VariantId::Vierschach => "state",
+            VariantId::Vierschach | VariantId::Dreierschach => "state",
         }
     }
 
@@ -163,6 +167,7 @@ impl VariantId {
             VariantId::Chess => "chess",
             VariantId::Fairschach => "fairschach",
             VariantId::Vierschach => "vierschach",
+            VariantId::Dreierschach => "dreierschach",
         }
     }
 
@@ -175,6 +180,7 @@ impl VariantId {
             VariantId::Chess => Box::new(chess::Chess::new(options)?),
             VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
             VariantId::Vierschach => Box::new(vierschach::Vierschach::new(options)?),
+            VariantId::Dreierschach => Box::new(dreierschach::Dreierschach::new(options)?),
         })
     }
 }
