@@ -267,8 +267,16 @@ const ROW: f32 = 0.866_025_4;
 
 /// The board under `names` (§1): pointed hexagons, cell (x, y) centred at
 /// (x − y/2, y·√3/2) with row `a` at the bottom; three shades by (x + y) mod 3
-/// (0 dark, 1 light, 2 medium); the letters at both ends of their lines and the
-/// numbers at both ends of theirs; White, Brown and Black armies.
+/// (0 dark, 1 light, 2 medium); White, Brown and Black armies.
+///
+/// Each line of cells is labelled at one end or both, as the author's board
+/// does, so that no two labels meet: a row (same `y`) at its left end and, for
+/// rows f–m, at its right end too (along Brown's and Black's baselines); a line
+/// of the same `x` at its lower end along the bottom (White's baseline, x 0–7)
+/// and, for x 8–12, at its upper end along the top. Under V2.2 rows are letters
+/// and lines numbers; V2.3 swaps them. Labels along a seat's side stand square
+/// to it, so that seat's to-move bar never covers them, and none stands near
+/// another seat's side.
 fn shape(names: Names) -> BoardShape {
     let mut cells = Vec::with_capacity(CELLS.len());
     let mut labels = Vec::new();
@@ -287,28 +295,37 @@ fn shape(names: Names) -> BoardShape {
             outline: Outline::HexagonPointed,
             shade,
         });
-        // A label on every outer side that ends one of the cell's lines: the
-        // line of its letter and the line of its number.
-        let (letter, number) = hex.name_parts(names);
-        // Under V2.2 a letter's line runs along S0/S3 and a number's along
-        // S1/S4; V2.3 swaps them.
-        let (letter_dirs, number_dirs) = match names {
-            Names::V22 => ([0, 3], [1, 4]),
-            Names::V23 => ([1, 4], [0, 3]),
+        let (row, line) = match names {
+            Names::V22 => (char::from(b'a' + hex.y()).to_string(), (hex.x() + 1).to_string()),
+            Names::V23 => ((hex.y() + 1).to_string(), char::from(b'a' + hex.x()).to_string()),
         };
-        for (dirs, text) in
-            [(letter_dirs, char::from(b'a' + letter).to_string()), (number_dirs, (number + 1).to_string())]
-        {
-            for d in dirs {
-                if on_board((hex.cell() as i16 + STRAIGHT[d]) as usize) {
-                    continue;
-                }
-                let (dx, dy) = geometry::STRAIGHT_VECTORS[d];
-                let (dx, dy) = (f32::from(dx) - f32::from(dy) / 2.0, f32::from(dy) * ROW);
-                let outward = Point::new(dx, dy);
-                let at = Point::new(centre.x + dx / 2.0, centre.y + dy / 2.0);
-                labels.push(EdgeLabel { text: text.clone(), level: 0, at, outward });
-            }
+        let missing = |d: usize| !on_board((hex.cell() as i16 + STRAIGHT[d]) as usize);
+        // A label on the cell's outline towards `edge` (degrees; 180 is the
+        // middle of its left side, the others are corners), standing off
+        // towards `away`.
+        let mut label = |text: &String, edge: f32, away: f32| {
+            let reach = if edge == 180.0 { 0.5 } else { 1.0 / 3f32.sqrt() };
+            let towards = Point::new(reach, 0.0).turned(edge);
+            let at = Point::new(centre.x + towards.x, centre.y + towards.y);
+            labels.push(EdgeLabel { text: text.clone(), level: 0, at, outward: Point::new(1.0, 0.0).turned(away) });
+        };
+        // Row a's label stands level with it, clear of White's bar below.
+        match (missing(0), hex.y()) {
+            (true, 0) => label(&row, 180.0, 180.0),
+            (true, 1..=4) => label(&row, 210.0, 210.0),
+            (true, _) => label(&row, 150.0, 150.0),
+            _ => {}
+        }
+        if missing(3) && hex.y() >= 5 {
+            label(&row, 30.0, 30.0);
+        }
+        if missing(4) && hex.x() <= 7 {
+            label(&line, 270.0, 270.0);
+        }
+        // The last one, on Black's corner, leans along Black's baseline,
+        // clear of Black's bar.
+        if missing(1) && hex.x() >= 8 {
+            label(&line, 90.0, if hex.x() == 12 { 120.0 } else { 90.0 });
         }
     }
     cells.sort_by_key(|c| c.cell);

@@ -221,6 +221,11 @@ impl DsState {
         is_piece(c).then(|| (owner(c), kind(c)))
     }
 
+    /// Every piece on the board, in cell order: its cell, seat and kind.
+    pub fn pieces(&self) -> impl Iterator<Item = (Hex, usize, Kind)> + '_ {
+        CELLS.iter().filter_map(|&h| self.piece_at(h).map(|(seat, kind)| (h, seat, kind)))
+    }
+
     /// Plies since the last capture or pawn move.
     pub fn halfmove(&self) -> u32 {
         self.halfmove

@@ -720,6 +720,9 @@ fn section_11_names_v2_3() {
     );
     let shape = Variant::board(&v23, &start).shape;
     assert_eq!(shape.cell(cell(hex("d9"))).map(|c| c.name.as_str()), Some("i4"));
+    // The rows carry numbers now, the lines letters.
+    let bottom: Vec<&str> = shape.labels.iter().filter(|l| l.outward.y < -0.99).map(|l| l.text.as_str()).collect();
+    assert_eq!(bottom, ["a", "b", "c", "d", "e", "f", "g", "h"]);
 }
 
 /// §11: options are read by name and value; others are refused.
@@ -748,7 +751,17 @@ fn the_board_for_the_renderers() {
         assert_eq!(shape.cells.iter().filter(|c| c.shade == shade).count(), 42);
     }
     assert!(shape.cells.iter().all(|c| c.outline == Outline::HexagonPointed && c.name == c.cell.coordinates()));
-    assert_eq!(shape.labels.len(), 13 * 2 + 13 * 2);
+    // Rows a–m at their left ends, f–m at their right ends; numbers 1–8 along
+    // the bottom, 9–13 along the top.
+    let texts: Vec<&str> = shape.labels.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(shape.labels.len(), 13 + 8 + 8 + 5, "{texts:?}");
+    for letter in ["a", "e", "f", "m"] {
+        let n = texts.iter().filter(|t| **t == letter).count();
+        assert_eq!(n, if letter < "f" { 1 } else { 2 }, "{letter}");
+    }
+    for number in 1..=13 {
+        assert_eq!(texts.iter().filter(|t| **t == number.to_string()).count(), 1, "{number}");
+    }
     assert_eq!(shape.seat_turns, [0.0, 120.0, 240.0]);
     assert_eq!(shape.armies, [Army::White, Army::Brown, Army::Black]);
     assert_eq!(shape.seat_letters, ['w', 'n', 'b']);
