@@ -8,7 +8,10 @@
 //! 2. Vierschach perft (the provided `Variant::perft` of the Vierschach rulebook)
 //!    next to `shakmaty::perft` of chess from the start, in nodes per second, and
 //!    their ratio.
-//! 3. Fairschach pair resolutions per second: a fixed set of random games, moves
+//! 3. Dreierschach perft from the start (the provided `Variant::perft` of its
+//!    rulebook) next to `shakmaty::perft` of chess from the start, measured in
+//!    the same run, in nodes per second, and their ratio.
+//! 4. Fairschach pair resolutions per second: a fixed set of random games, moves
 //!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
 //!    is played once to record the turns; then only the `Variant::resolve` calls
 //!    of those turns (with the game's history, as the steward passes it) are timed.
@@ -18,6 +21,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fairsteward::rules::chess::Chess;
+use fairsteward::rules::dreierschach::Dreierschach;
 use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
 use fairsteward::rules::vierschach::Vierschach;
 use fairsteward::rules::{Seat, SeatResult, Variant};
@@ -121,6 +125,48 @@ fn vierschach_perft() {
             t.as_secs_f64(),
             v_mnps,
             v_mnps / chess_mnps
+        );
+    }
+}
+
+/// Dreierschach start perft: depth and nodes (`tests/data/dreierschach.perft`).
+const DREIERSCHACH_PERFT: [(u32, u64); 2] = [(4, 3_890_589), (5, 178_156_345)];
+
+fn dreierschach_perft() {
+    println!();
+    println!(
+        "Dreierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}"
+    );
+    let chess: shakmaty::Chess = shakmaty::Chess::default();
+    let (t_chess, n_chess) = best_of(|| shakmaty::perft(black_box(&chess), 5));
+    assert_eq!(n_chess, 4_865_609, "shakmaty perft 5");
+    let chess_mnps = mnps(n_chess, t_chess);
+    println!(
+        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>24}",
+        "", "depth", "nodes", "time", "Mnps", "dreierschach / shakmaty"
+    );
+    println!(
+        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
+        "chess (shakmaty::perft)",
+        5,
+        n_chess,
+        t_chess.as_secs_f64(),
+        chess_mnps
+    );
+    let rules = Dreierschach::default();
+    let start = rules.start();
+    for (depth, expected) in DREIERSCHACH_PERFT {
+        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
+        assert_eq!(n, expected, "dreierschach perft {depth}");
+        let d_mnps = mnps(n, t);
+        println!(
+            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>23.3}x",
+            "dreierschach",
+            depth,
+            n,
+            t.as_secs_f64(),
+            d_mnps,
+            d_mnps / chess_mnps
         );
     }
 }
@@ -268,5 +314,6 @@ fn main() {
     println!();
     chess_perft();
     vierschach_perft();
+    dreierschach_perft();
     fairschach_resolutions();
 }
