@@ -1,6 +1,7 @@
 //! Three-seat Dreierschach games over HTTP (`rules/dreierschach.md`): one played
 //! from the start to a mate scored 3-0-1, with a board mail to every seat after
-//! every move; one ended by a draw all three agree to; one ended by a timeout,
+//! every move; draws all three agree to (one offered with a move, the author's
+//! `=`, §8); one ended by a timeout,
 //! which is a resignation at that moment (§7, Decisions): the late seat in check
 //! scores as if mated. The transcripts verify offline.
 //!
@@ -247,6 +248,26 @@ async fn a_draw_needs_all_three_and_scores_1_1_1() {
     let v = s.game(&id, None).await;
     assert_eq!(v["outcome"]["result"], "white 1, brown 1, black 1 (agreement)", "{v}");
     assert_eq!(v["outcome"]["winner"], Value::Null);
+
+    // §8, Decision: the author's `=` after a move offers a draw with it. The
+    // offer stands once the move is played; the other two accept.
+    let (id, tokens) = create(&s, json!({})).await;
+    s.mv(&id, &tokens[0], 1, "a3-c2=").await.ok(200);
+    let t = s.get(&format!("/api/games/{id}/transcript"), None).await.text;
+    let offers: Vec<Value> =
+        t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|e| e["kind"] == "draw_offered").collect();
+    assert_eq!(offers.len(), 1, "{t}");
+    assert_eq!((offers[0]["body"]["seat"].as_str(), offers[0]["body"]["turn"].as_u64()), (Some("white"), Some(2)));
+    for seat in [1, 2] {
+        let path = format!("/api/games/{id}/draw");
+        s.post_json(&path, Some(&tokens[seat]), &json!({"action": "accept"})).await.ok(200);
+    }
+    let v = s.game(&id, None).await;
+    assert_eq!(v["outcome"]["result"], "white 1, brown 1, black 1 (agreement)", "{v}");
+    let t = s.get(&format!("/api/games/{id}/transcript"), None).await.text;
+    let info = s.get("/api/steward", None).await.ok(200);
+    let key = fairsteward::protocol::public_key_from_base64(info["signing_key"].as_str().unwrap()).unwrap();
+    fairsteward::protocol::verify::verify(&t, &key).expect("the offer with the move replays");
     s.shut_down().await;
 }
 

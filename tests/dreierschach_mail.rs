@@ -2,7 +2,8 @@
 //! (`fairsteward ingest`), from the start to checkmate, in the notations of
 //! `rules/dreierschach.md` §8 — from-to with `-`, `x` or nothing, the author's
 //! notation with German and English letters (`Sc2`, `4h5`, `S7d8`, `12k11`),
-//! check marks, the author's `=` offering a draw with a move — and in the shapes
+//! check marks, the author's `=` offering a draw with a move (the others are
+//! told; the next move lets it lapse) — and in the shapes
 //! real mail clients give replies. The mail door asks the game what a move is;
 //! refusals say why, in Dreierschach's words and forms.
 //!
@@ -142,6 +143,16 @@ fn a_dreierschach_game_played_wholly_by_mail() {
         let history = view["history"].as_array().unwrap();
         assert_eq!(history.len(), i + 1, "move {i} resolved its turn");
         assert_eq!(history[i]["moves"][0]["move"], written, "move {i}: {}", history[i]);
+        if text.ends_with('=') {
+            // The author's `=` offered a draw with the move (§8, Decision): the
+            // other two are told how to accept; Black plays on instead.
+            for other in (0..3).filter(|&o| o != seat) {
+                let told = s.spool().iter().any(|(_, t)| {
+                    header(t, "To").contains(address(other)) && decode(t).contains("brown offers a draw")
+                });
+                assert!(told, "{} hears of the offer", PLAYERS[other].0);
+            }
+        }
     }
 
     let view = s.game(&game);

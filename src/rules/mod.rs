@@ -907,6 +907,13 @@ pub trait Variant {
     /// the words of a mail, so that it keeps no grammar of its own.
     fn is_move_text(&self, text: &str) -> bool;
 
+    /// Whether move text offers a draw together with its move, as the game's
+    /// notation may write it (Dreierschach's trailing `=`). The steward records
+    /// the offer once the move is played. By default no text does.
+    fn move_offers_draw(&self, _text: &str) -> bool {
+        false
+    }
+
     /// The forms of move text this game reads, with examples made from the legal
     /// moves of `seat` in `state` (of the start position when it has none), e.g.
     /// `write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`: for help texts.
@@ -1058,6 +1065,9 @@ pub trait DynVariant: Send + Sync {
     /// Whether `text` is move text in this game's notation (see [`Variant::is_move_text`]).
     fn is_move_text(&self, text: &str) -> bool;
 
+    /// Whether move text offers a draw with its move (see [`Variant::move_offers_draw`]).
+    fn move_offers_draw(&self, text: &str) -> bool;
+
     /// The forms of move text the game reads, with examples from `seat`'s legal
     /// moves in `state` (see [`Variant::move_forms`]).
     ///
@@ -1187,6 +1197,10 @@ where
 
     fn is_move_text(&self, text: &str) -> bool {
         Variant::is_move_text(self, text)
+    }
+
+    fn move_offers_draw(&self, text: &str) -> bool {
+        Variant::move_offers_draw(self, text)
     }
 
     fn move_forms(&self, state: &str, seat: Seat) -> Result<String, RulesError> {

@@ -512,6 +512,12 @@ impl Variant for Dreierschach {
         super::notation::is_move_text(notation::board(self.names), text)
     }
 
+    /// §8, **Decision**: a trailing `=` not followed by a piece letter is a
+    /// draw offer sent with the move.
+    fn move_offers_draw(&self, text: &str) -> bool {
+        notation::before_draw_offer(text).is_some()
+    }
+
     fn move_forms(&self, state: &DsState, seat: Seat) -> String {
         // The seat's own moves, as if it were to move now (else at the start).
         let as_if = |from: &DsState| {
