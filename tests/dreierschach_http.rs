@@ -109,7 +109,7 @@ async fn three_seats_play_in_turn_to_a_mate_scored_3_0_1() {
     assert_eq!(v["state"], START);
     assert_eq!(v["to_move"], json!(["white"]));
 
-    for (i, &(text, written)) in PLAY.iter().enumerate() {
+    for (i, &(text, _)) in PLAY.iter().enumerate() {
         let turn = i as u32 + 1;
         let seat = i % 3;
         // Only the seat to move may move.

@@ -85,7 +85,8 @@ struct Look {
     /// Inner lines (eye, slits), in contrast to the fill.
     detail: &'static str,
     /// The mark that tells this army apart without hue, drawn about the line
-    /// y = 86 of the piece box (a chess piece's base) and moved to each design's
+    /// y = 86 of the piece box (the base of a king, queen, rook, bishop, knight
+    /// or pawn) and moved to each design's
     /// own [`Design::mark_y`].
     badge: &'static str,
 }
@@ -93,9 +94,9 @@ struct Look {
 /// The looks of [`Army::ALL`], in its order. White and black differ by lightness;
 /// every other army carries a mark of its own: sand three dots, brown a bar,
 /// yellow a ring, red two short uprights, blue three light dots. So the armies of
-/// any one game (Vierschach's white, black, sand and brown; Dreierschach's white,
-/// brown and black; Trialectic Dame's yellow, red and blue) differ in lightness or
-/// mark, not in hue alone.
+/// any one game (white, black, sand and brown for four seats; white, brown and
+/// black, or yellow, red and blue for three) differ in lightness or mark, not in
+/// hue alone.
 const LOOKS: [Look; 7] = [
     Look { fill: "#fbfbf7", line: "#1d1d1d", detail: "#1d1d1d", badge: "" },
     Look { fill: "#2c2c2c", line: "#0a0a0a", detail: "#ececec", badge: "" },
@@ -140,8 +141,9 @@ fn look(army: Army) -> &'static Look {
 struct Design {
     body: &'static [&'static str],
     detail: &'static str,
-    /// Where the army's mark sits: the middle of the base (86) for chess
-    /// pieces, the band of the lowest stone for draughts pieces.
+    /// Where the army's mark sits: the middle of the base (86) for kings,
+    /// queens, rooks, bishops, knights and pawns, the band of the lowest stone
+    /// for draughts pieces.
     mark_y: f32,
 }
 
