@@ -92,17 +92,24 @@ fn chess_perft() {
 /// Vierschach start perft: depth and nodes (`tests/data/vierschach.perft`).
 const VIERSCHACH_PERFT: [(&str, u32, u64); 2] = [("teams", 5, 3_452_310), ("ffa", 5, 3_452_310)];
 
-fn vierschach_perft() {
+/// Dreierschach start perft: depth and nodes (`tests/data/dreierschach.perft`).
+const DREIERSCHACH_PERFT: [(u32, u64); 2] = [(4, 3_890_589), (5, 178_156_345)];
+
+/// One measured row: its label, the depth, the expected nodes and the perft.
+type PerftRow<'a> = (String, u32, u64, Box<dyn Fn() -> u64 + 'a>);
+
+/// Perft of `name` from its start, row by row, next to shakmaty's chess perft
+/// from the start measured in the same run: nodes per second and their ratio.
+fn beside_shakmaty(title: &str, name: &str, rows: Vec<PerftRow<'_>>) {
     println!();
-    println!("Vierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
+    println!("{title} perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}");
     let chess: shakmaty::Chess = shakmaty::Chess::default();
     let (t_chess, n_chess) = best_of(|| shakmaty::perft(black_box(&chess), 5));
     assert_eq!(n_chess, 4_865_609, "shakmaty perft 5");
     let chess_mnps = mnps(n_chess, t_chess);
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>22}",
-        "", "depth", "nodes", "time", "Mnps", "vierschach / shakmaty"
-    );
+    let ratio = format!("{name} / shakmaty");
+    let w = ratio.len() + 1;
+    println!("  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {ratio:>w$}", "", "depth", "nodes", "time", "Mnps");
     println!(
         "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
         "chess (shakmaty::perft)",
@@ -111,64 +118,47 @@ fn vierschach_perft() {
         t_chess.as_secs_f64(),
         chess_mnps
     );
-    for (mode, depth, expected) in VIERSCHACH_PERFT {
-        let rules = if mode == "ffa" { Vierschach::ffa() } else { Vierschach::teams() };
-        let start = rules.start();
-        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
-        assert_eq!(n, expected, "vierschach {mode} perft {depth}");
+    for (label, depth, expected, run) in rows {
+        let (t, n) = best_of(&run);
+        assert_eq!(n, expected, "{label} perft {depth}");
         let v_mnps = mnps(n, t);
         println!(
-            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>21.3}x",
-            format!("vierschach {mode}"),
+            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>w$.3}x",
+            label,
             depth,
             n,
             t.as_secs_f64(),
             v_mnps,
-            v_mnps / chess_mnps
+            v_mnps / chess_mnps,
+            w = w - 1
         );
     }
 }
 
-/// Dreierschach start perft: depth and nodes (`tests/data/dreierschach.perft`).
-const DREIERSCHACH_PERFT: [(u32, u64); 2] = [(4, 3_890_589), (5, 178_156_345)];
+fn vierschach_perft() {
+    let rows = VIERSCHACH_PERFT
+        .into_iter()
+        .map(|(mode, depth, expected)| {
+            let rules = if mode == "ffa" { Vierschach::ffa() } else { Vierschach::teams() };
+            let start = rules.start();
+            let run: Box<dyn Fn() -> u64> = Box::new(move || Variant::perft(&rules, black_box(&start), depth));
+            (format!("vierschach {mode}"), depth, expected, run)
+        })
+        .collect();
+    beside_shakmaty("Vierschach", "vierschach", rows);
+}
 
 fn dreierschach_perft() {
-    println!();
-    println!(
-        "Dreierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}"
-    );
-    let chess: shakmaty::Chess = shakmaty::Chess::default();
-    let (t_chess, n_chess) = best_of(|| shakmaty::perft(black_box(&chess), 5));
-    assert_eq!(n_chess, 4_865_609, "shakmaty perft 5");
-    let chess_mnps = mnps(n_chess, t_chess);
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>9}  {:>8}  {:>24}",
-        "", "depth", "nodes", "time", "Mnps", "dreierschach / shakmaty"
-    );
-    println!(
-        "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}",
-        "chess (shakmaty::perft)",
-        5,
-        n_chess,
-        t_chess.as_secs_f64(),
-        chess_mnps
-    );
-    let rules = Dreierschach::default();
-    let start = rules.start();
-    for (depth, expected) in DREIERSCHACH_PERFT {
-        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
-        assert_eq!(n, expected, "dreierschach perft {depth}");
-        let d_mnps = mnps(n, t);
-        println!(
-            "  {:<24} {:>5} {:>10}  {:>7.3} s  {:>8.2}  {:>23.3}x",
-            "dreierschach",
-            depth,
-            n,
-            t.as_secs_f64(),
-            d_mnps,
-            d_mnps / chess_mnps
-        );
-    }
+    let rows = DREIERSCHACH_PERFT
+        .into_iter()
+        .map(|(depth, expected)| {
+            let rules = Dreierschach::default();
+            let start = rules.start();
+            let run: Box<dyn Fn() -> u64> = Box::new(move || Variant::perft(&rules, black_box(&start), depth));
+            ("dreierschach".to_owned(), depth, expected, run)
+        })
+        .collect();
+    beside_shakmaty("Dreierschach", "dreierschach", rows);
 }
 
 /// One recorded game: its states (start first) and the moves of each pair.

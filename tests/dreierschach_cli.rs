@@ -2,7 +2,7 @@
 //! driven through the real binary: the JSON on stdout, the exit status, and for
 //! bad input exit status 2 with one line on stderr.
 
-use std::process::{Command, Output};
+mod common;
 
 use serde_json::{Value, json};
 
@@ -16,35 +16,13 @@ const MATE: &str =
     "a3-c2 h4-h5 m12-m11 c2-f4 e1-e2 l12-l11 f4-i6 e2-e3 k12-k11 a7-d8 e3-e4 j12-j11 d8-f7 f2-f3 i12-i11 f7-h6";
 const MATED: &str = "nRnP1bP1bR/nBnP2bP1bN/nNnP3bP1bB/nKnP4bP1bQ/nQnPwN4bP1bK/nB1nPwN5bPbN/nNnP8bPbB/nR1nP8bPbR/3nP7bP/11/10/wPwPwPwPwPwPwPwPwP/wRwB1wKwQwB1wR n a1,a8,f1,f13,m8,m13 - 1 6";
 
-fn fairsteward(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).output().expect("the fairsteward binary runs")
-}
-
 fn json_of(args: &[&str]) -> Value {
-    let mut full = vec!["rules", "dreierschach"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{full:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{full:?} wrote to stderr: {stderr}");
-    assert_eq!(stdout.trim_end().lines().count(), 1, "one line of JSON: {stdout:?}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{full:?}: not JSON ({e}): {stdout}"))
+    common::rules_json("dreierschach", args)
 }
 
-/// Exit status 2, nothing on stdout, one line on stderr naming every phrase.
 #[track_caller]
 fn refused(args: &[&str], phrases: &[&str]) {
-    let mut full = vec!["rules", "dreierschach"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(2), "{full:?}: exit status 2 expected; stderr: {stderr}");
-    assert!(stdout.is_empty(), "{full:?}: stdout {stdout:?}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{full:?}: one line on stderr, got {stderr:?}");
-    for phrase in phrases {
-        assert!(lines[0].to_lowercase().contains(&phrase.to_lowercase()), "{full:?}: {phrase:?} not in {:?}", lines[0]);
-    }
+    common::rules_refused("dreierschach", args, phrases)
 }
 
 #[test]

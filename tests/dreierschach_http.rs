@@ -321,19 +321,7 @@ async fn a_timeout_is_a_resignation_at_that_moment() {
     // The transcript, with the timeout, replays offline.
     let events = steward.transcript(id.clone()).await.unwrap();
     assert!(events.iter().any(|e| e.kind == "timeout"));
-    let text: String = events
-        .iter()
-        .map(|e| {
-            let mut line = json!({
-                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect();
+    let text = common::transcript_text(&id, &events);
     let summary = fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).expect("it replays");
     assert_eq!(summary.turns, 7);
     // Resigning out of check scores 2 each for the others, over HTTP too.

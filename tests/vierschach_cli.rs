@@ -2,7 +2,7 @@
 //! through the real binary: the JSON on stdout, the exit status, and for bad input
 //! exit status 2 with one line on stderr.
 
-use std::process::{Command, Output};
+mod common;
 
 use serde_json::{Value, json};
 
@@ -12,35 +12,13 @@ const AFTER_D4: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePe
 /// West frozen; North's d9-n9 mates East and wins the game for South and North.
 const TEAM_WIN: &str = "3nK4/8/8/12nR1/14/3nR10/14/14/14/14/wK12eK/8/8/4sK3 n - - amaa 0 1";
 
-fn fairsteward(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).output().expect("the fairsteward binary runs")
-}
-
 fn json_of(args: &[&str]) -> Value {
-    let mut full = vec!["rules", "vierschach"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{full:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{full:?} wrote to stderr: {stderr}");
-    assert_eq!(stdout.trim_end().lines().count(), 1, "one line of JSON: {stdout:?}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{full:?}: not JSON ({e}): {stdout}"))
+    common::rules_json("vierschach", args)
 }
 
-/// Exit status 2, nothing on stdout, one line on stderr naming every phrase.
 #[track_caller]
 fn refused(args: &[&str], phrases: &[&str]) {
-    let mut full = vec!["rules", "vierschach"];
-    full.extend_from_slice(args);
-    let out = fairsteward(&full);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(2), "{full:?}: exit status 2 expected; stderr: {stderr}");
-    assert!(stdout.is_empty(), "{full:?}: stdout {stdout:?}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{full:?}: one line on stderr, got {stderr:?}");
-    for phrase in phrases {
-        assert!(lines[0].to_lowercase().contains(&phrase.to_lowercase()), "{full:?}: {phrase:?} not in {:?}", lines[0]);
-    }
+    common::rules_refused("vierschach", args, phrases)
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Vierschach free-for-all: a seat that resigns leaves the board and play goes
 //! on; the last seat standing wins; the transcript replays every resignation.
 
+mod common;
+
 use std::sync::Arc;
 
 use chrono::Utc;
@@ -74,19 +76,7 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
 
     // The transcript, with the three resignations, verifies offline.
     let events = steward.transcript(id.clone()).await.unwrap();
-    let text: String = events
-        .iter()
-        .map(|e| {
-            let mut line = serde_json::json!({
-                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = serde_json::json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect();
+    let text = common::transcript_text(&id, &events);
     let summary = fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).unwrap();
     assert_eq!(summary.turns, 1);
     assert_eq!(events.iter().filter(|e| e.kind == "resigned").count(), 3);
@@ -130,18 +120,6 @@ async fn a_seat_out_of_time_leaves_and_play_goes_on() {
     let events = steward.transcript(id.clone()).await.unwrap();
     let timeout = events.iter().find(|e| e.kind == "timeout").expect("a timeout entry");
     assert_eq!(timeout.body["state"], serde_json::json!(v.state));
-    let text: String = events
-        .iter()
-        .map(|e| {
-            let mut line = serde_json::json!({
-                "game": id, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = serde_json::json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect();
+    let text = common::transcript_text(&id, &events);
     fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).expect("the timeout replays");
 }

@@ -240,6 +240,26 @@ impl Options {
         }
     }
 
+    /// A count of plies named `name` (`no_progress`): `None` when not given or
+    /// `off`, else a whole number of 1 or more.
+    ///
+    /// # Errors
+    /// [`OptionsError::BadValue`] for anything else.
+    pub fn plies(&self, name: &'static str) -> Result<Option<u32>, OptionsError> {
+        match self.get(name).map(str::trim) {
+            None => Ok(None),
+            Some(v) if v.eq_ignore_ascii_case("off") => Ok(None),
+            Some(v) => match v.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Some(n)),
+                _ => Err(OptionsError::BadValue {
+                    name,
+                    value: v.to_owned(),
+                    expected: "off or a number of plies (1 or more)",
+                }),
+            },
+        }
+    }
+
     /// The options in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))

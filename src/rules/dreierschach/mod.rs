@@ -123,24 +123,10 @@ impl Dreierschach {
     /// An option Dreierschach does not have, or a value it does not take.
     pub fn new(options: &Options) -> Result<Dreierschach, OptionsError> {
         options.only(VariantId::Dreierschach, &OPTION_NAMES)?;
-        let no_progress = match options.get("no_progress").map(str::trim) {
-            None => None,
-            Some(v) if v.eq_ignore_ascii_case("off") => None,
-            Some(v) => match v.parse::<u32>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    return Err(OptionsError::BadValue {
-                        name: "no_progress",
-                        value: v.to_owned(),
-                        expected: "off or a number of plies (1 or more; 150 is 50 rounds)",
-                    });
-                }
-            },
-        };
         Ok(Dreierschach {
             en_passant: options.get("en_passant").map_or(Ok(EnPassant::Round), str::parse)?,
             names: options.get("names").map_or(Ok(Names::V22), str::parse)?,
-            no_progress,
+            no_progress: options.plies("no_progress")?,
         })
     }
 

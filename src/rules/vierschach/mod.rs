@@ -211,20 +211,7 @@ impl Vierschach {
             Mode::Ffa => Mated::Remove,
         };
         let mated = options.get("mated").map_or(Ok(default_mated), str::parse)?;
-        let no_progress = match options.get("no_progress").map(str::trim) {
-            None => None,
-            Some(v) if v.eq_ignore_ascii_case("off") => None,
-            Some(v) => match v.parse::<u32>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    return Err(OptionsError::BadValue {
-                        name: "no_progress",
-                        value: v.to_owned(),
-                        expected: "off or a number of plies (1 or more)",
-                    });
-                }
-            },
-        };
+        let no_progress = options.plies("no_progress")?;
         Ok(Vierschach {
             mode,
             mated,
