@@ -792,3 +792,14 @@ fn move_paths() {
     assert_eq!(Variant::move_path(&RULES, None, "b7-d9"), Some(MovePath::step(c("b7"), c("d9"))));
     assert_eq!(Variant::move_path(&RULES, None, "O-O"), None);
 }
+
+/// §7, **Decision**: threefold repetition and a move limit are off; the knights
+/// going back and forth three times end nothing.
+#[test]
+fn section_7_no_repetition_rule() {
+    let round = "a3-c2 k6-j8 l13-k10 c2-a3 j8-k6 k10-l13";
+    let (after, ended) = play(&RULES, START, &format!("{round} {round} {round}"));
+    assert_eq!(ended, None);
+    assert!(after.starts_with(&START[..START.len() - 6]), "the start position again: {after}");
+    assert!(after.ends_with(" w a1,a8,f1,f13,m8,m13 - 18 7"), "{after}");
+}
