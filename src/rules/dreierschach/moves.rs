@@ -472,6 +472,12 @@ impl Legality {
         Legality { enemies, king, in_check, careful }
     }
 
+    /// Only what [`Legality::allows_in_full`] needs: the king and its enemies
+    /// (no check test, no openers), for testing one move or a few.
+    fn bare(state: &DsState, seat: usize) -> Legality {
+        Legality { enemies: opponents(seat), king: state.kings[seat], in_check: false, careful: HexSet::default() }
+    }
+
     /// Whether `mv`, a move that follows §4–5, keeps the check rule of §6.
     #[inline]
     fn allows(&self, state: &DsState, seat: usize, mv: DsMove) -> bool {
@@ -528,7 +534,7 @@ pub(crate) fn has_legal_move(state: &DsState, seat: usize) -> bool {
 /// The moves of `seat` that follow §4–5 but would leave its king attacked
 /// (§6): for refusals only.
 pub(crate) fn refused_moves(state: &DsState, seat: usize) -> Vec<DsMove> {
-    let legality = Legality::new(state, seat);
+    let legality = Legality::bare(state, seat);
     let mut moves = Vec::new();
     let _ = pseudo_moves(state, seat, None, &mut |mv| {
         if !legality.allows_in_full(state, seat, mv) {
@@ -548,7 +554,7 @@ pub(crate) fn is_legal(state: &DsState, seat: usize, mv: DsMove) -> bool {
     let generated = pseudo_moves(state, seat, Some(mv.from), &mut |m| {
         if m == mv { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
-    generated.is_break() && Legality::new(state, seat).allows_in_full(state, seat, mv)
+    generated.is_break() && Legality::bare(state, seat).allows_in_full(state, seat, mv)
 }
 
 /// Plays the legal move `mv` of the seat to move and passes the turn to the
