@@ -8,13 +8,16 @@
 //! 2. Vierschach perft (the provided `Variant::perft` of the Vierschach rulebook)
 //!    next to `shakmaty::perft` of chess from the start, in nodes per second, and
 //!    their ratio.
-//! 3. 3D chess perft (the provided `Variant::perft` of the 3D chess rulebook)
+//! 3. Dreierschach perft from the start (the provided `Variant::perft` of its
+//!    rulebook) next to `shakmaty::perft` of chess from the start, measured in
+//!    the same run, in nodes per second, and their ratio.
+//! 4. 3D chess perft (the provided `Variant::perft` of the 3D chess rulebook)
 //!    next to `shakmaty::perft` of chess from the start, in nodes per second,
 //!    and their ratio.
-//! 4. Trialectic Dame perft from the start (setups 1 and 2, the provided
-//!    `Variant::perft`) in nodes per second, and its ratio to the same
-//!    shakmaty chess perft as parts 2 and 3.
-//! 5. Fairschach pair resolutions per second: a fixed set of random games, moves
+//! 5. Trialectic Dame perft from the start (setups 1 and 2, the provided
+//!    `Variant::perft`) in nodes per second, and its ratio to shakmaty's chess
+//!    perft of the same run.
+//! 6. Fairschach pair resolutions per second: a fixed set of random games, moves
 //!    drawn by a seeded xorshift64 from `Variant::legal_moves` of each seat to move,
 //!    is played once to record the turns; then only the `Variant::resolve` calls
 //!    of those turns (with the game's history, as the steward passes it) are timed.
@@ -25,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use fairsteward::rules::chess::Chess;
 use fairsteward::rules::dame::TrialecticDame;
+use fairsteward::rules::dreierschach::Dreierschach;
 use fairsteward::rules::fairschach::{Fairschach, FsMove, FsPosition, Mode, PauseRule};
 use fairsteward::rules::tri_d::TriDChess;
 use fairsteward::rules::vierschach::Vierschach;
@@ -186,6 +190,24 @@ fn dame_perft() {
     }
 }
 
+/// Dreierschach start perft: depth and nodes (`tests/data/dreierschach.perft`).
+const DREIERSCHACH_PERFT: [(u32, u64); 2] = [(4, 3_890_589), (5, 178_156_345)];
+
+fn dreierschach_perft() {
+    println!();
+    println!(
+        "Dreierschach perft from the start (Variant::perft) vs shakmaty chess perft from the start, best of {RUNS}"
+    );
+    let chess_mnps = chess_reference("dreierschach");
+    let rules = Dreierschach::default();
+    let start = rules.start();
+    for (depth, expected) in DREIERSCHACH_PERFT {
+        let (t, n) = best_of(|| Variant::perft(&rules, black_box(&start), depth));
+        assert_eq!(n, expected, "dreierschach perft {depth}");
+        perft_row("dreierschach", depth, n, t, chess_mnps);
+    }
+}
+
 /// One recorded game: its states (start first) and the moves of each pair.
 struct Game {
     states: Vec<FsPosition>,
@@ -329,6 +351,7 @@ fn main() {
     println!();
     chess_perft();
     vierschach_perft();
+    dreierschach_perft();
     tri_d_perft();
     dame_perft();
     fairschach_resolutions();

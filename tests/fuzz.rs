@@ -5,7 +5,7 @@
 //! | target | reads | also checks |
 //! |---|---|---|
 //! | `fuzz_envelope` | [`Envelope::find`], [`Envelope::parse`], signature, sealed value, reveal | what parses, prints and parses back the same |
-//! | `fuzz_move_text` | move text of chess, Fairschach, Vierschach, 3D chess and Trialectic Dame (`check_move`) | the players' notation of an accepted move reads back as that move |
+//! | `fuzz_move_text` | move text of chess, Fairschach, Vierschach, Dreierschach, 3D chess and Trialectic Dame (`check_move`) | the players' notation of an accepted move reads back as that move |
 //! | `fuzz_state_text` | state strings (FEN and its variants' forms, `canonical_state`) | a state read is canonical; legal moves, resolution, outcome, board, resignation and timeout of it |
 //! | `fuzz_mail` | whole raw mails ([`read_mail`], which reads the intent too) | |
 //! | `fuzz_capability` | reply capability addresses ([`capability::check`], [`capability::address`]) | nothing but a real capability is accepted (no forgery by mutation) |
@@ -16,7 +16,8 @@
 //! The seeds are real: games played once per run through the steward over HTTP
 //! (tests/common): chess with tokens, Fairschach with signed and sealed envelopes,
 //! Fairschach with commit-reveal, Vierschach in teams and free for all with a
-//! resignation, 3D chess, Trialectic Dame (setup 2) with a resignation; their transcripts, envelopes, board mails, capability addresses,
+//! resignation, Dreierschach with V2.2 names ended by a resignation and with
+//! V2.3 names, 3D chess, Trialectic Dame (setup 2) with a resignation; their transcripts, envelopes, board mails, capability addresses,
 //! positions and legal moves; and the mail fixtures of tests/fixtures/mail. The
 //! transcript target edits lines and JSON fields and, for half of its inputs,
 //! re-hashes and re-signs the chain with the steward's key (read from the data
@@ -400,6 +401,8 @@ const RULEBOOKS: &[(&str, &[(&str, &str)])] = &[
     ("vierschach", &[]),
     ("vierschach", &[("mode", "ffa")]),
     ("vierschach", &[("mode", "ffa"), ("mated", "remove")]),
+    ("dreierschach", &[]),
+    ("dreierschach", &[("names", "v2.3"), ("en_passant", "next")]),
     ("tri-d-chess", &[]),
     ("trialectic-dame", &[]),
     ("trialectic-dame", &[("setup", "2"), ("enclosure", "take"), ("dame_first", "on")]),
@@ -582,6 +585,16 @@ async fn play_seed_games() -> Seeds {
     play(&api, &tri_d, 8, &mut rng, &sealing, &mut g).await;
     games.push(tri_d);
 
+    // Dreierschach: V2.2 names ended by Brown's resignation, and V2.3 names.
+    for rules in [5, 6] {
+        let three = create(&api, rules, json!({}), false).await;
+        play(&api, &three, 9, &mut rng, &sealing, &mut g).await;
+        if rules == 5 {
+            api.post(&format!("/api/games/{}/resign", three.id), Some(&three.tokens["brown"]), "").await;
+        }
+        games.push(three);
+    }
+
     let mut transcripts = Vec::new();
     for p in &games {
         let a = api.get(&format!("/api/games/{}/transcript", p.id), None).await;
@@ -589,6 +602,16 @@ async fn play_seed_games() -> Seeds {
         let view = api.game(&p.id, None).await;
         g.positions.push((p.rules, view["state"].as_str().unwrap().to_owned()));
         transcripts.push(a.text);
+    }
+    // The drainer draws every board picture before its mails go, and its last pass
+    // at shutdown is bounded: let the spool settle first (no new mail for 2 s).
+    let (began, mut seen, mut since) = (Instant::now(), 0, Instant::now());
+    while since.elapsed() < std::time::Duration::from_secs(2) && began.elapsed() < std::time::Duration::from_secs(120) {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let n = spool_files(&server.config.spool_dir).len();
+        if n != seen {
+            (seen, since) = (n, Instant::now());
+        }
     }
     let board_mails: Vec<Vec<u8>> = spool_files(&server.config.spool_dir).into_values().collect();
     server.shut_down().await;

@@ -685,3 +685,89 @@ async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
     }
     steward.stop().await;
 }
+
+/// A three-seat Dreierschach game played to checkmate wholly over the real
+/// servers: every seat reads its board mail over IMAP and answers its Reply-To
+/// over SMTP; the steward reads its mailbox over IMAP. The line is the smothered
+/// mate of `tests/dreierschach_http.rs` (White 3, Brown 0, Black 1), in the
+/// notations of `rules/dreierschach.md` §8.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_three_seat_game_played_to_mate_over_smtp_and_imap() {
+    const LINE: [(&str, &str); 16] = [
+        ("Sc2", "a3-c2"),
+        ("4h5", "h4-h5"),
+        ("m12-m11", "m12-m11"),
+        ("Nf4", "c2-f4"),
+        ("e1e2", "e1-e2"),
+        ("l12xl11", "l12-l11"),
+        ("Sf4-i6", "f4-i6"),
+        ("e2-e3", "e2-e3"),
+        ("12k11", "k12-k11"),
+        ("S7d8", "a7-d8"),
+        ("e3-e4+", "e3-e4"),
+        ("j12-j11", "j12-j11"),
+        ("Nd8-f7", "d8-f7"),
+        ("f2-f3", "f2-f3"),
+        ("i12-i11", "i12-i11"),
+        ("Sh6#", "f7-h6"),
+    ];
+    let stack = stack();
+    let moves = unique("m");
+    let users = [unique("wilma"), unique("bruno"), unique("berta")];
+    let emails: Vec<String> = users.iter().map(|u| format!("{u}@{DOMAIN}")).collect();
+    let steward = Steward::start(&stack, &moves).await;
+    let body = json!({"variant": "dreierschach", "seats": [
+        {"name": "Wilma", "email": emails[0]},
+        {"name": "Bruno", "email": emails[1]},
+        {"name": "Berta", "email": emails[2]},
+    ]});
+    let resp = steward
+        .client
+        .post(format!("{}/api/games", steward.base))
+        .bearer_auth(&steward.operator)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 201);
+    let game = resp.json::<Value>().await.unwrap()["game"]["id"].as_str().unwrap().to_owned();
+    let within = Duration::from_secs(30);
+    for (i, (text, written)) in LINE.iter().enumerate() {
+        let seat = i % 3;
+        // The mover's latest board mail: the start mail, or the last turn's.
+        let board_id =
+            if i == 0 { format!("{game}.0.0.started@{DOMAIN}") } else { format!("{game}.{i}.{seat}.turn@{DOMAIN}") };
+        let mails =
+            wait_for(&stack, &users[seat], within, &board_id, |m| m.iter().any(|x| x.message_id == board_id)).await;
+        let board = mails.iter().find(|x| x.message_id == board_id).unwrap();
+        if i > 0 {
+            // It tells the previous mover's move.
+            let before = LINE[i - 1].1;
+            assert!(text_of(board).contains(&format!(": {before} - played")), "{}", text_of(board));
+        }
+        let to = bare(&board.header("Reply-To").expect("a Reply-To"));
+        let answer = format!("{text}\r\n\r\nOn Mon, Fairsteward wrote:\r\n{}", quoted(board));
+        let from = format!("Player <{}>", emails[seat]);
+        send(&stack, &emails[seat], &to, &reply(&from, board, &unique("mv"), &answer, false)).await;
+        let deadline = Instant::now() + within;
+        loop {
+            let view = steward.game(&game).await;
+            if view["turn"] == json!(i + 2) {
+                assert_eq!(view["history"][i]["moves"][0]["move"], *written, "{view}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "turn {} was not resolved: {view}", i + 1);
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+    }
+    let view = steward.game(&game).await;
+    assert_eq!(view["outcome"]["result"], "white 3, brown 0, black 1 (checkmate)", "{view}");
+    for (seat, user) in users.iter().enumerate() {
+        let last = format!("{game}.16.{seat}.turn@{DOMAIN}");
+        let mails =
+            wait_for(&stack, user, within, "the last board mail", |m| m.iter().any(|x| x.message_id == last)).await;
+        let mail = mails.iter().find(|x| x.message_id == last).unwrap();
+        assert!(mail.header("Subject").unwrap().contains("is over: white 3, brown 0, black 1 (checkmate)"));
+    }
+    steward.stop().await;
+}

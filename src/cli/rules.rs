@@ -56,7 +56,7 @@ pub struct OptionArgs {
     /// Option `ally_promotion` (four-seat games): on (default) or off.
     #[arg(long)]
     pub ally_promotion: Option<String>,
-    /// Option `no_progress` (four-seat games): off (default) or a number of plies.
+    /// Option `no_progress` (games of three or four seats): off (default) or a number of plies.
     #[arg(long)]
     pub no_progress: Option<String>,
     /// Option `board` (boards given as data): a file holding the board record
@@ -76,6 +76,12 @@ pub struct OptionArgs {
     /// Option `dame_first` (three-seat draughts): on or off (default off).
     #[arg(long)]
     pub dame_first: Option<String>,
+    /// Option `en_passant` (hexagon boards): round (default) or next.
+    #[arg(long)]
+    pub en_passant: Option<String>,
+    /// Option `names` (hexagon boards): the cell names of move text, v2.2 (default) or v2.3.
+    #[arg(long)]
+    pub names: Option<String>,
 }
 
 impl OptionArgs {
@@ -97,6 +103,8 @@ impl OptionArgs {
             ("setup", &self.setup),
             ("enclosure", &self.enclosure),
             ("dame_first", &self.dame_first),
+            ("en_passant", &self.en_passant),
+            ("names", &self.names),
         ];
         for (name, value) in named {
             if let Some(v) = value {

@@ -39,6 +39,7 @@
 mod board;
 pub mod chess;
 pub mod dame;
+pub mod dreierschach;
 pub mod fairschach;
 pub(crate) mod notation;
 pub mod record;
@@ -138,6 +139,8 @@ pub enum VariantId {
     Fairschach,
     /// Chess for four on a plus-shaped board (`rules/vierschach.md`).
     Vierschach,
+    /// Chess for three on 126 hexagons (`rules/dreierschach.md`).
+    Dreierschach,
     /// 3D chess on three main boards and four attack boards (`rules/tri-d-chess.md`).
     TriDChess,
     /// Draughts for three on a board given as data (`rules/trialectic-dame.md`).
@@ -146,10 +149,11 @@ pub enum VariantId {
 
 impl VariantId {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [VariantId; 5] = [
+    pub const ALL: [VariantId; 6] = [
         VariantId::Chess,
         VariantId::Fairschach,
         VariantId::Vierschach,
+        VariantId::Dreierschach,
         VariantId::TriDChess,
         VariantId::TrialecticDame,
     ];
@@ -167,7 +171,9 @@ impl VariantId {
     pub const fn state_key(self) -> &'static str {
         match self {
             VariantId::Chess | VariantId::Fairschach => "fen",
-            VariantId::Vierschach | VariantId::TriDChess | VariantId::TrialecticDame => "state",
+            VariantId::Vierschach | VariantId::Dreierschach | VariantId::TriDChess | VariantId::TrialecticDame => {
+                "state"
+            }
         }
     }
 
@@ -184,6 +190,7 @@ impl VariantId {
             VariantId::Chess => "chess",
             VariantId::Fairschach => "fairschach",
             VariantId::Vierschach => "vierschach",
+            VariantId::Dreierschach => "dreierschach",
             VariantId::TriDChess => "tri-d-chess",
             VariantId::TrialecticDame => "trialectic-dame",
         }
@@ -198,6 +205,7 @@ impl VariantId {
             VariantId::Chess => Box::new(chess::Chess::new(options)?),
             VariantId::Fairschach => Box::new(fairschach::Fairschach::new(options)?),
             VariantId::Vierschach => Box::new(vierschach::Vierschach::new(options)?),
+            VariantId::Dreierschach => Box::new(dreierschach::Dreierschach::new(options)?),
             VariantId::TriDChess => Box::new(tri_d::TriDChess::new(options)?),
             VariantId::TrialecticDame => Box::new(dame::TrialecticDame::new(options)?),
         })
@@ -349,9 +357,29 @@ pub enum GameResult {
     /// A draw that scores ½ for these seats and 0 for the others (Vierschach
     /// free-for-all: seats mated or out before the draw get nothing).
     DrawAmong(SeatSet),
+    /// Points in the game's own scale, per seat in seat order: Dreierschach's
+    /// 3/1/0 for a mate, 2/2/0 for a resignation out of check, 1/1/1 for a
+    /// draw. Build it with [`GameResult::points`].
+    Points {
+        /// The points of the first `seats` seats (the rest are 0).
+        points: [u8; 4],
+        /// The number of seats of the game.
+        seats: u8,
+    },
 }
 
 impl GameResult {
+    /// [`GameResult::Points`] of a game whose seats scored `points`, in seat
+    /// order (at most [`SeatSet::MAX`] seats; points above 15 count as 15).
+    pub fn points(points: &[u8]) -> GameResult {
+        let seats = points.len().min(usize::from(SeatSet::MAX));
+        let mut all = [0; 4];
+        for (to, &p) in all.iter_mut().zip(points) {
+            *to = p.min(15);
+        }
+        GameResult::Points { points: all, seats: seats as u8 }
+    }
+
     /// The result as PGN writes it for a two-seat game (`1-0`, `0-1`, `1/2-1/2`).
     pub fn two_seat_score(self) -> &'static str {
         match self {
@@ -360,23 +388,34 @@ impl GameResult {
             GameResult::Winners(set) if set.contains(Seat(0)) => "1-0",
             GameResult::Winners(_) => "0-1",
             GameResult::Draw | GameResult::DrawAmong(_) => "1/2-1/2",
+            GameResult::Points { points: [a, b, ..], .. } if a > b => "1-0",
+            GameResult::Points { points: [a, b, ..], .. } if a < b => "0-1",
+            GameResult::Points { .. } => "1/2-1/2",
         }
     }
 
-    /// The score of `seat` in half points: 2 for a win, 1 for a draw, 0 for a loss.
+    /// The score of `seat` in half points: 2 for a win, 1 for a draw, 0 for a
+    /// loss. Of [`GameResult::Points`]: 2 for the seats with the most points
+    /// when the points differ, 1 for every seat when they do not.
     pub fn half_points(self, seat: Seat) -> u8 {
         match self {
             GameResult::Win(s) => 2 * u8::from(s == seat),
             GameResult::Draw => 1,
             GameResult::Winners(set) => 2 * u8::from(set.contains(seat)),
             GameResult::DrawAmong(set) => u8::from(set.contains(seat)),
+            GameResult::Points { .. } if self.winners().is_empty() => 1,
+            GameResult::Points { .. } => 2 * u8::from(self.winners().contains(seat)),
         }
     }
 
     /// The scores of a game of `seats` seats, in seat order, separated by `-`:
     /// `1-0` and `1/2-1/2` for two seats (as [`GameResult::two_seat_score`]),
-    /// `1-0-1-0` or `1/2-0-1/2-1/2` for four.
+    /// `1-0-1-0` or `1/2-0-1/2-1/2` for four; [`GameResult::Points`] as the
+    /// points, `3-1-0`.
     pub fn score_text(self, seats: usize) -> String {
+        if let GameResult::Points { points, .. } = self {
+            return points.iter().take(seats).map(u8::to_string).collect::<Vec<_>>().join("-");
+        }
         if seats == 2 {
             return self.two_seat_score().to_owned();
         }
@@ -388,24 +427,38 @@ impl GameResult {
         (0..seats).map(score).collect::<Vec<_>>().join("-")
     }
 
-    /// The seats that won (empty for a draw).
+    /// The seats that won (empty for a draw); of [`GameResult::Points`], the
+    /// seats with the most points, unless every seat has as many.
     pub fn winners(self) -> SeatSet {
         match self {
             GameResult::Win(s) => SeatSet::only(s),
             GameResult::Winners(set) => set,
             GameResult::Draw | GameResult::DrawAmong(_) => SeatSet::EMPTY,
+            GameResult::Points { points, seats } => {
+                let points = &points[..usize::from(seats)];
+                let best = points.iter().copied().max().unwrap_or(0);
+                let top: SeatSet = (0..seats).filter(|&i| points[usize::from(i)] == best).map(Seat).collect();
+                if top.len() == points.len() { SeatSet::EMPTY } else { top }
+            }
         }
     }
 
     /// The result as the store's `winner` column keeps it: the winning seat, `NULL`
     /// for a draw, `16 + seats` for seats that won together and `32 + seats` for a
-    /// draw among some seats (`seats` as a bit set, bit `i` for seat `i`).
+    /// draw among some seats (`seats` as a bit set, bit `i` for seat `i`), and
+    /// for [`GameResult::Points`] `0x100000` plus the number of seats in bits 16
+    /// to 18 and four bits of points per seat (seat `i` in bits `4i` to `4i + 3`).
     pub fn to_winner_code(self) -> Option<i64> {
         match self {
             GameResult::Win(s) => Some(s.index() as i64),
             GameResult::Draw => None,
             GameResult::Winners(set) => Some(16 + i64::from(set.0)),
             GameResult::DrawAmong(set) => Some(32 + i64::from(set.0)),
+            GameResult::Points { points, seats } => Some(
+                POINTS_CODE
+                    + (i64::from(seats) << 16)
+                    + points.iter().enumerate().map(|(i, &p)| i64::from(p.min(15)) << (4 * i)).sum::<i64>(),
+            ),
         }
     }
 
@@ -417,10 +470,18 @@ impl GameResult {
             Some(c @ 0..=3) => Some(GameResult::Win(Seat(c as u8))),
             Some(c @ 17..=31) => Some(GameResult::Winners(set(c))),
             Some(c @ 33..=47) => Some(GameResult::DrawAmong(set(c))),
+            Some(c) if (POINTS_CODE..POINTS_CODE + (5 << 16)).contains(&c) => {
+                let seats = ((c >> 16) & 0x7) as usize;
+                let points: Vec<u8> = (0..seats).map(|i| ((c >> (4 * i)) & 0xf) as u8).collect();
+                Some(GameResult::points(&points)).filter(|r| r.to_winner_code() == Some(c))
+            }
             Some(_) => None,
         }
     }
 }
+
+/// Where [`GameResult::to_winner_code`] puts [`GameResult::Points`].
+const POINTS_CODE: i64 = 0x10_0000;
 
 /// Why a game ended. The names are the rules files' reason strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -518,13 +579,23 @@ impl Outcome {
         Outcome { result: GameResult::Draw, reason }
     }
 
+    /// An outcome in the game's own points, per seat in seat order.
+    pub fn points(points: &[u8], reason: EndReason) -> Outcome {
+        Outcome { result: GameResult::points(points), reason }
+    }
+
     /// The outcome in words for a game whose seats are called `names` (in seat
     /// order): `1-0 (checkmate)` with two seats, `north wins (resignation)` with
-    /// more. Mails and the transcript use it, and `verify` recomputes it.
+    /// more, `white 3, brown 1, black 0 (checkmate)` in points. Mails and the
+    /// transcript use it, and `verify` recomputes it.
     pub fn text(&self, names: &[String]) -> String {
         let name = |s: Seat| names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.index() + 1));
         let list = |set: SeatSet, sep: &str| set.iter().map(name).collect::<Vec<_>>().join(sep);
         let score = match (names.len(), self.result) {
+            (_, GameResult::Points { points, seats }) => (0..usize::from(seats))
+                .map(|i| format!("{} {}", name(Seat(i as u8)), points[i]))
+                .collect::<Vec<_>>()
+                .join(", "),
             (2, r) => r.two_seat_score().to_owned(),
             (_, GameResult::Win(s)) => format!("{} wins", name(s)),
             (_, GameResult::Winners(set)) => format!("{} win", list(set, " and ")),
@@ -735,6 +806,15 @@ pub trait Variant {
     /// The move in the players' notation (SAN for chess games), in `state`.
     fn notation(&self, state: &Self::State, seat: Seat, mv: Self::Move) -> String;
 
+    /// The legal move of `seat` in `state` whose canonical text is exactly
+    /// `text`, if there is one. The steward stores moves as canonical text and
+    /// reads them back through here first, then as any move text: a variant
+    /// whose players' notation could read a canonical text as another move
+    /// (Dreierschach with V2.3 cell names) overrides this. By default `None`.
+    fn parse_canonical(&self, _state: &Self::State, _seat: Seat, _text: &str) -> Option<Self::Move> {
+        None
+    }
+
     /// Works one legal move per seat to move into the state, without judging
     /// whether the game has ended (`outcome` of the result is `None`).
     ///
@@ -917,6 +997,13 @@ pub trait Variant {
     /// the words of a mail, so that it keeps no grammar of its own.
     fn is_move_text(&self, text: &str) -> bool;
 
+    /// Whether move text offers a draw together with its move, as the game's
+    /// notation may write it (Dreierschach's trailing `=`). The steward records
+    /// the offer once the move is played. By default no text does.
+    fn move_offers_draw(&self, _text: &str) -> bool {
+        false
+    }
+
     /// The forms of move text this game reads, with examples made from the legal
     /// moves of `seat` in `state` (of the start position when it has none), e.g.
     /// `write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`: for help texts.
@@ -1007,6 +1094,8 @@ pub trait DynVariant: Send + Sync {
     /// The seat is not to move, or the text names no single legal move.
     fn check_move(&self, state: &str, seat: Seat, text: &str) -> Result<CheckedMove, RulesError>;
     /// Resolves a complete turn; `history` is the earlier states (start first).
+    /// Each move is read as canonical text first (see
+    /// [`Variant::parse_canonical`]), then as any move text the game reads.
     ///
     /// # Errors
     /// See [`Variant::resolve`].
@@ -1087,6 +1176,9 @@ pub trait DynVariant: Send + Sync {
     /// Whether `text` is move text in this game's notation (see [`Variant::is_move_text`]).
     fn is_move_text(&self, text: &str) -> bool;
 
+    /// Whether move text offers a draw with its move (see [`Variant::move_offers_draw`]).
+    fn move_offers_draw(&self, text: &str) -> bool;
+
     /// The forms of move text the game reads, with examples from `seat`'s legal
     /// moves in `state` (see [`Variant::move_forms`]).
     ///
@@ -1102,6 +1194,16 @@ pub trait DynVariant: Send + Sync {
 
     /// The rules for players (see [`Variant::guide`]).
     fn guide(&self) -> Option<&'static str>;
+}
+
+/// Reads a move as the steward stores it, canonical text (see
+/// [`Variant::parse_canonical`]), or else as any move text the game reads.
+fn read_move<V: Variant + ?Sized>(v: &V, state: &V::State, seat: Seat, text: &str) -> Result<V::Move, RulesError> {
+    let canonical = if v.seats_to_move(state).contains(seat) { v.parse_canonical(state, seat, text) } else { None };
+    match canonical {
+        Some(mv) => Ok(mv),
+        None => Variant::check_move(v, state, seat, text),
+    }
 }
 
 fn parse_history<V: Variant + ?Sized>(v: &V, history: &[String]) -> Result<Vec<V::State>, RulesError> {
@@ -1148,7 +1250,7 @@ where
         let state = self.parse_state(state)?;
         let moves = moves
             .iter()
-            .map(|(seat, text)| Ok((*seat, Variant::check_move(self, &state, *seat, text)?)))
+            .map(|(seat, text)| Ok((*seat, read_move(self, &state, *seat, text)?)))
             .collect::<Result<Vec<_>, RulesError>>()?;
         let r = Variant::resolve(self, &history, &state, &moves)?;
         Ok(TextResolution {
@@ -1196,11 +1298,9 @@ where
 
     fn notation(&self, state: &str, seat: Seat, canonical: &str) -> Result<String, RulesError> {
         let state = self.parse_state(state)?;
-        let mv = self.parse_move(&state, seat, canonical).map_err(|error| RulesError::Move {
-            seat,
-            seat_name: Variant::seat_name(self, seat),
-            error,
-        })?;
+        let read =
+            self.parse_canonical(&state, seat, canonical).map_or_else(|| self.parse_move(&state, seat, canonical), Ok);
+        let mv = read.map_err(|error| RulesError::Move { seat, seat_name: Variant::seat_name(self, seat), error })?;
         Ok(Variant::notation(self, &state, seat, mv))
     }
 
@@ -1218,6 +1318,10 @@ where
 
     fn is_move_text(&self, text: &str) -> bool {
         Variant::is_move_text(self, text)
+    }
+
+    fn move_offers_draw(&self, text: &str) -> bool {
+        Variant::move_offers_draw(self, text)
     }
 
     fn move_forms(&self, state: &str, seat: Seat) -> Result<String, RulesError> {
@@ -1288,6 +1392,31 @@ mod tests {
         }
         assert_eq!(" Fairschach ".parse::<VariantId>(), Ok(VariantId::Fairschach));
         assert!("checkers".parse::<VariantId>().is_err());
+    }
+
+    /// Points in a game's own scale (Dreierschach's 3/1/0): text, scores,
+    /// winners and the store's code, which reads back.
+    #[test]
+    fn points_read_and_write() {
+        let names: Vec<String> = ["white", "brown", "black"].map(String::from).to_vec();
+        let mate = Outcome::points(&[3, 1, 0], EndReason::Checkmate);
+        assert_eq!(mate.text(&names), "white 3, brown 1, black 0 (checkmate)");
+        assert_eq!(mate.recorded_result(&names), mate.text(&names));
+        assert_eq!(mate.result.score_text(3), "3-1-0");
+        assert_eq!(mate.result.winners(), SeatSet::only(Seat(0)));
+        let resigned = GameResult::points(&[0, 2, 2]);
+        assert_eq!(resigned.winners(), SeatSet::only(Seat(1)).with(Seat(2)));
+        assert_eq!(resigned.half_points(Seat(0)), 0);
+        let draw = GameResult::points(&[1, 1, 1]);
+        assert_eq!(draw.winners(), SeatSet::EMPTY);
+        assert_eq!(draw.half_points(Seat(2)), 1);
+        for r in [mate.result, resigned, draw, GameResult::points(&[15, 0]), GameResult::points(&[0, 0, 0, 1])] {
+            let code = r.to_winner_code();
+            assert!(code.is_some_and(|c| c >= POINTS_CODE), "{r:?}: {code:?}");
+            assert_eq!(GameResult::from_winner_code(code), Some(r));
+        }
+        assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (5 << 16))), None);
+        assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (2 << 16) + 0x100)), None, "points of a third seat");
     }
 
     #[test]

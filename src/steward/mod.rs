@@ -736,32 +736,48 @@ impl Steward {
                 tx.queue_mail(&mail, now)?;
             }
         } else {
-            tx.set_draw_offer(&g.row.id, seat, true)?;
-            tx.append_event(&g.row.id, now, "draw_offered", &body)?;
-            let offered: SeatSet = tx.seats(&g.row.id)?.iter().filter(|s| s.draw_offer).map(|s| s.seat).collect();
-            let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
-            if needed.iter().all(|s| offered.contains(s)) {
-                let o = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
-                this.end(tx, g, o, now)?;
-                let head = this.sign_head(tx, &g.row.id)?;
-                for mail in
-                    mails::notice(this, g, mails::Notice::Ended, "All seats agreed to a draw.", Some(o), &head, now)?
-                {
-                    tx.queue_mail(&mail, now)?;
-                }
-            } else {
-                let head = this.sign_head(tx, &g.row.id)?;
-                // A notice goes out by mail: it says what to write back.
-                let text = format!(
-                    "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
-                );
-                for mail in mails::notice(this, g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
-                    tx.queue_mail(&mail, now)?;
-                }
-            }
+            this.offer_draw(tx, g, seat, &body, now)?;
         }
         let g = load(tx, g.row.id.as_str())?;
         view::game_view(this, tx, &g, Some(seat))
+    }
+
+    /// Records `seat`'s draw offer (or acceptance), described by `body` in the
+    /// transcript: the game is drawn when every seat still in it has offered,
+    /// else the others are told how to accept.
+    fn offer_draw(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        seat: Seat,
+        body: &serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), StewardError> {
+        let name = g.seat_name(seat);
+        tx.set_draw_offer(&g.row.id, seat, true)?;
+        tx.append_event(&g.row.id, now, "draw_offered", body)?;
+        let offered: SeatSet = tx.seats(&g.row.id)?.iter().filter(|s| s.draw_offer).map(|s| s.seat).collect();
+        let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
+        if needed.iter().all(|s| offered.contains(s)) {
+            let o = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
+            self.end(tx, g, o, now)?;
+            let head = self.sign_head(tx, &g.row.id)?;
+            for mail in
+                mails::notice(self, g, mails::Notice::Ended, "All seats agreed to a draw.", Some(o), &head, now)?
+            {
+                tx.queue_mail(&mail, now)?;
+            }
+        } else {
+            let head = self.sign_head(tx, &g.row.id)?;
+            // A notice goes out by mail: it says what to write back.
+            let text = format!(
+                "{name} offers a draw. To accept, reply to this mail with `accept draw` as the first line; to decline, `decline draw`."
+            );
+            for mail in mails::notice(self, g, mails::Notice::DrawOffer(seat), &text, None, &head, now)? {
+                tx.queue_mail(&mail, now)?;
+            }
+        }
+        Ok(())
     }
 
     /// The game as anyone may see it; with a seat's token, that seat's own

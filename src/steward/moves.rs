@@ -509,6 +509,15 @@ impl Steward {
             tx.append_event(id, now, event, &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
         if complete {
             self.resolve_turn(tx, game, now)?;
+            // A move written with a draw offer (a game's own mark, see Variant::move_offers_draw) offers it once
+            // played, so the offer outlives the turn it was sent in.
+            if game.rules.move_offers_draw(&text) {
+                let after = super::load(tx, id.as_str())?;
+                if after.row.outcome.is_none() {
+                    let body = json!({"seat": seat_name, "turn": after.row.turn, "with_move": row.receipt});
+                    self.offer_draw(tx, &after, seat, &body, now)?;
+                }
+            }
         }
         let shown = MoveRow { notation: checked.notation, ..row };
         Ok(Receipt::moved(game, &shown, seat_name, kind, entry))
