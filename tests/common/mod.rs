@@ -292,62 +292,6 @@ pub fn operator_token(data_dir: &Path) -> String {
         .to_owned()
 }
 
-/// Runs `fairsteward rules <variant> <args…>`: the command line, stdout and
-/// stderr, and the exit status.
-fn rules_run(variant: &str, args: &[&str]) -> (String, String, String, Option<i32>) {
-    let mut full = vec!["rules", variant];
-    full.extend_from_slice(args);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(&full)
-        .output()
-        .expect("the fairsteward binary runs");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (format!("{full:?}"), text(&out.stdout), text(&out.stderr), out.status.code())
-}
-
-/// `fairsteward rules <variant> <args…>` (DESIGN §5): the one JSON value it
-/// prints on stdout, with nothing on stderr.
-#[track_caller]
-pub fn rules_json(variant: &str, args: &[&str]) -> Value {
-    let (full, stdout, stderr, code) = rules_run(variant, args);
-    assert_eq!(code, Some(0), "{full} failed: {stderr}");
-    assert!(stderr.is_empty(), "{full} wrote to stderr: {stderr}");
-    assert_eq!(stdout.trim_end().lines().count(), 1, "one line of JSON: {stdout:?}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{full}: not JSON ({e}): {stdout}"))
-}
-
-/// `fairsteward rules <variant> <args…>` refused: exit status 2, nothing on
-/// stdout, one line on stderr naming every phrase (in any case).
-#[track_caller]
-pub fn rules_refused(variant: &str, args: &[&str], phrases: &[&str]) {
-    let (full, stdout, stderr, code) = rules_run(variant, args);
-    assert_eq!(code, Some(2), "{full}: exit status 2 expected; stderr: {stderr}");
-    assert!(stdout.is_empty(), "{full}: stdout {stdout:?}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{full}: one line on stderr, got {stderr:?}");
-    for phrase in phrases {
-        assert!(lines[0].to_lowercase().contains(&phrase.to_lowercase()), "{full}: {phrase:?} not in {:?}", lines[0]);
-    }
-}
-
-/// A game's transcript events as the JSON lines `GET /api/games/{id}/transcript`
-/// gives and `verify` reads.
-pub fn transcript_text(game: &str, events: &[fairsteward::store::EventRow]) -> String {
-    events
-        .iter()
-        .map(|e| {
-            let mut line = json!({
-                "game": game, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect()
-}
-
 /// The `.eml` files of a spool directory, by file name.
 pub fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let Ok(entries) = std::fs::read_dir(dir) else { return BTreeMap::new() };
