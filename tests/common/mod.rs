@@ -54,15 +54,29 @@ impl Server {
 
     /// A steward on `data_dir` (which outlives it, so a second one can take over).
     pub async fn start_in(data_dir: &Path) -> Server {
+        Server::start_with(data_dir, fairsteward::clock::Clock::System).await
+    }
+
+    /// A steward with its own temporary data directory that takes the time
+    /// from `clock` (a manual clock the test moves).
+    pub async fn start_at(clock: fairsteward::clock::Clock) -> Server {
+        let dir = tempfile::tempdir().expect("a temporary data directory");
+        let mut s = Server::start_with(dir.path(), clock).await;
+        s._dir = Some(dir);
+        s
+    }
+
+    async fn start_with(data_dir: &Path, clock: fairsteward::clock::Clock) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
             http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             ..RawConfig::default()
         };
-        let config =
+        let mut config =
             Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_owned()), listen: Some(addr.to_string()) })
                 .expect("a valid configuration");
+        config.clock = clock;
         // The token serve would make at its start, made (or read) the same way
         // now, so the first request can carry it.
         let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
