@@ -804,9 +804,11 @@ pub trait Variant {
         if options.iter().any(Vec::is_empty) {
             return 0;
         }
+        // One list for every combination, refilled in place: no allocation per move.
+        let mut moves: Vec<(Seat, Self::Move)> = Vec::with_capacity(seats.len());
         loop {
-            let moves: Vec<(Seat, Self::Move)> =
-                seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i].clone())).collect();
+            moves.clear();
+            moves.extend(seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i].clone())));
             if let Ok(next) = self.next_state(state, &moves) {
                 total += self.perft(&next, depth - 1);
             }
