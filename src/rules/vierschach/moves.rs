@@ -65,10 +65,11 @@ impl VsMove {
         self.kind
     }
 
-    /// The canonical text as bytes, zero-padded: byte order of the padded arrays is
-    /// byte order of the texts.
-    fn key(self) -> [u8; 10] {
-        let mut out = [0u8; 10];
+    /// The move's place in the order of §9, as one number: the canonical text's
+    /// bytes, zero-padded, from the most significant byte down (so that number
+    /// order is byte order of the texts), then the kind in the lowest byte.
+    fn key(self) -> u128 {
+        let mut out = [0u8; 16];
         let mut at = self.from.write_name(&mut out, 0);
         out[at] = b'-';
         at = self.to.write_name(&mut out, at + 1);
@@ -76,7 +77,14 @@ impl VsMove {
             out[at] = b'=';
             out[at + 1] = k.letter() as u8;
         }
-        out
+        out[15] = match self.kind {
+            MoveKind::Normal => 0,
+            MoveKind::DoubleStep => 1,
+            MoveKind::Jump => 2,
+            MoveKind::EnPassant => 3,
+            MoveKind::Castle(side) => 4 + side,
+        };
+        u128::from_be_bytes(out)
     }
 }
 
@@ -88,7 +96,7 @@ impl PartialOrd for VsMove {
 
 impl Ord for VsMove {
     fn cmp(&self, other: &VsMove) -> Ordering {
-        self.key().cmp(&other.key()).then(self.kind.cmp(&other.kind))
+        self.key().cmp(&other.key())
     }
 }
 
@@ -102,10 +110,15 @@ impl fmt::Display for VsMove {
     }
 }
 
-/// Sorts moves in their order (by canonical text, §9), writing each text key once
-/// rather than twice per comparison.
+/// Sorts moves in their order (by canonical text, §9), writing each key once
+/// rather than twice per comparison. Keys differ for different moves, so an
+/// unstable sort gives the one order.
 pub(crate) fn sort(moves: &mut [VsMove]) {
-    moves.sort_by_cached_key(|m| (m.key(), m.kind));
+    let mut keyed: Vec<(u128, VsMove)> = moves.iter().map(|&m| (m.key(), m)).collect();
+    keyed.sort_unstable_by_key(|&(key, _)| key);
+    for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+        *slot = m;
+    }
 }
 
 /// The seats whose pieces are active enemies of `seat` (§3, §6), as a bit set.
@@ -388,16 +401,22 @@ impl<'a> Generator<'a> {
             Kind::Bishop => (&DIAGONAL, true),
             Kind::Queen => (&KING_STEPS, true),
         };
-        for &d in steps {
-            let mut s = f + d;
-            if slides {
+        if slides {
+            for &d in steps {
+                let mut s = f + d;
                 while board[s as usize] == EMPTY {
                     emit(normal(s))?;
                     s += d;
                 }
+                if self.prey.has(board[s as usize]) {
+                    emit(normal(s))?;
+                }
             }
-            if self.landing.has(board[s as usize]) {
-                emit(normal(s))?;
+        } else {
+            for &d in steps {
+                if self.landing.has(board[(f + d) as usize]) {
+                    emit(normal(f + d))?;
+                }
             }
         }
         Continue(())
@@ -701,7 +720,7 @@ impl<'a> Legality<'a> {
     }
 
     /// What the moves of the piece on `from` need.
-    #[inline]
+    #[inline(always)]
     fn look(&self, from: Square) -> Look {
         let king = self.king == Some(from);
         if self.no_pins {
@@ -853,7 +872,28 @@ pub(crate) fn refused_moves(rules: &Vierschach, state: &VsState, seat: usize) ->
 }
 
 /// Whether `seat` has a legal move (stops at the first).
+///
+/// Every turn asks this, and the answer is nearly always yes from the first
+/// pieces looked at: out of check, any move of a piece that shares no line with
+/// the own king nor (rule 2) the partner's can open no line to either and is
+/// legal, except en passant. So the check is tested once, and only when that
+/// settles nothing (in check, or no such piece has a move) are the moves judged
+/// the usual way.
 pub(crate) fn has_legal_move(rules: &Vierschach, state: &VsState, seat: usize) -> bool {
+    let enemies = active_enemies(rules, state, seat);
+    let king = state.kings[seat];
+    if king.is_none_or(|k| attackers(&state.board, k, enemies, 1) == 0) {
+        let partner =
+            if rules.counts_partner_checks() { rules.partner(seat).and_then(|p| state.kings[p]) } else { None };
+        let apart = |from: Square| {
+            Some(from) != king && [king, partner].into_iter().flatten().all(|k| line_step(k, from).is_none())
+        };
+        let generator = Generator::new(rules, state, seat);
+        let mut plain = |mv: VsMove| if mv.kind == MoveKind::EnPassant { Continue(()) } else { Break(()) };
+        if state.pieces[seat].iter().any(|from| apart(from) && generator.piece_moves(from, &mut plain).is_break()) {
+            return true;
+        }
+    }
     legal(rules, state, seat, false, |_| Break(())).is_break()
 }
 
