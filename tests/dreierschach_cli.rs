@@ -2,7 +2,8 @@
 //! driven through the real binary: the JSON on stdout, the exit status, and for
 //! bad input exit status 2 with one line on stderr.
 
-mod common;
+#[path = "common/rules_cli.rs"]
+mod rules_cli;
 
 use serde_json::{Value, json};
 
@@ -17,12 +18,12 @@ const MATE: &str =
 const MATED: &str = "nRnP1bP1bR/nBnP2bP1bN/nNnP3bP1bB/nKnP4bP1bQ/nQnPwN4bP1bK/nB1nPwN5bPbN/nNnP8bPbB/nR1nP8bPbR/3nP7bP/11/10/wPwPwPwPwPwPwPwPwP/wRwB1wKwQwB1wR n a1,a8,f1,f13,m8,m13 - 1 6";
 
 fn json_of(args: &[&str]) -> Value {
-    common::rules_json("dreierschach", args)
+    rules_cli::json_of("dreierschach", args)
 }
 
 #[track_caller]
 fn refused(args: &[&str], phrases: &[&str]) {
-    common::rules_refused("dreierschach", args, phrases)
+    rules_cli::refused("dreierschach", args, phrases)
 }
 
 #[test]

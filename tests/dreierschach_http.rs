@@ -26,6 +26,8 @@
 //! order... is not Black: White scores 3, Black 1, Brown 0.
 
 mod common;
+#[path = "common/in_process.rs"]
+mod in_process;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -321,7 +323,7 @@ async fn a_timeout_is_a_resignation_at_that_moment() {
     // The transcript, with the timeout, replays offline.
     let events = steward.transcript(id.clone(), None).await.unwrap();
     assert!(events.iter().any(|e| e.kind == "timeout"));
-    let text = common::transcript_text(&id, &events);
+    let text = in_process::transcript(&id, &events);
     let summary = fairsteward::protocol::verify::verify(&text, &steward.keys().signing_public()).expect("it replays");
     assert_eq!(summary.turns, 7);
     // Resigning out of check scores 2 each for the others, over HTTP too.

@@ -121,6 +121,31 @@ async fn a_private_link_signs_the_seat_in_and_the_form_sends_its_move() {
     assert!(stranger.cookie.is_none());
 }
 
+/// A board mail's private link is a key to the seat in whoever's hands (a
+/// forwarded mail, a shared mailbox): it runs out 14 days after the mail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_link_runs_out_two_weeks_after_its_mail() {
+    let start = chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00Z").unwrap().to_utc();
+    let clock = fairsteward::clock::Clock::manual(start);
+    let server = Server::start_at(clock.clone()).await;
+    let (id, _) = create(&server, "chess", json!({})).await;
+    let link = sign_in_link(&spool(&server), &id, "white").await;
+    assert!(link.contains("#sign-in=white.20261215-"), "the link names its last day: {link}");
+    let (path, fragment) = link.split_once("#sign-in=").unwrap();
+    let path = path.strip_prefix(&server.base).unwrap().to_owned();
+    let (seat, key) = fragment.rsplit_once('.').unwrap();
+    clock.set(start + chrono::Duration::days(14));
+    let mut on_the_last_day = Browser::new(&server);
+    let p = on_the_last_day.post(&format!("{path}/sign-in"), &[("seat", seat), ("key", key)]).await;
+    assert!(p.status == 200 || p.status == 303, "{}: {}", p.status, p.text);
+    assert!(on_the_last_day.cookie.is_some(), "signed in on the link's last day");
+    clock.set(start + chrono::Duration::days(15));
+    let mut later = Browser::new(&server);
+    let p = later.post(&format!("{path}/sign-in"), &[("seat", seat), ("key", key)]).await;
+    assert_eq!(p.status, 401, "{}", p.text);
+    assert!(later.cookie.is_none());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pending_simultaneous_move_shows_to_its_own_seat_only() {
     let server = Server::start().await;

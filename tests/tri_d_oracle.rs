@@ -22,8 +22,8 @@ use serde_json::Value;
 
 #[path = "common/oracle_ply.rs"]
 mod oracle_ply;
-#[path = "common/perft_file.rs"]
-mod perft_file;
+#[path = "common/perft_data.rs"]
+mod perft_data;
 
 fn oracle(args: &[&str]) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -77,7 +77,7 @@ fn perft_against_the_oracle(max_depth: u32, max_nodes: u64) {
     let rules = rules();
     let mut issues = Vec::new();
     let mut checked = 0;
-    for perft_file::Case { id, state, counts } in perft_file::cases(DATA) {
+    for perft_data::Case { id, state, counts, .. } in perft_data::cases("tri-d-chess.perft", DATA) {
         for (depth, nodes) in counts {
             if depth > max_depth || nodes > max_nodes {
                 continue;

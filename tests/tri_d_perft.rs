@@ -10,46 +10,29 @@
 //!
 //! Each position is also read back: its state string must come out unchanged.
 
-use fairsteward::rules::{DynVariant, Options, VariantId};
+mod common;
 
-#[path = "common/perft_file.rs"]
-mod perft_file;
+use common::perft_data::{Case, check};
+use fairsteward::rules::VariantId;
 
 const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tri-d-chess.perft"));
 
 /// Counts up to this many nodes run in the default suite.
 const QUICK_NODES: u64 = 300_000;
 
-fn check(wanted: impl Fn(u64) -> bool) -> usize {
-    let rules: Box<dyn DynVariant> = VariantId::TriDChess.rulebook(&Options::new()).unwrap();
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    let cases = perft_file::cases(DATA);
+fn cases() -> Vec<Case> {
+    let cases = common::perft_data::cases("tri-d-chess.perft", DATA);
     assert!(cases.len() >= 8);
-    for perft_file::Case { id, state, counts } in cases {
-        match rules.canonical_state(&state) {
-            Ok(s) if s == state => {}
-            other => failures.push(format!("{id}: reads back as {other:?}")),
-        }
-        for (depth, nodes) in counts.into_iter().filter(|&(_, n)| wanted(n)) {
-            match rules.perft(&state, depth) {
-                Ok(n) if n == nodes => {}
-                other => failures.push(format!("{id} perft {depth}: expected {nodes}, got {other:?}")),
-            }
-            checked += 1;
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    checked
+    cases
 }
 
 #[test]
 fn perft_counts_of_the_data_file() {
-    assert!(check(|n| n <= QUICK_NODES) >= 20);
+    assert!(check(VariantId::TriDChess, &cases(), |_, n| n <= QUICK_NODES) >= 20);
 }
 
 #[test]
 #[ignore = "seconds in release, minutes in debug: run with --ignored"]
 fn perft_counts_of_the_data_file_in_full() {
-    check(|n| n > QUICK_NODES);
+    check(VariantId::TriDChess, &cases(), |_, n| n > QUICK_NODES);
 }

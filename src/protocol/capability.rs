@@ -11,6 +11,8 @@
 //! the steward with the seat's proof in the recipient address. Mail servers may
 //! change the case of local parts; reading is case-insensitive.
 
+use chrono::NaiveDate;
+
 use super::StewardKeys;
 use crate::ids::hex;
 
@@ -120,36 +122,49 @@ pub fn confirmation_matches(keys: &StewardKeys, c: &Confirmation, address: &str)
     same(&c.mac, &confirm_mac(keys, c.id, address))
 }
 
-/// Whether two MACs in hex are equal, without leaking where they differ.
 /// How many bytes of the HMAC a sign-in key carries (128 bits): it is a
 /// bearer credential on the web, where guesses cost nothing but a request.
 const SIGN_IN_BYTES: usize = 16;
 
+/// How many days a board mail's private link signs its seat in. A link is a
+/// key to the seat in whoever's hands: long enough for a player who reads mail
+/// weekly (every board mail brings a fresh one, and a session lasts 30 days),
+/// short enough that an old board mail, forwarded or left in a shared
+/// mailbox, soon stops opening the seat.
+pub const SIGN_IN_DAYS: i64 = 14;
+
 /// The key of a board mail's private link to the game page: it signs the
-/// seat's player in on the web (issue 17). Bound to the game, the seat and the
-/// seat's registered address, so a change of address voids every link sent to
-/// the old one; deterministic, so a resent mail carries the same bytes.
+/// seat's player in on the web (issue 17) until the end of the day `until`
+/// (UTC). Bound to the game, the seat, the seat's registered address and that
+/// day, so a change of address voids every link sent to the old one;
+/// deterministic, so a resent mail carries the same bytes.
 ///
 /// ```text
-/// key = the first 16 bytes, lower-case hex, of
-///       HMAC-SHA256(steward capability secret, "sign-in|GAME|seat|address")
+/// key = YYYYMMDD "-" the first 16 bytes, lower-case hex, of
+///       HMAC-SHA256(steward capability secret, "sign-in|GAME|seat|address|YYYYMMDD")
 /// ```
-pub fn sign_in_key(keys: &StewardKeys, game: &str, seat: &str, address: &str) -> String {
+pub fn sign_in_key(keys: &StewardKeys, game: &str, seat: &str, address: &str, until: NaiveDate) -> String {
+    let day = until.format("%Y%m%d").to_string();
     let message = format!(
-        "sign-in|{}|{}|{}",
+        "sign-in|{}|{}|{}|{day}",
         game.to_ascii_uppercase(),
         seat.to_ascii_lowercase(),
         address.trim().to_ascii_lowercase()
     );
-    hex(&keys.capability_tag(message.as_bytes()).as_ref()[..SIGN_IN_BYTES])
+    format!("{day}-{}", hex(&keys.capability_tag(message.as_bytes()).as_ref()[..SIGN_IN_BYTES]))
 }
 
-/// Whether `key` is the sign-in key of (game, seat, address), compared in
-/// constant time.
-pub fn sign_in_matches(keys: &StewardKeys, game: &str, seat: &str, address: &str, key: &str) -> bool {
-    same(&key.trim().to_ascii_lowercase(), &sign_in_key(keys, game, seat, address))
+/// Whether `key` is a sign-in key of (game, seat, address) that has not run
+/// out by `today`, compared in constant time.
+pub fn sign_in_matches(keys: &StewardKeys, game: &str, seat: &str, address: &str, key: &str, today: NaiveDate) -> bool {
+    let key = key.trim().to_ascii_lowercase();
+    let Some(until) = key.split_once('-').and_then(|(day, _)| NaiveDate::parse_from_str(day, "%Y%m%d").ok()) else {
+        return false;
+    };
+    until >= today && same(&key, &sign_in_key(keys, game, seat, address, until))
 }
 
+/// Whether two MACs in hex are equal, without leaking where they differ.
 fn same(given: &str, expected: &str) -> bool {
     given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
@@ -216,13 +231,20 @@ mod tests {
     }
 
     #[test]
-    fn sign_in_keys_are_bound_to_game_seat_and_address() {
+    fn sign_in_keys_are_bound_to_game_seat_address_and_their_last_day() {
         let k = keys();
-        let key = sign_in_key(&k, "8kq2zj", "White", "Alice@Example.org");
-        assert_eq!(key.len(), 32);
-        assert!(sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &key.to_uppercase()));
-        assert!(!sign_in_matches(&k, "8KQ2ZJ", "black", "alice@example.org", &key));
-        assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@new.example", &key));
-        assert!(!sign_in_matches(&k, "8KQ2ZK", "white", "alice@example.org", &key));
+        let day = |d: u32| NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+        let key = sign_in_key(&k, "8kq2zj", "White", "Alice@Example.org", day(14));
+        assert!(key.starts_with("20261214-") && key.len() == 9 + 32, "{key}");
+        assert!(sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &key.to_uppercase(), day(1)));
+        assert!(sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &key, day(14)), "the whole last day");
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &key, day(15)), "run out");
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "black", "alice@example.org", &key, day(1)));
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@new.example", &key, day(1)));
+        assert!(!sign_in_matches(&k, "8KQ2ZK", "white", "alice@example.org", &key, day(1)));
+        // A later day written into the key does not fit its MAC.
+        let later = key.replacen("20261214", "20271214", 1);
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &later, day(15)));
+        assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", "garbage", day(1)));
     }
 }

@@ -970,19 +970,22 @@ pub trait Variant {
         if depth == 0 {
             return 1;
         }
-        let seats: Vec<Seat> = self.seats_to_move(state).iter().collect();
         if depth == 1 {
-            return seats.iter().map(|&s| self.count_legal_moves(state, s) as u64).product();
+            // The leaves are counted, not played (and nothing is allocated for them).
+            return self.seats_to_move(state).iter().map(|s| self.count_legal_moves(state, s) as u64).product();
         }
+        let seats: Vec<Seat> = self.seats_to_move(state).iter().collect();
         let options: Vec<Vec<Self::Move>> = seats.iter().map(|&s| self.legal_moves(state, s)).collect();
         let mut total = 0;
         let mut choice = vec![0usize; seats.len()];
         if options.iter().any(Vec::is_empty) {
             return 0;
         }
+        // One list for every combination, refilled in place: no allocation per move.
+        let mut moves: Vec<(Seat, Self::Move)> = Vec::with_capacity(seats.len());
         loop {
-            let moves: Vec<(Seat, Self::Move)> =
-                seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i].clone())).collect();
+            moves.clear();
+            moves.extend(seats.iter().zip(&choice).zip(&options).map(|((&s, &i), m)| (s, m[i].clone())));
             if let Ok(next) = self.next_state(state, &moves) {
                 total += self.perft(&next, depth - 1);
             }

@@ -81,19 +81,22 @@ fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError
 }
 
 /// The web links a mail to `seat` carries: the game page, the rules for
-/// players and, in board mails (`sign_in`), the seat's private link that signs
-/// its player in on the web (issue 17): the sign-in key travels in the
-/// fragment, which browsers never send to a server, and the page's script
-/// trades it for a session cookie.
-pub(super) fn links(steward: &Steward, game: &Loaded, seat: Seat, sign_in: bool) -> Value {
+/// players and, in board mails (`sign_in`: the time the mail is made), the
+/// seat's private link that signs its player in on the web (issue 17) for
+/// [`SIGN_IN_DAYS`](crate::protocol::capability::SIGN_IN_DAYS): the sign-in key
+/// travels in the fragment, which browsers never send to a server, and the
+/// page's script trades it for a session cookie.
+pub(super) fn links(steward: &Steward, game: &Loaded, seat: Seat, sign_in: Option<DateTime<Utc>>) -> Value {
     let page = format!("{}/games/{}", steward.public_url, game.row.id);
     let name = game.seat_name(seat);
-    let sign_in = sign_in.then(|| {
+    let sign_in = sign_in.map(|now| {
+        let until = (now + chrono::Duration::days(crate::protocol::capability::SIGN_IN_DAYS)).date_naive();
         let key = crate::protocol::capability::sign_in_key(
             &steward.keys,
             game.row.id.as_str(),
             &name,
             &game.seats[seat.index()].email,
+            until,
         );
         format!("{page}#sign-in={name}.{key}")
     });
@@ -110,7 +113,7 @@ pub(super) fn seat_context(steward: &Steward, game: &Loaded, seat: Seat, text: S
         player => game.seats[seat.index()].name.clone(),
         text => text,
         public_url => steward.public_url.as_str(),
-        links => links(steward, game, seat, false),
+        links => links(steward, game, seat, None),
     }
 }
 
@@ -179,7 +182,7 @@ pub(super) fn started(
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
                     public_url => public_url,
-                    links => links(steward, game, s.seat, true),
+                    links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),
                 },
                 date: now,
@@ -294,7 +297,7 @@ pub(super) fn turn(
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),
                     public_url => public_url,
-                    links => links(steward, game, s.seat, true),
+                    links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),
                 },
                 date: now,
@@ -391,7 +394,7 @@ pub(super) fn to_seats(
                         text => text(s.seat),
                         outcome => outcome.clone(),
                         public_url => steward.public_url.as_str(),
-                        links => links(steward, game, s.seat, false),
+                        links => links(steward, game, s.seat, None),
                         trust => trust(steward, game, head),
                     },
                     date: now,

@@ -346,6 +346,7 @@ impl Steward {
     /// Unknown game or seat; a key that does not match ([`Refusal::BadToken`]).
     pub async fn sign_in(&self, game: String, seat: String, key: String) -> Result<String, StewardError> {
         let keys = self.keys_arc();
+        let today = self.now().date_naive();
         self.store
             .transaction(move |tx| {
                 let g = load(tx, &game)?;
@@ -357,6 +358,7 @@ impl Steward {
                     &g.seat_name(s),
                     address,
                     &key,
+                    today,
                 );
                 if ok { Ok(address.to_ascii_lowercase()) } else { Err(Refusal::BadToken.into()) }
             })

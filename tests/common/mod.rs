@@ -54,15 +54,29 @@ impl Server {
 
     /// A steward on `data_dir` (which outlives it, so a second one can take over).
     pub async fn start_in(data_dir: &Path) -> Server {
+        Server::start_with(data_dir, fairsteward::clock::Clock::System).await
+    }
+
+    /// A steward with its own temporary data directory that takes the time
+    /// from `clock` (a manual clock the test moves).
+    pub async fn start_at(clock: fairsteward::clock::Clock) -> Server {
+        let dir = tempfile::tempdir().expect("a temporary data directory");
+        let mut s = Server::start_with(dir.path(), clock).await;
+        s._dir = Some(dir);
+        s
+    }
+
+    async fn start_with(data_dir: &Path, clock: fairsteward::clock::Clock) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
             http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             ..RawConfig::default()
         };
-        let config =
+        let mut config =
             Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_owned()), listen: Some(addr.to_string()) })
                 .expect("a valid configuration");
+        config.clock = clock;
         // The token serve would make at its start, made (or read) the same way
         // now, so the first request can carry it.
         let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
@@ -290,62 +304,6 @@ pub fn operator_token(data_dir: &Path) -> String {
         .unwrap_or_else(|e| panic!("the operator token {}: {e}", path.display()))
         .trim()
         .to_owned()
-}
-
-/// Runs `fairsteward rules <variant> <args…>`: the command line, stdout and
-/// stderr, and the exit status.
-fn rules_run(variant: &str, args: &[&str]) -> (String, String, String, Option<i32>) {
-    let mut full = vec!["rules", variant];
-    full.extend_from_slice(args);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(&full)
-        .output()
-        .expect("the fairsteward binary runs");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (format!("{full:?}"), text(&out.stdout), text(&out.stderr), out.status.code())
-}
-
-/// `fairsteward rules <variant> <args…>` (DESIGN §5): the one JSON value it
-/// prints on stdout, with nothing on stderr.
-#[track_caller]
-pub fn rules_json(variant: &str, args: &[&str]) -> Value {
-    let (full, stdout, stderr, code) = rules_run(variant, args);
-    assert_eq!(code, Some(0), "{full} failed: {stderr}");
-    assert!(stderr.is_empty(), "{full} wrote to stderr: {stderr}");
-    assert_eq!(stdout.trim_end().lines().count(), 1, "one line of JSON: {stdout:?}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{full}: not JSON ({e}): {stdout}"))
-}
-
-/// `fairsteward rules <variant> <args…>` refused: exit status 2, nothing on
-/// stdout, one line on stderr naming every phrase (in any case).
-#[track_caller]
-pub fn rules_refused(variant: &str, args: &[&str], phrases: &[&str]) {
-    let (full, stdout, stderr, code) = rules_run(variant, args);
-    assert_eq!(code, Some(2), "{full}: exit status 2 expected; stderr: {stderr}");
-    assert!(stdout.is_empty(), "{full}: stdout {stdout:?}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "{full}: one line on stderr, got {stderr:?}");
-    for phrase in phrases {
-        assert!(lines[0].to_lowercase().contains(&phrase.to_lowercase()), "{full}: {phrase:?} not in {:?}", lines[0]);
-    }
-}
-
-/// A game's transcript events as the JSON lines `GET /api/games/{id}/transcript`
-/// gives and `verify` reads.
-pub fn transcript_text(game: &str, events: &[fairsteward::store::EventRow]) -> String {
-    events
-        .iter()
-        .map(|e| {
-            let mut line = json!({
-                "game": game, "seq": e.seq, "at": fairsteward::store::time_text(e.at), "kind": e.kind,
-                "prev": e.prev, "hash": e.hash, "body": e.body,
-            });
-            if let Some(s) = &e.signature {
-                line["signature"] = json!(s);
-            }
-            format!("{line}\n")
-        })
-        .collect()
 }
 
 /// The `.eml` files of a spool directory, by file name.

@@ -6,8 +6,8 @@ use std::path::Path;
 use super::{Server, eventually, parse_mail, spool_files};
 
 /// The private link (`…/games/<id>#sign-in=<seat>.<key>`) of `seat` in game
-/// `game`, from its board mails in `spool` (waits for one). Every board mail
-/// to the seat carries the same link while its address stays.
+/// `game`, from its board mails in `spool` (waits for one). A board mail's
+/// link signs the seat in for 14 days from the mail, while its address stays.
 pub async fn sign_in_link(spool: &Path, game: &str, seat: &str) -> String {
     let wanted = format!("/games/{game}#sign-in={seat}.");
     eventually(&format!("a board mail with {seat}'s private link to game {game}"), || {

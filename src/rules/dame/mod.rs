@@ -403,4 +403,8 @@ impl Variant for TrialecticDame {
         }
         notation::forms(&legal)
     }
+
+    fn guide(&self) -> Option<&'static str> {
+        Some(include_str!("guide.md"))
+    }
 }

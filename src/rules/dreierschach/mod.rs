@@ -517,4 +517,8 @@ impl Variant for Dreierschach {
         }
         notation::forms(&legal, self.names)
     }
+
+    fn guide(&self) -> Option<&'static str> {
+        Some(include_str!("guide.md"))
+    }
 }

@@ -240,4 +240,8 @@ impl Variant for TriDChess {
     fn move_forms(&self, state: &TdState, seat: Seat) -> String {
         if seat == seat_of(state.side) { notation::forms(state) } else { notation::forms(&TdState::start()) }
     }
+
+    fn guide(&self) -> Option<&'static str> {
+        Some(include_str!("guide.md"))
+    }
 }

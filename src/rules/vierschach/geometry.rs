@@ -66,6 +66,12 @@ impl Square {
         Square::new_i((self.x() as i16) + d.dx as i16, (self.y() as i16) + d.dy as i16)
     }
 
+    /// The square `d` steps away, which must exist (an en-passant square's
+    /// neighbours along the double step): mailbox arithmetic, without the test.
+    pub(crate) const fn offset_by(self, d: Dir) -> Square {
+        Square((self.0 as i16 + d.offset()) as u16)
+    }
+
     fn new_i(x: i16, y: i16) -> Option<Square> {
         exists(x, y).then(|| Square::at(x, y))
     }
@@ -203,8 +209,8 @@ impl SquareSet {
         self.0[i / 64] &= !(1 << (i % 64));
     }
 
-    pub(crate) fn union(self, other: SquareSet) -> SquareSet {
-        SquareSet([self.0[0] | other.0[0], self.0[1] | other.0[1], self.0[2] | other.0[2]])
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == [0; 3]
     }
 
     pub(crate) fn contains(self, square: Square) -> bool {
@@ -402,6 +408,23 @@ pub(crate) static START_LINE_OF: [u8; CELLS] = {
         while i < 8 {
             out[SEATS[seat].start_line[i].cell()] |= 1 << seat;
             i += 1;
+        }
+        seat += 1;
+    }
+    out
+};
+
+/// The castling rights (bit `2 * seat + side`, as [`VsState`](super::VsState)
+/// keeps them) whose rook starts on each cell: a move from or to that cell ends
+/// them (§5).
+pub(crate) static CASTLING_RIGHTS_OF: [u8; CELLS] = {
+    let mut out = [0u8; CELLS];
+    let mut seat = 0;
+    while seat < 4 {
+        let mut side = 0;
+        while side < 2 {
+            out[SEATS[seat].castlings[side].rook_from.cell()] |= 1 << (2 * seat + side);
+            side += 1;
         }
         seat += 1;
     }

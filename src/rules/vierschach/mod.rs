@@ -211,7 +211,24 @@ impl Vierschach {
 
     /// Whether `b` is an enemy of `a` (§3): the other team, or everyone in `ffa`.
     pub(crate) const fn is_enemy(&self, a: usize, b: usize) -> bool {
-        a != b && (matches!(self.mode, Mode::Ffa) || (a ^ b) & 1 == 1)
+        self.enemy_seats(a) & (1 << b) != 0
+    }
+
+    /// The enemies of `seat` (§3) as a bit set, whatever their status.
+    pub(crate) const fn enemy_seats(&self, seat: usize) -> u8 {
+        let all_others = 0b1111 & !(1 << seat);
+        match self.mode {
+            Mode::Ffa => all_others,
+            Mode::Teams => all_others & !(1 << (seat ^ 2)),
+        }
+    }
+
+    /// The seats on whose back rank a pawn of `seat` promotes (§4), as a bit set.
+    pub(crate) const fn promoting_seats(&self, seat: usize) -> u8 {
+        match self.mode {
+            Mode::Teams if self.ally_promotion => self.enemy_seats(seat) | 1 << (seat ^ 2),
+            _ => self.enemy_seats(seat),
+        }
     }
 
     /// The seat opposite, in teams mode.
@@ -225,7 +242,7 @@ impl Vierschach {
     /// Whether a pawn of `seat` promotes on `other`'s back rank (§4): always on an
     /// enemy's, on the partner's with `ally_promotion`.
     pub(crate) const fn promotes_on(&self, seat: usize, other: usize) -> bool {
-        self.is_enemy(seat, other) || (self.ally_promotion && matches!(self.mode, Mode::Teams) && other == (seat ^ 2))
+        self.promoting_seats(seat) & (1 << other) != 0
     }
 
     /// Whether §6 rule 2 applies: teams mode with frozen mated pieces.
@@ -480,13 +497,21 @@ impl Variant for Vierschach {
         })
     }
 
+    /// Plays the move first and judges it on the board it leaves, so that a legal
+    /// move (perft plays only those) costs one attack test on top of the turn
+    /// procedure; anything else goes through `advance` for its error.
     fn next_state(&self, state: &VsState, moves: &[(Seat, VsMove)]) -> Result<VsState, RulesError> {
-        match moves {
-            [(seat, mv)] if seat.index() == state.turn && moves::is_legal(self, state, state.turn, *mv) => {
-                Ok(turn::play(self, state, *mv, &mut Vec::new()))
+        if let [(seat, mv)] = *moves
+            && seat.index() == state.turn
+            && moves::follows_piece_rules(self, state, state.turn, mv)
+        {
+            let mut next = turn::apply(state, mv);
+            if moves::keeps_check_rules(self, state, state.turn, mv, &next.board) {
+                turn::pass_turn(self, &mut next, state.turn, &mut Vec::new());
+                return Ok(next);
             }
-            _ => self.advance(state, moves).map(|r| r.state),
         }
+        self.advance(state, moves).map(|r| r.state)
     }
 
     fn outcome(&self, _history: &[VsState], state: &VsState) -> Option<Outcome> {

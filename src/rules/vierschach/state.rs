@@ -35,6 +35,9 @@ impl Kind {
     /// The pieces a pawn may promote to, in the order moves are listed.
     pub const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
 
+    /// Every kind.
+    pub const ALL: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
+
     /// The English letter (`P N B R Q K`), as the state string writes it.
     pub const fn letter(self) -> char {
         match self {

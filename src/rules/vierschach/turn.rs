@@ -7,7 +7,7 @@
 //! Otherwise it is mated (in check) or stalemated, and the end of the game is
 //! checked after that status change.
 
-use super::geometry::SEATS;
+use super::geometry::{CASTLING_RIGHTS_OF, SEATS};
 use super::moves::{self, MoveKind, VsMove};
 use super::state::{EMPTY, Kind, Status, VsState, is_piece, kind, piece, seat_name};
 use super::{Mated, Vierschach};
@@ -15,6 +15,14 @@ use super::{Mated, Vierschach};
 /// Plays the legal move `mv` of the seat to move and runs the turn procedure;
 /// remarks for the players go to `notes`.
 pub(crate) fn play(rules: &Vierschach, state: &VsState, mv: VsMove, notes: &mut Vec<String>) -> VsState {
+    let mut next = apply(state, mv);
+    pass_turn(rules, &mut next, state.turn, notes);
+    next
+}
+
+/// The state with the move `mv` of the seat to move played (pieces, castling
+/// rights, en-passant entries, the halfmove counter), before the turn passes.
+pub(crate) fn apply(state: &VsState, mv: VsMove) -> VsState {
     let seat = state.turn;
     let mut next = state.clone();
     let moving = state.board[mv.from.cell()];
@@ -26,19 +34,12 @@ pub(crate) fn play(rules: &Vierschach, state: &VsState, mv: VsMove, notes: &mut 
         next.kings[seat] = Some(mv.to);
         next.castling &= !(0b11 << (2 * seat));
     }
-    for (s, g) in SEATS.iter().enumerate() {
-        for (side, c) in g.castlings.iter().enumerate() {
-            if c.rook_from == mv.from || c.rook_from == mv.to {
-                next.castling &= !(1 << (2 * s + side));
-            }
-        }
-    }
+    next.castling &= !(CASTLING_RIGHTS_OF[mv.from.cell()] | CASTLING_RIGHTS_OF[mv.to.cell()]);
     next.halfmove = if capture || kind(moving) == Kind::Pawn { 0 } else { state.halfmove + 1 };
     if mv.kind == MoveKind::DoubleStep {
-        next.ep[seat] = mv.from.step(SEATS[seat].forward);
+        next.ep[seat] = Some(mv.from.offset_by(SEATS[seat].forward));
     }
     drop_dead_entries(&mut next);
-    pass_turn(rules, &mut next, seat, notes);
     next
 }
 
@@ -47,7 +48,7 @@ pub(crate) fn play(rules: &Vierschach, state: &VsState, mv: VsMove, notes: &mut 
 fn drop_dead_entries(state: &mut VsState) {
     for (d, g) in SEATS.iter().enumerate() {
         if let Some(m) = state.ep[d] {
-            let pawn = m.step(g.forward).expect("the square beyond the skipped one");
+            let pawn = m.offset_by(g.forward);
             if state.board[m.cell()] != EMPTY || state.board[pawn.cell()] != piece(d, Kind::Pawn) {
                 state.ep[d] = None;
             }
@@ -57,7 +58,7 @@ fn drop_dead_entries(state: &mut VsState) {
 
 /// Goes clockwise from `from` (which has just moved or resigned) and examines
 /// seats until one can move or the game ends (§7).
-fn pass_turn(rules: &Vierschach, state: &mut VsState, from: usize, notes: &mut Vec<String>) {
+pub(crate) fn pass_turn(rules: &Vierschach, state: &mut VsState, from: usize, notes: &mut Vec<String>) {
     let mut p = from;
     loop {
         if p == 3 {
