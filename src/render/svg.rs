@@ -537,7 +537,8 @@ pub fn board_svg_interactive(view: &BoardView, marks: &Marks, viewer: Seat) -> S
             outlines.push(outline);
             outlines.len() - 1
         });
-        let _ = writeln!(uses, r##"<use class="hit" data-cell="{name}" href="#hit{i}" x="{}" y="{}"/>"##, num(x0), num(y0));
+        let _ =
+            writeln!(uses, r##"<use class="hit" data-cell="{name}" href="#hit{i}" x="{}" y="{}"/>"##, num(x0), num(y0));
     }
     let mut hits = String::from("<g id=\"hits\" fill=\"#000\" fill-opacity=\"0\">\n<defs>\n");
     for (i, points) in outlines.iter().enumerate() {
