@@ -5,8 +5,12 @@
 //! board mail and play by clicking: a chess move (and one by keyboard),
 //! castling along its path, a promotion by its choice, a resignation through
 //! its confirmation, a Fairschach turn (while the first move is pending, the
-//! spectator's page shows nothing of it), Vierschach moves from two sides. Screenshots are saved in `target/tmp/screenshots/` for a
-//! person to look at.
+//! spectator's page shows nothing of it), Vierschach moves from two sides;
+//! Dreierschach moves by each of its three seats on hexagons; 3D chess moves
+//! to a chosen level and an attack board carried by its buttons; Trialectic
+//! Dame jumps clicked along their paths, one sequence chosen of several, and a
+//! placement. Screenshots are saved in `target/tmp/screenshots/` for a person
+//! to look at.
 //!
 //! One browser runs the whole story, in order, so the suite starts Chromium
 //! once (two cores are shared by everything).
@@ -23,6 +27,11 @@ const HEIGHT: u32 = 780;
 
 /// A game of `variant` between `<seat>.<tag>@example.org`s; its id and tokens.
 async fn create(server: &Server, variant: &str, tag: &str) -> (String, Vec<String>) {
+    create_with(server, variant, tag, json!({})).await
+}
+
+/// A game of `variant` with `options`, as [`create`].
+async fn create_with(server: &Server, variant: &str, tag: &str, options: Value) -> (String, Vec<String>) {
     let rules = variant
         .parse::<fairsteward::rules::VariantId>()
         .unwrap()
@@ -33,7 +42,10 @@ async fn create(server: &Server, variant: &str, tag: &str) -> (String, Vec<Strin
         .iter()
         .map(|s| json!({"name": format!("{s} player"), "email": format!("{s}.{tag}@example.org")}))
         .collect();
-    let created = server.post_json("/api/games", None, &json!({"variant": variant, "seats": seats})).await.ok(201);
+    let created = server
+        .post_json("/api/games", None, &json!({"variant": variant, "options": options, "seats": seats}))
+        .await
+        .ok(201);
     let tokens =
         created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
     (created["game"]["id"].as_str().unwrap().to_owned(), tokens)
@@ -75,6 +87,30 @@ async fn click_move(browser: &Chromium, path: &[&str], expect: &str) {
     if !expect.is_empty() {
         assert_eq!(browser.value("#move-input").await, expect, "the move chosen by clicking {path:?}");
     }
+}
+
+/// Plays `moves` through the API, one a turn from `first_turn` on, each by
+/// the seat the game says is to move.
+async fn play_api(server: &Server, id: &str, tokens: &[String], first_turn: u32, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let game = server.game(id, None).await;
+        let seats: Vec<&str> = game["seats"].as_array().unwrap().iter().map(|s| s["seat"].as_str().unwrap()).collect();
+        let to_move = game["to_move"][0].as_str().unwrap_or_else(|| panic!("nobody to move before {mv}: {game}"));
+        let seat = seats.iter().position(|s| *s == to_move).unwrap();
+        server.mv(id, &tokens[seat], first_turn + i as u32, mv).await.ok(200);
+    }
+}
+
+/// The last move of the game's record, as the steward wrote it.
+async fn last_move(server: &Server, id: &str) -> String {
+    let game = server.game(id, None).await;
+    let history = game["history"].as_array().unwrap();
+    history.last().and_then(|t| t["moves"][0]["move"].as_str()).unwrap_or_default().to_owned()
+}
+
+/// Whether the cell `cell` is lit with `class` (a target, a cell on the way).
+async fn lit(browser: &Chromium, cell: &str, class: &str) -> bool {
+    browser.classes(&format!(".hit[data-cell=\"{cell}\"]")).await.split_whitespace().any(|c| c == class)
 }
 
 /// Sends the move in the form and waits for the page that says it is in.
@@ -225,6 +261,144 @@ async fn players_play_by_clicking_in_chromium() {
     );
     assert!(fits_the_width(&browser).await, "the four-seat page fits a 360-pixel phone");
 
+    // Dreierschach: each of the three seats moves by clicking hexagons, from
+    // its own side of the board (Brown's and Black's views are turned by a
+    // third of a turn each).
+    let (ds, _) = create(&server, "dreierschach", "d").await;
+    for (seat, from, to, shot) in [
+        ("white", "b4", "d4", "15-dreierschach-white-chose-b4-d4"),
+        ("brown", "f2", "f4", "16-dreierschach-brown-chose-f2-f4"),
+        ("black", "h12", "h10", "17-dreierschach-black-chose-h12-h10"),
+    ] {
+        sign_in(&browser, &server, &ds, seat).await;
+        assert!(fits_the_width(&browser).await, "the Dreierschach page fits a 360-pixel phone");
+        browser.click(&format!(".hit[data-cell=\"{from}\"]")).await;
+        assert!(lit(&browser, to, "target").await, "{seat}: {to} is lit after clicking {from}");
+        board_shot(&browser, &format!("{shot}-targets")).await;
+        browser.click(&format!(".hit[data-cell=\"{from}\"]")).await;
+        click_move(&browser, &[from, to], &format!("{from}-{to}")).await;
+        board_shot(&browser, shot).await;
+        send(&browser).await;
+    }
+    let history = server.game(&ds, None).await["history"].clone();
+    let played: Vec<&str> = (0..3).filter_map(|i| history[i]["moves"][0]["move"].as_str()).collect();
+    assert_eq!(played.len(), 3, "three moves, one by each seat: {history}");
+    browser.full_screenshot("18-dreierschach-after-three-moves-whole-page").await;
+
+    // 3D chess: the pawn on c2W may go to the c3 column on two levels, W and
+    // N; both light up, each in its own board's panel, and the click picks one.
+    let (td, td_tokens) = create(&server, "tri-d-chess", "t").await;
+    sign_in(&browser, &server, &td, "white").await;
+    assert!(fits_the_width(&browser).await, "the 3D chess page fits a 360-pixel phone");
+    browser.click(".hit[data-cell=\"c2W\"]").await;
+    for level in ["c3W", "c3N", "c4W", "c4N"] {
+        assert!(lit(&browser, level, "target").await, "{level} is lit after clicking c2W");
+    }
+    board_shot(&browser, "19-tri-d-pawn-selected-levels-lit").await;
+    browser.click(".hit[data-cell=\"c3N\"]").await;
+    assert_eq!(browser.value("#move-input").await, "c2W-c3N");
+    board_shot(&browser, "20-tri-d-chose-c3N").await;
+    send(&browser).await;
+    assert_eq!(last_move(&server, &td).await, "c3N");
+    // An attack board is taken hold of by its squares: Black's board on QL6
+    // carries its rook; clicking the rook lights the rook's moves and offers
+    // the board's moves as buttons, clicking an empty square of the board
+    // offers those only.
+    play_api(
+        &server,
+        &td,
+        &td_tokens,
+        2,
+        &[
+            "d5N",
+            "O-O",
+            "d8KL6-d6n",
+            "b3N",
+            "Sc6N",
+            "Ba3N",
+            "b6S",
+            "Bxd6N",
+            "c7B-c6B",
+            "Bb8",
+            "a7Ba5B",
+            "Bxa9DP6",
+            "a6B",
+            "Bxz8QL6",
+            "d4W",
+            "Bxb6B",
+            "Ba6N",
+            "Bxe9kp6",
+        ],
+    )
+    .await;
+    sign_in(&browser, &server, &td, "black").await;
+    browser.click(".hit[data-cell=\"z9QL6\"]").await;
+    assert!(lit(&browser, "z8QL6", "target").await, "the rook's own moves light up");
+    let offered = browser.text().await;
+    assert!(offered.contains("Or:") && offered.contains("QL6-QL4") && offered.contains("QL6-QL5"), "{offered}");
+    board_shot(&browser, "21-tri-d-black-rook-and-its-board").await;
+    browser.click(".hit[data-cell=\"a8QL6\"]").await;
+    let offered = browser.text().await;
+    assert!(offered.contains("Which move?") && offered.contains("QL6-QL4"), "{offered}");
+    browser.click("#choices button[data-move=\"QL6-QL4\"]").await;
+    assert_eq!(browser.value("#move-input").await, "QL6-QL4");
+    board_shot(&browser, "22-tri-d-black-chose-board-move").await;
+    send(&browser).await;
+    assert_eq!(last_move(&server, &td).await, "QL6-QL4");
+    board_shot(&browser, "23-tri-d-black-after-board-move").await;
+
+    // Trialectic Dame: after yellow's 135-225 (by clicking), red must take
+    // twice, 315x135x117: clicked along its path, the landing on the way lit.
+    let (dame, _) = create(&server, "trialectic-dame", "m").await;
+    sign_in(&browser, &server, &dame, "yellow").await;
+    assert!(fits_the_width(&browser).await, "the Trialectic Dame page fits a 360-pixel phone");
+    click_move(&browser, &["135", "225"], "135-225").await;
+    send(&browser).await;
+    sign_in(&browser, &server, &dame, "red").await;
+    browser.click(".hit[data-cell=\"315\"]").await;
+    assert!(lit(&browser, "135", "via").await && lit(&browser, "117", "target").await);
+    board_shot(&browser, "24-dame-red-jump-path-lit").await;
+    browser.click(".hit[data-cell=\"315\"]").await;
+    click_move(&browser, &["315", "135", "117"], "315x135x117").await;
+    board_shot(&browser, "25-dame-red-chose-double-jump").await;
+    send(&browser).await;
+    assert_eq!(last_move(&server, &dame).await, "315x135x117");
+
+    // Several sequences from one stone: red chooses the longest of three that
+    // share their first landings, by clicking each landing in turn.
+    let (several, several_tokens) = create(&server, "trialectic-dame", "s").await;
+    play_api(&server, &several, &several_tokens, 1, &["153-243", "414-423", "531-432", "135-225"]).await;
+    sign_in(&browser, &server, &several, "red").await;
+    browser.click(".hit[data-cell=\"315\"]").await;
+    for (cell, class) in [("117", "target"), ("171", "target"), ("711", "target"), ("153", "via"), ("333", "via")] {
+        assert!(lit(&browser, cell, class).await, "{cell} is lit as {class} after clicking 315");
+    }
+    board_shot(&browser, "26-dame-three-sequences-lit").await;
+    browser.click(".hit[data-cell=\"315\"]").await;
+    click_move(&browser, &["315", "135", "153", "333", "531", "711"], "315x135x153x333x531x711").await;
+    send(&browser).await;
+    assert_eq!(last_move(&server, &several).await, "315x135x153x333x531x711");
+    // The same cells in two orders: yellow's stone on 234 may take round 414
+    // then 432, or 432 then 414, ending where it began; the order clicked
+    // decides.
+    let (ring, ring_tokens) = create(&server, "trialectic-dame", "r").await;
+    play_api(&server, &ring, &ring_tokens, 1, &["135-234", "414-423", "441-342", "144-135", "315-324", "342-333"])
+        .await;
+    sign_in(&browser, &server, &ring, "yellow").await;
+    click_move(&browser, &["234", "432", "414", "234"], "234x432x414x234").await;
+    board_shot(&browser, "27-dame-ring-chosen").await;
+    send(&browser).await;
+    assert_eq!(last_move(&server, &ring).await, "234x432x414x234");
+    // Setup 2: the first turn places a stone with one click.
+    let (placed, _) = create_with(&server, "trialectic-dame", "p", json!({"setup": "2"})).await;
+    sign_in(&browser, &server, &placed, "yellow").await;
+    assert!(browser.text().await.contains("Click the cell where your piece goes"));
+    browser.click(".hit[data-cell=\"333\"]").await;
+    assert_eq!(browser.value("#move-input").await, "@333");
+    board_shot(&browser, "28-dame-placement-chosen").await;
+    send(&browser).await;
+    assert_eq!(last_move(&server, &placed).await, "@333");
+
     // A link followed from another site (a webmail's "Game page"): the
     // SameSite=Strict session cookie stays back on that first request; the page
     // reloads itself once, from the steward's own site, and has it.
@@ -239,5 +413,9 @@ async fn players_play_by_clicking_in_chromium() {
     wide.open(&format!("{}/games/{fs}", server.base)).await;
     wide.wait_for_text("You play black").await;
     wide.screenshot("12-fairschach-wide").await;
+    for (id, seat, name) in [(&ds, "brown", "29-dreierschach-brown-wide"), (&td, "white", "30-tri-d-white-wide")] {
+        sign_in(&wide, &server, id, seat).await;
+        wide.screenshot(name).await;
+    }
     println!("screenshots in {}", shots.display());
 }

@@ -280,14 +280,15 @@ async fn wrong_addresses_are_pages_and_the_api_stays_json() {
     assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe"), "{csp}");
 }
 
-/// Every page, for every variant, as a seat to move and as a spectator, is
-/// well under 100 KB, and so are the assets.
+/// Every page, for every variant, as a seat to move and as a spectator, at the
+/// start and 80 plies on, is well under 100 KB, and so are the assets.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_is_under_100_kb() {
     let server = Server::start().await;
     let mut sizes = Vec::new();
+    let mut games = Vec::new();
     for variant in fairsteward::rules::VariantId::ALL {
-        let (id, _) = create(&server, variant.name(), json!({})).await;
+        let (id, tokens) = create(&server, variant.name(), json!({})).await;
         let first = variant.rulebook(&fairsteward::rules::Options::new()).unwrap().seat_names()[0];
         let mut seat = signed_in(&server, &id, first).await;
         for (who, b) in [("seat", &mut seat), ("spectator", &mut Browser::new(&server))] {
@@ -299,6 +300,17 @@ async fn every_page_is_under_100_kb() {
         }
         let me = page(&mut seat, "/me").await;
         sizes.push((format!("{variant} /me"), me.len()));
+        games.push((variant, id, tokens, seat));
+    }
+    // Later in a game the record has grown and the board is fuller or
+    // sparser: 80 random plies on (after every sign-in, whose board mail
+    // would wait behind the pictures of these moves' mails).
+    for (variant, id, tokens, mut seat) in games {
+        let played = play_random(&server, &id, &tokens, variant, 80).await;
+        for (who, b) in [("seat", &mut seat), ("spectator", &mut Browser::new(&server))] {
+            let text = page(b, &format!("/games/{id}")).await;
+            sizes.push((format!("{variant} /games/{id} after {played} plies ({who})"), text.len()));
+        }
     }
     let mut b = Browser::new(&server);
     let assets = b.get("/assets/play.js").await.text.len() + b.get("/assets/site.css").await.text.len();
@@ -307,6 +319,41 @@ async fn every_page_is_under_100_kb() {
         println!("{size:>7} bytes  {what}");
         assert!(*size < 100 * 1024, "{what} is {size} bytes");
     }
+}
+
+/// Plays up to `plies` random legal moves (xorshift, fixed seed) in game `id`
+/// through the API, each by a seat the game says is to move; the plies played
+/// (fewer when the game ends).
+async fn play_random(
+    server: &Server,
+    id: &str,
+    tokens: &[String],
+    variant: fairsteward::rules::VariantId,
+    plies: usize,
+) -> usize {
+    let rules = variant.rulebook(&fairsteward::rules::Options::new()).unwrap();
+    let names = rules.seat_names();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut played = 0;
+    while played < plies {
+        let game = server.game(id, None).await;
+        if !game["outcome"].is_null() {
+            break;
+        }
+        let turn = u32::try_from(game["turn"].as_u64().unwrap()).unwrap();
+        let state = game["state"].as_str().unwrap().to_owned();
+        for seat in game["to_move"].as_array().unwrap() {
+            let i = names.iter().position(|s| *s == seat.as_str().unwrap()).unwrap();
+            let legal = rules.legal_moves(&state, fairsteward::rules::Seat::new(i as u8)).unwrap();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = &legal[(seed % legal.len() as u64) as usize];
+            server.mv(id, &tokens[i], turn, mv).await.ok(200);
+            played += 1;
+        }
+    }
+    played
 }
 
 /// Reads a PGN with python-chess (`scripts/test` installs it from PyPI into

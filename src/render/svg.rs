@@ -517,17 +517,35 @@ pub fn board_svg(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
 
 /// The board as a web page shows it for playing: [`board_svg`]'s picture with
 /// one more layer on top, a transparent outline per cell that carries the
-/// cell's name in the variant's notation (`<polygon class="hit" data-cell="e4" …>`),
-/// for the page's script to click, highlight and focus. Mail pictures are drawn
-/// by [`board_svg`] and do not change.
+/// cell's name in the variant's notation (`<use class="hit" data-cell="e4" …>`),
+/// for the page's script to click, highlight and focus. Cells of one outline
+/// share it: each is a `<use>` of the outline, defined once in the layer, moved
+/// to its place, so a board of many cells stays small; the layer's fill (black,
+/// fully transparent) is inherited, for the page's style to override per cell.
+/// Mail pictures are drawn by [`board_svg`] and do not change.
 pub fn board_svg_interactive(view: &BoardView, marks: &Marks, viewer: Seat) -> String {
     let layout = Layout::new(&view.shape, viewer);
-    let mut hits = String::from("<g id=\"hits\">\n");
+    let mut outlines: Vec<String> = Vec::new();
+    let mut uses = String::new();
     for c in &view.shape.cells {
         let name: String = c.name.chars().filter(|ch| ch.is_alphanumeric() || "-_.:".contains(*ch)).collect();
-        let attrs = format!(r##"class="hit" data-cell="{name}" fill="#000" fill-opacity="0""##);
-        cell_outline(&mut hits, &layout, c, &attrs, 0.0);
+        let corners = layout.corners(c);
+        let Some(&(x0, y0)) = corners.first() else { continue };
+        let outline: Vec<String> = corners.iter().map(|(x, y)| format!("{},{}", num(x - x0), num(y - y0))).collect();
+        let outline = outline.join(" ");
+        let i = outlines.iter().position(|o| *o == outline).unwrap_or_else(|| {
+            outlines.push(outline);
+            outlines.len() - 1
+        });
+        let _ =
+            writeln!(uses, r##"<use class="hit" data-cell="{name}" href="#hit{i}" x="{}" y="{}"/>"##, num(x0), num(y0));
     }
+    let mut hits = String::from("<g id=\"hits\" fill=\"#000\" fill-opacity=\"0\">\n<defs>\n");
+    for (i, points) in outlines.iter().enumerate() {
+        let _ = writeln!(hits, r#"<polygon id="hit{i}" points="{points}"/>"#);
+    }
+    hits.push_str("</defs>\n");
+    hits.push_str(&uses);
     hits.push_str("</g>\n");
     board_drawing(view, marks, viewer).svg_with(&hits)
 }
@@ -1400,8 +1418,16 @@ mod tests {
             let view = rules.board(&rules.start()).unwrap();
             let plain = board_svg(&view, &Marks::default(), Seat::new(0));
             let page = board_svg_interactive(&view, &Marks::default(), Seat::new(0));
-            let hits = page.split("<g id=\"hits\">").nth(1).unwrap();
+            let hits = page.split("<g id=\"hits\"").nth(1).unwrap();
             assert_eq!(hits.matches("data-cell=").count(), view.shape.cells.len(), "{v}");
+            // Each cell uses an outline the layer defines; cells of one shape
+            // share it (squares and hexagons: one; triangles: two).
+            let outlines = hits.matches("<polygon id=\"hit").count();
+            assert!((1..=4).contains(&outlines), "{v}: {outlines} outlines");
+            for i in 0..outlines {
+                assert!(hits.contains(&format!("href=\"#hit{i}\"")), "{v}: outline {i} is used");
+            }
+            assert!(hits.len() < 80 * view.shape.cells.len() + 1000, "{v}: the layer is {} bytes", hits.len());
             let mut names: Vec<&str> = view.shape.cells.iter().map(|c| c.name.as_str()).collect();
             names.sort_unstable();
             names.dedup();

@@ -26,7 +26,8 @@
 //! - **its board description**: `board` gives a [`BoardView`] over a
 //!   [`BoardShape`] (cells with their outlines on one or more levels, holes left
 //!   out, edge labels, and the turn that puts each seat at the bottom), and
-//!   `move_path` the cells a move passes and captures ([`MovePath`]);
+//!   `move_path` the cells a move passes and captures ([`MovePath`]), and
+//!   `move_grip` where a move whose path is not on the board yet is taken hold of;
 //! - **its piece set**: the [`PieceKind`]s on its board (chess pieces, draughts
 //!   men and kings).
 //!
@@ -855,6 +856,15 @@ pub trait Variant {
         MovePath::of_coordinates(canonical, before.map(|s| self.board(s)).as_ref())
     }
 
+    /// Where a player takes hold of the canonical move `canonical` on the board
+    /// drawn for `before` when the move's path does not lie on that board (a
+    /// board carried to a place drawn only once it stands there): the cells
+    /// that offer the move on the web page. Empty, the default, for moves whose
+    /// path is on the board.
+    fn move_grip(&self, _before: &Self::State, _canonical: &str) -> Vec<Cell> {
+        Vec::new()
+    }
+
     /// The outcome when `seat` resigns in `state`: in two-seat games the other
     /// seat wins. Variants with more seats override it (`None`: play goes on).
     fn resignation(&self, _state: &Self::State, seat: Seat) -> Option<Outcome> {
@@ -1116,6 +1126,10 @@ pub trait DynVariant: Send + Sync {
     /// The path of a canonical move played in `before`, when given (see
     /// [`Variant::move_path`]); an unreadable `before` counts as not given.
     fn move_path(&self, before: Option<&str>, canonical: &str) -> Option<MovePath>;
+    /// Where a player takes hold of a move whose path is not on the board
+    /// drawn for `before` (see [`Variant::move_grip`]); none for an unreadable
+    /// `before`.
+    fn move_grip(&self, before: &str, canonical: &str) -> Vec<Cell>;
     /// Counts move sequences (see [`Variant::perft`]).
     ///
     /// # Errors
@@ -1280,6 +1294,10 @@ where
     fn move_path(&self, before: Option<&str>, canonical: &str) -> Option<MovePath> {
         let before = before.and_then(|s| self.parse_state(s).ok());
         Variant::move_path(self, before.as_ref(), canonical)
+    }
+
+    fn move_grip(&self, before: &str, canonical: &str) -> Vec<Cell> {
+        self.parse_state(before).map(|s| Variant::move_grip(self, &s, canonical)).unwrap_or_default()
     }
 
     fn perft(&self, state: &str, depth: u32) -> Result<u64, RulesError> {

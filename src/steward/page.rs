@@ -17,15 +17,21 @@ use crate::store::{Tx, time_text};
 
 /// A legal move of the viewer, as the page's script offers it: its canonical
 /// text (what the form sends), its notation and the names of the cells its
-/// path passes (from, every cell passed or jumped, to).
+/// path passes (from, every cell passed or jumped, to), or, for a move whose
+/// path is not on the board drawn now, the cells that offer it.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayableMove {
     /// The canonical text.
     pub text: String,
     /// The players' notation.
     pub notation: String,
-    /// The path's cells by name, in order.
+    /// The path's cells by name, in order; empty when the path is not all on
+    /// the board drawn now.
     pub path: Vec<String>,
+    /// For a move without a path on the board: the cells where a player takes
+    /// hold of it (see [`crate::rules::Variant::move_grip`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub grip: Vec<String>,
 }
 
 /// How the viewer's seat sends its move from the page.
@@ -255,13 +261,16 @@ fn playable(g: &Loaded, state: &str, seat: Seat, board: &crate::rules::BoardView
     moves
         .into_iter()
         .map(|text| {
-            let path = g
-                .rules
-                .move_path(Some(state), &text)
-                .map(|p| p.cells.iter().filter_map(|c| board.shape.cell(*c)).map(|c| c.name.clone()).collect())
-                .unwrap_or_default();
+            // Names only when every cell is drawn: a path off the board is
+            // taken hold of by its grip instead.
+            let names = |cells: &[crate::rules::Cell]| -> Option<Vec<String>> {
+                cells.iter().map(|c| board.shape.cell(*c).map(|c| c.name.clone())).collect()
+            };
+            let path = g.rules.move_path(Some(state), &text).and_then(|p| names(&p.cells)).unwrap_or_default();
+            let grip =
+                if path.is_empty() { names(&g.rules.move_grip(state, &text)).unwrap_or_default() } else { Vec::new() };
             let notation = g.rules.notation(state, seat, &text).unwrap_or_else(|_| text.clone());
-            PlayableMove { text, notation, path }
+            PlayableMove { text, notation, path, grip }
         })
         .collect()
 }

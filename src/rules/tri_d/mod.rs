@@ -37,8 +37,8 @@ pub use moves::{MoveKind, TdMove};
 pub use state::{Colour, Kind, TdState};
 
 use super::{
-    BoardView, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat, SeatMove,
-    SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat,
+    SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White, first to move.
@@ -211,6 +211,12 @@ impl Variant for TriDChess {
             None => notation::read_canonical(canonical)?,
         };
         Some(picture::path(before, &mv))
+    }
+
+    /// A board move is taken hold of by its board's squares: its path lies on
+    /// the pin it goes to, which is not drawn before it stands there.
+    fn move_grip(&self, before: &TdState, canonical: &str) -> Vec<Cell> {
+        TriDChess::canonical_move(before, canonical).map(|mv| picture::grip(&mv)).unwrap_or_default()
     }
 
     /// §9 **Decision**: the seat whose time runs out loses, but the game is

@@ -202,3 +202,13 @@ pub fn path(before: Option<&TdState>, mv: &TdMove) -> MovePath {
         }
     }
 }
+
+/// Where a player takes hold of a board move on the board before it: the four
+/// squares of the board it carries (none for a piece move, whose path is on
+/// the board).
+pub fn grip(mv: &TdMove) -> Vec<Cell> {
+    match mv.kind {
+        MoveKind::Board => (0..4u8).map(|i| cell_of(Square(Pin(mv.from).first_square() + i))).collect(),
+        _ => Vec::new(),
+    }
+}

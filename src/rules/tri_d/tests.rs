@@ -691,6 +691,27 @@ fn moves_are_drawn_across_panels_and_boards() {
     assert!(r.move_path(Some(&take), "b1W-b3W").unwrap().captures.is_empty());
 }
 
+/// A board move's path lies on the pin it goes to, not drawn before it: the
+/// web page takes hold of it by the four squares of the board it carries (the
+/// passenger's among them); a piece move needs no grip.
+#[test]
+fn board_moves_are_taken_hold_of_by_their_board() {
+    let r = rules();
+    let shape = &r.board(ANHANG).unwrap().shape;
+    let path = r.move_path(Some(ANHANG), "QL4-QL5").unwrap();
+    assert!(path.cells.iter().all(|&c| shape.cell(c).is_none()), "QL5 is not drawn before the move");
+    for mv in ["QL4-QL5", "QL4-QL3", "QL4-KL4"] {
+        let mut names: Vec<&str> =
+            r.move_grip(ANHANG, mv).iter().map(|&c| shape.cell(c).expect("a drawn square").name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["a6QL4", "a7QL4", "z6QL4", "z7QL4"], "{mv}");
+    }
+    assert!(r.move_grip(ANHANG, "a6QL4-a7B").is_empty(), "the passenger's own move is on the board");
+    assert_eq!(r.move_grip(ANHANG, "KL6-KL5").len(), 4);
+    assert!(r.move_grip(state::START, "c2W-c3N").is_empty());
+    assert!(r.move_grip(ANHANG, "not a move").is_empty());
+}
+
 /// The picture names the levels in glyphs and draws the same position from
 /// both sides (PNG too).
 #[test]

@@ -6,7 +6,9 @@
 //  2. times in the browser's own time zone;
 //  3. click-to-move: click a piece, then a highlighted cell (a path through
 //     several cells for multi-jumps; a choice where one path has several
-//     moves, such as promotions), from the variant's own legal moves.
+//     moves, such as promotions; a single click for a stone placed, or a
+//     choice of the moves taken hold of at a cell whose path is not on the
+//     board), from the variant's own legal moves.
 "use strict";
 
 (function () {
@@ -81,23 +83,25 @@
         }
       });
     });
-    // The cells clicked so far; the moves whose path fits them.
+    // A selection in progress: the cells clicked so far, and the moves whose
+    // path fits them, each with the index in its path of the last click.
     var clicks = [];
     var candidates = [];
 
-    function fits(move) {
-      // The path starts at the first click and passes the others in order.
-      if (!move.path.length || move.path[0] !== clicks[0]) return false;
-      var at = 0;
-      for (var i = 1; i < clicks.length; i++) {
-        var next = move.path.indexOf(clicks[i], at + 1);
-        if (next < 0) return false;
-        at = next;
-      }
-      return true;
+    function last(move) { return move.path[move.path.length - 1]; }
+
+    // The moves chosen by clicking one cell: a path of one cell (a stone
+    // placed), or a move taken hold of there (its path is not on the board).
+    function heldAt(cell) {
+      return moves.filter(function (m) {
+        return (m.path.length === 1 && m.path[0] === cell) || (m.grip && m.grip.indexOf(cell) >= 0);
+      });
     }
 
-    function last(move) { return move.path[move.path.length - 1]; }
+    // The moves whose path starts at `cell` and goes on.
+    function startingAt(cell) {
+      return moves.filter(function (m) { return m.path.length > 1 && m.path[0] === cell; });
+    }
 
     function mark(cell, cls, on) {
       var el = hits[cell];
@@ -130,21 +134,25 @@
       moves.forEach(function (m) {
         if (m.path.length) {
           mark(m.path[0], "from", true);
-          focusable(m.path[0], "piece on " + m.path[0]);
+          focusable(m.path[0], (m.path.length === 1 ? "cell " : "piece on ") + m.path[0]);
         }
+        (m.grip || []).forEach(function (c) {
+          mark(c, "from", true);
+          focusable(c, "cell " + c);
+        });
       });
     }
 
     function showTargets() {
       clearMarks();
       clicks.forEach(function (c) { mark(c, "selected", true); });
-      candidates.forEach(function (m) {
+      candidates.forEach(function (k) {
+        var m = k.move;
         var end = last(m);
         mark(end, "target", true);
         focusable(end, "to " + end);
         // Cells a longer path passes on the way (multi-jump landings).
-        var from = m.path.indexOf(clicks[clicks.length - 1]);
-        for (var i = from + 1; i < m.path.length - 1; i++) {
+        for (var i = k.at + 1; i < m.path.length - 1; i++) {
           mark(m.path[i], "via", true);
           focusable(m.path[i], "through " + m.path[i]);
         }
@@ -157,21 +165,23 @@
       choices.textContent = "";
       clearMarks();
       move.path.forEach(function (c) { mark(c, "chosen", true); });
+      (move.grip || []).forEach(function (c) { mark(c, "chosen", true); });
       var note = document.createElement("p");
       note.className = "small";
       note.id = "chosen-move";
-      note.textContent = "Chosen: " + move.notation + ". Send it, or click a piece to choose again.";
+      note.textContent = "Chosen: " + move.notation + ". Send it, or click the board to choose again.";
       choices.appendChild(note);
       clicks = [];
       candidates = [];
       if (send) send.focus();
     }
 
-    function offer(list) {
+    // Buttons for `list` under `question`; `focus` moves the keyboard there.
+    function offer(list, question, focus) {
       choices.textContent = "";
       var label = document.createElement("p");
       label.className = "small";
-      label.textContent = "Which move?";
+      label.textContent = question;
       choices.appendChild(label);
       list.forEach(function (m) {
         var b = document.createElement("button");
@@ -182,32 +192,55 @@
         b.addEventListener("click", function () { choose(m); });
         choices.appendChild(b);
       });
-      choices.querySelector("button").focus();
+      if (focus) choices.querySelector("button").focus();
+    }
+
+    // The candidates that `cell` continues: it lies further along their path.
+    // A path that reaches it next wins over one that would skip cells on the
+    // way (two jump sequences over the same cells in another order).
+    function continuing(cell) {
+      var next = [];
+      candidates.forEach(function (k) {
+        var at = k.move.path.indexOf(cell, k.at + 1);
+        if (at > k.at) next.push({ move: k.move, at: at, direct: at === k.at + 1 });
+      });
+      var direct = next.filter(function (k) { return k.direct; });
+      return direct.length ? direct : next;
+    }
+
+    // A first click on `cell`: its piece's moves, or what is chosen there.
+    function select(cell) {
+      var starts = startingAt(cell);
+      var held = heldAt(cell);
+      if (!starts.length && !held.length) { showStarts(); return; }
+      if (!starts.length && held.length === 1) { choose(held[0]); return; }
+      showStarts();
+      if (starts.length) {
+        clicks = [cell];
+        candidates = starts.map(function (m) { return { move: m, at: 0 }; });
+        showTargets();
+      } else {
+        mark(cell, "selected", true);
+      }
+      if (held.length) offer(held, starts.length ? "Or:" : "Which move?", !starts.length);
     }
 
     function clicked(cell) {
-      if (clicks.length && cell === clicks[0] && clicks.length === 1) {
+      if (clicks.length === 1 && cell === clicks[0]) {
         showStarts(); // the same piece again: choose another
         return;
       }
-      var starts = moves.filter(function (m) { return m.path[0] === cell; });
-      if (!clicks.length || (starts.length && candidates.every(function (m) { return m.path.indexOf(cell) < 1; }))) {
-        if (!starts.length) { showStarts(); return; }
-        clicks = [cell];
-        candidates = starts;
-        showTargets();
-        return;
-      }
+      var next = clicks.length ? continuing(cell) : [];
+      if (!next.length) { select(cell); return; }
       clicks.push(cell);
-      var fitting = candidates.filter(fits);
-      if (!fitting.length) { clicks.pop(); return; }
-      candidates = fitting;
-      var ending = candidates.filter(function (m) { return last(m) === cell; });
-      var going = candidates.filter(function (m) { return last(m) !== cell; });
+      candidates = next;
+      var ending = candidates.filter(function (k) { return k.at === k.move.path.length - 1; });
+      var going = candidates.filter(function (k) { return k.at < k.move.path.length - 1; });
+      var movesOf = function (list) { return list.map(function (k) { return k.move; }); };
       if (ending.length && !going.length) {
-        if (ending.length === 1) choose(ending[0]); else offer(ending);
+        if (ending.length === 1) choose(ending[0].move); else offer(movesOf(ending), "Which move?", true);
       } else if (ending.length) {
-        offer(candidates); // end here, or go on along a longer path
+        offer(movesOf(candidates), "Which move?", true); // end here, or go on along a longer path
         showTargets();
       } else {
         showTargets(); // a multi-jump: go on to its next landing
