@@ -408,6 +408,42 @@ const RULEBOOKS: &[(&str, &[(&str, &str)])] = &[
     ("trialectic-dame", &[("setup", "2"), ("enclosure", "take"), ("dame_first", "on")]),
 ];
 
+// The seed games name their rulebooks by these indices into `RULEBOOKS`
+// (`rulebook_indices_name_their_games` keeps them in step).
+const CHESS: usize = 0;
+const FAIRSCHACH: usize = 1;
+const VIERSCHACH_TEAMS: usize = 2;
+const VIERSCHACH_FFA: usize = 3;
+const VIERSCHACH_FFA_REMOVE: usize = 4;
+const DREIERSCHACH: usize = 5;
+const DREIERSCHACH_V23: usize = 6;
+const TRI_D_CHESS: usize = 7;
+const DAME: usize = 8;
+const DAME_SETUP_2: usize = 9;
+
+#[test]
+fn rulebook_indices_name_their_games() {
+    // (index, game, which of the game's rulebooks)
+    let named = [
+        (CHESS, "chess", 0),
+        (FAIRSCHACH, "fairschach", 0),
+        (VIERSCHACH_TEAMS, "vierschach", 0),
+        (VIERSCHACH_FFA, "vierschach", 1),
+        (VIERSCHACH_FFA_REMOVE, "vierschach", 2),
+        (DREIERSCHACH, "dreierschach", 0),
+        (DREIERSCHACH_V23, "dreierschach", 1),
+        (TRI_D_CHESS, "tri-d-chess", 0),
+        (DAME, "trialectic-dame", 0),
+        (DAME_SETUP_2, "trialectic-dame", 1),
+    ];
+    assert_eq!(named.len(), RULEBOOKS.len(), "every rulebook has its name");
+    for (index, name, nth) in named {
+        assert_eq!(RULEBOOKS[index].0, name, "RULEBOOKS[{index}]");
+        let before = RULEBOOKS[..index].iter().filter(|(n, _)| *n == name).count();
+        assert_eq!(before, nth, "RULEBOOKS[{index}] is {name}'s rulebook number {nth}");
+    }
+}
+
 fn rulebook(i: usize) -> Box<dyn DynVariant> {
     let (name, options) = RULEBOOKS[i];
     let variant: VariantId = name.parse().expect("a variant");
@@ -535,13 +571,13 @@ async fn play_seed_games() -> Seeds {
     let mut games = Vec::new();
 
     // Chess with tokens, ended by resignation.
-    let chess = create(&api, 0, json!({}), false).await;
+    let chess = create(&api, CHESS, json!({}), false).await;
     play(&api, &chess, 8, &mut rng, &sealing, &mut g).await;
     api.post(&format!("/api/games/{}/resign", chess.id), Some(&chess.tokens["white"]), "").await;
     games.push(chess);
 
     // Fairschach with signed (some sealed) envelopes, then a draw offer.
-    let signed = create(&api, 1, json!({"auth": "signature"}), true).await;
+    let signed = create(&api, FAIRSCHACH, json!({"auth": "signature"}), true).await;
     play(&api, &signed, 4, &mut rng, &sealing, &mut g).await;
     // Signature games take only signed actions: a signed draw offer.
     let turn = api.game(&signed.id, None).await["turn"].as_u64().unwrap() as u32;
@@ -554,16 +590,16 @@ async fn play_seed_games() -> Seeds {
     games.push(signed);
 
     // Fairschach with commit-reveal (some reveals sealed).
-    let mut cr = create(&api, 1, json!({"secrecy": "commit-reveal"}), false).await;
+    let mut cr = create(&api, FAIRSCHACH, json!({"secrecy": "commit-reveal"}), false).await;
     cr.commit_reveal = true;
     play(&api, &cr, 3, &mut rng, &sealing, &mut g).await;
     games.push(cr);
 
     // Vierschach in teams, and free for all with a resignation mid-game.
-    let teams = create(&api, 2, json!({}), false).await;
+    let teams = create(&api, VIERSCHACH_TEAMS, json!({}), false).await;
     play(&api, &teams, 8, &mut rng, &sealing, &mut g).await;
     games.push(teams);
-    for rules in [3, 4] {
+    for rules in [VIERSCHACH_FFA, VIERSCHACH_FFA_REMOVE] {
         let ffa = create(&api, rules, json!({}), false).await;
         play(&api, &ffa, 4, &mut rng, &sealing, &mut g).await;
         let seat = rulebook(rules).seat_names()[1];
@@ -573,23 +609,23 @@ async fn play_seed_games() -> Seeds {
     }
     // Trialectic Dame, setup 2 (placements first), blue resigning mid-game:
     // short, every turn is three pictures.
-    let dame = create(&api, 6, json!({}), false).await;
+    let dame = create(&api, DAME_SETUP_2, json!({}), false).await;
     play(&api, &dame, 4, &mut rng, &sealing, &mut g).await;
-    let seat = rulebook(6).seat_names()[2];
+    let seat = rulebook(DAME_SETUP_2).seat_names()[2];
     api.post(&format!("/api/games/{}/resign", dame.id), Some(&dame.tokens[seat]), "").await;
     play(&api, &dame, 2, &mut rng, &sealing, &mut g).await;
     games.push(dame);
 
     // 3D chess: levels, attack boards, castling after the first pair.
-    let tri_d = create(&api, 5, json!({}), false).await;
+    let tri_d = create(&api, TRI_D_CHESS, json!({}), false).await;
     play(&api, &tri_d, 8, &mut rng, &sealing, &mut g).await;
     games.push(tri_d);
 
     // Dreierschach: V2.2 names ended by Brown's resignation, and V2.3 names.
-    for rules in [5, 6] {
+    for rules in [DREIERSCHACH, DREIERSCHACH_V23] {
         let three = create(&api, rules, json!({}), false).await;
         play(&api, &three, 9, &mut rng, &sealing, &mut g).await;
-        if rules == 5 {
+        if rules == DREIERSCHACH {
             api.post(&format!("/api/games/{}/resign", three.id), Some(&three.tokens["brown"]), "").await;
         }
         games.push(three);
