@@ -42,6 +42,7 @@ pub mod chess;
 pub mod dame;
 pub mod dreierschach;
 pub mod fairschach;
+pub mod mailbox;
 pub(crate) mod notation;
 pub mod record;
 pub mod tour;

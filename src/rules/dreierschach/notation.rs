@@ -39,19 +39,6 @@ pub(crate) const fn board(names: Names) -> &'static Board {
     }
 }
 
-impl From<Kind> for Piece {
-    fn from(kind: Kind) -> Piece {
-        match kind {
-            Kind::Pawn => Piece::Pawn,
-            Kind::Knight => Piece::Knight,
-            Kind::Bishop => Piece::Bishop,
-            Kind::Rook => Piece::Rook,
-            Kind::Queen => Piece::Queen,
-            Kind::King => Piece::King,
-        }
-    }
-}
-
 /// A cell as the reader names it under `names`: letter as its file, number as its rank.
 pub(crate) fn sq(hex: Hex, names: Names) -> Sq {
     let (letter, number) = hex.name_parts(names);

@@ -19,86 +19,8 @@ pub const SEAT_LETTERS: [char; 3] = ['w', 'n', 'b'];
 /// The seat names in seat order (§3).
 pub const SEAT_NAMES: [&str; 3] = ["white", "brown", "black"];
 
-/// A kind of piece.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// Pawn.
-    Pawn = 1,
-    /// Knight.
-    Knight = 2,
-    /// Bishop.
-    Bishop = 3,
-    /// Rook.
-    Rook = 4,
-    /// Queen.
-    Queen = 5,
-    /// King.
-    King = 6,
-}
-
-impl Kind {
-    /// The pieces a pawn may become (§4), in the order moves are listed.
-    pub const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
-
-    /// The English letter (`P N B R Q K`), as the state string writes it.
-    pub const fn letter(self) -> char {
-        match self {
-            Kind::Pawn => 'P',
-            Kind::Knight => 'N',
-            Kind::Bishop => 'B',
-            Kind::Rook => 'R',
-            Kind::Queen => 'Q',
-            Kind::King => 'K',
-        }
-    }
-
-    /// The kind of a state-string letter.
-    pub const fn from_letter(c: u8) -> Option<Kind> {
-        match c {
-            b'P' => Some(Kind::Pawn),
-            b'N' => Some(Kind::Knight),
-            b'B' => Some(Kind::Bishop),
-            b'R' => Some(Kind::Rook),
-            b'Q' => Some(Kind::Queen),
-            b'K' => Some(Kind::King),
-            _ => None,
-        }
-    }
-
-    const fn from_code(code: u8) -> Kind {
-        match code {
-            1 => Kind::Pawn,
-            2 => Kind::Knight,
-            3 => Kind::Bishop,
-            4 => Kind::Rook,
-            5 => Kind::Queen,
-            _ => Kind::King,
-        }
-    }
-}
-
-/// A mailbox cell's content: [`EMPTY`], [`OFF`] or a piece (`seat << 3 | kind`).
-pub(crate) type Content = u8;
-/// An empty cell.
-pub(crate) const EMPTY: Content = 0;
-/// Not a cell of the board.
-pub(crate) const OFF: Content = 0xff;
-
-pub(crate) const fn piece(seat: usize, kind: Kind) -> Content {
-    ((seat as u8) << 3) | kind as u8
-}
-
-pub(crate) const fn owner(c: Content) -> usize {
-    (c >> 3) as usize
-}
-
-pub(crate) const fn kind(c: Content) -> Kind {
-    Kind::from_code(c & 7)
-}
-
-pub(crate) const fn is_piece(c: Content) -> bool {
-    c != EMPTY && c != OFF
-}
+pub use crate::rules::mailbox::Kind;
+pub(crate) use crate::rules::mailbox::{Content, EMPTY, OFF, is_piece, kind, owner, piece};
 
 /// The empty board: cells empty, everything else off.
 pub(crate) static EMPTY_BOARD: [Content; MAILBOX] = {

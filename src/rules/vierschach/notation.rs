@@ -21,19 +21,6 @@ pub(crate) const BOARD: Board = Board {
     bare_pawn_target_is_step: true,
 };
 
-impl From<Kind> for Piece {
-    fn from(kind: Kind) -> Piece {
-        match kind {
-            Kind::Pawn => Piece::Pawn,
-            Kind::Knight => Piece::Knight,
-            Kind::Bishop => Piece::Bishop,
-            Kind::Rook => Piece::Rook,
-            Kind::Queen => Piece::Queen,
-            Kind::King => Piece::King,
-        }
-    }
-}
-
 impl From<Square> for Sq {
     fn from(s: Square) -> Sq {
         Sq { file: s.x(), rank: s.y() }

@@ -10,70 +10,11 @@ use std::fmt;
 
 use super::geometry::{CELLS, SEATS, SQUARES, Square, SquareSet, castling_rooks};
 use super::{Mated, Mode, Vierschach};
+pub use crate::rules::mailbox::Kind;
+pub(crate) use crate::rules::mailbox::{Content as Cell, EMPTY, OFF, is_piece, kind, owner, piece};
 
 /// The seat letters in seat order: South, West, North, East (§3).
 pub const SEAT_LETTERS: [char; 4] = ['s', 'w', 'n', 'e'];
-
-/// A kind of piece.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// Pawn.
-    Pawn = 1,
-    /// Knight.
-    Knight = 2,
-    /// Bishop.
-    Bishop = 3,
-    /// Rook.
-    Rook = 4,
-    /// Queen.
-    Queen = 5,
-    /// King.
-    King = 6,
-}
-
-impl Kind {
-    /// The pieces a pawn may promote to, in the order moves are listed.
-    pub const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
-
-    /// Every kind.
-    pub const ALL: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
-
-    /// The English letter (`P N B R Q K`), as the state string writes it.
-    pub const fn letter(self) -> char {
-        match self {
-            Kind::Pawn => 'P',
-            Kind::Knight => 'N',
-            Kind::Bishop => 'B',
-            Kind::Rook => 'R',
-            Kind::Queen => 'Q',
-            Kind::King => 'K',
-        }
-    }
-
-    /// The kind of an English state-string letter.
-    pub const fn from_letter(c: u8) -> Option<Kind> {
-        match c {
-            b'P' => Some(Kind::Pawn),
-            b'N' => Some(Kind::Knight),
-            b'B' => Some(Kind::Bishop),
-            b'R' => Some(Kind::Rook),
-            b'Q' => Some(Kind::Queen),
-            b'K' => Some(Kind::King),
-            _ => None,
-        }
-    }
-
-    const fn from_code(code: u8) -> Kind {
-        match code {
-            1 => Kind::Pawn,
-            2 => Kind::Knight,
-            3 => Kind::Bishop,
-            4 => Kind::Rook,
-            5 => Kind::Queen,
-            _ => Kind::King,
-        }
-    }
-}
 
 /// A seat's status (§6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -113,29 +54,6 @@ impl Status {
     pub const fn is_down(self) -> bool {
         matches!(self, Status::Mated | Status::Out)
     }
-}
-
-/// A mailbox cell's content: [`EMPTY`], [`OFF`] or a piece (`seat << 3 | kind`).
-pub(crate) type Cell = u8;
-/// An empty square.
-pub(crate) const EMPTY: Cell = 0;
-/// Not a square of the board.
-pub(crate) const OFF: Cell = 0xff;
-
-pub(crate) const fn piece(seat: usize, kind: Kind) -> Cell {
-    ((seat as u8) << 3) | kind as u8
-}
-
-pub(crate) const fn owner(cell: Cell) -> usize {
-    (cell >> 3) as usize
-}
-
-pub(crate) const fn kind(cell: Cell) -> Kind {
-    Kind::from_code(cell & 7)
-}
-
-pub(crate) const fn is_piece(cell: Cell) -> bool {
-    cell != EMPTY && cell != OFF
 }
 
 /// The empty board: squares empty, everything else off.
