@@ -123,13 +123,9 @@ impl Variant for TriDChess {
         if seat != seat_of(state.side) {
             return Vec::new();
         }
-        let mut keyed: Vec<([u8; 24], TdMove)> = Vec::with_capacity(64);
-        moves::for_each_legal(state, &mut |m| {
-            keyed.push((m.sort_key(), m));
-            false
-        });
-        keyed.sort_unstable_by_key(|k| k.0);
-        keyed.into_iter().map(|(_, m)| m).collect()
+        let mut moves = moves::legal_moves(state);
+        moves.sort_unstable_by_key(TdMove::order_key);
+        moves
     }
 
     fn count_legal_moves(&self, state: &TdState, seat: Seat) -> usize {

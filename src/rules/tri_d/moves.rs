@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use super::geometry::{Pin, Square, SquareSet, TABLES, Tables, step};
+use super::geometry::{PINS, Pin, Square, SquareSet, TABLES, Tables, step};
 use super::state::{
     BLACK_LONG, BLACK_SHORT, Bits, Colour, Kind, TdState, WHITE_LONG, WHITE_SHORT, castle_squares, code, colour_of,
     original_pawn_squares,
@@ -67,6 +67,30 @@ impl TdMove {
         let mut w = KeyWriter { buf: &mut key, len: 0 };
         let _ = fmt::Write::write_fmt(&mut w, format_args!("{self}"));
         key
+    }
+
+    /// A key whose order is the byte order of the canonical texts of moves of
+    /// one position (all with the same pending prefix, or none), cheaper than
+    /// [`TdMove::sort_key`]. Square and pin names are prefix-free, so the texts
+    /// compare part by part: the prefix's piece letter, then board moves (`K`,
+    /// `Q`) before piece moves (a file letter), the from and to names, and a
+    /// promotion letter after none.
+    pub fn order_key(&self) -> u32 {
+        let t = &*TABLES;
+        // B < N < Q < R, each after "no letter" (0).
+        let letter = |k: Option<Kind>| match k {
+            None => 0,
+            Some(Kind::Bishop) => 1,
+            Some(Kind::Knight) => 2,
+            Some(Kind::Queen) => 3,
+            Some(_) => 4,
+        };
+        let (from, to) = match self.kind {
+            MoveKind::Board => (t.pin_name_order[self.from as usize] as u32, t.pin_name_order[self.to as usize] as u32),
+            _ => (PINS as u32 + t.name_order[self.from as usize] as u32, t.name_order[self.to as usize] as u32),
+        };
+        let prefix = letter(self.prefix.map(|(_, k)| k));
+        (((prefix << 8 | from) << 8 | to) << 3) | letter(self.promotion)
     }
 
     /// Whether it is a board move.
