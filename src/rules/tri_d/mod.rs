@@ -124,7 +124,8 @@ impl Variant for TriDChess {
             return Vec::new();
         }
         let mut moves = moves::legal_moves(state);
-        moves.sort_unstable_by_key(TdMove::order_key);
+        // The key is worked out once per move, not per comparison.
+        moves.sort_by_cached_key(TdMove::order_key);
         moves
     }
 
