@@ -247,6 +247,11 @@ pub struct Tables {
     /// Per colour and column: the squares from which a pawn of that colour
     /// attacks the column.
     pub pawn_attackers: [[SquareSet; COLUMNS]; 2],
+    /// Per square: its name's place among all square names in byte order, so
+    /// moves sort by their text without writing it.
+    pub name_order: [u8; SQUARES],
+    /// Per pin: its name's place among the pins' names in byte order.
+    pub pin_name_order: [u8; PINS],
 }
 
 /// The geometry tables.
@@ -269,7 +274,10 @@ fn build() -> Tables {
         knight_squares: [0; COLUMNS],
         king_squares: [0; COLUMNS],
         pawn_attackers: [[0; COLUMNS]; 2],
+        name_order: [0; SQUARES],
+        pin_name_order: [0; PINS],
     };
+
     for s in 0..SQUARES as u8 {
         let (x, y) = if s < 48 {
             let b = s / 16;
@@ -283,6 +291,23 @@ fn build() -> Tables {
         t.y[s as usize] = y;
         t.column[s as usize] = y * 6 + x;
         t.column_squares[(y * 6 + x) as usize] |= 1 << s;
+    }
+    // The names as `Square::write_name` writes them (it reads these tables,
+    // so it cannot be called while they are built).
+    let mut by_name: Vec<(String, u8)> = (0..SQUARES as u8)
+        .map(|s| {
+            let (x, y) = (t.x[s as usize], t.y[s as usize]);
+            (format!("{}{y}{}", char::from(FILES[x as usize]), Square(s).level()), s)
+        })
+        .collect();
+    by_name.sort();
+    for (place, (_, s)) in by_name.into_iter().enumerate() {
+        t.name_order[s as usize] = place as u8;
+    }
+    let mut pins: Vec<(String, Pin)> = Pin::all().map(|p| (p.name(), p)).collect();
+    pins.sort();
+    for (place, (_, pin)) in pins.into_iter().enumerate() {
+        t.pin_name_order[pin.0 as usize] = place as u8;
     }
     for c in 0..COLUMNS {
         let (x, y) = ((c % 6) as i8, (c / 6) as i8);
@@ -375,6 +400,14 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), SQUARES, "names are distinct");
+        for s in 0..SQUARES {
+            assert_eq!(sorted[TABLES.name_order[s] as usize], names[s], "the name order");
+        }
+        let mut pins: Vec<String> = Pin::all().map(Pin::name).collect();
+        pins.sort();
+        for p in Pin::all() {
+            assert_eq!(pins[TABLES.pin_name_order[p.0 as usize] as usize], p.name(), "the pins' name order");
+        }
     }
 
     /// §1: a column holds 0 to 4 squares; b0, c0, b9, c9 never hold any.

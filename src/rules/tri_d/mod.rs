@@ -123,13 +123,10 @@ impl Variant for TriDChess {
         if seat != seat_of(state.side) {
             return Vec::new();
         }
-        let mut keyed: Vec<([u8; 24], TdMove)> = Vec::with_capacity(64);
-        moves::for_each_legal(state, &mut |m| {
-            keyed.push((m.sort_key(), m));
-            false
-        });
-        keyed.sort_unstable_by_key(|k| k.0);
-        keyed.into_iter().map(|(_, m)| m).collect()
+        let mut moves = moves::legal_moves(state);
+        // The key is worked out once per move, not per comparison.
+        moves.sort_by_cached_key(TdMove::order_key);
+        moves
     }
 
     fn count_legal_moves(&self, state: &TdState, seat: Seat) -> usize {

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use super::geometry::{Pin, Square, SquareSet, TABLES, Tables, step};
+use super::geometry::{PINS, Pin, Square, SquareSet, TABLES, Tables, step};
 use super::state::{
     BLACK_LONG, BLACK_SHORT, Bits, Colour, Kind, TdState, WHITE_LONG, WHITE_SHORT, castle_squares, code, colour_of,
     original_pawn_squares,
@@ -67,6 +67,30 @@ impl TdMove {
         let mut w = KeyWriter { buf: &mut key, len: 0 };
         let _ = fmt::Write::write_fmt(&mut w, format_args!("{self}"));
         key
+    }
+
+    /// A key whose order is the byte order of the canonical texts of moves of
+    /// one position (all with the same pending prefix, or none), cheaper than
+    /// [`TdMove::sort_key`]. Square and pin names are prefix-free, so the texts
+    /// compare part by part: the prefix's piece letter, then board moves (`K`,
+    /// `Q`) before piece moves (a file letter), the from and to names, and a
+    /// promotion letter after none.
+    pub fn order_key(&self) -> u32 {
+        let t = &*TABLES;
+        // B < N < Q < R, each after "no letter" (0).
+        let letter = |k: Option<Kind>| match k {
+            None => 0,
+            Some(Kind::Bishop) => 1,
+            Some(Kind::Knight) => 2,
+            Some(Kind::Queen) => 3,
+            Some(_) => 4,
+        };
+        let (from, to) = match self.kind {
+            MoveKind::Board => (t.pin_name_order[self.from as usize] as u32, t.pin_name_order[self.to as usize] as u32),
+            _ => (PINS as u32 + t.name_order[self.from as usize] as u32, t.name_order[self.to as usize] as u32),
+        };
+        let prefix = letter(self.prefix.map(|(_, k)| k));
+        (((prefix << 8 | from) << 8 | to) << 3) | letter(self.promotion)
     }
 
     /// Whether it is a board move.
@@ -221,6 +245,56 @@ fn each(mut set: SquareSet, mut f: impl FnMut(u8)) {
     }
 }
 
+/// Calls `f` with each square of `set`, lowest first, until it returns true.
+#[inline]
+fn each_until(mut set: SquareSet, mut f: impl FnMut(u8) -> bool) {
+    while set != 0 {
+        if f(set.trailing_zeros() as u8) {
+            return;
+        }
+        set &= set - 1;
+    }
+}
+
+/// Where the generator's moves go: a callback that may stop the run, or a
+/// counter that takes a piece's moves as one set.
+pub trait Sink {
+    /// Takes one move; true stops the run.
+    fn take(&mut self, mv: TdMove) -> bool;
+
+    /// Takes the plain moves from `from` to every square of `targets`, all
+    /// known to be legal; true stops the run.
+    fn take_all(&mut self, from: u8, targets: SquareSet) -> bool {
+        let mut stop = false;
+        each_until(targets, |to| {
+            stop = self.take(TdMove::new(MoveKind::Normal, from, to));
+            stop
+        });
+        stop
+    }
+}
+
+impl<F: FnMut(TdMove) -> bool + ?Sized> Sink for F {
+    fn take(&mut self, mv: TdMove) -> bool {
+        self(mv)
+    }
+}
+
+/// Counts moves; leaves of a perft are counted, not listed.
+struct Counter(usize);
+
+impl Sink for Counter {
+    fn take(&mut self, _: TdMove) -> bool {
+        self.0 += 1;
+        false
+    }
+
+    fn take_all(&mut self, _: u8, targets: SquareSet) -> bool {
+        self.0 += targets.count_ones() as usize;
+        false
+    }
+}
+
 /// What a board move does besides moving the board: the square sets after it,
 /// the mover's pawn that must promote (carried onto its rank, or left on a
 /// corner the board uncovered), and the opponent's corner pawn whose promotion
@@ -311,6 +385,8 @@ struct Generator<'a> {
     occupied: SquareSet,
     check: bool,
     pinned: u64,
+    /// The squares on which our pawns promote (§5).
+    promotion: SquareSet,
 }
 
 impl<'a> Generator<'a> {
@@ -321,7 +397,10 @@ impl<'a> Generator<'a> {
         let king_col = t.column[(king.trailing_zeros() as usize).min(95)];
         let check = king != 0 && attacked(t, &st.bits, king_col, us.other());
         let pinned = if check || king == 0 { 0 } else { pinned_columns(t, &st.bits, us, king_col) };
-        Generator { t, st, us, them: us.other(), occupied: st.bits.occupied(), check, pinned }
+        // One column per file: the file's promotion rank, on every level.
+        let promotion = (0..6u8)
+            .fold(0, |set, x| set | t.column_squares[(super::state::promotion_rank(&st.pins, us, x) * 6 + x) as usize]);
+        Generator { t, st, us, them: us.other(), occupied: st.bits.occupied(), check, pinned, promotion }
     }
 
     /// Whether the piece move `from` → `to` (with en passant's victim) leaves
@@ -341,22 +420,26 @@ impl<'a> Generator<'a> {
         !in_check(&b, self.us)
     }
 
-    /// Whether a plain piece move is legal.
+    /// Whether no move of the piece (not the king) on `from` can expose the
+    /// king: we are not in check and its column shields the king from no rider.
     #[inline]
-    fn legal(&self, from: u8, to: u8, king: bool) -> bool {
-        if !self.check && !king && self.pinned & (1 << self.t.column[from as usize]) == 0 {
-            return true;
-        }
-        self.safe_after(from, to, None)
+    fn unpinned(&self, from: u8) -> bool {
+        !self.check && self.pinned & (1 << self.t.column[from as usize]) == 0
     }
 
-    /// Calls `emit` with every legal move until it returns true (stop).
-    fn run(&self, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
-        self.run_only(Only::All, emit)
+    /// Whether a plain move of a piece other than the king is legal.
+    #[inline]
+    fn legal(&self, from: u8, to: u8) -> bool {
+        self.unpinned(from) || self.safe_after(from, to, None)
+    }
+
+    /// Calls `sink` with every legal move until it returns true (stop).
+    fn run(&self, sink: &mut impl Sink) -> bool {
+        self.run_only(Only::All, sink)
     }
 
     /// As [`Generator::run`], for the moves `only` selects.
-    fn run_only(&self, only: Only, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
+    fn run_only(&self, only: Only, sink: &mut impl Sink) -> bool {
         let st = self.st;
         let t = self.t;
         let own = st.bits.colour[self.us.index()];
@@ -371,76 +454,73 @@ impl<'a> Generator<'a> {
             pieces &= pieces - 1;
             let col = t.column[from as usize] as usize;
             let kind = Kind::of_code(st.board[from as usize]);
-            let mut stop = false;
-            let mut targets = |set: SquareSet, king: bool, stop: &mut bool| {
-                let mut set = set;
-                while set != 0 && !*stop {
-                    let to = set.trailing_zeros() as u8;
-                    set &= set - 1;
-                    if self.legal(from, to, king) {
-                        *stop = emit(TdMove::new(MoveKind::Normal, from, to));
+            let reach = match kind {
+                Kind::Pawn => {
+                    if self.pawn(from, sink) {
+                        return true;
                     }
+                    continue;
                 }
-            };
-            match kind {
-                Kind::Knight => {
-                    let (cols, n) = &t.knight[col];
-                    for &c in &cols[..*n as usize] {
-                        targets(t.column_squares[c as usize] & free, false, &mut stop);
-                    }
-                }
-                Kind::King => {
-                    let (cols, n) = &t.king[col];
-                    for &c in &cols[..*n as usize] {
-                        targets(t.column_squares[c as usize] & free, true, &mut stop);
-                    }
-                }
-                Kind::Pawn => stop = self.pawn(from, emit),
+                Kind::Knight => t.knight_squares[col],
+                Kind::King => t.king_squares[col],
                 _ => {
                     let dirs = match kind {
                         Kind::Rook => 0..4,
                         Kind::Bishop => 4..8,
                         _ => 0..8,
                     };
+                    let mut reach = 0;
                     for ray in &t.rays[col][dirs] {
                         for c in ray.iter() {
                             let squares = t.column_squares[c as usize];
-                            targets(squares & free, false, &mut stop);
+                            reach |= squares;
                             if squares & self.occupied != 0 {
                                 break;
                             }
                         }
                     }
+                    reach
                 }
-            }
+            } & free;
+            let stop = if kind != Kind::King && self.unpinned(from) {
+                // No move of this piece can expose the king: all of them at once.
+                sink.take_all(from, reach)
+            } else {
+                let mut stop = false;
+                each_until(reach, |to| {
+                    stop = self.safe_after(from, to, None) && sink.take(TdMove::new(MoveKind::Normal, from, to));
+                    stop
+                });
+                stop
+            };
             if stop {
                 return true;
             }
         }
         match only {
-            Only::All => self.castling(emit) || self.boards(emit),
-            Only::Castling => self.castling(emit),
-            Only::Boards => self.boards(emit),
+            Only::All => self.castling(sink) || self.boards(sink),
+            Only::Castling => self.castling(sink),
+            Only::Boards => self.boards(sink),
             Only::From(_) => false,
         }
     }
 
     /// Emits a pawn's move to `to`, as four promotions on its promotion rank.
-    fn pawn_to(&self, kind: MoveKind, from: u8, to: u8, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
+    fn pawn_to(&self, kind: MoveKind, from: u8, to: u8, sink: &mut impl Sink) -> bool {
         let mv = TdMove::new(kind, from, to);
-        if self.st.on_promotion_rank(self.us, Square(to)) {
+        if self.promotion & (1 << to) != 0 {
             for k in Kind::PROMOTIONS {
-                if emit(TdMove { promotion: Some(k), ..mv }) {
+                if sink.take(TdMove { promotion: Some(k), ..mv }) {
                     return true;
                 }
             }
             false
         } else {
-            emit(mv)
+            sink.take(mv)
         }
     }
 
-    fn pawn(&self, from: u8, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
+    fn pawn(&self, from: u8, sink: &mut impl Sink) -> bool {
         let (t, st) = (self.t, self.st);
         let col = t.column[from as usize];
         let fwd = self.us.forward();
@@ -451,7 +531,7 @@ impl<'a> Generator<'a> {
             while steps != 0 {
                 let to = steps.trailing_zeros() as u8;
                 steps &= steps - 1;
-                if self.legal(from, to, false) && self.pawn_to(MoveKind::Normal, from, to, emit) {
+                if self.legal(from, to) && self.pawn_to(MoveKind::Normal, from, to, sink) {
                     return true;
                 }
             }
@@ -464,7 +544,7 @@ impl<'a> Generator<'a> {
                 while steps != 0 {
                     let to = steps.trailing_zeros() as u8;
                     steps &= steps - 1;
-                    if self.legal(from, to, false) && self.pawn_to(MoveKind::DoubleStep, from, to, emit) {
+                    if self.legal(from, to) && self.pawn_to(MoveKind::DoubleStep, from, to, sink) {
                         return true;
                     }
                 }
@@ -476,7 +556,7 @@ impl<'a> Generator<'a> {
                 while takes != 0 {
                     let to = takes.trailing_zeros() as u8;
                     takes &= takes - 1;
-                    if self.legal(from, to, false) && self.pawn_to(MoveKind::Normal, from, to, emit) {
+                    if self.legal(from, to) && self.pawn_to(MoveKind::Normal, from, to, sink) {
                         return true;
                     }
                 }
@@ -492,7 +572,7 @@ impl<'a> Generator<'a> {
                 while lands != 0 {
                     let to = lands.trailing_zeros() as u8;
                     lands &= lands - 1;
-                    if self.safe_after(from, to, Some(ep.0)) && self.pawn_to(MoveKind::EnPassant, from, to, emit) {
+                    if self.safe_after(from, to, Some(ep.0)) && self.pawn_to(MoveKind::EnPassant, from, to, sink) {
                         return true;
                     }
                 }
@@ -501,7 +581,7 @@ impl<'a> Generator<'a> {
         false
     }
 
-    fn castling(&self, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
+    fn castling(&self, sink: &mut impl Sink) -> bool {
         let st = self.st;
         let (short, long) = match self.us {
             Colour::White => (WHITE_SHORT, WHITE_LONG),
@@ -524,7 +604,7 @@ impl<'a> Generator<'a> {
         };
         if st.castling & short != 0 && safe(short_rook) && after(short_rook, short_rook) {
             let mv = TdMove::new(MoveKind::CastleShort, king.0, short_rook.0);
-            if emit(mv) {
+            if sink.take(mv) {
                 return true;
             }
         }
@@ -534,12 +614,12 @@ impl<'a> Generator<'a> {
             && safe(long_target)
             && after(long_target, long_rook)
         {
-            return emit(TdMove::new(MoveKind::CastleLong, king.0, long_target.0));
+            return sink.take(TdMove::new(MoveKind::CastleLong, king.0, long_target.0));
         }
         false
     }
 
-    fn boards(&self, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
+    fn boards(&self, sink: &mut impl Sink) -> bool {
         let st = self.st;
         for from in st.boards() {
             let carried = from.squares() & self.occupied;
@@ -585,11 +665,11 @@ impl<'a> Generator<'a> {
                 let mv = TdMove::new(MoveKind::Board, from.0, to.0);
                 if fx.own_promotion.is_some() {
                     for k in Kind::PROMOTIONS {
-                        if emit(TdMove { promotion: Some(k), ..mv }) {
+                        if sink.take(TdMove { promotion: Some(k), ..mv }) {
                             return true;
                         }
                     }
-                } else if emit(mv) {
+                } else if sink.take(mv) {
                     return true;
                 }
             }
@@ -598,23 +678,21 @@ impl<'a> Generator<'a> {
     }
 }
 
+/// Calls `f` with the position whose moves are generated and the prefix they
+/// carry: `st` itself, or with a pending promotion each of the four promoted
+/// positions in turn, until `f` returns true; returns whether it stopped.
+fn each_promoted(st: &TdState, mut f: impl FnMut(&TdState, Option<(Square, Kind)>) -> bool) -> bool {
+    match st.pending {
+        None => f(st, None),
+        Some(p) => Kind::PROMOTIONS.into_iter().any(|k| f(&promote_pending(st, p, k), Some((p, k)))),
+    }
+}
+
 /// Calls `emit` with every legal move of the side to move (with the pending
 /// promotion's prefix, when one is pending) until it returns true; returns
 /// whether it stopped early.
-pub fn for_each_legal(st: &TdState, emit: &mut dyn FnMut(TdMove) -> bool) -> bool {
-    match st.pending {
-        None => Generator::new(st).run(emit),
-        Some(p) => {
-            for k in Kind::PROMOTIONS {
-                let promoted = promote_pending(st, p, k);
-                let stopped = Generator::new(&promoted).run(&mut |mv| emit(TdMove { prefix: Some((p, k)), ..mv }));
-                if stopped {
-                    return true;
-                }
-            }
-            false
-        }
-    }
+pub fn for_each_legal(st: &TdState, emit: &mut impl FnMut(TdMove) -> bool) -> bool {
+    each_promoted(st, |s, prefix| Generator::new(s).run(&mut |mv| emit(TdMove { prefix, ..mv })))
 }
 
 /// The position with the pending pawn on `p` promoted to `kind`, nothing
@@ -639,12 +717,9 @@ pub fn legal_moves(st: &TdState) -> Vec<TdMove> {
 
 /// How many legal moves the side to move has.
 pub fn count_legal(st: &TdState) -> usize {
-    let mut n = 0;
-    for_each_legal(st, &mut |_| {
-        n += 1;
-        false
-    });
-    n
+    let mut n = Counter(0);
+    each_promoted(st, |s, _| Generator::new(s).run(&mut n));
+    n.0
 }
 
 /// Whether the side to move has a legal move.

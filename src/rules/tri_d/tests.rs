@@ -291,6 +291,7 @@ fn s5_pending_promotion() {
     assert!(moves.iter().all(|m| m.starts_with("a8B=")), "every move names the piece first");
     assert!(moves.contains(&"a8B=N;d0KL1-d1W".to_owned()));
     assert!(moves.contains(&"a8B=Q;a8B-a1W".to_owned()), "the new queen may move at once");
+    assert!(moves.windows(2).all(|w| w[0] < w[1]), "sorted by byte value with the prefix");
     let refusal = refused(&after, "d0KL1-d1W").to_string();
     assert!(refusal.contains("a8B=Q;"), "{refusal}");
     let (promoted, _) = play(&after, "a8B=N;d0KL1-d1W");
@@ -308,6 +309,8 @@ fn s5_carried_onto_the_promotion_rank() {
     let st = pos(&["wQL1", "wKL1", "bQL6", "bKL4"], &["Kd0KL1", "kb8B", "Pe7KL4"], "w - - - - 0 20");
     let moves: Vec<String> = legal(&st).into_iter().filter(|m| m.starts_with("KL4-KL6")).collect();
     assert_eq!(moves, sorted(&["KL4-KL6=B", "KL4-KL6=N", "KL4-KL6=Q", "KL4-KL6=R"]));
+    let all = legal(&st);
+    assert!(all.windows(2).all(|w| w[0] < w[1]), "board moves, promotions and piece moves in byte order");
     let (after, _) = play(&st, "KL4-KL6=Q");
     assert!(after.contains("bKL6:1Q/2"), "{after}");
 }
