@@ -21,6 +21,7 @@ pub const SEAT_NAMES: [&str; 3] = ["white", "brown", "black"];
 
 pub use crate::rules::mailbox::Kind;
 pub(crate) use crate::rules::mailbox::{Content, EMPTY, OFF, is_piece, kind, owner, piece};
+use crate::rules::mailbox::{read_counter, read_row, write_row};
 
 /// The empty board: cells empty, everything else off.
 pub(crate) static EMPTY_BOARD: [Content; MAILBOX] = {
@@ -274,14 +275,6 @@ impl DsState {
     }
 }
 
-/// A non-negative decimal without sign or leading zero.
-fn read_counter(text: &str) -> Option<u32> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
-        return None;
-    }
-    text.parse().ok()
-}
-
 /// The cells of row `y` (letter), from the lowest number.
 fn row(y: u8) -> impl Iterator<Item = Hex> {
     (0..13).filter_map(move |x| Hex::new(x, i16::from(y)))
@@ -297,46 +290,18 @@ fn read_placement(text: &str, board: &mut [Content; MAILBOX], problems: &mut Vec
         let y = 12 - i as u8;
         let cells: Vec<Hex> = row(y).collect();
         let letter = char::from(b'a' + y);
-        let b = row_text.as_bytes();
-        let (mut at, mut j) = (0, 0);
-        let mut bad = None;
-        while j < b.len() {
-            if b[j].is_ascii_digit() {
-                let start = j;
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
+        match read_row(row_text, &SEAT_LETTERS, 13, "cells") {
+            Err(why) => problems.push(format!("row {letter} ({row_text:?}): {why}")),
+            Ok(contents) if contents.len() != cells.len() => problems.push(format!(
+                "row {letter} ({row_text:?}) covers {} cells, it has {}",
+                contents.len(),
+                cells.len()
+            )),
+            Ok(contents) => {
+                for (h, c) in cells.iter().zip(contents) {
+                    board[h.cell()] = c;
                 }
-                let digits = &row_text[start..j];
-                let n: usize = digits.parse().unwrap_or(0);
-                if n == 0 || digits.starts_with('0') || n > 13 {
-                    bad = Some(format!("bad run of empty cells {digits:?}"));
-                    break;
-                }
-                at += n;
-            } else {
-                let (Some(&s), Some(&k)) = (b.get(j), b.get(j + 1)) else {
-                    bad = Some(format!("a piece is two letters; {:?} is cut short", &row_text[j..]));
-                    break;
-                };
-                let seat = SEAT_LETTERS.iter().position(|&c| c as u8 == s);
-                let (Some(seat), Some(k)) = (seat, Kind::from_letter(k)) else {
-                    bad = Some(format!(
-                        "{:?} is not a piece (seat letter w, n or b, then K, Q, R, B, N or P)",
-                        String::from_utf8_lossy(&b[j..j + 2])
-                    ));
-                    break;
-                };
-                if let Some(h) = cells.get(at) {
-                    board[h.cell()] = piece(seat, k);
-                }
-                at += 1;
-                j += 2;
             }
-        }
-        if let Some(why) = bad {
-            problems.push(format!("row {letter} ({row_text:?}): {why}"));
-        } else if at != cells.len() {
-            problems.push(format!("row {letter} ({row_text:?}) covers {at} cells, it has {}", cells.len()));
         }
     }
 }
@@ -405,23 +370,7 @@ impl fmt::Display for DsState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::with_capacity(200);
         for y in (0..13u8).rev() {
-            let mut empty = 0;
-            for h in row(y) {
-                let c = self.board[h.cell()];
-                if is_piece(c) {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(SEAT_LETTERS[owner(c)]);
-                    out.push(kind(c).letter());
-                } else {
-                    empty += 1;
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
+            write_row(&mut out, row(y).map(|h| self.board[h.cell()]), &SEAT_LETTERS);
             if y > 0 {
                 out.push('/');
             }

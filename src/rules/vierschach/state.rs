@@ -12,6 +12,7 @@ use super::geometry::{CELLS, SEATS, SQUARES, Square, SquareSet, castling_rooks};
 use super::{Mated, Mode, Vierschach};
 pub use crate::rules::mailbox::Kind;
 pub(crate) use crate::rules::mailbox::{Content as Cell, EMPTY, OFF, is_piece, kind, owner, piece};
+use crate::rules::mailbox::{read_counter, read_row, write_row};
 
 /// The seat letters in seat order: South, West, North, East (§3).
 pub const SEAT_LETTERS: [char; 4] = ['s', 'w', 'n', 'e'];
@@ -345,14 +346,6 @@ pub(crate) fn seat_name(seat: usize) -> &'static str {
     ["south", "west", "north", "east"][seat]
 }
 
-/// A non-negative decimal without sign or leading zero.
-fn read_counter(text: &str) -> Option<u32> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
-        return None;
-    }
-    text.parse().ok()
-}
-
 fn read_placement(text: &str, board: &mut [Cell; CELLS], problems: &mut Vec<String>) {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 14 {
@@ -362,48 +355,19 @@ fn read_placement(text: &str, board: &mut [Cell; CELLS], problems: &mut Vec<Stri
     for (i, rank_text) in ranks.iter().enumerate() {
         let y = 13 - i as u8;
         let squares: Vec<Square> = (0..14).filter_map(|x| Square::new(x, y)).collect();
-        let mut at = 0;
-        let b = rank_text.as_bytes();
-        let mut j = 0;
-        let mut bad = None;
-        while j < b.len() {
-            if b[j].is_ascii_digit() {
-                let start = j;
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let digits = &rank_text[start..j];
-                let n: usize = digits.parse().unwrap_or(0);
-                if n == 0 || digits.starts_with('0') || n > 14 {
-                    bad = Some(format!("bad run of empty squares {digits:?}"));
-                    break;
-                }
-                at += n;
-            } else {
-                let (Some(&s), Some(&k)) = (b.get(j), b.get(j + 1)) else {
-                    bad = Some(format!("a piece is two letters; {:?} is cut short", &rank_text[j..]));
-                    break;
-                };
-                let seat = SEAT_LETTERS.iter().position(|&c| c as u8 == s);
-                let (Some(seat), Some(k)) = (seat, Kind::from_letter(k)) else {
-                    bad = Some(format!(
-                        "{:?} is not a piece (seat letter s, w, n or e, then K, Q, R, B, N or P)",
-                        String::from_utf8_lossy(&b[j..j + 2])
-                    ));
-                    break;
-                };
-                if let Some(sq) = squares.get(at) {
-                    board[sq.cell()] = piece(seat, k);
-                }
-                at += 1;
-                j += 2;
-            }
-        }
         let rank = y + 1;
-        if let Some(why) = bad {
-            problems.push(format!("rank {rank} ({rank_text:?}): {why}"));
-        } else if at != squares.len() {
-            problems.push(format!("rank {rank} ({rank_text:?}) covers {at} squares, it has {}", squares.len()));
+        match read_row(rank_text, &SEAT_LETTERS, 14, "squares") {
+            Err(why) => problems.push(format!("rank {rank} ({rank_text:?}): {why}")),
+            Ok(contents) if contents.len() != squares.len() => problems.push(format!(
+                "rank {rank} ({rank_text:?}) covers {} squares, it has {}",
+                contents.len(),
+                squares.len()
+            )),
+            Ok(contents) => {
+                for (sq, c) in squares.iter().zip(contents) {
+                    board[sq.cell()] = c;
+                }
+            }
         }
     }
 }
@@ -473,24 +437,11 @@ impl fmt::Display for VsState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::with_capacity(200);
         for y in (0..14u8).rev() {
-            let mut empty = 0;
-            for x in 0..14u8 {
-                let Some(sq) = Square::new(x, y) else { continue };
-                let c = self.board[sq.cell()];
-                if is_piece(c) {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(SEAT_LETTERS[owner(c)]);
-                    out.push(kind(c).letter());
-                } else {
-                    empty += 1;
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
+            write_row(
+                &mut out,
+                (0..14u8).filter_map(|x| Square::new(x, y)).map(|sq| self.board[sq.cell()]),
+                &SEAT_LETTERS,
+            );
             if y > 0 {
                 out.push('/');
             }
