@@ -18,48 +18,16 @@ mod oracle_ply;
 #[path = "common/oracle_run.rs"]
 mod oracle_run;
 
-use fairsteward::rules::{DynVariant, Options, VariantId};
-use serde_json::Value;
+use fairsteward::rules::VariantId;
 
-fn oracle(args: &[&str]) -> Vec<Value> {
-    oracle_run::lines("dreierschach_oracle/games.py", args)
-}
-
-fn rulebook(options: &Value) -> Box<dyn DynVariant> {
-    let mut o = Options::new();
-    for (k, v) in options.as_object().expect("options object") {
-        o = o.set(k, v.as_str().expect("option value"));
-    }
-    VariantId::Dreierschach.rulebook(&o).unwrap_or_else(|e| panic!("{options}: {e}"))
-}
-
-/// Compares one ply of an oracle game; returns what disagrees.
-fn compare_ply(line: &Value) -> Vec<String> {
-    oracle_ply::compare(&*rulebook(&line["options"]), line, &format!("options {}", line["options"]))
-}
+const ORACLE: &str = "dreierschach_oracle/games.py";
 
 fn games(args: &[&str]) {
-    let lines = oracle(args);
-    assert!(lines.len() > 1000, "only {} plies", lines.len());
-    oracle_run::agree(&lines, compare_ply);
+    oracle_ply::games(ORACLE, VariantId::Dreierschach, args);
 }
 
 fn perft(depth: &str) {
-    let lines = oracle(&["perft", "--depth", depth]);
-    let mut issues = Vec::new();
-    for line in &lines {
-        let rules = rulebook(&line["options"]);
-        let state = oracle_ply::text(line, "state");
-        let depth = line["depth"].as_u64().expect("depth") as u32;
-        let nodes = line["nodes"].as_u64().expect("nodes");
-        match rules.perft(&state, depth) {
-            Ok(n) if n == nodes => {}
-            other => {
-                issues.push(format!("{} {state} perft {depth}: oracle {nodes}, engine {other:?}", line["options"]))
-            }
-        }
-    }
-    assert!(issues.is_empty(), "{}", issues.join("\n"));
+    oracle_ply::perft(ORACLE, VariantId::Dreierschach, depth);
 }
 
 #[test]

@@ -14,27 +14,17 @@
 //!
 //! Both go through [`DynVariant`], the face the CLI and the steward use.
 
-use std::path::Path;
-use std::process::Command;
-
 use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;
 
 #[path = "common/oracle_ply.rs"]
 mod oracle_ply;
+#[path = "common/oracle_run.rs"]
+mod oracle_run;
 #[path = "common/perft_data.rs"]
 mod perft_data;
 
-fn oracle(args: &[&str]) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = Command::new("python3")
-        .arg(root.join("tools/tri_d_oracle/oracle.py"))
-        .args(args)
-        .output()
-        .expect("python3 runs (scripts/test installs it)");
-    assert!(output.status.success(), "the oracle failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).expect("UTF-8")
-}
+const ORACLE: &str = "tri_d_oracle/oracle.py";
 
 fn rules() -> Box<dyn DynVariant> {
     VariantId::TriDChess.rulebook(&Options::new()).unwrap()
@@ -45,27 +35,16 @@ fn rules() -> Box<dyn DynVariant> {
 /// double step.
 fn games(args: &[&str]) -> (usize, [usize; 3]) {
     let rules = rules();
-    let lines: Vec<Value> = oracle(args)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("oracle line {l:?}: {e}")))
-        .collect();
+    let lines = oracle_run::lines(ORACLE, args);
     let mut seen = [0usize; 3];
-    let mut issues = Vec::new();
     for line in &lines {
         let legal = line["legal"].as_array().expect("legal");
         let any = |f: &dyn Fn(&str) -> bool| legal.iter().any(|m| f(m.as_str().unwrap_or("")));
         seen[0] += usize::from(any(&|m| m.starts_with('Q') || m.starts_with('K')));
         seen[1] += usize::from(any(&|m| m.contains(';')));
         seen[2] += usize::from(line["state"].as_str().and_then(|s| s.split(' ').nth(4)) != Some("-"));
-        issues.extend(oracle_ply::compare(&*rules, line, "tri-d-chess"));
     }
-    assert!(
-        issues.is_empty(),
-        "{} disagreements in {} plies; the first:\n{}",
-        issues.len(),
-        lines.len(),
-        issues.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
-    );
+    oracle_run::agree(&lines, |line| oracle_ply::compare(&*rules, line, "tri-d-chess"));
     (lines.len(), seen)
 }
 
@@ -83,8 +62,8 @@ fn perft_against_the_oracle(max_depth: u32, max_nodes: u64) {
                 continue;
             }
             let ours = rules.perft(&state, depth).expect("state");
-            let theirs: u64 =
-                oracle(&["perft", "--state", &state, "--depth", &depth.to_string()]).trim().parse().unwrap();
+            let count = oracle_run::lines(ORACLE, &["perft", "--state", &state, "--depth", &depth.to_string()]);
+            let theirs = count.first().and_then(Value::as_u64).expect("the oracle prints a count");
             if ours != nodes || theirs != nodes {
                 issues.push(format!("{id} perft {depth}: file {nodes}, engine {ours}, oracle {theirs}"));
             }

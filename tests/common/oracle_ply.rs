@@ -1,9 +1,52 @@
 //! One ply of an oracle's random game (`tools/*_oracle/`), compared with the
 //! engine through [`DynVariant`]: the state reads back unchanged, the legal
 //! lists are equal, and the state and outcome after the oracle's move agree.
+#![allow(dead_code)]
 
-use fairsteward::rules::DynVariant;
+use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;
+
+use super::oracle_run;
+
+/// `variant`'s rulebook with the options of an oracle line (`{"name": "value"}`).
+pub fn rulebook(variant: VariantId, options: &Value) -> Box<dyn DynVariant> {
+    let mut o = Options::new();
+    for (k, v) in options.as_object().expect("options object") {
+        o = o.set(k, v.as_str().expect("option value"));
+    }
+    variant.rulebook(&o).unwrap_or_else(|e| panic!("{options}: {e}"))
+}
+
+/// Runs the oracle's random games (`tools/<script>` with `args`, more than
+/// 1000 plies) and compares every ply with `variant` under the ply's options.
+#[track_caller]
+pub fn games(script: &str, variant: VariantId, args: &[&str]) {
+    let lines = oracle_run::lines(script, args);
+    assert!(lines.len() > 1000, "only {} plies", lines.len());
+    oracle_run::agree(&lines, |line| {
+        compare(&*rulebook(variant, &line["options"]), line, &format!("options {}", line["options"]))
+    });
+}
+
+/// Runs the oracle's perft (`tools/<script> perft --depth <depth>`) and
+/// compares each position's count with `variant`'s under its options.
+#[track_caller]
+pub fn perft(script: &str, variant: VariantId, depth: &str) {
+    let mut issues = Vec::new();
+    for line in &oracle_run::lines(script, &["perft", "--depth", depth]) {
+        let rules = rulebook(variant, &line["options"]);
+        let state = text(line, "state");
+        let depth = line["depth"].as_u64().expect("depth") as u32;
+        let nodes = line["nodes"].as_u64().expect("nodes");
+        match rules.perft(&state, depth) {
+            Ok(n) if n == nodes => {}
+            other => {
+                issues.push(format!("{} {state} perft {depth}: oracle {nodes}, engine {other:?}", line["options"]))
+            }
+        }
+    }
+    assert!(issues.is_empty(), "{}", issues.join("\n"));
+}
 
 /// The string at `key` of `v`.
 pub fn text(v: &Value, key: &str) -> String {
