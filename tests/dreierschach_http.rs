@@ -26,16 +26,16 @@
 //! order... is not Black: White scores 3, Black 1, Brown 0.
 
 mod common;
+#[path = "common/dreierschach_game.rs"]
+mod dreierschach_game;
 #[path = "common/in_process.rs"]
 mod in_process;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
 use common::{MAIL_DOMAIN, Part, Server, eventually_within, parse_mail, spool_files};
-use fairsteward::config::{Config, Overrides, RawConfig};
-use fairsteward::steward::{Credential, MoveRequest, NewGame, NewSeat, Submission};
+use fairsteward::steward::{Credential, MoveRequest, NewGame, Submission};
 use serde_json::{Value, json};
 
 /// The start, `rules/dreierschach.md` §9.
@@ -47,26 +47,8 @@ const SEATS: [&str; 3] = ["white", "brown", "black"];
 const PLAYERS: [(&str, &str); 3] =
     [("Wilma", "wilma@example.org"), ("Bruno", "bruno@example.org"), ("Berta", "berta@example.org")];
 
-/// The game: each turn's move as sent, in several of §8's notations, and as the
-/// steward writes it (from-to).
-const PLAY: [(&str, &str); 16] = [
-    ("Sc2", "a3-c2"),
-    ("4h5", "h4-h5"),
-    ("m12-m11", "m12-m11"),
-    ("Nf4", "c2-f4"),
-    ("e1e2", "e1-e2"),
-    ("l12xl11", "l12-l11"),
-    ("Sf4-i6", "f4-i6"),
-    ("e2-e3", "e2-e3"),
-    ("12k11", "k12-k11"),
-    ("S7d8", "a7-d8"),
-    ("e3-e4+", "e3-e4"),
-    ("j12-j11", "j12-j11"),
-    ("Nd8-f7", "d8-f7"),
-    ("f2-f3", "f2-f3"),
-    ("i12-i11", "i12-i11"),
-    ("Sh6#", "f7-h6"),
-];
+/// The game: `common/dreierschach_game.rs`'s smothered mate.
+const PLAY: [(&str, &str); 16] = dreierschach_game::MATE;
 
 /// The width and height of a PNG.
 #[track_caller]
@@ -281,20 +263,12 @@ async fn a_draw_needs_all_three_and_scores_1_1_1() {
 async fn a_timeout_is_a_resignation_at_that_moment() {
     let dir = tempfile::tempdir().unwrap();
     let start: chrono::DateTime<Utc> = "2026-12-01T12:00:00Z".parse().unwrap();
-    let mut config =
-        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
-            .unwrap();
-    config.clock = fairsteward::clock::Clock::manual(start);
-    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let config = in_process::config_at(dir.path(), start);
+    let steward = in_process::open(&config);
     let mut options = std::collections::BTreeMap::new();
     options.insert("clock".to_owned(), json!({"kind": "days_per_move", "days": 1}));
-    let seat = |(name, email): (&str, &str)| NewSeat {
-        name: name.into(),
-        email: email.into(),
-        public_key: None,
-        time_zone: None,
-    };
-    let seats = PLAYERS.iter().copied().map(seat).collect();
+    // `in_process::seat` gives each player the address PLAYERS lists.
+    let seats = PLAYERS.iter().map(|(name, _)| in_process::seat(name)).collect();
     let created = steward.create_game(NewGame { variant: "dreierschach".into(), options, seats }, start).await.unwrap();
     let id = created.game.id.clone();
     let line = ["a3-d4", "e1-e2", "m12-m11", "d4-f7", "e2-e3", "l12-l11", "f7-h6"];

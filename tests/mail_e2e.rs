@@ -10,6 +10,8 @@
 //! mailbox of `moves-…`, which is the one the IMAP door reads.
 
 mod common;
+#[path = "common/dreierschach_game.rs"]
+mod dreierschach_game;
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -693,24 +695,7 @@ async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
 /// notations of `rules/dreierschach.md` §8.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_three_seat_game_played_to_mate_over_smtp_and_imap() {
-    const LINE: [(&str, &str); 16] = [
-        ("Sc2", "a3-c2"),
-        ("4h5", "h4-h5"),
-        ("m12-m11", "m12-m11"),
-        ("Nf4", "c2-f4"),
-        ("e1e2", "e1-e2"),
-        ("l12xl11", "l12-l11"),
-        ("Sf4-i6", "f4-i6"),
-        ("e2-e3", "e2-e3"),
-        ("12k11", "k12-k11"),
-        ("S7d8", "a7-d8"),
-        ("e3-e4+", "e3-e4"),
-        ("j12-j11", "j12-j11"),
-        ("Nd8-f7", "d8-f7"),
-        ("f2-f3", "f2-f3"),
-        ("i12-i11", "i12-i11"),
-        ("Sh6#", "f7-h6"),
-    ];
+    const LINE: [(&str, &str); 16] = dreierschach_game::MATE;
     let stack = stack();
     let moves = unique("m");
     let users = [unique("wilma"), unique("bruno"), unique("berta")];

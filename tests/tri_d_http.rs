@@ -13,6 +13,8 @@
 //! the level left out where one fits, German levels, castling, board moves.
 
 mod common;
+#[path = "common/in_process.rs"]
+mod in_process;
 
 use std::time::Duration;
 
@@ -167,27 +169,16 @@ async fn a_game_over_http_to_checkmate() {
 /// unit test of the rules, `s9_timeout`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_clock_runs_as_in_chess() {
-    use std::sync::Arc;
-
     use chrono::Utc;
-    use fairsteward::config::{Config, Overrides, RawConfig};
     use fairsteward::steward::NewGame;
+    use in_process::seat;
 
     let dir = tempfile::tempdir().unwrap();
     let start: chrono::DateTime<Utc> = "2026-11-23T12:00:00Z".parse().unwrap();
-    let mut config =
-        Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.path().to_owned()), listen: None })
-            .unwrap();
-    config.clock = fairsteward::clock::Clock::manual(start);
-    let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();
+    let config = in_process::config_at(dir.path(), start);
+    let steward = in_process::open(&config);
     let mut options = std::collections::BTreeMap::new();
     options.insert("clock".to_owned(), json!({"kind": "days_per_move", "days": 1}));
-    let seat = |name: &str| fairsteward::steward::NewSeat {
-        name: name.to_owned(),
-        email: format!("{}@example.org", name.to_lowercase()),
-        public_key: None,
-        time_zone: None,
-    };
     let created = steward
         .create_game(
             NewGame { variant: "tri-d-chess".into(), options, seats: vec![seat("Wanda"), seat("Boris")] },
