@@ -200,6 +200,9 @@ impl fmt::Display for Failure {
     }
 }
 
+/// The most SMTP connections kept open at once.
+const POOL_SIZE: u32 = 4;
+
 /// Hands mails to an SMTP server; cheap to clone (the connection pool is shared).
 #[derive(Clone)]
 pub struct SmtpSink {
@@ -231,7 +234,7 @@ impl SmtpSink {
             .tls(tls)
             .timeout(Some(config.timeout))
             // A few connections, closed after a minute of quiet.
-            .pool_config(PoolConfig::new().max_size(4).idle_timeout(Duration::from_secs(60)));
+            .pool_config(PoolConfig::new().max_size(POOL_SIZE).idle_timeout(Duration::from_secs(60)));
         if let Some((user, password)) = &config.credentials {
             builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
         }
@@ -253,7 +256,19 @@ impl SmtpSink {
             .parse()
             .map_err(|e| Failure::Mail(format!("recipient {recipient:?} is not a mail address: {e}")))?;
         let envelope = Envelope::new(Some(self.sender.clone()), vec![to]).map_err(|e| Failure::Mail(e.to_string()))?;
-        match self.transport.send_raw(&envelope, message).await {
+        let mut sent = self.transport.send_raw(&envelope, message).await;
+        // A server that takes only so many mails in one session (OpenSMTPD: 100, and
+        // many providers) answers 4xx on a pooled connection that has reached it;
+        // lettre closes a connection that got an error answer, so the next attempt
+        // takes a fresh one (or another parked one) and goes through at once, where
+        // a pause would hold the whole queue back for a second or more.
+        for _ in 0..POOL_SIZE {
+            match &sent {
+                Err(e) if e.is_transient() => sent = self.transport.send_raw(&envelope, message).await,
+                _ => break,
+            }
+        }
+        match sent {
             Ok(_) => Ok(()),
             Err(e) if e.is_permanent() => Err(Failure::Mail(format!("{}: {}", self.server, error_chain(&e)))),
             Err(e) => Err(Failure::Server(format!("{}: {}", self.server, error_chain(&e)))),
