@@ -5,8 +5,10 @@
 //!
 //! 1. Moves accepted per second over HTTP: the steward runs in this process
 //!    (`fairsteward::server::serve` on 127.0.0.1:0, a temporary data directory,
-//!    the store as configured: WAL, `synchronous = FULL`, one transaction per
-//!    move, the outbox drainer spooling the turn mails). 64 games (half chess,
+//!    the store as configured: WAL, every commit's WAL synced before its callers
+//!    hear of it (by the store's sync thread, as `synchronous = FULL` would inside
+//!    the commit), one transaction per move, the outbox drainer spooling the turn
+//!    mails). 64 games (half chess,
 //!    half Fairschach) are played by 16 concurrent client tasks, each owning 4
 //!    games; a client posts random legal moves (xorshift64, fixed seed; the next
 //!    state is computed with the library's rulebook, so no GET is needed) and
@@ -454,7 +456,10 @@ fn main() {
         RAW_WINDOW.as_secs()
     );
     println!("  another thread writing and fsyncing 3 KB files in a loop beside (as the outbox drainer spools mails)");
-    println!("Both: WAL + synchronous=FULL, a fresh database under {} (same file system)", dir.path().display());
+    println!(
+        "Both: WAL, each commit synced before it is answered (raw: synchronous=FULL; the steward: its sync thread), a fresh database under {} (same file system)",
+        dir.path().display()
+    );
     println!("{ROUNDS} rounds, HTTP and raw alternating");
     println!("Conditions at start: {}", conditions(dir.path()));
     println!();
