@@ -404,7 +404,14 @@ impl Steward {
 
     /// Signs the transcript head of `game` (the newest entry) and returns it.
     fn sign_head(&self, tx: &Tx<'_>, game: &GameId) -> Result<Head, StewardError> {
-        let (seq, hash) = tx.head(game)?.ok_or_else(|| internal(format!("game {game} has no transcript")))?;
+        let (seq, hash, signed) =
+            tx.head_and_signature(game)?.ok_or_else(|| internal(format!("game {game} has no transcript")))?;
+        // Signed already in this transaction (a move that resolved its turn signs
+        // the head for the board mails, then again as the command ends): Ed25519
+        // signatures are deterministic, so signing again would write the same.
+        if let Some(signature) = signed {
+            return Ok(Head { seq, hash, signature });
+        }
         let message = crate::protocol::transcript::head_message(game.as_str(), seq, &hash);
         let signature = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, self.keys.sign(&message));
         tx.sign_event(game, seq, &signature)?;

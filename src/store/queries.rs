@@ -227,6 +227,29 @@ pub struct InboundRow {
 /// The open transaction, with the store's operations.
 pub struct Tx<'c>(pub(super) &'c Transaction<'c>);
 
+/// `query_row` through the connection's statement cache: rusqlite's own
+/// `Connection::query_row` parses and plans its SQL anew on every call, which
+/// for the few single-row reads of every move (the seat's token, the move
+/// already given, the transcript's head, the clock) showed in the store thread's
+/// profile.
+pub(super) trait QueryRowCached {
+    /// As `rusqlite::Connection::query_row`, with the statement cached.
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
+}
+
+impl QueryRowCached for rusqlite::Connection {
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.prepare_cached(sql)?.query_row(params, f)
+    }
+}
+
 fn options_json(options: &Options) -> String {
     let map: serde_json::Map<String, serde_json::Value> =
         options.iter().map(|(k, v)| (k.to_owned(), serde_json::Value::from(v))).collect();
@@ -483,7 +506,7 @@ impl<'c> Tx<'c> {
     pub fn seat_with_token(&self, game: &GameId, token_hash: &str) -> Result<Option<Seat>, StoreError> {
         let seat: Option<i64> = self
             .0
-            .query_row(
+            .query_row_cached(
                 "SELECT seat FROM seats WHERE game_id = ?1 AND token_hash = ?2",
                 params![game.as_str(), token_hash],
                 |r| r.get(0),
@@ -524,7 +547,7 @@ impl<'c> Tx<'c> {
     pub fn move_of(&self, game: &GameId, turn: u32, seat: Seat) -> Result<Option<MoveRow>, StoreError> {
         Ok(self
             .0
-            .query_row(
+            .query_row_cached(
                 "SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
                 params![game.as_str(), turn, seat.index() as i64],
                 move_row,
@@ -764,10 +787,26 @@ impl<'c> Tx<'c> {
     pub fn head(&self, game: &GameId) -> Result<Option<(u32, String)>, StoreError> {
         Ok(self
             .0
-            .query_row(
+            .query_row_cached(
                 "SELECT seq, hash FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
                 |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    /// The newest transcript entry of a game: its sequence number, hash and
+    /// signature (`None` until the steward signs it).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn head_and_signature(&self, game: &GameId) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
+        Ok(self
+            .0
+            .query_row_cached(
+                "SELECT seq, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
+                [game.as_str()],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?)
     }
@@ -779,7 +818,7 @@ impl<'c> Tx<'c> {
     pub fn signed_head(&self, game: &GameId) -> Result<Option<(u32, String, String)>, StoreError> {
         Ok(self
             .0
-            .query_row(
+            .query_row_cached(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 AND signature IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
@@ -793,7 +832,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors; a receipt without an entry is a corrupt store.
     pub fn entry_with_receipt(&self, game: &GameId, receipt: &str) -> Result<String, StoreError> {
         self.0
-            .query_row(
+            .query_row_cached(
                 "SELECT hash FROM events WHERE game_id = ?1 AND json_extract(body, '$.receipt') = ?2 ORDER BY seq LIMIT 1",
                 params![game.as_str(), receipt],
                 |r| r.get(0),
@@ -932,7 +971,7 @@ impl<'c> Tx<'c> {
         let (turn, started) = (format!("{game}.%.{seat}.turn@%"), format!("{game}.%.{seat}.started@%"));
         Ok(self
             .0
-            .query_row(
+            .query_row_cached(
                 "SELECT message_id, subject FROM outbox WHERE game_id = ?1 AND (message_id LIKE ?2 OR message_id LIKE ?3)
                  ORDER BY id DESC LIMIT 1",
                 params![game.as_str(), turn, started],

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
-use super::queries::{Tx, corrupt, parse_time, seat_of, time_text};
+use super::queries::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
 use crate::ids::GameId;
 use crate::rules::Seat;
 
@@ -66,7 +66,9 @@ impl Tx<'_> {
     pub fn is_alias(&self, player: &str, alias: &str) -> Result<bool, StoreError> {
         Ok(self
             .0
-            .query_row("SELECT 1 FROM aliases WHERE player = ?1 AND alias = ?2", params![player, alias], |_| Ok(()))
+            .query_row_cached("SELECT 1 FROM aliases WHERE player = ?1 AND alias = ?2", params![player, alias], |_| {
+                Ok(())
+            })
             .optional()?
             .is_some())
     }
@@ -134,7 +136,7 @@ impl Tx<'_> {
     pub fn address_request(&self, id: i64) -> Result<Option<AddressRequestRow>, StoreError> {
         let row = self
             .0
-            .query_row(
+            .query_row_cached(
                 "SELECT id, kind, game_id, seat, player, address, requested_at, confirmed_at
                  FROM address_requests WHERE id = ?1",
                 [id],
