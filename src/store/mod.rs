@@ -189,8 +189,6 @@ where
     }
 }
 
-/// The store thread: runs the closures waiting, a group at a time, until every
-/// handle is gone.
 /// The WAL's size, in pages, past which the store thread checkpoints the WAL
 /// itself after a commit (SQLite's default for every commit is 1 000).
 const INLINE_CHECKPOINT_PAGES: i64 = 4000;
@@ -258,7 +256,10 @@ fn syncs(wal: &Path, to_sync: &mpsc::Receiver<Answers>, durable: &AtomicU64) {
                 None => std::fs::File::open(wal).and_then(|f| {
                     let synced = f.sync_data();
                     file = Some(f);
-                    synced
+                    // The WAL may be new (a new database, or the last connection
+                    // removed it at shutdown): its name must be on disk too, as
+                    // SQLite itself makes sure when it syncs a new WAL.
+                    synced.and_then(|()| sync_directory_of(wal))
                 }),
             };
             match synced {
@@ -283,6 +284,14 @@ fn syncs(wal: &Path, to_sync: &mpsc::Receiver<Answers>, durable: &AtomicU64) {
     }
 }
 
+/// Syncs the directory holding `file`, so that a new file's name is durable.
+fn sync_directory_of(file: &Path) -> std::io::Result<()> {
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// The store thread: runs the closures waiting, a group at a time, until every
+/// handle is gone, and passes each group's results on to the sync thread.
 fn serve(
     mut conn: Connection,
     inbox: &mpsc::Receiver<Box<dyn Job>>,
