@@ -79,6 +79,22 @@ pub enum Sink {
 }
 
 impl Sink {
+    /// Makes every mail delivered so far durable: an SMTP server's 250 already
+    /// says so; the spool's renames need a sync of its directory, one for a
+    /// whole page of mails rather than one each.
+    async fn settle(&self) -> Result<(), Failure> {
+        match self {
+            Sink::Spool(dir) => {
+                let dir = dir.clone();
+                tokio::task::spawn_blocking(move || super::spool::sync(&dir))
+                    .await
+                    .unwrap_or_else(|e| Err(std::io::Error::other(e)))
+                    .map_err(|e| Failure::Server(format!("cannot sync the spool: {e}")))
+            }
+            Sink::Smtp(_) => Ok(()),
+        }
+    }
+
     /// Where mails go, for log lines.
     pub fn describe(&self) -> String {
         match self {
@@ -88,7 +104,8 @@ impl Sink {
     }
 
     /// Hands one mail over (and logs it): `message` is the row's message,
-    /// opened if it was sealed. `Ok` only once the sink has it for good.
+    /// opened if it was sealed. `Ok` once the sink has it; for good once
+    /// [`Sink::settle`] has returned `Ok` after it.
     async fn deliver(&self, row: &OutboxRow, message: Vec<u8>) -> Result<(), Failure> {
         match self {
             Sink::Spool(dir) => {
@@ -357,6 +374,15 @@ impl Drainer {
                         break;
                     }
                 }
+            }
+            if !sent.is_empty()
+                && let Err(e) = self.sink.settle().await
+            {
+                // Not durably delivered: they stay unsent and go again (same bytes).
+                tracing::warn!(error = %e, mails = sent.len(), "mail delivery failed; the queue waits");
+                failed.extend(sent.drain(..).map(|id| (id, e.to_string())));
+                unneeded.clear();
+                pass.stopped = true;
             }
             pass.delivered += sent.len();
             // One commit: what was delivered, what failed, and the next page.

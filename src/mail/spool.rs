@@ -22,7 +22,9 @@ pub fn file_for(dir: &Path, message_id: &str) -> PathBuf {
     dir.join(format!("{name}.eml"))
 }
 
-/// Writes one message durably into the spool and returns its path.
+/// Writes one message into the spool and returns its path: its bytes are on
+/// disk, its name is once [`sync`] has run after it (the outbox writes a page of
+/// mails, then syncs the directory once before it marks them sent).
 ///
 /// # Errors
 /// File system errors.
@@ -36,10 +38,17 @@ pub fn write(dir: &Path, message_id: &str, message: &[u8]) -> std::io::Result<Pa
     file.write_all(message)?;
     file.sync_all()?;
     std::fs::rename(&tmp, &path)?;
-    // The rename is durable only once the directory is: otherwise a power loss
-    // could undo it after the outbox marked the mail sent.
-    std::fs::File::open(dir)?.sync_all()?;
     Ok(path)
+}
+
+/// Makes the names of the messages written so far durable. A rename is durable
+/// only once its directory is: otherwise a power loss could undo it after the
+/// outbox marked the mail sent.
+///
+/// # Errors
+/// File system errors.
+pub fn sync(dir: &Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
 }
 
 #[cfg(test)]
