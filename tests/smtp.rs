@@ -123,6 +123,18 @@ async fn wait_for_mail(
     }
 }
 
+/// An SMTP sink to the stack's server, sending as `from`.
+fn sink_to(stack: &Stack, from: &lettre::message::Mailbox) -> SmtpSink {
+    let config = SmtpConfig::from_raw(RawSmtp {
+        host: Some(stack.smtp_host.clone()),
+        port: Some(stack.smtp_port),
+        tls: Some(TlsMode::None),
+        ..RawSmtp::default()
+    })
+    .unwrap();
+    SmtpSink::new(&config, from).unwrap()
+}
+
 fn count(boxes: &BTreeMap<String, Vec<Received>>) -> usize {
     boxes.values().map(Vec::len).sum()
 }
@@ -501,14 +513,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     })
     .unwrap();
     assert!(!row.message.windows(4).any(|w| w == b"\x89PNG"), "the queued mail carries no PNG");
-    let config = SmtpConfig::from_raw(RawSmtp {
-        host: Some(stack.smtp_host.clone()),
-        port: Some(stack.smtp_port),
-        tls: Some(TlsMode::None),
-        ..RawSmtp::default()
-    })
-    .unwrap();
-    let sink = SmtpSink::new(&config, &from).unwrap();
+    let sink = sink_to(&stack, &from);
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("steward.db")).unwrap();
     let queued = row.clone();
@@ -557,14 +562,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
 async fn a_servers_limit_of_mails_per_session_costs_no_pause() {
     let stack = stack();
     let user = unique("session");
-    let config = SmtpConfig::from_raw(RawSmtp {
-        host: Some(stack.smtp_host.clone()),
-        port: Some(stack.smtp_port),
-        tls: Some(TlsMode::None),
-        ..RawSmtp::default()
-    })
-    .unwrap();
-    let sink = SmtpSink::new(&config, &format!("moves@{DOMAIN}").parse().unwrap()).unwrap();
+    let sink = sink_to(&stack, &format!("moves@{DOMAIN}").parse().unwrap());
     const MAILS: usize = 230;
     for n in 0..MAILS {
         let message = format!(
@@ -617,14 +615,7 @@ async fn a_refused_mail_is_held_back_and_the_others_go_on() {
         })
         .await
         .unwrap();
-    let config = SmtpConfig::from_raw(RawSmtp {
-        host: Some(stack.smtp_host.clone()),
-        port: Some(stack.smtp_port),
-        tls: Some(TlsMode::None),
-        ..RawSmtp::default()
-    })
-    .unwrap();
-    let sink = SmtpSink::new(&config, &format!("moves@{DOMAIN}").parse().unwrap()).unwrap();
+    let sink = sink_to(&stack, &format!("moves@{DOMAIN}").parse().unwrap());
     let keys = std::sync::Arc::new(fairsteward::protocol::StewardKeys::load_or_create(dir.path()).unwrap());
     let mut drainer = Drainer::new(store.clone(), Sink::Smtp(sink), keys);
     assert_eq!(drainer.pass().await.unwrap(), Pass { delivered: 2, refused: 1, stopped: false });

@@ -666,6 +666,20 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 
+    /// A kept HTTP request of one or a few bytes.
+    fn inbound(body: Vec<u8>) -> InboundRow {
+        InboundRow {
+            id: 0,
+            received_at: chrono::Utc::now(),
+            door: "http".into(),
+            game_id: None,
+            size: body.len() as i64,
+            body,
+            sealed: false,
+            outcome: "accepted".into(),
+        }
+    }
+
     /// Writers at once, in shared groups: each hears its result only after the
     /// WAL holding its commit was synced, i.e. after the durable count passed
     /// every commit made before its closure ran.
@@ -679,16 +693,7 @@ mod tests {
                 let counter = store.clone();
                 let before = store
                     .transaction(move |tx| {
-                        tx.insert_inbound(&InboundRow {
-                            id: 0,
-                            received_at: chrono::Utc::now(),
-                            door: "http".into(),
-                            game_id: None,
-                            size: 1,
-                            body: vec![n],
-                            sealed: false,
-                            outcome: "accepted".into(),
-                        })?;
+                        tx.insert_inbound(&inbound(vec![n]))?;
                         Ok::<_, StoreError>(counter.commits())
                     })
                     .await
@@ -800,16 +805,7 @@ mod tests {
         let before = store.commits();
         let r: Result<(), StoreError> = store
             .transaction(|tx| {
-                tx.insert_inbound(&InboundRow {
-                    id: 0,
-                    received_at: chrono::Utc::now(),
-                    door: "http".into(),
-                    game_id: None,
-                    size: 1,
-                    body: b"x".to_vec(),
-                    sealed: false,
-                    outcome: "accepted".into(),
-                })?;
+                tx.insert_inbound(&inbound(b"x".to_vec()))?;
                 Err(StoreError::Corrupt("abandon".into()))
             })
             .await;

@@ -785,14 +785,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn head(&self, game: &GameId) -> Result<Option<(u32, String)>, StoreError> {
-        Ok(self
-            .0
-            .query_row_cached(
-                "SELECT seq, hash FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
-                [game.as_str()],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?)
+        Ok(self.head_and_signature(game)?.map(|(seq, hash, _)| (seq, hash)))
     }
 
     /// The newest transcript entry of a game: its sequence number, hash and
