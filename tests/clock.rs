@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use fairsteward::clock::Clock;
-use fairsteward::config::{Config, Overrides, RawConfig, RawHttp};
+use fairsteward::config::{Config, Overrides, RawConfig, RawHttp, RawSchedule};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -126,12 +126,18 @@ impl Lab {
     }
 
     /// Starts the steward (again) on a fresh port; it sweeps once before serving.
+    /// Its scheduled sweep never comes in a test's lifetime: the tests sweep
+    /// with `fairsteward sweep` at the times they choose, and the default
+    /// schedule (every five minutes of the system clock) would now and then run
+    /// a sweep in the server at the same moment, taking the reminders that the
+    /// test's own sweep is about to send.
     async fn start(&mut self) {
         assert!(self.server.is_none(), "already running");
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let raw = RawConfig {
             http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
+            schedule: RawSchedule { sweep: Some("0 0 0 1 1 * 2099".into()), ..RawSchedule::default() },
             ..RawConfig::default()
         };
         let mut config = Config::from_raw(
