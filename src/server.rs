@@ -171,14 +171,28 @@ fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool.
+/// Where the outbox goes: the SMTP server of `[mail.smtp]`, or else the spool
+/// (rid of the temporary files a crash left there).
 ///
 /// # Errors
 /// The SMTP transport cannot be set up (say, an unreadable `ca_file`).
 pub fn sink(config: &Config) -> anyhow::Result<Sink> {
     Ok(match &config.smtp {
         Some(smtp) => Sink::Smtp(SmtpSink::new(smtp, &config.mail_from)?),
-        None => Sink::Spool(config.spool_dir.clone()),
+        None => {
+            // A write cut short by a crash left its temporary file; an hour is
+            // far longer than any write of a mail takes.
+            match crate::mail::spool::remove_leftovers(&config.spool_dir, std::time::Duration::from_secs(3600)) {
+                Ok(0) => {}
+                Ok(n) => {
+                    tracing::info!(files = n, spool = %config.spool_dir.display(), "removed temporary files a crash left in the spool")
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, spool = %config.spool_dir.display(), "cannot look for leftover temporary files in the spool")
+                }
+            }
+            Sink::Spool(config.spool_dir.clone())
+        }
     })
 }
 
