@@ -289,8 +289,8 @@ fn glyph(c: char) -> Option<(f32, &'static str)> {
 
 /// A number for the SVG text: at most two decimals, no trailing zeros, so equal
 /// inputs always print the same. Written from whole hundredths: formatting the
-/// float with `{:.2}` took the standard library's exact (Dragon) path, a tenth
-/// of a drawing's time.
+/// float with `{:.2}` took the standard library's exact (Dragon) path, which
+/// was most of the time spent making a picture's SVG in the profile.
 fn num(v: f32) -> String {
     let hundredths = (v * 100.0).round() as i64;
     let sign = if hundredths < 0 { "-" } else { "" };
@@ -1004,6 +1004,8 @@ mod tests {
     use resvg::{tiny_skia, usvg};
 
     use super::*;
+    use crate::render::fixtures::{four_armies, hexagons, kings_at_home, triangles, two_levels};
+    use crate::rules::{Options, Point, VariantId};
 
     /// What `num` wrote before: the float rounded to hundredths, formatted with
     /// two decimals, trailing zeros and point trimmed.
@@ -1030,8 +1032,6 @@ mod tests {
             assert_eq!(num(v), num_by_float_formatting(v), "{v}");
         }
     }
-    use crate::render::fixtures::{four_armies, hexagons, kings_at_home, triangles, two_levels};
-    use crate::rules::{Options, Point, VariantId};
 
     fn c(file: u8, rank: u8) -> Cell {
         Cell { file, rank, level: 0 }
