@@ -551,8 +551,6 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     assert!(arrived.trim_end().ends_with(sent.replace("\r\n", "\n").trim_end()), "the message arrives unchanged");
 }
 
-/// A mail the server cannot take (here: a recipient that is no address) is held
-/// back on its own; the mails behind it go out.
 /// OpenSMTPD takes at most 100 mails in one SMTP session and answers the next
 /// with 452 ("Too many messages per session"); so do many providers, at their own
 /// numbers. The sink's pooled connection reaches that limit on a busy day: the mail
@@ -580,6 +578,8 @@ async fn a_servers_limit_of_mails_per_session_costs_no_pause() {
     assert_eq!(ids.len(), MAILS, "each mail arrives once");
 }
 
+/// A mail the server cannot take (here: a recipient that is no address) is held
+/// back on its own; the mails behind it go out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_mail_is_held_back_and_the_others_go_on() {
     use fairsteward::mail::outbox::{Drainer, Pass, Sink};
