@@ -4,8 +4,8 @@
 //! report and asserts nothing about time.
 //!
 //! 1. Maildir throughput. A steward on a temporary data directory
-//!    (`fairsteward::server::open`, the store as configured: WAL,
-//!    `synchronous = FULL`) with `GAMES` Fairschach games; for each game, one reply
+//!    (`fairsteward::server::open`, the store as configured: WAL, each commit
+//!    synced by the store's sync thread before its callers hear of it) with `GAMES` Fairschach games; for each game, one reply
 //!    per seat to its start mail, shaped like the fixtures in
 //!    `tests/fixtures/mail/` (a Gmail-like `multipart/alternative` with
 //!    quoted-printable text and HTML, or an iPhone-like quoted-printable
@@ -479,7 +479,7 @@ fn main() {
         "  top-posted move, signature, quoted board; each to the seat's reply capability. One maildir::sweep over new/ is timed:"
     );
     println!(
-        "  parse + read + capability check + durable store (WAL, synchronous=FULL) + rename to cur/; no outbox drainer running."
+        "  parse + read + capability check + durable store (WAL, synced before answering) + rename to cur/; no outbox drainer running."
     );
     println!(
         "  Data directory under {} ; {cores} cores. In memory: the same bytes, {PARSE_PASSES} passes, best of 3.",
