@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod background;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -52,14 +52,11 @@ pub enum PictureError {
 enum Priority {
     /// On tokio's blocking pool: someone waits for the picture (the web door).
     Asked,
-    /// Each on a thread of its own at a lower scheduling priority: a mail's
-    /// picture gives way to the moves and answers being served.
+    /// On the background threads ([`crate::background`]), at the lowest
+    /// scheduling priority: a mail's picture gives way to the moves and
+    /// answers being served.
     Background,
 }
-
-/// How much lower than the steward's other threads a background render runs
-/// (a nice value; a thread may lower its own priority without privileges).
-const BACKGROUND_NICE: i32 = 10;
 
 /// The bounded renderer and its cache; share it behind an `Arc`.
 pub struct Pictures {
@@ -115,9 +112,9 @@ impl Pictures {
         }
     }
 
-    /// The same renderer drawing in the background: each render on a thread of
-    /// its own at a lower scheduling priority (nice +10), so that pictures for
-    /// mails, which nobody waits for, give way to the moves being answered.
+    /// The same renderer drawing in the background ([`crate::background`], nice
+    /// +19), so that pictures for mails, which nobody waits for, give way to the
+    /// moves being answered.
     pub fn in_background(self) -> Pictures {
         Pictures { priority: Priority::Background, ..self }
     }
@@ -158,17 +155,9 @@ impl Pictures {
             Priority::Asked => tokio::task::spawn_blocking(draw)
                 .await
                 .map_err(|e| RenderError::Encode(format!("the render did not finish: {e}")))??,
-            Priority::Background => {
-                let (done, drawn) = tokio::sync::oneshot::channel();
-                std::thread::Builder::new()
-                    .name("picture".into())
-                    .spawn(move || {
-                        lower_own_priority();
-                        let _ = done.send(draw());
-                    })
-                    .map_err(|e| RenderError::Encode(format!("cannot start a render: {e}")))?;
-                drawn.await.map_err(|_| RenderError::Encode("the render did not finish".into()))??
-            }
+            Priority::Background => crate::background::run(draw)
+                .await
+                .map_err(|e| RenderError::Encode(format!("the render did not finish: {e}")))??,
         };
         let png: Arc<[u8]> = png.into();
         let bytes = png.len();
@@ -184,20 +173,6 @@ impl Pictures {
 
     fn lookup(&self, key: &Key) -> Option<Arc<[u8]>> {
         self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key)
-    }
-}
-
-/// Lowers the calling thread's scheduling priority by [`BACKGROUND_NICE`]
-/// (Linux: a thread's own nice value); a failure leaves it as it was.
-fn lower_own_priority() {
-    // SAFETY: gettid and setpriority only read their arguments; the thread id
-    // is the caller's own.
-    let done = unsafe {
-        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, BACKGROUND_NICE)
-    };
-    if done != 0 {
-        tracing::debug!(error = %std::io::Error::last_os_error(), "a background render runs at normal priority");
     }
 }
 
