@@ -19,6 +19,7 @@
 
 mod clock;
 mod migrations;
+mod picture_files;
 mod pictures;
 mod queries;
 mod senders;
@@ -32,6 +33,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
+pub use picture_files::PictureFiles;
 pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use queries::{
     CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
@@ -470,8 +472,13 @@ impl Store {
             }
         }
         migrations::migrate(&mut conn, path).map_err(damaged("opening"))?;
-        for suffix in ["", "-wal", "-shm"] {
+        let pictures = PictureFiles::of(path);
+        let pictures = std::fs::read_dir(pictures.dir()).into_iter().flatten().flatten().map(|e| e.path());
+        for suffix in ["", "-wal", "-shm", "-pictures"] {
             let file = PathBuf::from(format!("{}{suffix}", path.display()));
+            make_private(&file).map_err(|e| StoreError::Io(file, e))?;
+        }
+        for file in pictures {
             make_private(&file).map_err(|e| StoreError::Io(file, e))?;
         }
         // The checkpoints run beside the store thread (see `checkpoints`); the
