@@ -597,6 +597,7 @@ async fn a_refused_mail_is_held_back_and_the_others_go_on() {
         subject: format!("mail {n}"),
         message: format!("From: moves@{DOMAIN}\r\nTo: {to}\r\nSubject: mail {n}\r\nMessage-ID: <8KQ2ZJ.{n}.0.turn.{user}@{DOMAIN}>\r\n\r\nbody\r\n")
             .into_bytes(),
+        letter: None,
         sealed: false,
         picture: None,
     }

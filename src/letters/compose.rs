@@ -21,6 +21,13 @@
 //! The MIME boundaries derive from the Message-ID, so the same mail always
 //! formats to the same bytes.
 //!
+//! **Board mails are queued as letters.** [`queue`] checks the recipient and
+//! keeps the mail as a [`Letter`] (everything it is formatted from, the
+//! template variables as JSON) instead of formatting it in the steward's
+//! transaction; the outbox drainer formats it with [`Letter::format`] and
+//! stores the bytes before the first handover. [`compose`] formats the same
+//! letter at once, for the mails that are sealed as they are queued.
+//!
 //! **The picture is not in the queued bytes.** A board mail is queued with a
 //! placeholder line ([`picture_placeholder`]) as the image part's base64 body,
 //! and its outbox row names the picture ([`BoardPicture`]); the outbox drainer
@@ -127,7 +134,10 @@ impl MailKind {
 pub enum ComposeError {
     /// The template failed to render.
     #[error("template {0}: {1}")]
-    Template(&'static str, minijinja::Error),
+    Template(String, minijinja::Error),
+    /// A queued letter's variables could not be written or read back.
+    #[error("letter: {0}")]
+    Context(String),
     /// lettre refused the message.
     #[error("message: {0}")]
     Message(#[from] lettre::error::Error),
@@ -189,8 +199,11 @@ fn message_id(from: &Mailbox, game: &GameId, turn: u32, seat: usize, kind: MailK
     format!("{game}.{turn}.{seat}.{}{extra}@{}", kind.as_str(), from.email.domain())
 }
 
-fn render(template: &'static str, context: &minijinja::Value) -> Result<String, ComposeError> {
-    templates().get_template(template).and_then(|t| t.render(context)).map_err(|e| ComposeError::Template(template, e))
+fn render(template: &str, context: &minijinja::Value) -> Result<String, ComposeError> {
+    templates()
+        .get_template(template)
+        .and_then(|t| t.render(context))
+        .map_err(|e| ComposeError::Template(template.to_owned(), e))
 }
 
 /// `Name <address>`, checked by the validator game creation uses
@@ -236,55 +249,163 @@ pub fn compose(d: Draft<'_>) -> Result<OutboxRow, ComposeError> {
 /// # Errors
 /// A template or address problem.
 pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, ComposeError> {
-    let body = render(d.template, &d.context)?;
-    let to = recipient(d.to_name, d.to_email)?;
-    let id = message_id(d.from, d.game, d.turn, d.seat, d.kind, suffix);
-    let mut builder = Message::builder()
-        .from(d.from.clone())
-        .to(to)
-        .subject(header_text(&d.subject))
-        .date(d.date.into())
-        .message_id(Some(format!("<{id}>")));
-    if let Some(reply_to) = d.extras.reply_to {
-        builder = builder.reply_to(reply_to);
-    }
-    if d.kind != MailKind::Started {
-        let root = format!("<{}>", message_id(d.from, d.game, 0, d.seat, MailKind::Started, ""));
+    let (letter, mut row) = Letter::of(d, suffix)?;
+    row.message = letter.format()?;
+    Ok(row)
+}
+
+/// As [`compose_with_suffix`], but the mail is queued as its [`Letter`], to be
+/// composed by the outbox drainer: what the templates and lettre cost is paid
+/// off the store thread, once, before the mail's first handover. The
+/// recipient's address is checked now.
+///
+/// # Errors
+/// An address problem.
+pub fn queue_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, ComposeError> {
+    let (letter, mut row) = Letter::of(d, suffix)?;
+    row.letter = Some(letter.to_json()?);
+    Ok(row)
+}
+
+/// As [`queue_with_suffix`] without a suffix.
+///
+/// # Errors
+/// An address problem.
+pub fn queue(d: Draft<'_>) -> Result<OutboxRow, ComposeError> {
+    queue_with_suffix(d, "")
+}
+
+/// A mail as what to say, not yet its bytes: everything [`compose`] formats
+/// it from, the template variables as JSON. The outbox keeps it (as JSON)
+/// until the drainer formats it ([`Letter::format`]) and stores the bytes,
+/// which every handover then uses: a resend is byte for byte the first.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Letter {
+    from: Person,
+    to: Person,
+    subject: String,
+    date: DateTime<Utc>,
+    message_id: String,
+    /// The game's first mail to the seat, which this one follows.
+    thread_root: Option<String>,
+    /// The player's mail this answers, checked.
+    answers: Option<String>,
+    reply_to: Option<Person>,
+    template: String,
+    html: Option<String>,
+    /// The picture's content key, when the HTML shows it.
+    picture: Option<String>,
+    context: serde_json::Value,
+}
+
+impl Letter {
+    /// The letter of `d` and the outbox row it goes in (with neither bytes nor
+    /// letter yet).
+    fn of(d: Draft<'_>, suffix: &str) -> Result<(Letter, OutboxRow), ComposeError> {
+        let to = recipient(d.to_name, d.to_email)?;
+        let id = message_id(d.from, d.game, d.turn, d.seat, d.kind, suffix);
+        let thread_root =
+            (d.kind != MailKind::Started).then(|| message_id(d.from, d.game, 0, d.seat, MailKind::Started, ""));
         // A player's Message-ID of any length would make one unfoldable line.
-        let theirs = d
+        let answers = d
             .extras
             .answers
-            .as_deref()
             .filter(|a| a.len() <= MAX_ANSWERED_ID && a.chars().all(|c| c.is_ascii_graphic() && !"<>".contains(c)));
-        match theirs {
-            Some(theirs) => {
-                builder = builder.in_reply_to(format!("<{theirs}>")).references(format!("{root} <{theirs}>"))
-            }
-            None => builder = builder.in_reply_to(root.clone()).references(root),
-        }
+        let picture = d.extras.html.and(d.extras.picture);
+        let context = serde_json::to_value(&d.context).map_err(|e| ComposeError::Context(e.to_string()))?;
+        let letter = Letter {
+            from: Person::of(d.from),
+            to: Person::of(&to),
+            subject: header_text(&d.subject),
+            date: d.date,
+            message_id: id.clone(),
+            thread_root,
+            answers,
+            reply_to: d.extras.reply_to.as_ref().map(Person::of),
+            template: d.template.to_owned(),
+            html: d.extras.html.map(str::to_owned),
+            picture: picture.as_ref().map(|p| p.key.clone()),
+            context,
+        };
+        let row = OutboxRow {
+            id: 0,
+            message_id: id,
+            game_id: d.game.to_string(),
+            recipient: d.to_email.to_owned(),
+            subject: d.subject,
+            message: Vec::new(),
+            letter: None,
+            sealed: false,
+            picture,
+        };
+        Ok((letter, row))
     }
-    let (message, picture) = match d.extras.html {
-        None => (builder.header(ContentType::TEXT_PLAIN).body(body)?, None),
-        Some(name) => {
-            let picture = d.extras.picture;
-            let context = minijinja::context! { board_image => picture.is_some(), ..d.context };
-            let html = templates()
-                .get_template(name)
-                .and_then(|t| t.render(&context))
-                .map_err(|e| ComposeError::Template(name, e))?;
-            (builder.multipart(alternative(&id, body, html, picture.as_ref()))?, picture)
+
+    fn to_json(&self) -> Result<String, ComposeError> {
+        serde_json::to_string(self).map_err(|e| ComposeError::Context(e.to_string()))
+    }
+
+    /// The letter a queued row holds.
+    ///
+    /// # Errors
+    /// The text is not a letter (written by another version, or damaged).
+    pub fn from_json(text: &str) -> Result<Letter, ComposeError> {
+        serde_json::from_str(text).map_err(|e| ComposeError::Context(format!("not a queued letter: {e}")))
+    }
+
+    /// The mail's bytes (RFC 5322), with the picture's placeholder if it has one.
+    ///
+    /// # Errors
+    /// A template or address problem.
+    pub fn format(&self) -> Result<Vec<u8>, ComposeError> {
+        let context = minijinja::Value::from(minijinja::value::Serde(&self.context));
+        let body = render(&self.template, &context)?;
+        let mut builder = Message::builder()
+            .from(self.from.mailbox()?)
+            .to(self.to.mailbox()?)
+            .subject(self.subject.clone())
+            .date(self.date.into())
+            .message_id(Some(format!("<{}>", self.message_id)));
+        if let Some(reply_to) = &self.reply_to {
+            builder = builder.reply_to(reply_to.mailbox()?);
         }
-    };
-    Ok(OutboxRow {
-        id: 0,
-        message_id: id,
-        game_id: d.game.to_string(),
-        recipient: d.to_email.to_owned(),
-        subject: d.subject,
-        message: message.formatted(),
-        sealed: false,
-        picture,
-    })
+        if let Some(root) = &self.thread_root {
+            let root = format!("<{root}>");
+            match &self.answers {
+                Some(theirs) => {
+                    builder = builder.in_reply_to(format!("<{theirs}>")).references(format!("{root} <{theirs}>"))
+                }
+                None => builder = builder.in_reply_to(root.clone()).references(root),
+            }
+        }
+        let message = match &self.html {
+            None => builder.header(ContentType::TEXT_PLAIN).body(body)?,
+            Some(name) => {
+                let context = minijinja::context! { board_image => self.picture.is_some(), ..context };
+                let html = render(name, &context)?;
+                builder.multipart(alternative(&self.message_id, body, html, self.picture.as_deref()))?
+            }
+        };
+        Ok(message.formatted())
+    }
+}
+
+/// A mailbox as a letter keeps it: the name as it is, the address as text.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Person {
+    name: Option<String>,
+    address: String,
+}
+
+impl Person {
+    fn of(mailbox: &Mailbox) -> Person {
+        Person { name: mailbox.name.clone(), address: mailbox.email.to_string() }
+    }
+
+    fn mailbox(&self) -> Result<Mailbox, ComposeError> {
+        let email = self.address.parse().map_err(|_| ComposeError::Address(self.address.clone()))?;
+        Ok(Mailbox::new(self.name.clone(), email))
+    }
 }
 
 /// The line that stands for the base64 body of the picture with content key
@@ -317,7 +438,7 @@ pub fn put_picture(message: &[u8], key: &str, png: &[u8]) -> Option<Vec<u8>> {
 
 /// `text/plain` and `text/html` as alternatives, the HTML with the picture
 /// inline (as its placeholder).
-fn alternative(message_id: &str, text: String, html: String, picture: Option<&BoardPicture>) -> MultiPart {
+fn alternative(message_id: &str, text: String, html: String, picture: Option<&str>) -> MultiPart {
     // Stable boundaries: the same mail gives the same bytes. "=_" never occurs in
     // quoted-printable or base64 text, and the hash keeps them apart from any
     // 7bit body.
@@ -326,11 +447,9 @@ fn alternative(message_id: &str, text: String, html: String, picture: Option<&Bo
     let alternative = MultiPart::alternative().boundary(format!("=_alt_{tag}")).singlepart(SinglePart::plain(text));
     match picture {
         None => alternative.singlepart(SinglePart::html(html)),
-        Some(picture) => {
-            let placeholder = Body::dangerous_pre_encoded(
-                picture_placeholder(&picture.key).into_bytes(),
-                ContentTransferEncoding::Base64,
-            );
+        Some(key) => {
+            let placeholder =
+                Body::dangerous_pre_encoded(picture_placeholder(key).into_bytes(), ContentTransferEncoding::Base64);
             alternative.multipart(
                 MultiPart::related().boundary(format!("=_rel_{tag}")).singlepart(SinglePart::html(html)).singlepart(
                     Attachment::new_inline(BOARD_CID.to_owned())
@@ -389,6 +508,7 @@ pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
         recipient: d.to_email.to_owned(),
         subject: d.subject,
         message: message.formatted(),
+        letter: None,
         sealed: false,
         picture: None,
     })
@@ -643,6 +763,50 @@ mod tests {
                 assert!(mail.subject().unwrap().chars().count() <= MAX_SUBJECT_CHARS, "{:?}", mail.subject());
             }
         }
+    }
+
+    #[test]
+    fn a_queued_letter_formats_to_the_bytes_composed_at_once() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let picture = BoardPicture::new(crate::render::source::start_of(crate::rules::VariantId::Chess, 0, 640));
+        let drafts = || {
+            vec![
+                board_draft(
+                    &from,
+                    &game,
+                    Extras {
+                        html: Some("turn.html"),
+                        picture: Some(picture.clone()),
+                        reply_to: Some("Fairsteward <moves+8KQ2ZJ.0.2.mac@steward.example>".parse().unwrap()),
+                        answers: None,
+                    },
+                ),
+                board_draft(&from, &game, Extras { html: Some("turn.html"), ..Extras::default() }),
+                Draft {
+                    kind: MailKind::Started,
+                    template: "started.txt",
+                    ..board_draft(&from, &game, Extras::default())
+                },
+                Draft {
+                    to_name: "王 \"quoted\" <angle> \\ Ärger",
+                    kind: MailKind::Answer,
+                    template: "answer.txt",
+                    extras: Extras { answers: Some("theirs.1@mail.example".into()), ..Extras::default() },
+                    ..board_draft(&from, &game, Extras::default())
+                },
+            ]
+        };
+        for (now, queued) in drafts().into_iter().zip(drafts()) {
+            let now = compose_with_suffix(now, "-x").unwrap();
+            let queued = queue_with_suffix(queued, "-x").unwrap();
+            assert!(queued.message.is_empty(), "no bytes are queued with the letter");
+            assert_eq!((&queued.message_id, &queued.picture), (&now.message_id, &now.picture));
+            let letter = Letter::from_json(queued.letter.as_deref().unwrap()).unwrap();
+            let later = letter.format().unwrap();
+            assert_eq!(String::from_utf8_lossy(&later), String::from_utf8_lossy(&now.message));
+        }
+        assert!(Letter::from_json("{\"from\": 1}").is_err(), "a damaged letter is an error, not a panic");
     }
 
     #[test]

@@ -19,15 +19,26 @@
 //! (issue 11 point 3). The spool, though, is the players' delivered mail: what
 //! lands there is in clear (mode 0600), as in a mailbox.
 //!
+//! **Letters.** The steward queues its board mails and notices as what to say
+//! ([`OutboxRow::letter`], a [`Letter`]), not as bytes: the templates and
+//! lettre's formatting are not paid on the store thread (issue 13 point 1).
+//! Before handing a page of mails over, the drainer formats that page's letters
+//! and stores the bytes in place of the letters; every handover, resends
+//! included, uses the stored bytes.
+//!
 //! **Board pictures.** A board mail is queued without its PNG: its row names
 //! the picture ([`OutboxRow::picture`]) and its message holds a placeholder
 //! (issue 13 point 1). Before handing a page of mails over, the drainer draws
 //! the pictures of that page not drawn yet — SVG from the picture's source,
-//! then PNG, on threads of lower priority, at most [`DRAWS_AT_ONCE`] at a time,
-//! each once however many mails carry it — and
-//! stores them in one commit; then it puts each mail's stored PNG in its place
+//! then PNG, at most [`DRAWS_AT_ONCE`] at a time, each once however many mails
+//! carry it — and stores them, in the same commit as the page's formatted
+//! letters; then it puts each mail's stored PNG in its place
 //! ([`crate::letters::compose::put_picture`]). A resend uses the stored PNG,
-//! never a new drawing, so it is byte for byte the same mail. A picture that
+//! never a new drawing, so it is byte for byte the same mail.
+//!
+//! **In the background.** Formatting letters, drawing pictures, making a mail
+//! ready and writing it to the spool run on [`crate::background`]'s threads, at
+//! the lowest priority: under load the mails wait and the moves do not. A picture that
 //! cannot be drawn is stored as a small stand-in (and a warning logged): the
 //! mail goes with its text board, and every resend with the same stand-in. A
 //! picture no unsent mail carries any more is dropped in the commit that marks
@@ -51,10 +62,10 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::smtp::{Failure, SmtpSink};
-use crate::letters::compose::put_picture;
+use crate::letters::compose::{Letter, put_picture};
 use crate::protocol::{StewardKeys, open_record};
 use crate::render::cache::{PictureError, Pictures};
-use crate::store::{OUTBOX_LABEL, OutboxRow, Store, StoreError, StoredPicture, Tx};
+use crate::store::{OUTBOX_LABEL, OutboxRow, PictureFiles, PictureSource, Store, StoreError, StoredPicture, Tx};
 
 /// The first wait after a failure.
 pub const FIRST_RETRY: Duration = Duration::from_secs(1);
@@ -66,6 +77,9 @@ pub const IDLE_LOOK: Duration = Duration::from_secs(5);
 pub const FLUSH_EVERY: usize = 32;
 /// How many board pictures the drainer draws at once.
 pub const DRAWS_AT_ONCE: usize = 2;
+/// How old a temporary picture file must be to be a crash's leftover, not a
+/// write in progress (of this drainer or another process's).
+const LEFTOVER_AGE: Duration = Duration::from_secs(3600);
 /// How long the last pass at shutdown may take.
 const LAST_PASS: Duration = Duration::from_secs(10);
 
@@ -103,26 +117,58 @@ impl Sink {
         }
     }
 
-    /// Hands one mail over (and logs it): `message` is the row's message,
-    /// opened if it was sealed. `Ok` once the sink has it; for good once
-    /// [`Sink::settle`] has returned `Ok` after it.
-    async fn deliver(&self, row: &OutboxRow, message: Vec<u8>) -> Result<(), Failure> {
+    /// Hands one mail over (and logs it): the row's message, opened with
+    /// `keys` if it was sealed, with its stored picture `png` put in — made
+    /// ready (and written, to the spool) on a background thread. `Ok` once the
+    /// sink has it; for good once [`Sink::settle`] has returned `Ok` after it.
+    async fn deliver(&self, row: &OutboxRow, keys: &Arc<StewardKeys>, png: Option<Arc<[u8]>>) -> Result<(), Failure> {
+        let (ready, keys) = (row.clone(), keys.clone());
+        let message = move || message_of(&ready, &keys, png.as_deref());
         match self {
             Sink::Spool(dir) => {
-                let (dir, id, bytes) = (dir.clone(), row.message_id.clone(), message);
-                let path = tokio::task::spawn_blocking(move || super::spool::write(&dir, &id, &bytes))
-                    .await
-                    .unwrap_or_else(|e| Err(std::io::Error::other(e)))
-                    .map_err(|e| Failure::Server(format!("cannot write to the spool: {e}")))?;
+                let (dir, id) = (dir.clone(), row.message_id.clone());
+                let written = crate::background::run(move || {
+                    message().map(|m| {
+                        super::spool::write(&dir, &id, &m).map_err(|e| format!("cannot write to the spool: {e}"))
+                    })
+                });
+                let path = written.await.map_err(|e| Failure::Server(format!("cannot write to the spool: {e}")))??;
+                let path = path.map_err(Failure::Server)?;
                 tracing::info!(message_id = %row.message_id, to = %row.recipient, path = %path.display(), "mail spooled");
             }
             Sink::Smtp(smtp) => {
+                let message = crate::background::run(message)
+                    .await
+                    .map_err(|e| Failure::Server(format!("cannot make the mail ready: {e}")))??;
                 smtp.send(&row.recipient, &message).await?;
                 tracing::info!(message_id = %row.message_id, to = %row.recipient, server = %smtp.server(), "mail sent");
             }
         }
         Ok(())
     }
+}
+
+/// The bytes to hand over for `row`: its message, opened with `keys` if
+/// sealed, with its board picture (`png`, the stored one) put in.
+fn message_of(row: &OutboxRow, keys: &StewardKeys, png: Option<&[u8]>) -> Result<Vec<u8>, Failure> {
+    if row.letter.is_some() {
+        return Err(Failure::Mail("the queued letter was not formatted".into()));
+    }
+    let message = if row.sealed {
+        open_record(&row.message, keys, OUTBOX_LABEL).map_err(|e| {
+            // Sealed to another key (the keys were replaced): it stays queued,
+            // held back, for the operator to see in the log.
+            tracing::error!(message_id = %row.message_id, error = %e, "a sealed mail cannot be opened with the steward's keys");
+            Failure::Mail(format!("the sealed mail cannot be opened with the steward's keys: {e}"))
+        })?
+    } else {
+        row.message.clone()
+    };
+    let (Some(picture), Some(png)) = (&row.picture, png) else { return Ok(message) };
+    put_picture(&message, &picture.key, png).ok_or_else(|| {
+        tracing::error!(message_id = %row.message_id, picture = %picture.key, "a queued mail lacks the placeholder of its picture");
+        Failure::Mail(format!("the queued mail lacks the placeholder of its picture {}", picture.key))
+    })
 }
 
 /// A wait that doubles: how long, and until when.
@@ -166,12 +212,25 @@ pub struct Drainer {
     /// Draws board pictures, a few at a time, off the async threads and at a
     /// lower priority than the moves.
     pictures: Pictures,
+    /// Where the drawn pictures are kept until their mails are sent.
+    files: PictureFiles,
+}
+
+/// A picture a mail carries, as the drainer has it.
+struct FetchedPicture {
+    png: Arc<[u8]>,
+    /// Drawn and written now: its name is durable once the directory is synced.
+    written: bool,
+    /// Why it could not be drawn (`png` is then a stand-in).
+    failed: Option<String>,
 }
 
 /// A page of the queue: its mails and the stored pictures they carry.
 struct Page {
     rows: Vec<OutboxRow>,
     pictures: HashMap<String, StoredPicture>,
+    /// Why a queued letter of the page could not be formatted, by row id.
+    unformatted: HashMap<i64, String>,
 }
 
 impl Page {
@@ -180,11 +239,11 @@ impl Page {
         let rows = tx.unsent_mail_after(after, FLUSH_EVERY as u32)?;
         let keys: Vec<&str> = rows.iter().filter_map(|r| r.picture.as_ref().map(|p| p.key.as_str())).collect();
         let pictures = tx.pictures(&keys)?;
-        Ok(Page { rows, pictures })
+        Ok(Page { rows, pictures, unformatted: HashMap::new() })
     }
 
     fn empty() -> Page {
-        Page { rows: Vec::new(), pictures: HashMap::new() }
+        Page { rows: Vec::new(), pictures: HashMap::new(), unformatted: HashMap::new() }
     }
 }
 
@@ -193,100 +252,163 @@ impl Drainer {
     pub fn new(store: Store, sink: Sink, keys: Arc<StewardKeys>) -> Drainer {
         // In the background: mails' pictures give way to the moves being answered.
         let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0).in_background();
-        Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures }
+        let files = PictureFiles::of(store.path());
+        Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures, files }
     }
 
-    /// The bytes to hand over for `row`: its message, opened if sealed, with
-    /// its board picture (`png`, the stored one) put in.
-    fn message_of(&self, row: &OutboxRow, png: Option<&[u8]>) -> Result<Vec<u8>, Failure> {
-        let message = if row.sealed {
-            open_record(&row.message, &self.keys, OUTBOX_LABEL).map_err(|e| {
-                // Sealed to another key (the keys were replaced): it stays queued,
-                // held back, for the operator to see in the log.
-                tracing::error!(message_id = %row.message_id, error = %e, "a sealed mail cannot be opened with the steward's keys");
-                Failure::Mail(format!("the sealed mail cannot be opened with the steward's keys: {e}"))
-            })?
-        } else {
-            row.message.clone()
-        };
-        let (Some(picture), Some(png)) = (&row.picture, png) else { return Ok(message) };
-        put_picture(&message, &picture.key, png).ok_or_else(|| {
-            tracing::error!(message_id = %row.message_id, picture = %picture.key, "a queued mail lacks the placeholder of its picture");
-            Failure::Mail(format!("the queued mail lacks the placeholder of its picture {}", picture.key))
-        })
-    }
-
-    /// The stored PNG of every picture the mails of `page` carry (but those
-    /// held back), drawing and storing those not drawn yet. A picture left out
-    /// could not be drawn now (the renderer is busy): its mails wait.
+    /// Makes the mails of `page` (but those held back) ready to hand over:
+    /// formats their queued letters into `page`, storing the bytes in one
+    /// commit, and returns the PNG of every picture they carry, read from its
+    /// file or drawn into it (the files synced) — all before any of these mails
+    /// goes out, so a resend is byte for byte the same. A picture left out
+    /// could not be drawn or written now: its mails wait; a letter that cannot
+    /// be formatted is in `page.unformatted`.
     ///
     /// # Errors
     /// Store failures.
-    async fn pictures_of(&self, page: &Page) -> Result<HashMap<String, Arc<[u8]>>, StoreError> {
+    async fn prepare(&self, page: &mut Page) -> Result<HashMap<String, Arc<[u8]>>, StoreError> {
         let now = Instant::now();
+        let held = |row: &OutboxRow| self.held.get(&row.id).is_some_and(|b| b.until > now);
+        let letters: Vec<(i64, String)> =
+            page.rows.iter().filter(|r| !held(r)).filter_map(|r| Some((r.id, r.letter.clone()?))).collect();
         let mut ready = HashMap::new();
-        let mut to_draw = Vec::new();
-        let mut lost = Vec::new();
+        let mut to_fetch = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for row in &page.rows {
             let Some(picture) = &row.picture else { continue };
-            if self.held.get(&row.id).is_some_and(|b| b.until > now) || !seen.insert(picture.key.as_str()) {
+            if held(row) || !seen.insert(picture.key.as_str()) {
                 continue;
             }
             match page.pictures.get(&picture.key) {
                 Some(StoredPicture::Drawn(png)) => {
                     ready.insert(picture.key.clone(), png.clone());
                 }
-                Some(StoredPicture::Undrawn(source)) => to_draw.push((picture.key.clone(), source.clone())),
-                None => lost.push((picture.key.clone(), row.message_id.clone())),
-            }
-        }
-        if to_draw.is_empty() && lost.is_empty() {
-            return Ok(ready);
-        }
-        // Drawn a few at a time (the permits of `pictures`), at a lower priority.
-        let drawn = futures_util::future::join_all(to_draw.into_iter().map(|(key, source)| async move {
-            let png = match source.drawing() {
-                Ok(drawing) => self.pictures.png(drawing, source.size_px).await.map_err(|e| match e {
-                    PictureError::Busy => None,
-                    PictureError::Render(e) => Some(e.to_string()),
-                }),
-                Err(e) => Err(Some(e.to_string())),
-            };
-            (key, png)
-        }))
-        .await;
-        let mut store = Vec::new();
-        for (key, png) in drawn {
-            match png {
-                Ok(png) => store.push((key, png, None)),
-                // The renderer is busy: its mails wait for the next pass.
-                Err(None) => {}
-                Err(Some(e)) => {
-                    tracing::warn!(picture = %key, error = %e, "cannot draw a board picture; its mails go with the text board and a stand-in image");
-                    store.push((key, Arc::from(crate::render::png::STAND_IN), Some(e)));
+                Some(StoredPicture::Source(source)) => to_fetch.push((picture.key.clone(), source.clone())),
+                None => {
+                    tracing::warn!(picture = %picture.key, message_id = %row.message_id, "a queued mail's picture is not stored; it goes with a stand-in image");
+                    ready.insert(picture.key.clone(), Arc::from(crate::render::png::STAND_IN));
                 }
             }
         }
-        for (key, message_id) in lost {
-            tracing::warn!(picture = %key, %message_id, "a queued mail's picture is not stored; it goes with a stand-in image");
-            store.push((key, Arc::from(crate::render::png::STAND_IN), Some("the picture was not stored".to_owned())));
+        if to_fetch.is_empty() && letters.is_empty() {
+            return Ok(ready);
         }
-        let at = Utc::now();
-        let stored = self
+        // Formatted, read and drawn off the async threads, at the lowest
+        // priority; the pictures drawn a few at a time (the permits of `pictures`).
+        let formatted = async {
+            if letters.is_empty() {
+                return Vec::new();
+            }
+            let format = move || {
+                letters.into_iter().map(|(id, json)| (id, Letter::from_json(&json).and_then(|l| l.format()))).collect()
+            };
+            crate::background::run(format).await.unwrap_or_else(|e| {
+                // Its mails wait for the next pass.
+                tracing::warn!(error = %e, "cannot format queued letters now");
+                Vec::new()
+            })
+        };
+        let fetched =
+            futures_util::future::join_all(to_fetch.into_iter().map(|(key, source)| self.picture(key, source)));
+        let (formatted, fetched) = futures_util::future::join(formatted, fetched).await;
+        let mut failed = Vec::new();
+        let mut written = false;
+        let mut fetched_ready = HashMap::new();
+        for (key, picture) in fetched {
+            let Some(picture) = picture else { continue };
+            written |= picture.written;
+            failed.extend(picture.failed.map(|why| (key.clone(), why)));
+            fetched_ready.insert(key, picture.png);
+        }
+        if written {
+            let files = self.files.clone();
+            match crate::background::run(move || files.sync()).await {
+                Ok(Ok(())) => ready.extend(fetched_ready),
+                // Their mails wait for the next pass.
+                Ok(Err(e)) => tracing::warn!(error = %e, "cannot sync the pictures' directory"),
+                Err(e) => tracing::warn!(error = %e, "cannot sync the pictures' directory now"),
+            }
+        } else {
+            ready.extend(fetched_ready);
+        }
+        let mut messages = Vec::new();
+        for (id, message) in formatted {
+            match message {
+                Ok(message) => messages.push((id, message)),
+                Err(e) => {
+                    tracing::error!(row = id, error = %e, "a queued letter cannot be formatted");
+                    page.unformatted.insert(id, format!("the queued letter cannot be formatted: {e}"));
+                }
+            }
+        }
+        if messages.is_empty() && failed.is_empty() {
+            return Ok(ready);
+        }
+        let messages = self
             .store
             .transaction(move |tx| {
-                store
+                for (key, why) in &failed {
+                    tx.note_picture_failed(key, why)?;
+                }
+                messages
                     .into_iter()
-                    .map(|(key, png, failed)| {
-                        let png = tx.store_drawn_picture(&key, &png, failed.as_deref(), at)?;
-                        Ok((key, png))
-                    })
-                    .collect::<Result<Vec<_>, StoreError>>()
+                    .map(|(id, message)| Ok((id, tx.store_composed(id, &message)?)))
+                    .collect::<Result<HashMap<_, _>, StoreError>>()
             })
             .await?;
-        ready.extend(stored);
+        for row in &mut page.rows {
+            if let Some(message) = messages.get(&row.id) {
+                row.message.clone_from(message);
+                row.letter = None;
+            }
+        }
         Ok(ready)
+    }
+
+    /// The PNG of picture `key`: its file, or drawn from `source` and written
+    /// to its file (a stand-in, when it cannot be drawn). `None` when it cannot
+    /// be had now (the renderer is busy, a file cannot be read or written):
+    /// its mails wait for the next pass.
+    async fn picture(&self, key: String, source: Arc<PictureSource>) -> (String, Option<FetchedPicture>) {
+        let files = self.files.clone();
+        let k = key.clone();
+        match crate::background::run(move || files.read(&k)).await {
+            Ok(Ok(Some(png))) => {
+                return (key, Some(FetchedPicture { png: png.into(), written: false, failed: None }));
+            }
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => {
+                tracing::warn!(picture = %key, error = %e, "cannot read a drawn picture; its mails wait");
+                return (key, None);
+            }
+            Err(_) => return (key, None),
+        }
+        let size_px = source.size_px;
+        let drawn = match crate::background::run(move || source.drawing()).await {
+            Ok(Ok(drawing)) => self.pictures.png(drawing, size_px).await.map_err(|e| match e {
+                PictureError::Busy => None,
+                PictureError::Render(e) => Some(e.to_string()),
+            }),
+            Ok(Err(e)) => Err(Some(e.to_string())),
+            Err(_) => Err(None),
+        };
+        let (png, failed) = match drawn {
+            Ok(png) => (png, None),
+            Err(None) => return (key, None),
+            Err(Some(e)) => {
+                tracing::warn!(picture = %key, error = %e, "cannot draw a board picture; its mails go with the text board and a stand-in image");
+                (Arc::from(crate::render::png::STAND_IN), Some(e))
+            }
+        };
+        let (files, k, bytes) = (self.files.clone(), key.clone(), png.clone());
+        match crate::background::run(move || files.write(&k, &bytes)).await {
+            Ok(Ok(())) => (key, Some(FetchedPicture { png, written: true, failed })),
+            Ok(Err(e)) => {
+                tracing::warn!(picture = %key, error = %e, "cannot write a drawn picture; its mails wait");
+                (key, None)
+            }
+            Err(_) => (key, None),
+        }
     }
 
     /// Whether the queue is waiting out a backoff right now.
@@ -336,7 +458,7 @@ impl Drainer {
             let Some(last) = page.rows.last().map(|r| r.id) else { return Ok(pass) };
             let full = page.rows.len() == FLUSH_EVERY;
             // Stored before any mail carrying them goes out: a resend finds them.
-            let pngs = self.pictures_of(&page).await?;
+            let pngs = self.prepare(&mut page).await?;
             let mut sent = Vec::new();
             let mut unneeded = Vec::new();
             let mut failed = Vec::new();
@@ -345,14 +467,16 @@ impl Drainer {
                     continue;
                 }
                 let png = row.picture.as_ref().map(|p| pngs.get(&p.key));
-                if png.is_some_and(|p| p.is_none()) {
-                    // Its picture waits for the renderer: so does the mail.
+                let unformatted = page.unformatted.get(&row.id);
+                if unformatted.is_none() && (png.is_some_and(|p| p.is_none()) || row.letter.is_some()) {
+                    // Its picture waits for the renderer, or its letter to be
+                    // formatted: so does the mail.
                     pass.stopped = true;
                     continue;
                 }
-                let delivered = match self.message_of(row, png.flatten().map(|p| &**p)) {
-                    Ok(message) => self.sink.deliver(row, message).await,
-                    Err(e) => Err(e),
+                let delivered = match unformatted {
+                    Some(e) => Err(Failure::Mail(e.clone())),
+                    None => self.sink.deliver(row, &self.keys, png.flatten().cloned()).await,
                 };
                 match delivered {
                     Ok(()) => {
@@ -388,20 +512,47 @@ impl Drainer {
             // One commit: what was delivered, what failed, and the next page.
             let more = full && !pass.stopped;
             let now = Utc::now();
-            page = self
+            let dropped;
+            (page, dropped) = self
                 .store
                 .transaction(move |tx| {
                     tx.mark_sent_many(&sent, now)?;
                     unneeded.sort_unstable();
                     unneeded.dedup();
-                    tx.drop_unneeded_pictures(&unneeded.iter().map(String::as_str).collect::<Vec<_>>())?;
+                    let dropped =
+                        tx.drop_unneeded_pictures(&unneeded.iter().map(String::as_str).collect::<Vec<_>>())?;
                     for (id, error) in &failed {
                         tx.mark_failed(*id, error)?;
                     }
-                    if more { Page::read(tx, last) } else { Ok(Page::empty()) }
+                    Ok::<_, StoreError>((if more { Page::read(tx, last)? } else { Page::empty() }, dropped))
                 })
                 .await?;
+            if !dropped.is_empty() {
+                // A crash before this leaves them to the next start's clean-up.
+                let files = self.files.clone();
+                let _ = crate::background::run(move || files.remove(&dropped)).await;
+            }
         }
+    }
+
+    /// Removes the picture files no stored picture names any more (a crash
+    /// came between the commit that dropped a picture and its file's removal)
+    /// and the temporary files of writes a crash cut short.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub async fn remove_unneeded_pictures(&self) -> Result<usize, StoreError> {
+        let keys: std::collections::HashSet<String> =
+            self.store.transaction(|tx| tx.picture_keys()).await?.into_iter().collect();
+        let files = self.files.clone();
+        let removed = crate::background::run(move || files.remove_unneeded(|k| keys.contains(k), LEFTOVER_AGE))
+            .await
+            .map_err(|e| StoreError::Io(self.files.dir().to_owned(), e))?
+            .map_err(|e| StoreError::Io(self.files.dir().to_owned(), e))?;
+        if removed > 0 {
+            tracing::info!(removed, dir = %self.files.dir().display(), "removed pictures no queued mail needs");
+        }
+        Ok(removed)
     }
 }
 
@@ -426,6 +577,9 @@ pub async fn run(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut drainer = Drainer::new(store, sink, keys);
+    if let Err(e) = drainer.remove_unneeded_pictures().await {
+        tracing::warn!(error = %e, "cannot look for pictures no queued mail needs");
+    }
     loop {
         if !drainer.paused()
             && let Err(e) = drainer.pass().await
@@ -584,7 +738,7 @@ mod picture_tests {
 
     use super::tests::keys;
     use super::*;
-    use crate::letters::compose::{Draft, Extras, MailKind, compose};
+    use crate::letters::compose::{Draft, Extras, MailKind, queue};
     use crate::render::source::start_of;
     use crate::rules::VariantId;
     use crate::store::BoardPicture;
@@ -594,11 +748,12 @@ mod picture_tests {
         BoardPicture::new(start_of(VariantId::Chess, seat, 320))
     }
 
-    /// A board mail of turn `turn` to `seat` carrying `picture`.
+    /// A board mail of turn `turn` to `seat` carrying `picture`, queued as its
+    /// letter (as the steward queues board mails).
     fn board_mail(turn: u32, seat: usize, picture: &BoardPicture) -> OutboxRow {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
         let game: crate::ids::GameId = "8KQ2ZJ".parse().unwrap();
-        compose(Draft {
+        queue(Draft {
             from: &from,
             game: &game,
             turn,
@@ -663,6 +818,8 @@ mod picture_tests {
         assert_eq!(image_of(&c), drawn(&black), "the other side's view");
         assert_ne!(drawn(&white), drawn(&black));
         assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0), "no unsent mail needs them");
+        let files = PictureFiles::of(&db);
+        assert_eq!(std::fs::read_dir(files.dir()).unwrap().count(), 0, "nor their files");
     }
 
     #[tokio::test]
@@ -678,25 +835,56 @@ mod picture_tests {
         // The first drainer draws and stores the picture and hands the mail over,
         // then "crashes" before the commit that marks it sent.
         let first = Drainer::new(store.clone(), sink.clone(), keys(dir.path()));
-        let page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
-        let pngs = first.pictures_of(&page).await.unwrap();
+        let mut page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        assert!(page.rows[0].letter.is_some() && page.rows[0].message.is_empty(), "queued as its letter");
+        let pngs = first.prepare(&mut page).await.unwrap();
         let row = &page.rows[0];
-        let message = first.message_of(row, Some(&pngs[&picture.key])).unwrap();
-        first.sink.deliver(row, message).await.unwrap();
+        let stored = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        assert_eq!(stored.rows[0].letter, None, "the letter gave way to its bytes");
+        assert_eq!(stored.rows[0].message, row.message, "formatted and stored before the handover");
+        first.sink.deliver(row, &first.keys, Some(pngs[&picture.key].clone())).await.unwrap();
         drop(first);
         let file = crate::mail::spool::file_for(&spool, &row.message_id);
         let delivered = std::fs::read(&file).unwrap();
-        let key = picture.key.clone();
-        let stored = store.transaction(move |tx| tx.pictures(&[&key])).await.unwrap();
-        let Some(StoredPicture::Drawn(png)) = stored.get(&picture.key) else { panic!("stored: {stored:?}") };
-        assert_eq!(image_of(&delivered), &**png, "the picture delivered is the one stored");
+        let files = PictureFiles::of(store.path());
+        let png = files.read(&picture.key).unwrap().expect("the drawn picture's file");
+        assert_eq!(image_of(&delivered), png, "the picture delivered is the one stored");
+        assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (1, 0), "no PNG in the database");
 
         // A new drainer (a restart) sends it again: the same bytes, the same Message-ID.
         std::fs::remove_file(&file).unwrap();
-        let mut again = Drainer::new(store.clone(), sink, keys(dir.path()));
+        let mut again = Drainer::new(store.clone(), sink.clone(), keys(dir.path()));
         assert_eq!(again.pass().await.unwrap().delivered, 1);
         assert_eq!(std::fs::read(&file).unwrap(), delivered, "the resend is byte for byte the same");
         assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0));
+        assert_eq!(files.read(&picture.key).unwrap(), None, "its file went with it");
+
+        // A picture whose file is gone (a database restored without them) is
+        // drawn again from its source: the same bytes.
+        let row = board_mail(2, 0, &picture);
+        store.transaction(move |tx| tx.queue_mail(&row, Utc::now())).await.unwrap();
+        let mut page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        again.prepare(&mut page).await.unwrap();
+        std::fs::remove_file(files.dir().join(format!("{}.png", picture.key))).unwrap();
+        assert_eq!(again.pass().await.unwrap().delivered, 1);
+        let redrawn = std::fs::read(crate::mail::spool::file_for(&spool, "8KQ2ZJ.2.0.turn@steward.example")).unwrap();
+        assert_eq!(image_of(&redrawn), png);
+    }
+
+    #[tokio::test]
+    async fn a_start_removes_the_picture_files_no_queued_mail_needs() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let (needed, orphan) = (start_picture(0), start_picture(1));
+        let row = board_mail(1, 0, &needed);
+        store.transaction(move |tx| tx.queue_mail(&row, Utc::now())).await.unwrap();
+        let files = PictureFiles::of(store.path());
+        files.write(&needed.key, b"needed").unwrap();
+        files.write(&orphan.key, b"left by a crash").unwrap();
+        let drainer = Drainer::new(store.clone(), Sink::Spool(dir.path().join("spool")), keys(dir.path()));
+        assert_eq!(drainer.remove_unneeded_pictures().await.unwrap(), 1);
+        assert_eq!(files.read(&needed.key).unwrap().as_deref(), Some(&b"needed"[..]));
+        assert_eq!(files.read(&orphan.key).unwrap(), None);
     }
 
     #[tokio::test]
@@ -712,8 +900,8 @@ mod picture_tests {
         store.transaction(move |tx| rows.iter().try_for_each(|r| tx.queue_mail(r, Utc::now()))).await.unwrap();
         let spool = dir.path().join("spool");
         let drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
-        let page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
-        let pngs = drainer.pictures_of(&page).await.unwrap();
+        let mut page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        let pngs = drainer.prepare(&mut page).await.unwrap();
         assert_eq!(&*pngs[&broken.key], crate::render::png::STAND_IN);
         let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
         let (source, failed): (Option<String>, Option<String>) = conn
@@ -721,11 +909,40 @@ mod picture_tests {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .unwrap();
-        assert!(source.is_none() && failed.is_some(), "the failure is stored: {failed:?}");
+        assert!(source.is_some() && failed.is_some(), "the failure is stored: {failed:?}");
+        let file = PictureFiles::of(store.path()).read(&broken.key).unwrap();
+        assert_eq!(file.as_deref(), Some(crate::render::png::STAND_IN), "every resend carries the same stand-in");
         assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys(dir.path())).await.unwrap(), 2);
         let mail = std::fs::read(crate::mail::spool::file_for(&spool, "8KQ2ZJ.1.0.turn@steward.example")).unwrap();
         assert_eq!(image_of(&mail), crate::render::png::STAND_IN);
         let parsed = mail_parser::MessageParser::default().parse(&mail).unwrap();
         assert!(parsed.body_text(0).unwrap().contains("R N B Q K B N R"), "the text board goes");
+    }
+
+    #[tokio::test]
+    async fn a_letter_that_cannot_be_formatted_is_held_back_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let damaged = OutboxRow {
+            message: Vec::new(),
+            letter: Some("{\"not\": \"a letter\"}".into()),
+            ..OutboxRow::sample(1, None)
+        };
+        let fine = board_mail(2, 0, &start_picture(0));
+        store
+            .transaction(move |tx| [damaged, fine].iter().try_for_each(|r| tx.queue_mail(r, Utc::now())))
+            .await
+            .unwrap();
+        let spool = dir.path().join("spool");
+        let mut drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
+        assert_eq!(drainer.pass().await.unwrap(), Pass { delivered: 1, refused: 1, stopped: false });
+        let left = store.transaction(|tx| tx.unsent_mail(10)).await.unwrap();
+        assert_eq!(left.len(), 1, "the damaged one stays queued");
+        assert_eq!(left[0].letter.as_deref(), Some("{\"not\": \"a letter\"}"), "as it was");
+        let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
+        let error: String =
+            conn.query_row("SELECT last_error FROM outbox WHERE id = ?1", [left[0].id], |r| r.get(0)).unwrap();
+        assert!(error.contains("cannot be formatted"), "{error}");
+        assert!(crate::mail::spool::file_for(&spool, "8KQ2ZJ.2.0.turn@steward.example").exists());
     }
 }

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use minijinja::{Value, context};
 
 use super::{Head, Loaded, Steward, StewardError, internal};
-use crate::letters::compose::{Draft, Extras, MailKind, compose, compose_with_suffix};
+use crate::letters::compose::{Draft, Extras, MailKind, queue, queue_with_suffix};
 use crate::letters::record::{self, Numbered, RecordMove};
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
@@ -14,7 +14,9 @@ use crate::store::{BoardPicture, OutboxRow, PictureSource, Tx};
 /// reader's side (that seat at the bottom): the text board, and the picture.
 /// The variant describes the board once for all the mails.
 ///
-/// No picture is drawn here, inside the command's transaction: each is queued
+/// No mail is formatted here, inside the command's transaction: each is queued
+/// as its letter ([`queue`]), formatted by the outbox drainer. No picture is
+/// drawn here either: each is queued
 /// as its source (variant, options, position, marks, side, size), and the
 /// outbox drainer makes its SVG and PNG off the store thread, once per picture
 /// however many mails carry it (see [`crate::store::BoardPicture`]).
@@ -160,7 +162,7 @@ pub(super) fn started(
             } else {
                 format!("Game {} ({}) begins", game.row.id, game.row.variant)
             };
-            Ok(compose(Draft {
+            Ok(queue(Draft {
                 from,
                 game: &game.row.id,
                 turn: 0,
@@ -269,7 +271,7 @@ pub(super) fn turn(
                 (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
                 (None, false) => format!("Game {}: turn {turn} played", game.row.id),
             };
-            Ok(compose(Draft {
+            Ok(queue(Draft {
                 from,
                 game: &game.row.id,
                 turn,
@@ -375,7 +377,7 @@ pub(super) fn to_seats(
                 Some(o) => format!("Game {} is over: {o}", game.row.id),
                 None => format!("Game {}: {subject}", game.row.id),
             };
-            Ok(compose_with_suffix(
+            Ok(queue_with_suffix(
                 Draft {
                     from: &steward.from,
                     game: &game.row.id,

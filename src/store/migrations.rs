@@ -142,6 +142,10 @@ const MIGRATIONS: &[&str] = &[
     // 8: web pages for players (issue 17). A game's delay, in resolved turns,
     // before spectators (anyone without a seat's credential) see its moves.
     "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;",
+    // 9: board mails queued as what to say (issue 13 point 1): the row's letter
+    // (letters::compose::Letter as JSON) and an empty message until the outbox
+    // drainer formats it and stores the bytes, before the first handover.
+    "ALTER TABLE outbox ADD COLUMN letter TEXT;",
 ];
 
 /// The schema version this program writes.

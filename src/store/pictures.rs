@@ -4,12 +4,12 @@
 //! a content key (the SHA-256 over its [`PictureSource`]: variant, options,
 //! position, marks, viewing side and size), and its message holds a
 //! placeholder where the image's base64 goes ([`crate::letters::compose`]).
-//! The `pictures` row keeps the source (a few hundred bytes) until the outbox
-//! drainer has drawn it, off the store thread — SVG and PNG both; from then on
-//! it keeps the PNG, which
-//! every resend of every mail carrying that picture uses, so a resend is byte
-//! for byte the same. Once no unsent mail refers to a picture, the drainer
-//! drops it in the commit that marks the last such mail sent.
+//! The `pictures` row keeps the source (a few hundred bytes); the outbox
+//! drainer draws it off the store thread — SVG and PNG both — into a file of
+//! its own ([`super::PictureFiles`]), which every resend of every mail carrying
+//! that picture uses, so a resend is byte for byte the same. Once no unsent
+//! mail refers to a picture, the drainer drops its row in the commit that
+//! marks the last such mail sent, and then its file.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -42,10 +42,12 @@ impl BoardPicture {
 /// A stored picture as the drainer reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoredPicture {
-    /// Not drawn yet: draw it from this.
-    Undrawn(Arc<PictureSource>),
-    /// Drawn (or, when it could not be drawn, a stand-in): these exact bytes
-    /// go into every mail that carries it.
+    /// Its source: the PNG is its file ([`super::PictureFiles`]), or is drawn
+    /// from this into it.
+    Source(Arc<PictureSource>),
+    /// Drawn into the database by a steward from before the picture files
+    /// (or, when it could not be drawn, a stand-in): these exact bytes go into
+    /// every mail that carries it.
     Drawn(Arc<[u8]>),
 }
 
@@ -81,7 +83,7 @@ impl Tx<'_> {
             let (source, png): (Option<String>, Option<Vec<u8>>) = (r.get(0)?, r.get(1)?);
             let stored = match (png, source) {
                 (Some(png), _) => StoredPicture::Drawn(png.into()),
-                (None, Some(text)) => StoredPicture::Undrawn(Arc::new(
+                (None, Some(text)) => StoredPicture::Source(Arc::new(
                     PictureSource::from_text(&text)
                         .map_err(|e| StoreError::Corrupt(format!("the picture {key}: {e}")))?,
                 )),
@@ -94,44 +96,41 @@ impl Tx<'_> {
         Ok(found)
     }
 
-    /// Stores the PNG drawn for `key` (or the stand-in, with why it could not
-    /// be drawn in `failed`) unless one is stored already, and answers the PNG
-    /// stored now: the mails carry that one, never a second drawing. The source
-    /// is no longer needed and is dropped.
+    /// Records why picture `key` could not be drawn (its file holds a
+    /// stand-in).
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn store_drawn_picture(
-        &self,
-        key: &str,
-        png: &[u8],
-        failed: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<Arc<[u8]>, StoreError> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO pictures (key, source, png, failed, created_at) VALUES (?1, NULL, ?2, ?3, ?4)
-                 ON CONFLICT (key) DO UPDATE SET png = excluded.png, failed = excluded.failed, source = NULL
-                 WHERE pictures.png IS NULL",
-            )?
-            .execute(params![key, png, failed, time_text(now)])?;
-        let stored: Vec<u8> =
-            self.0.prepare_cached("SELECT png FROM pictures WHERE key = ?1")?.query_row([key], |r| r.get(0))?;
-        Ok(stored.into())
+    pub fn note_picture_failed(&self, key: &str, why: &str) -> Result<(), StoreError> {
+        self.0.prepare_cached("UPDATE pictures SET failed = ?2 WHERE key = ?1")?.execute(params![key, why])?;
+        Ok(())
     }
 
-    /// Drops those of `keys` that no unsent mail carries any more.
+    /// The keys of every stored picture.
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn drop_unneeded_pictures(&self, keys: &[&str]) -> Result<usize, StoreError> {
+    pub fn picture_keys(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.0.prepare_cached("SELECT key FROM pictures")?;
+        let keys = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(keys)
+    }
+
+    /// Drops those of `keys` that no unsent mail carries any more, and
+    /// answers which: their files go once this commits.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn drop_unneeded_pictures(&self, keys: &[&str]) -> Result<Vec<String>, StoreError> {
         let mut stmt = self.0.prepare_cached(
             "DELETE FROM pictures WHERE key = ?1
              AND NOT EXISTS (SELECT 1 FROM outbox WHERE picture = ?1 AND sent_at IS NULL)",
         )?;
-        let mut dropped = 0;
+        let mut dropped = Vec::new();
         for key in keys {
-            dropped += stmt.execute([key])?;
+            if stmt.execute([key])? > 0 {
+                dropped.push((*key).to_owned());
+            }
         }
         Ok(dropped)
     }
@@ -169,7 +168,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_picture_is_kept_once_drawn_once_and_dropped_when_no_unsent_mail_needs_it() {
+    async fn a_picture_is_kept_once_and_dropped_when_no_unsent_mail_needs_it() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("steward.db")).unwrap();
         let picture = BoardPicture::new(start_of(VariantId::Chess, 0, 640));
@@ -188,19 +187,18 @@ mod tests {
             .unwrap();
         assert_eq!(counted, (1, 0), "two mails, one picture, not drawn yet");
         assert_eq!(stored.len(), 1);
-        assert_eq!(stored[&picture.key], StoredPicture::Undrawn(picture.source.clone().unwrap()));
+        assert_eq!(stored[&picture.key], StoredPicture::Source(picture.source.clone().unwrap()));
 
         let key = picture.key.clone();
-        let (first, second, after) = store
+        let (keys, after) = store
             .transaction(move |tx| {
-                let first = tx.store_drawn_picture(&key, b"first", None, Utc::now())?;
-                let second = tx.store_drawn_picture(&key, b"second", None, Utc::now())?;
-                Ok::<_, StoreError>((first, second, tx.pictures(&[&key])?))
+                tx.note_picture_failed(&key, "no board")?;
+                Ok::<_, StoreError>((tx.picture_keys()?, tx.pictures(&[&key])?))
             })
             .await
             .unwrap();
-        assert_eq!((&*first, &*second), (&b"first"[..], &b"first"[..]), "the first drawing stored stays");
-        assert_eq!(after[&picture.key], StoredPicture::Drawn(first));
+        assert_eq!(keys, std::slice::from_ref(&picture.key));
+        assert_eq!(after[&picture.key], StoredPicture::Source(picture.source.clone().unwrap()), "the source stays");
 
         let key = picture.key.clone();
         let rows = store.transaction(|tx| tx.unsent_mail(10)).await.unwrap();
@@ -214,8 +212,8 @@ mod tests {
                 tx.drop_unneeded_pictures(&[&key])
             })
         };
-        assert_eq!(sent(a).await.unwrap(), 0, "the second mail still needs it");
-        assert_eq!(sent(b).await.unwrap(), 1);
+        assert!(sent(a).await.unwrap().is_empty(), "the second mail still needs it");
+        assert_eq!(sent(b).await.unwrap(), std::slice::from_ref(&picture.key));
         assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0));
     }
 }

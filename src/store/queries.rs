@@ -173,6 +173,11 @@ pub struct OutboxRow {
     /// own key ([`crate::protocol::seal_record`], label [`OUTBOX_LABEL`]) and
     /// opened only by the drainer as it hands the mail over.
     pub message: Vec<u8>,
+    /// The mail as what to say ([`crate::letters::compose::Letter`] as JSON),
+    /// while `message` is still empty: the outbox drainer formats it off the
+    /// store thread and stores the bytes ([`Tx::store_composed`]) before the
+    /// first handover.
+    pub letter: Option<String>,
     /// Whether `message` is sealed (an answer that may name a pending move).
     pub sealed: bool,
     /// The board picture the message carries: the message holds a placeholder
@@ -191,6 +196,7 @@ impl OutboxRow {
             recipient: "alice@example.org".into(),
             subject: format!("mail {n}"),
             message: format!("Subject: mail {n}\r\n\r\nbody {n}\r\n").into_bytes(),
+            letter: None,
             sealed: false,
             picture,
         }
@@ -939,8 +945,8 @@ impl<'c> Tx<'c> {
             self.keep_picture(picture, now)?;
         }
         self.0.prepare_cached(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at, picture)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at, picture, letter)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
         .execute(params![
             m.message_id,
@@ -950,7 +956,8 @@ impl<'c> Tx<'c> {
             m.message,
             m.sealed,
             time_text(now),
-            m.picture.as_ref().map(|p| p.key.as_str())
+            m.picture.as_ref().map(|p| p.key.as_str()),
+            m.letter
         ])?;
         Ok(())
     }
@@ -1025,7 +1032,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn unsent_mail_after(&self, after: i64, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
         let mut stmt = self.0.prepare_cached(
-            "SELECT id, message_id, game_id, recipient, subject, message, sealed, picture FROM outbox
+            "SELECT id, message_id, game_id, recipient, subject, message, sealed, picture, letter FROM outbox
              WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = stmt
@@ -1039,10 +1046,24 @@ impl<'c> Tx<'c> {
                     message: r.get(5)?,
                     sealed: r.get(6)?,
                     picture: r.get::<_, Option<String>>(7)?.map(|key| super::BoardPicture { key, source: None }),
+                    letter: r.get(8)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
+    }
+
+    /// Stores the bytes the drainer formatted from a queued letter, in place
+    /// of the letter; a row composed already keeps its bytes (they are what was
+    /// handed over, if anything was). Returns the row's bytes now.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn store_composed(&self, id: i64, message: &[u8]) -> Result<Vec<u8>, StoreError> {
+        self.0
+            .prepare_cached("UPDATE outbox SET message = ?2, letter = NULL WHERE id = ?1 AND letter IS NOT NULL")?
+            .execute(params![id, message])?;
+        Ok(self.0.query_row_cached("SELECT message FROM outbox WHERE id = ?1", params![id], |r| r.get(0))?)
     }
 
     /// Marks a mail delivered.
