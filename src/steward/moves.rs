@@ -581,8 +581,7 @@ impl Steward {
             salts.push(salt);
             given.push(m);
         }
-        let turns = tx.turns(id)?;
-        let history: Vec<String> = turns.iter().map(|t| t.state_before.clone()).collect();
+        let history = tx.history(id)?;
         let moves: Vec<(Seat, String)> = given.iter().map(|m| (m.seat, m.canonical.clone())).collect();
         let r = game
             .rules

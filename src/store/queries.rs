@@ -737,6 +737,18 @@ impl<'c> Tx<'c> {
         Ok(())
     }
 
+    /// The positions a game's resolved turns were played in, in order: what
+    /// the rules read as its history (repetitions). Only that column: a turn's
+    /// notes and times are not read, nor parsed, on every resolution.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn history(&self, game: &GameId) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.0.prepare_cached("SELECT state_before FROM turns WHERE game_id = ?1 ORDER BY turn")?;
+        let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(rows)
+    }
+
     /// The resolved turns of a game, in order.
     ///
     /// # Errors
