@@ -12,8 +12,7 @@
 //! mover's pending move): the directory is the owner's only (0700) and so is
 //! every file (0600), like a mailbox.
 
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -37,16 +36,7 @@ pub fn write(dir: &Path, message_id: &str, message: &[u8]) -> std::io::Result<Pa
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     let path = file_for(dir, message_id);
     let tmp = temporary_for(&path);
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
-        file.write_all(message)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map(|()| path)
+    crate::store::write_renamed(&tmp, &path, message).map(|()| path)
 }
 
 /// The suffix of every temporary file of the spool.

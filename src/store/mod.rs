@@ -124,6 +124,28 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Writes `bytes` as a new file `path`, readable by its owner only: under the
+/// temporary name `tmp` (the writer's own), synced, then renamed, so a reader
+/// never sees half of it; a failed write removes its temporary file. The name
+/// is durable once the directory is synced.
+///
+/// # Errors
+/// File system errors.
+pub fn write_renamed(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    written
+}
+
 /// Takes group and other permissions off `path`, if it exists.
 ///
 /// # Errors

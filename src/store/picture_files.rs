@@ -14,8 +14,7 @@
 //! source: a file that is gone (say, a database restored from a backup without
 //! this directory) is drawn again from it.
 
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -72,16 +71,7 @@ impl PictureFiles {
         static WRITES: AtomicU64 = AtomicU64::new(0);
         let n = WRITES.fetch_add(1, Ordering::Relaxed);
         let tmp = self.dir.join(format!("{key}.png.{}-{n}{TEMPORARY}", std::process::id()));
-        let written = (|| {
-            let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
-            file.write_all(png)?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, &path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written
+        super::write_renamed(&tmp, &path, png)
     }
 
     /// Makes the names of the pictures written so far durable.
