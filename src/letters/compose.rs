@@ -765,6 +765,26 @@ mod tests {
         }
     }
 
+    /// A letter keeps its variables as JSON: every template renders them
+    /// read back exactly as it renders them as the steward passed them (none
+    /// and undefined values, numbers, nested lists and maps included).
+    #[test]
+    fn variables_read_back_from_json_render_as_given() {
+        let round_trip =
+            |v: &minijinja::Value| minijinja::Value::from(minijinja::value::Serde(serde_json::to_value(v).unwrap()));
+        let notice = minijinja::context! { game => "8KQ2ZJ", text => "hello", outcome => Option::<String>::None, trust => minijinja::Value::UNDEFINED };
+        for (name, context) in [
+            ("turn.txt", turn_context()),
+            ("turn.html", minijinja::context! { board_image => true, ..turn_context() }),
+            ("started.txt", turn_context()),
+            ("started.html", minijinja::context! { board_image => false, ..turn_context() }),
+            ("notice.txt", notice.clone()),
+            ("answer.txt", notice),
+        ] {
+            assert_eq!(render(name, &round_trip(&context)).unwrap(), render(name, &context).unwrap(), "{name}");
+        }
+    }
+
     #[test]
     fn a_queued_letter_formats_to_the_bytes_composed_at_once() {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
