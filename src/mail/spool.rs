@@ -14,7 +14,6 @@
 
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The spool file for a Message-ID (characters other than letters, digits, `.`,
 /// `-`, `_` and `@` become `_`).
@@ -35,21 +34,7 @@ pub fn file_for(dir: &Path, message_id: &str) -> PathBuf {
 pub fn write(dir: &Path, message_id: &str, message: &[u8]) -> std::io::Result<PathBuf> {
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     let path = file_for(dir, message_id);
-    let tmp = temporary_for(&path);
-    crate::store::write_renamed(&tmp, &path, message).map(|()| path)
-}
-
-/// The suffix of every temporary file of the spool.
-const TEMPORARY: &str = ".tmp";
-
-/// A temporary name for `path` that no other write uses, in this process or
-/// another.
-fn temporary_for(path: &Path) -> PathBuf {
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    let n = WRITES.fetch_add(1, Ordering::Relaxed);
-    let mut name = path.as_os_str().to_owned();
-    name.push(format!(".{}-{n}{TEMPORARY}", std::process::id()));
-    PathBuf::from(name)
+    crate::store::write_renamed(&path, message).map(|()| path)
 }
 
 /// Removes the temporary files older than `age` that writes cut short by a
@@ -65,9 +50,7 @@ pub fn remove_leftovers(dir: &Path, age: std::time::Duration) -> std::io::Result
     };
     let mut removed = 0;
     for entry in entries.flatten() {
-        let stale = entry.file_name().to_string_lossy().ends_with(TEMPORARY)
-            && entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|a| a >= age));
-        if stale && std::fs::remove_file(entry.path()).is_ok() {
+        if crate::store::is_leftover(&entry, age) && std::fs::remove_file(entry.path()).is_ok() {
             removed += 1;
         }
     }
@@ -86,7 +69,10 @@ pub fn sync(dir: &Path) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering;
+
     use super::*;
+    use crate::store::temporary_for;
 
     #[test]
     fn writing_twice_leaves_one_file() {

@@ -18,6 +18,7 @@
 //! error instead. A closure that waits alone is committed alone, at once.
 
 mod clock;
+mod files;
 mod migrations;
 mod picture_files;
 mod pictures;
@@ -33,6 +34,9 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
+#[cfg(test)]
+pub(crate) use files::temporary_for;
+pub use files::{is_leftover, write_renamed};
 pub use picture_files::PictureFiles;
 pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use queries::{
@@ -122,28 +126,6 @@ fn create_private(path: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(e),
     }
-}
-
-/// Writes `bytes` as a new file `path`, readable by its owner only: under the
-/// temporary name `tmp` (the writer's own), synced, then renamed, so a reader
-/// never sees half of it; a failed write removes its temporary file. The name
-/// is durable once the directory is synced.
-///
-/// # Errors
-/// File system errors.
-pub fn write_renamed(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(tmp);
-    }
-    written
 }
 
 /// Takes group and other permissions off `path`, if it exists.

@@ -16,16 +16,12 @@
 
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The directory of a database's drawn pictures.
 #[derive(Clone, Debug)]
 pub struct PictureFiles {
     dir: PathBuf,
 }
-
-/// The suffix of a file being written.
-const TEMPORARY: &str = ".tmp";
 
 impl PictureFiles {
     /// The pictures of the database at `database`: `<database>-pictures/`, as
@@ -68,10 +64,7 @@ impl PictureFiles {
     pub fn write(&self, key: &str, png: &[u8]) -> std::io::Result<()> {
         let path = self.file(key).ok_or_else(|| std::io::Error::other(format!("{key:?} is not a picture key")))?;
         std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
-        static WRITES: AtomicU64 = AtomicU64::new(0);
-        let n = WRITES.fetch_add(1, Ordering::Relaxed);
-        let tmp = self.dir.join(format!("{key}.png.{}-{n}{TEMPORARY}", std::process::id()));
-        super::write_renamed(&tmp, &path, png)
+        super::write_renamed(&path, png)
     }
 
     /// Makes the names of the pictures written so far durable.
@@ -111,13 +104,7 @@ impl PictureFiles {
             let name = entry.file_name().to_string_lossy().into_owned();
             let unneeded = match name.strip_suffix(".png") {
                 Some(key) => !needed(key),
-                None => {
-                    name.ends_with(TEMPORARY)
-                        && entry
-                            .metadata()
-                            .and_then(|m| m.modified())
-                            .is_ok_and(|t| t.elapsed().is_ok_and(|a| a >= age))
-                }
+                None => super::is_leftover(&entry, age),
             };
             if unneeded && std::fs::remove_file(entry.path()).is_ok() {
                 removed += 1;
