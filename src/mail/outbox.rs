@@ -31,18 +31,18 @@
 //! (issue 13 point 1). Before handing a page of mails over, the drainer draws
 //! the pictures of that page not drawn yet — SVG from the picture's source,
 //! then PNG, at most [`DRAWS_AT_ONCE`] at a time, each once however many mails
-//! carry it — and stores them, in the same commit as the page's formatted
-//! letters; then it puts each mail's stored PNG in its place
-//! ([`crate::letters::compose::put_picture`]). A resend uses the stored PNG,
-//! never a new drawing, so it is byte for byte the same mail.
-//!
-//! **In the background.** Formatting letters, drawing pictures, making a mail
-//! ready and writing it to the spool run on [`crate::background`]'s threads, at
-//! the lowest priority: under load the mails wait and the moves do not. A picture that
+//! carry it — and writes each to its file ([`PictureFiles`]), synced before any
+//! mail carrying it goes out; then it puts each mail's PNG in its place
+//! ([`crate::letters::compose::put_picture`]). A resend uses the same file,
+//! never a new drawing, so it is byte for byte the same mail. A picture that
 //! cannot be drawn is stored as a small stand-in (and a warning logged): the
 //! mail goes with its text board, and every resend with the same stand-in. A
 //! picture no unsent mail carries any more is dropped in the commit that marks
-//! its last mail sent.
+//! its last mail sent, and its file right after.
+//!
+//! **In the background.** Formatting letters, drawing pictures, making a mail
+//! ready and writing it to the spool run on [`crate::background`]'s threads, at
+//! the lowest priority: under load the mails wait and the moves do not.
 //!
 //! **Backoff.** When the server is unreachable (or answers 4xx, or the spool or
 //! the store fails), the pass stops at the first such failure, records it on that
@@ -127,13 +127,9 @@ impl Sink {
         match self {
             Sink::Spool(dir) => {
                 let (dir, id) = (dir.clone(), row.message_id.clone());
-                let written = crate::background::run(move || {
-                    message().map(|m| {
-                        super::spool::write(&dir, &id, &m).map_err(|e| format!("cannot write to the spool: {e}"))
-                    })
-                });
-                let path = written.await.map_err(|e| Failure::Server(format!("cannot write to the spool: {e}")))??;
-                let path = path.map_err(Failure::Server)?;
+                let spooled = |e: std::io::Error| Failure::Server(format!("cannot write to the spool: {e}"));
+                let write = move || message().and_then(|m| super::spool::write(&dir, &id, &m).map_err(spooled));
+                let path = crate::background::run(write).await.map_err(spooled)??;
                 tracing::info!(message_id = %row.message_id, to = %row.recipient, path = %path.display(), "mail spooled");
             }
             Sink::Smtp(smtp) => {
