@@ -26,7 +26,7 @@ pub(crate) fn temporary_for(path: &Path) -> PathBuf {
 ///
 /// # Errors
 /// File system errors.
-pub fn write_renamed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_renamed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let tmp = temporary_for(path);
@@ -44,7 +44,7 @@ pub fn write_renamed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Whether `entry` is a temporary file older than `age`: what a write cut
 /// short by a crash left (a write in progress is younger).
-pub fn is_leftover(entry: &std::fs::DirEntry, age: std::time::Duration) -> bool {
+pub(crate) fn is_leftover(entry: &std::fs::DirEntry, age: std::time::Duration) -> bool {
     entry.file_name().to_string_lossy().ends_with(TEMPORARY)
         && entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|a| a >= age))
 }

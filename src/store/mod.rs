@@ -36,7 +36,7 @@ use tokio::sync::oneshot;
 pub use clock::LeaveRow;
 #[cfg(test)]
 pub(crate) use files::temporary_for;
-pub use files::{is_leftover, write_renamed};
+pub(crate) use files::{is_leftover, write_renamed};
 pub use picture_files::PictureFiles;
 pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use queries::{
@@ -476,13 +476,12 @@ impl Store {
             }
         }
         migrations::migrate(&mut conn, path).map_err(damaged("opening"))?;
-        let pictures = PictureFiles::of(path);
-        let pictures = std::fs::read_dir(pictures.dir()).into_iter().flatten().flatten().map(|e| e.path());
         for suffix in ["", "-wal", "-shm", "-pictures"] {
             let file = PathBuf::from(format!("{}{suffix}", path.display()));
             make_private(&file).map_err(|e| StoreError::Io(file, e))?;
         }
-        for file in pictures {
+        let pictures = PictureFiles::of(path);
+        for file in std::fs::read_dir(pictures.dir()).into_iter().flatten().flatten().map(|e| e.path()) {
             make_private(&file).map_err(|e| StoreError::Io(file, e))?;
         }
         // The checkpoints run beside the store thread (see `checkpoints`); the
