@@ -56,7 +56,7 @@ const GET_EVERY: Duration = Duration::from_millis(50);
 
 mod support;
 use support::xorshift::XorShift64;
-use support::{Game, conditions, cpu_ms, create_game, play_turn, verdict};
+use support::{Game, conditions, cpu_by_thread, cpu_ms, create_game, play_turn, verdict};
 
 /// One accepted move: when its answer arrived and how long it took.
 struct Sample {
@@ -155,6 +155,8 @@ struct HttpResult {
     /// CPU time in the window, in ms: the whole process (clients included) and
     /// the store thread (which every write passes through, one at a time).
     cpu_ms: (f64, f64),
+    /// CPU time in the window by thread name (pools summed), in ms.
+    threads: std::collections::BTreeMap<String, f64>,
 }
 
 /// A steward serving on a loopback port from `dir`, in this process.
@@ -266,8 +268,16 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
             .collect();
         tokio::time::sleep(WARMUP).await;
         let cpu_before = cpu_ms("store");
+        let threads_before = cpu_by_thread();
         tokio::time::sleep(WINDOW).await;
         let cpu_after = cpu_ms("store");
+        let threads = cpu_by_thread()
+            .into_iter()
+            .map(|(name, t)| {
+                let before = threads_before.get(&name).copied().unwrap_or(0.0);
+                (name, t - before)
+            })
+            .collect();
         stop.store(true, Ordering::Relaxed);
         let mut reports = Vec::new();
         for t in tasks {
@@ -307,6 +317,7 @@ fn http_benchmark(dir: &std::path::Path) -> HttpResult {
             spool_bytes: dir_bytes(&dir.join("spool")),
             mails_spooled: mails_spooled as usize,
             cpu_ms: (cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1),
+            threads,
         }
     })
 }
@@ -536,6 +547,13 @@ fn main() {
         last.cpu_ms.0 / in_window,
         last.cpu_ms.1 / in_window,
         in_window * 1e3 / last.cpu_ms.1.max(1e-9),
+    );
+    let mut threads: Vec<_> = last.threads.iter().filter(|(_, t)| **t > 0.0).collect();
+    threads.sort_by(|a, b| b.1.total_cmp(a.1));
+    let split: Vec<String> = threads.iter().map(|(name, t)| format!("{name} {:.3}", *t / in_window)).collect();
+    println!(
+        "  by thread, ms per move (the bench's own main thread and the clients share the tokio workers): {}",
+        split.join(", ")
     );
     println!();
     let moves = last.all_moves.max(1) as f64;

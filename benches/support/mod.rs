@@ -114,26 +114,44 @@ pub fn verdict(met: bool) -> &'static str {
 /// `store`), read from `/proc` (user + system, in clock ticks). Unlike rates,
 /// CPU time per move changes little when other work shares the machine.
 pub fn cpu_ms(thread: &str) -> (f64, f64) {
-    // SAFETY: sysconf has no preconditions.
-    let tick_ms = 1000.0 / (unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64);
-    // Fields after the command name (which may hold spaces, so split after its ')'):
-    // utime and stime are the 12th and 13th.
-    let ticks = |stat: &str| -> Option<(String, f64)> {
-        let open = stat.find('(')?;
-        let close = stat.rfind(')')?;
-        let name = stat[open + 1..close].to_owned();
-        let f: Vec<&str> = stat[close + 1..].split_whitespace().collect();
-        Some((name, f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?))
-    };
     let process = std::fs::read_to_string("/proc/self/stat").ok().and_then(|s| ticks(&s)).map_or(0.0, |(_, t)| t);
-    let named: f64 = std::fs::read_dir("/proc/self/task")
+    let named = cpu_by_thread().remove(thread).unwrap_or(0.0);
+    (process * tick_ms(), named)
+}
+
+/// CPU time used so far by this process's living threads, in milliseconds, by
+/// name, a pool's numbered threads (`background-0`, `background-1`) summed
+/// under their common name (`background`).
+pub fn cpu_by_thread() -> std::collections::BTreeMap<String, f64> {
+    let mut by_name = std::collections::BTreeMap::new();
+    let stats = std::fs::read_dir("/proc/self/task")
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
-        .filter_map(|s| ticks(&s))
-        .filter(|(name, _)| name == thread)
-        .map(|(_, t)| t)
-        .sum();
-    (process * tick_ms, named * tick_ms)
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok());
+    for (name, t) in stats.filter_map(|s| ticks(&s)) {
+        let pool = match name.rsplit_once('-') {
+            Some((stem, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => stem.to_owned(),
+            _ => name,
+        };
+        *by_name.entry(pool).or_insert(0.0) += t * tick_ms();
+    }
+    by_name
+}
+
+/// Milliseconds per clock tick.
+fn tick_ms() -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    1000.0 / (unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64)
+}
+
+/// A `/proc/…/stat` line's command name and its user + system ticks.
+fn ticks(stat: &str) -> Option<(String, f64)> {
+    // Fields after the command name (which may hold spaces, so split after its ')'):
+    // utime and stime are the 12th and 13th.
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let name = stat[open + 1..close].to_owned();
+    let f: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+    Some((name, f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?))
 }
