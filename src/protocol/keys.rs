@@ -13,7 +13,7 @@
 //! | file | key | for |
 //! |---|---|---|
 //! | `steward-signing.pem` | Ed25519 | signing transcript heads in every mail |
-//! | `steward-sealing.pem` | X25519 | opening sealed moves ([`seal`](mod@super::seal)) |
+//! | `steward-sealing.pem` | X25519 | opening sealed moves ([`seal`](mod@super::seal)); the at-rest key is derived from it |
 //!
 //! The steward's **fingerprint** names both public keys at once: the first 16
 //! bytes of SHA-256(signing public key ‖ sealing public key), in lower-case hex,
@@ -35,6 +35,9 @@ use x25519_dalek::{PublicKey, SharedSecret, StaticSecret};
 
 /// The file of the steward's Ed25519 signing key, in its data directory.
 pub const SIGNING_KEY_FILE: &str = "steward-signing.pem";
+/// The HKDF salt that derives the at-rest key from a sealing secret; also that
+/// construction's version.
+const AT_REST_SALT: &[u8] = b"fairsteward-at-rest-v1";
 /// The file of the steward's X25519 sealing key, in its data directory.
 pub const SEALING_KEY_FILE: &str = "steward-sealing.pem";
 /// The file of the steward's secret for reply capabilities (32 random bytes in
@@ -265,6 +268,15 @@ impl StewardKeys {
     pub(crate) fn agree(&self, ephemeral_public: &[u8; 32]) -> Option<SharedSecret> {
         let shared = self.sealing.diffie_hellman(&PublicKey::from(*ephemeral_public));
         shared.was_contributory().then_some(shared)
+    }
+
+    /// The at-rest keys ([`seal_at_rest`](super::seal::seal_at_rest)), derived
+    /// from the current sealing secret and then from each retired one, newest
+    /// first: records kept before a rotation still open.
+    pub(crate) fn at_rest_keys(&self) -> impl Iterator<Item = ring::hkdf::Prk> + '_ {
+        std::iter::once(&self.sealing)
+            .chain(&self.retired_sealing)
+            .map(|secret| ring::hkdf::Salt::new(ring::hkdf::HKDF_SHA256, AT_REST_SALT).extract(secret.as_bytes()))
     }
 
     /// The agreements with a sender's ephemeral key under each sealing key the

@@ -120,7 +120,7 @@ pub use keys::{
     same_fingerprint, verify_signature,
 };
 pub use operator::{OPERATOR_TOKEN_FILE, OperatorToken};
-pub use seal::{open_record, open_sealed, seal, seal_record, sealing_aad, try_seal};
+pub use seal::{open_held, open_record, open_sealed, seal, seal_held, seal_record, sealing_aad, try_seal};
 
 use base64::Engine as _;
 use ring::rand::{SecureRandom, SystemRandom};

@@ -20,6 +20,19 @@
 //! the same key, and the AEAD check fails for another steward's key, any altered
 //! byte, and any other game, seat or turn.
 //!
+//! **What the steward keeps sealed at rest** — a held move until its turn
+//! resolves, the kept copy of a player's message, an answer naming a pending
+//! move — it seals to itself with a symmetric key instead ([`seal_at_rest`]):
+//! nobody else ever opens these, and an X25519 agreement per record cost two
+//! scalar multiplications on the store's thread for every move. The at-rest
+//! key is `HKDF-SHA256(salt = "fairsteward-at-rest-v1", ikm = s)` of the sealing
+//! secret `s` (so `keys rotate` retires it with `s`); each record gets its own
+//! key, `HKDF-Expand(that, info = r)` for 16 fresh random bytes `r`, and is
+//! `r ‖ ChaCha20-Poly1305(key, nonce = 12 zero bytes, aad, padded bytes) ‖ tag`,
+//! with the same padding and associated data as above. Its length is a multiple
+//! of 32, which no X25519-sealed value's is (48 plus a multiple of 32), so a
+//! record kept by an older version still opens the old way.
+//!
 //! ring does all of this except keeping a static X25519 secret: its
 //! `agreement::EphemeralPrivateKey` can be neither stored nor reloaded, and the
 //! steward's sealing key must outlive restarts. So the X25519 operations use
@@ -117,20 +130,106 @@ fn record_aad(label: &str) -> String {
 }
 
 /// Seals bytes the steward keeps or queues but must not hold in clear (a raw
-/// inbound message, an answer naming a move: issue 11 point 3) to its own key,
-/// with the same construction as a sealed move; `label` says what they are and
-/// must be given again to open them.
+/// inbound message, an answer naming a move: issue 11 point 3) with its at-rest
+/// key ([`seal_at_rest`]); `label` says what they are and must be given again to
+/// open them.
 pub fn seal_record(bytes: &[u8], steward: &StewardKeys, label: &str) -> Vec<u8> {
-    seal_bytes_with(super::random_bytes::<32>(), bytes, &steward.sealing_public(), &record_aad(label))
-        .expect("a sealing key made by StewardKeys is never of small order")
+    seal_at_rest(bytes, steward, &record_aad(label))
 }
 
-/// Opens what [`seal_record`] sealed under `label`.
+/// Opens what [`seal_record`] sealed under `label` (or what an older version
+/// sealed to the steward's X25519 key).
 ///
 /// # Errors
 /// As [`open_sealed`] for another key, another label, a cut or altered value.
 pub fn open_record(sealed: &[u8], steward: &StewardKeys, label: &str) -> Result<Vec<u8>, EnvelopeError> {
-    open_bytes(sealed, steward, &record_aad(label))
+    open_kept(sealed, steward, &record_aad(label))
+}
+
+/// Seals a pending move the steward holds until its turn resolves, bound to its
+/// game, seat and turn, with the at-rest key.
+pub fn seal_held(text: &str, steward: &StewardKeys, game: &str, seat: &str, turn: u32) -> Vec<u8> {
+    seal_at_rest(text.as_bytes(), steward, &sealing_aad(game, seat, turn))
+}
+
+/// Opens what [`seal_held`] sealed (or an older version's held move, sealed to
+/// the steward's X25519 key).
+///
+/// # Errors
+/// As [`open_sealed`].
+pub fn open_held(
+    sealed: &[u8],
+    steward: &StewardKeys,
+    game: &str,
+    seat: &str,
+    turn: u32,
+) -> Result<String, EnvelopeError> {
+    let text = open_kept(sealed, steward, &sealing_aad(game, seat, turn))?;
+    String::from_utf8(text).map_err(|_| not_text())
+}
+
+/// Random bytes that give each at-rest record its own key.
+const AT_REST_RANDOM: usize = 16;
+
+/// The at-rest construction (module docs): `r ‖ ciphertext ‖ tag`.
+fn seal_at_rest(bytes: &[u8], steward: &StewardKeys, aad: &str) -> Vec<u8> {
+    seal_at_rest_with(super::random_bytes::<AT_REST_RANDOM>(), bytes, steward, aad)
+}
+
+/// [`seal_at_rest`] with given random bytes (tests use fixed ones).
+fn seal_at_rest_with(random: [u8; AT_REST_RANDOM], bytes: &[u8], steward: &StewardKeys, aad: &str) -> Vec<u8> {
+    let current = steward.at_rest_keys().next().expect("the current sealing key comes first");
+    let mut buf = pad(bytes);
+    at_rest_key(&current, &random)
+        .seal_in_place_append_tag(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf)
+        .expect("ChaCha20-Poly1305 seals any message shorter than 256 GiB");
+    [&random[..], &buf].concat()
+}
+
+/// Whether `sealed` has an at-rest record's length (a multiple of 32, at least
+/// one block): an X25519-sealed value never has.
+fn is_at_rest(sealed: &[u8]) -> bool {
+    sealed.len() >= AT_REST_RANDOM + PAD_BLOCK + 16 && sealed.len().is_multiple_of(PAD_BLOCK)
+}
+
+/// Opens what the steward kept sealed: an at-rest record, or a value an older
+/// version sealed to its X25519 key.
+fn open_kept(sealed: &[u8], steward: &StewardKeys, aad: &str) -> Result<Vec<u8>, EnvelopeError> {
+    if !is_at_rest(sealed) {
+        return open_bytes(sealed, steward, aad);
+    }
+    let (random, ciphertext) = sealed.split_at(AT_REST_RANDOM);
+    let opened = steward.at_rest_keys().find_map(|prk| {
+        let mut buf = ciphertext.to_vec();
+        let len =
+            at_rest_key(&prk, random).open_in_place(nonce(), aead::Aad::from(aad.as_bytes()), &mut buf).ok()?.len();
+        buf.truncate(len);
+        Some(buf)
+    });
+    let padded = opened.ok_or(EnvelopeError::SealedElsewhere)?;
+    Ok(unpad(&padded).ok_or_else(not_padded)?.to_vec())
+}
+
+fn at_rest_key(prk: &hkdf::Prk, random: &[u8]) -> aead::LessSafeKey {
+    let info = [random];
+    let okm = prk.expand(&info, &aead::CHACHA20_POLY1305).expect("32 bytes is a valid HKDF-SHA256 output length");
+    aead::LessSafeKey::new(aead::UnboundKey::from(okm))
+}
+
+fn not_text() -> EnvelopeError {
+    EnvelopeError::BadValue {
+        field: "sealed",
+        value: "(opened)".to_owned(),
+        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
+    }
+}
+
+fn not_padded() -> EnvelopeError {
+    EnvelopeError::BadValue {
+        field: "sealed",
+        value: "(opened)".to_owned(),
+        expected: "bytes padded with 0x80 and zeros to a multiple of 32 bytes",
+    }
 }
 
 /// Opens a sealed move with the steward's keys.
@@ -148,11 +247,7 @@ pub fn open_sealed(
     turn: u32,
 ) -> Result<String, EnvelopeError> {
     let text = open_bytes(sealed, steward, &sealing_aad(game, seat, turn))?;
-    String::from_utf8(text).map_err(|_| EnvelopeError::BadValue {
-        field: "sealed",
-        value: "(opened)".to_owned(),
-        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
-    })
+    String::from_utf8(text).map_err(|_| not_text())
 }
 
 /// Opens a sealed value with the steward's keys and the given associated data.
@@ -177,12 +272,7 @@ fn open_bytes(sealed: &[u8], steward: &StewardKeys, aad: &str) -> Result<Vec<u8>
         opened = open(&shared, &public, &mut buf);
     }
     let len = opened.ok_or(EnvelopeError::SealedElsewhere)?;
-    let bytes = unpad(&buf[..len]).ok_or_else(|| EnvelopeError::BadValue {
-        field: "sealed",
-        value: "(opened)".to_owned(),
-        expected: "bytes padded with 0x80 and zeros to a multiple of 32 bytes",
-    })?;
-    Ok(bytes.to_vec())
+    Ok(unpad(&buf[..len]).ok_or_else(not_padded)?.to_vec())
 }
 
 /// Refuses lengths no sealed value has (a cut-off value, usually).
@@ -242,6 +332,95 @@ mod tests {
         let as_move = seal("Nf3", &k.sealing_public(), "8KQ2ZJ", "white", 1);
         assert!(open_record(&as_move, &k, "inbound").is_err(), "a sealed move is not a record");
         assert!(open_record(&[], &k, "inbound").is_err());
+    }
+
+    #[test]
+    fn at_rest_records_open_only_with_their_key_and_associated_data() {
+        let (_dir, k) = keys();
+        for len in [0, 1, 31, 32, 100, 1000] {
+            let raw: Vec<u8> = (0..=255u8).cycle().take(len).collect();
+            let sealed = seal_record(&raw, &k, "inbound");
+            assert_eq!(sealed.len(), AT_REST_RANDOM + (len / PAD_BLOCK + 1) * PAD_BLOCK + 16);
+            assert!(is_at_rest(&sealed), "a multiple of 32 bytes: {len}");
+            assert_eq!(open_record(&sealed, &k, "inbound").unwrap(), raw);
+        }
+        let held = seal_held("{\"entered\":\"e4\"}", &k, "8KQ2ZJ", "white", 3);
+        assert_eq!(open_held(&held, &k, "8kq2zj", "White", 3).unwrap(), "{\"entered\":\"e4\"}");
+        for (game, seat, turn) in [("8KQ2ZK", "white", 3), ("8KQ2ZJ", "black", 3), ("8KQ2ZJ", "white", 4)] {
+            assert_eq!(
+                open_held(&held, &k, game, seat, turn),
+                Err(EnvelopeError::SealedElsewhere),
+                "{game} {seat} {turn}"
+            );
+        }
+        assert!(open_record(&held, &k, "inbound").is_err(), "a held move is not a record");
+        assert!(open_held(&seal_record(b"e4", &k, "inbound"), &k, "8KQ2ZJ", "white", 3).is_err());
+        assert!(open_sealed(&held, &k, "8KQ2ZJ", "white", 3).is_err(), "the players' door takes no at-rest value");
+        let (_other_dir, other) = keys();
+        assert_eq!(open_held(&held, &other, "8KQ2ZJ", "white", 3), Err(EnvelopeError::SealedElsewhere));
+        for i in [0, 15, 16, held.len() - 1] {
+            let mut bad = held.clone();
+            bad[i] ^= 1;
+            assert_eq!(open_held(&bad, &k, "8KQ2ZJ", "white", 3), Err(EnvelopeError::SealedElsewhere), "byte {i}");
+        }
+        assert_ne!(held, seal_held("{\"entered\":\"e4\"}", &k, "8KQ2ZJ", "white", 3), "a key of its own each time");
+        assert!(matches!(
+            open_held(&held[..held.len() - 1], &k, "8KQ2ZJ", "white", 3),
+            Err(EnvelopeError::SealedLength { .. })
+        ));
+    }
+
+    /// Known answer for the at-rest construction, computed independently with
+    /// Python's `cryptography` package from the module docs (sealing secret
+    /// 0x01 × 32, random bytes 0x03 × 16, "Nf3" held for 8KQ2ZJ, white, turn 12):
+    ///
+    /// ```text
+    /// from cryptography.hazmat.primitives import hashes, hmac
+    /// from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+    /// from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    /// h = hmac.HMAC(b"fairsteward-at-rest-v1", hashes.SHA256()); h.update(bytes([1]*32)); prk = h.finalize()
+    /// r = bytes([3]*16); key = HKDFExpand(hashes.SHA256(), 32, r).derive(prk)
+    /// print((r + ChaCha20Poly1305(key).encrypt(bytes(12), b"Nf3\x80" + bytes(28), b"8KQ2ZJ|white|12")).hex())
+    /// ```
+    #[test]
+    fn at_rest_known_answer() {
+        let k = StewardKeys::from_secrets_for_tests([9; 32], [1; 32]);
+        let sealed = seal_at_rest_with([3; 16], b"Nf3", &k, &sealing_aad("8KQ2ZJ", "white", 12));
+        assert_eq!(
+            hex(&sealed),
+            "03030303030303030303030303030303cde50281f87d36c6557a305f469cb4dbd2aec0de60904c42e3060f1417cd5b886efd113c335df1ada56d0ef12cfaeace"
+        );
+        assert_eq!(open_held(&sealed, &k, "8KQ2ZJ", "white", 12).unwrap(), "Nf3");
+    }
+
+    #[test]
+    fn what_older_versions_sealed_to_the_x25519_key_still_opens() {
+        let (_dir, k) = keys();
+        let record = seal_bytes_with(
+            crate::protocol::random_bytes::<32>(),
+            b"raw mail",
+            &k.sealing_public(),
+            &record_aad("inbound"),
+        )
+        .unwrap();
+        assert!(!is_at_rest(&record));
+        assert_eq!(open_record(&record, &k, "inbound").unwrap(), b"raw mail");
+        let held = seal("{\"entered\":\"Nf3\"}", &k.sealing_public(), "8KQ2ZJ", "black", 7);
+        assert_eq!(open_held(&held, &k, "8KQ2ZJ", "black", 7).unwrap(), "{\"entered\":\"Nf3\"}");
+        assert!(open_held(&held, &k, "8KQ2ZJ", "black", 8).is_err());
+    }
+
+    #[test]
+    fn at_rest_records_kept_before_a_rotation_still_open() {
+        let (dir, old) = keys();
+        let record = seal_record(b"kept", &old, "outbox");
+        let held = seal_held("Nf3", &old, "8KQ2ZJ", "white", 3);
+        StewardKeys::stage_rotation(dir.path()).unwrap().install("20261127T120000.000Z").unwrap();
+        let new = StewardKeys::load_or_create(dir.path()).unwrap();
+        assert_eq!(open_record(&record, &new, "outbox").unwrap(), b"kept");
+        assert_eq!(open_held(&held, &new, "8KQ2ZJ", "white", 3).unwrap(), "Nf3");
+        let after = seal_record(b"later", &new, "outbox");
+        assert!(open_record(&after, &old, "outbox").is_err(), "the old key cannot open the new record");
     }
 
     #[test]

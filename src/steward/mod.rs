@@ -856,8 +856,8 @@ fn self_score(game: &Loaded, o: Outcome) -> Option<String> {
 /// inbound` opens them for the operator.
 ///
 /// It is sealed where the message comes in ([`Steward::kept_copy`]), before its
-/// command reaches the store: sealing is an X25519 agreement, and the store's
-/// one thread, which every write waits for, should not spend its time on it.
+/// command reaches the store: sealing needs nothing from the store, and the
+/// store's one thread, which every write waits for, should not spend its time on it.
 #[derive(Clone, Debug)]
 pub struct KeptCopy {
     /// The message's whole length.

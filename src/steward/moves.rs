@@ -2,9 +2,9 @@
 //! commitment, a reveal), whether the game takes it now — and, once every seat
 //! owing a move has one, the resolution. One store transaction per submission.
 //!
-//! A pending move is never stored in clear: it is held sealed to the steward's own
-//! key (with the game, seat and turn as associated data) and opened when its turn
-//! resolves. The transcript and the other seats learn only *that* a seat moved.
+//! A pending move is never stored in clear: it is held sealed with the steward's
+//! at-rest key ([`protocol::seal_held`]: the game, seat and turn as associated
+//! data) and opened when its turn resolves. The transcript and the other seats learn only *that* a seat moved.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -482,7 +482,7 @@ impl Steward {
         if complete && salt.is_none() {
             // The move that completes the turn is resolved below, in this same
             // transaction: it is public from the commit on, so sealing it would
-            // only be undone (an X25519 agreement each way on the store thread).
+            // only be undone (a seal and an opening on the store thread).
             // A reveal stays sealed: its salt travels in the held part.
             row.entered = text.clone();
             row.canonical = checked.canonical.clone();
@@ -497,8 +497,7 @@ impl Steward {
                 salt: salt.as_deref().map(hex),
             };
             let held_json = serde_json::to_string(&held).map_err(internal)?;
-            let sealing = self.keys.sealing_public();
-            row.held = Some(protocol::seal(&held_json, &sealing, id.as_str(), &seat_name, game.row.turn));
+            row.held = Some(protocol::seal_held(&held_json, &self.keys, id.as_str(), &seat_name, game.row.turn));
         }
         tx.insert_move(id, &row)?;
         self.clock_moved(tx, game, seat, now, salt.is_none())?; // clocks: a reveal was counted at its commitment
@@ -532,10 +531,9 @@ impl Steward {
     fn open_held_with_salt(&self, game: &Loaded, m: MoveRow) -> Result<(MoveRow, Option<String>), StewardError> {
         let Some(sealed) = &m.held else { return Ok((m, None)) };
         let seat_name = game.seat_name(m.seat);
-        let json =
-            protocol::open_sealed(sealed, &self.keys, game.row.id.as_str(), &seat_name, m.turn).map_err(|e| {
-                internal(format!("cannot open the held move of {} turn {} {seat_name}: {e}", game.row.id, m.turn))
-            })?;
+        let json = protocol::open_held(sealed, &self.keys, game.row.id.as_str(), &seat_name, m.turn).map_err(|e| {
+            internal(format!("cannot open the held move of {} turn {} {seat_name}: {e}", game.row.id, m.turn))
+        })?;
         let held: Held = serde_json::from_str(&json).map_err(internal)?;
         let m = MoveRow {
             entered: held.entered,
