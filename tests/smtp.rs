@@ -508,7 +508,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
             html: Some("turn.html"),
             picture: Some(picture.clone()),
             reply_to: Some("moves+8KQ2ZJ.0.2.x@steward.example".parse().unwrap()),
-            answers: None,
+            ..Extras::default()
         },
     })
     .unwrap();

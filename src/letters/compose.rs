@@ -45,7 +45,7 @@ use minijinja::Environment;
 
 use crate::contact::PlayerAddress;
 use crate::ids::GameId;
-use crate::store::{BoardPicture, OutboxRow};
+use crate::store::{BoardPicture, OutboxRow, PictureSource};
 
 fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
@@ -160,6 +160,10 @@ pub struct Extras {
     /// queued as a placeholder, put in by the outbox drainer. Ignored without
     /// `html`.
     pub picture: Option<BoardPicture>,
+    /// The board as text, drawn from this source into the variables as `board`
+    /// when the mail is formatted: by the outbox drainer for a queued mail, off
+    /// the store thread.
+    pub text_board: Option<PictureSource>,
     /// A `Reply-To` header (the address replies should go to).
     pub reply_to: Option<Mailbox>,
     /// The player's mail this answers (Message-ID without angle brackets); it
@@ -295,6 +299,11 @@ pub struct Letter {
     html: Option<String>,
     /// The picture's content key, when the HTML shows it.
     picture: Option<String>,
+    /// The text board's source ([`PictureSource::to_text`]), drawn into the
+    /// variables as `board` when formatted. Letters queued before it existed
+    /// have their board among the variables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<String>,
     context: serde_json::Value,
 }
 
@@ -325,6 +334,7 @@ impl Letter {
             template: d.template.to_owned(),
             html: d.extras.html.map(str::to_owned),
             picture: picture.as_ref().map(|p| p.key.clone()),
+            board: d.extras.text_board.as_ref().map(PictureSource::to_text),
             context,
         };
         let row = OutboxRow {
@@ -358,7 +368,13 @@ impl Letter {
     /// # Errors
     /// A template or address problem.
     pub fn format(&self) -> Result<Vec<u8>, ComposeError> {
-        let context = minijinja::Value::from(minijinja::value::Serde(&self.context));
+        let mut context = minijinja::Value::from(minijinja::value::Serde(&self.context));
+        if let Some(source) = &self.board {
+            let board = PictureSource::from_text(source)
+                .and_then(|s| s.text())
+                .map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
+            context = minijinja::context! { board => board, ..context };
+        }
         let body = render(&self.template, &context)?;
         let mut builder = Message::builder()
             .from(self.from.mailbox()?)
@@ -619,7 +635,7 @@ mod tests {
             html: Some("turn.html"),
             picture: Some(picture.clone()),
             reply_to: Some("moves+8KQ2ZJ.0.2.mac@steward.example".parse().unwrap()),
-            answers: None,
+            ..Extras::default()
         };
         let a = compose(board_draft(&from, &game, extras())).unwrap();
         let b = compose(board_draft(&from, &game, extras())).unwrap();
@@ -798,6 +814,7 @@ mod tests {
                     Extras {
                         html: Some("turn.html"),
                         picture: Some(picture.clone()),
+                        text_board: Some(crate::render::source::start_of(crate::rules::VariantId::Vierschach, 2, 800)),
                         reply_to: Some("Fairsteward <moves+8KQ2ZJ.0.2.mac@steward.example>".parse().unwrap()),
                         answers: None,
                     },
@@ -827,6 +844,39 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&later), String::from_utf8_lossy(&now.message));
         }
         assert!(Letter::from_json("{\"from\": 1}").is_err(), "a damaged letter is an error, not a panic");
+    }
+
+    /// The text board is drawn when the letter is formatted, from its source,
+    /// seen from the source's seat; a source that draws nothing is an error
+    /// naming it, which holds the letter back, not a mail without its board.
+    #[test]
+    fn the_text_board_is_drawn_from_its_source_when_formatted() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        for (variant, seat) in [(crate::rules::VariantId::Chess, 1), (crate::rules::VariantId::Vierschach, 3)] {
+            let source = crate::render::source::start_of(variant, seat, 640);
+            let board = source.text().unwrap();
+            let extras = Extras { html: Some("turn.html"), text_board: Some(source), ..Extras::default() };
+            let queued = queue(board_draft(&from, &game, extras)).unwrap();
+            let json = queued.letter.unwrap();
+            assert!(!json.contains(board.lines().next().unwrap()), "the letter keeps the source, not the board");
+            let mail = Letter::from_json(&json).unwrap().format().unwrap();
+            let parsed = mail_parser::MessageParser::default().parse(&mail).unwrap();
+            let text = parsed.body_text(0).unwrap();
+            let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+            let board_lines: Vec<&str> = board.lines().map(str::trim_end).collect();
+            assert!(
+                lines.windows(board_lines.len()).any(|w| w == board_lines),
+                "{variant}: the board seen from seat {seat}\n{board}\nin\n{text}"
+            );
+            assert!(parsed.body_html(0).unwrap().contains(board.lines().nth(1).unwrap().trim()), "{variant}: HTML");
+        }
+        let mut letter: serde_json::Value =
+            serde_json::from_str(&queue(board_draft(&from, &game, Extras::default())).unwrap().letter.unwrap())
+                .unwrap();
+        letter["board"] = serde_json::Value::from("{\"variant\": \"no such game\"}");
+        let err = Letter::from_json(&letter.to_string()).unwrap().format().unwrap_err();
+        assert!(err.to_string().contains("the text board"), "{err}");
     }
 
     #[test]

@@ -45,6 +45,17 @@ impl PictureSource {
         Ok(board_drawing(&view, &self.marks, self.seat))
     }
 
+    /// The board as text ([`super::text::board_for_seats`]), seen from the
+    /// source's seat, its last moves marked (the size is the picture's only).
+    ///
+    /// # Errors
+    /// The variant refuses the options or the state.
+    pub fn text(&self) -> Result<String, BadSource> {
+        let rules = self.variant.rulebook(&self.options).map_err(|e| BadSource(e.to_string()))?;
+        let view = rules.board(&self.state).map_err(|e: RulesError| BadSource(e.to_string()))?;
+        Ok(super::text::board_for_seats(&view, self.seat, rules.seat_names(), &self.marks.last_moves))
+    }
+
     /// The board as SVG, seen from the source's seat.
     ///
     /// # Errors

@@ -15,11 +15,12 @@ use crate::store::{BoardPicture, OutboxRow, PictureSource, Tx};
 /// The variant describes the board once for all the mails.
 ///
 /// No mail is formatted here, inside the command's transaction: each is queued
-/// as its letter ([`queue`]), formatted by the outbox drainer. No picture is
-/// drawn here either: each is queued
-/// as its source (variant, options, position, marks, side, size), and the
-/// outbox drainer makes its SVG and PNG off the store thread, once per picture
-/// however many mails carry it (see [`crate::store::BoardPicture`]).
+/// as its letter ([`queue`]), formatted by the outbox drainer. No board is
+/// drawn here either, as text or as a picture: each is queued as its source
+/// (variant, options, position, marks, side, size); the drainer draws the text
+/// board as it formats the letter, and makes the SVG and PNG off the store
+/// thread, once per picture however many mails carry it (see
+/// [`crate::store::BoardPicture`]).
 struct Boards<'a> {
     game: &'a Loaded,
     state: &'a str,
@@ -43,26 +44,27 @@ impl<'a> Boards<'a> {
         Ok(Boards { game, state, view, marks, done: Default::default() })
     }
 
-    /// The board as text, seen from `seat`'s side.
-    fn text_for(&self, seat: Seat) -> String {
-        crate::render::text::board_for_seats(&self.view, seat, self.game.rules.seat_names(), &self.marks.last_moves)
+    /// What the board is drawn from, seen from `seat`'s side: the picture, and
+    /// the text board the mail's formatting draws ([`Extras::text_board`]).
+    fn source_for(&self, seat: Seat) -> PictureSource {
+        PictureSource {
+            variant: self.game.row.variant,
+            options: self.game.row.options.clone(),
+            state: self.state.to_owned(),
+            marks: self.marks.clone(),
+            seat,
+            size_px: size_px(&self.view),
+        }
     }
 
     /// The board picture seen from `seat`'s side.
     fn picture_for(&mut self, seat: Seat) -> BoardPicture {
-        let Boards { game, state, view, marks, .. } = self;
-        self.done[seat.index() % self.done.len()]
-            .get_or_insert_with(|| {
-                BoardPicture::new(PictureSource {
-                    variant: game.row.variant,
-                    options: game.row.options.clone(),
-                    state: (*state).to_owned(),
-                    marks: marks.clone(),
-                    seat,
-                    size_px: size_px(view),
-                })
-            })
-            .clone()
+        if let Some(done) = &self.done[seat.index() % self.done.len()] {
+            return done.clone();
+        }
+        let picture = BoardPicture::new(self.source_for(seat));
+        self.done[seat.index() % self.done.len()] = Some(picture.clone());
+        picture
     }
 }
 
@@ -178,7 +180,6 @@ pub(super) fn started(
                     seat_name => game.seat_name(s.seat),
                     seats => seats.clone(),
                     options => options.join(", "),
-                    board => boards.text_for(s.seat),
                     you_owe => you_owe,
                     forms => if you_owe { move_forms(game, &game.row.state, s.seat) } else { None },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
@@ -190,6 +191,7 @@ pub(super) fn started(
                 date: now,
                 extras: Extras {
                     html: Some("started.html"),
+                    text_board: Some(boards.source_for(s.seat)),
                     picture: Some(boards.picture_for(s.seat)),
                     reply_to: steward.reply_address(game, s.seat, game.row.turn),
                     ..Extras::default()
@@ -291,7 +293,6 @@ pub(super) fn turn(
                     moves => record::since_last(&record, s.seat).iter().map(move_context).collect::<Vec<_>>(),
                     record => record_lines.clone(),
                     notes => r.notes.clone(),
-                    board => boards.text_for(s.seat),
                     outcome => outcome.clone(),
                     you_owe => you_owe,
                     forms => if you_owe { move_forms(game, &r.state, s.seat) } else { None },
@@ -305,6 +306,7 @@ pub(super) fn turn(
                 date: now,
                 extras: Extras {
                     html: Some("turn.html"),
+                    text_board: Some(boards.source_for(s.seat)),
                     picture: Some(boards.picture_for(s.seat)),
                     reply_to: steward.reply_address(game, s.seat, turn + 1),
                     ..Extras::default()
