@@ -164,8 +164,7 @@ pub fn open_held(
     seat: &str,
     turn: u32,
 ) -> Result<String, EnvelopeError> {
-    let text = open_kept(sealed, steward, &sealing_aad(game, seat, turn))?;
-    String::from_utf8(text).map_err(|_| not_text())
+    text(open_kept(sealed, steward, &sealing_aad(game, seat, turn)))
 }
 
 /// Random bytes that give each at-rest record its own key.
@@ -216,14 +215,6 @@ fn at_rest_key(prk: &hkdf::Prk, random: &[u8]) -> aead::LessSafeKey {
     aead::LessSafeKey::new(aead::UnboundKey::from(okm))
 }
 
-fn not_text() -> EnvelopeError {
-    EnvelopeError::BadValue {
-        field: "sealed",
-        value: "(opened)".to_owned(),
-        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
-    }
-}
-
 fn not_padded() -> EnvelopeError {
     EnvelopeError::BadValue {
         field: "sealed",
@@ -246,8 +237,16 @@ pub fn open_sealed(
     seat: &str,
     turn: u32,
 ) -> Result<String, EnvelopeError> {
-    let text = open_bytes(sealed, steward, &sealing_aad(game, seat, turn))?;
-    String::from_utf8(text).map_err(|_| not_text())
+    text(open_bytes(sealed, steward, &sealing_aad(game, seat, turn)))
+}
+
+/// An opened move as text.
+fn text(opened: Result<Vec<u8>, EnvelopeError>) -> Result<String, EnvelopeError> {
+    String::from_utf8(opened?).map_err(|_| EnvelopeError::BadValue {
+        field: "sealed",
+        value: "(opened)".to_owned(),
+        expected: "UTF-8 text padded with 0x80 and zeros to a multiple of 32 bytes",
+    })
 }
 
 /// Opens a sealed value with the steward's keys and the given associated data.
