@@ -352,8 +352,10 @@ impl Drainer {
                     .collect::<Result<HashMap<_, _>, StoreError>>()
             })
             .await?;
+        // A mail another drainer sent meanwhile is not this pass's to send.
+        page.rows.retain(|row| !matches!(messages.get(&row.id), Some(None)));
         for row in &mut page.rows {
-            if let Some(message) = messages.get(&row.id) {
+            if let Some(Some(message)) = messages.get(&row.id) {
                 row.message.clone_from(message);
                 row.letter = None;
             }
@@ -940,5 +942,32 @@ mod picture_tests {
             conn.query_row("SELECT last_error FROM outbox WHERE id = ?1", [left[0].id], |r| r.get(0)).unwrap();
         assert!(error.contains("cannot be formatted"), "{error}");
         assert!(crate::mail::spool::file_for(&spool, "8KQ2ZJ.2.0.turn@steward.example").exists());
+    }
+
+    /// Two drainers at once (`fairsteward sweep` beside the daemon): one read
+    /// a letter's row, the other formatted and sent it meanwhile, which drops
+    /// its bytes. The late one must not hand over the dropped (empty) bytes,
+    /// which overwrote the spooled mail with an empty file.
+    #[tokio::test]
+    async fn a_letter_another_drainer_sent_meanwhile_is_not_sent_again_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let mail = board_mail(3, 1, &start_picture(1));
+        store.transaction(move |tx| tx.queue_mail(&mail, Utc::now())).await.unwrap();
+        let spool = dir.path().join("spool");
+        let late = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
+        let mut stale = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        assert!(stale.rows[0].letter.is_some(), "read while still a letter");
+        let mut first = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
+        assert_eq!(first.pass().await.unwrap().delivered, 1);
+        let file = crate::mail::spool::file_for(&spool, "8KQ2ZJ.3.1.turn@steward.example");
+        let sent = std::fs::read(&file).unwrap();
+        assert!(sent.len() > 1000, "the mail, picture and all");
+        late.prepare(&mut stale).await.unwrap();
+        assert!(stale.rows.is_empty(), "the late drainer leaves the sent mail alone");
+        let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
+        let kept: Vec<u8> = conn.query_row("SELECT message FROM outbox", [], |r| r.get(0)).unwrap();
+        assert!(kept.is_empty(), "a sent mail's bytes stay dropped");
+        assert_eq!(std::fs::read(&file).unwrap(), sent, "the spooled mail as it was");
     }
 }

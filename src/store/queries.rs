@@ -1067,15 +1067,20 @@ impl<'c> Tx<'c> {
 
     /// Stores the bytes the drainer formatted from a queued letter, in place
     /// of the letter; a row composed already keeps its bytes (they are what was
-    /// handed over, if anything was). Returns the row's bytes now.
+    /// handed over, if anything was). Returns the row's bytes now, or `None`
+    /// when it is no longer queued: another drainer (`fairsteward sweep` beside
+    /// the daemon) formatted and sent it meanwhile, and its bytes are dropped.
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn store_composed(&self, id: i64, message: &[u8]) -> Result<Vec<u8>, StoreError> {
+    pub fn store_composed(&self, id: i64, message: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
         self.0
             .prepare_cached("UPDATE outbox SET message = ?2, letter = NULL WHERE id = ?1 AND letter IS NOT NULL")?
             .execute(params![id, message])?;
-        Ok(self.0.query_row_cached("SELECT message FROM outbox WHERE id = ?1", params![id], |r| r.get(0))?)
+        Ok(self
+            .0
+            .query_row_cached("SELECT message FROM outbox WHERE id = ?1 AND sent_at IS NULL", params![id], |r| r.get(0))
+            .optional()?)
     }
 
     /// Marks a mail delivered.
