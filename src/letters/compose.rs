@@ -35,7 +35,7 @@
 //! [`put_picture`] just before handing the mail over. The queued bytes and the
 //! stored PNG fix the delivered bytes, so a resend is byte for byte the same.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use chrono::{DateTime, Utc};
 use lettre::Message;
@@ -163,7 +163,7 @@ pub struct Extras {
     /// The board as text, drawn from this source into the variables as `board`
     /// when the mail is formatted: by the outbox drainer for a queued mail, off
     /// the store thread.
-    pub text_board: Option<PictureSource>,
+    pub text_board: Option<Arc<PictureSource>>,
     /// A `Reply-To` header (the address replies should go to).
     pub reply_to: Option<Mailbox>,
     /// The player's mail this answers (Message-ID without angle brackets); it
@@ -334,7 +334,7 @@ impl Letter {
             template: d.template.to_owned(),
             html: d.extras.html.map(str::to_owned),
             picture: picture.as_ref().map(|p| p.key.clone()),
-            board: d.extras.text_board.as_ref().map(PictureSource::to_text),
+            board: d.extras.text_board.as_deref().map(PictureSource::to_text),
             context,
         };
         let row = OutboxRow {
@@ -814,7 +814,11 @@ mod tests {
                     Extras {
                         html: Some("turn.html"),
                         picture: Some(picture.clone()),
-                        text_board: Some(crate::render::source::start_of(crate::rules::VariantId::Vierschach, 2, 800)),
+                        text_board: Some(Arc::new(crate::render::source::start_of(
+                            crate::rules::VariantId::Vierschach,
+                            2,
+                            800,
+                        ))),
                         reply_to: Some("Fairsteward <moves+8KQ2ZJ.0.2.mac@steward.example>".parse().unwrap()),
                         answers: None,
                     },
@@ -856,7 +860,7 @@ mod tests {
         for (variant, seat) in [(crate::rules::VariantId::Chess, 1), (crate::rules::VariantId::Vierschach, 3)] {
             let source = crate::render::source::start_of(variant, seat, 640);
             let board = source.text().unwrap();
-            let extras = Extras { html: Some("turn.html"), text_board: Some(source), ..Extras::default() };
+            let extras = Extras { html: Some("turn.html"), text_board: Some(Arc::new(source)), ..Extras::default() };
             let queued = queue(board_draft(&from, &game, extras)).unwrap();
             let json = queued.letter.unwrap();
             assert!(!json.contains(board.lines().next().unwrap()), "the letter keeps the source, not the board");

@@ -44,27 +44,22 @@ impl<'a> Boards<'a> {
         Ok(Boards { game, state, view, marks, done: Default::default() })
     }
 
-    /// What the board is drawn from, seen from `seat`'s side: the picture, and
-    /// the text board the mail's formatting draws ([`Extras::text_board`]).
-    fn source_for(&self, seat: Seat) -> PictureSource {
-        PictureSource {
-            variant: self.game.row.variant,
-            options: self.game.row.options.clone(),
-            state: self.state.to_owned(),
-            marks: self.marks.clone(),
-            seat,
-            size_px: size_px(&self.view),
-        }
-    }
-
-    /// The board picture seen from `seat`'s side.
+    /// The board picture seen from `seat`'s side; its source is also what the
+    /// mail's text board is drawn from ([`Extras::text_board`]).
     fn picture_for(&mut self, seat: Seat) -> BoardPicture {
-        if let Some(done) = &self.done[seat.index() % self.done.len()] {
-            return done.clone();
-        }
-        let picture = BoardPicture::new(self.source_for(seat));
-        self.done[seat.index() % self.done.len()] = Some(picture.clone());
-        picture
+        let Boards { game, state, view, marks, .. } = self;
+        self.done[seat.index() % self.done.len()]
+            .get_or_insert_with(|| {
+                BoardPicture::new(PictureSource {
+                    variant: game.row.variant,
+                    options: game.row.options.clone(),
+                    state: (*state).to_owned(),
+                    marks: marks.clone(),
+                    seat,
+                    size_px: size_px(view),
+                })
+            })
+            .clone()
     }
 }
 
@@ -164,6 +159,7 @@ pub(super) fn started(
             } else {
                 format!("Game {} ({}) begins", game.row.id, game.row.variant)
             };
+            let picture = boards.picture_for(s.seat);
             Ok(queue(Draft {
                 from,
                 game: &game.row.id,
@@ -191,8 +187,8 @@ pub(super) fn started(
                 date: now,
                 extras: Extras {
                     html: Some("started.html"),
-                    text_board: Some(boards.source_for(s.seat)),
-                    picture: Some(boards.picture_for(s.seat)),
+                    text_board: picture.source.clone(),
+                    picture: Some(picture),
                     reply_to: steward.reply_address(game, s.seat, game.row.turn),
                     ..Extras::default()
                 },
@@ -273,6 +269,7 @@ pub(super) fn turn(
                 (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
                 (None, false) => format!("Game {}: turn {turn} played", game.row.id),
             };
+            let picture = boards.picture_for(s.seat);
             Ok(queue(Draft {
                 from,
                 game: &game.row.id,
@@ -306,8 +303,8 @@ pub(super) fn turn(
                 date: now,
                 extras: Extras {
                     html: Some("turn.html"),
-                    text_board: Some(boards.source_for(s.seat)),
-                    picture: Some(boards.picture_for(s.seat)),
+                    text_board: picture.source.clone(),
+                    picture: Some(picture),
                     reply_to: steward.reply_address(game, s.seat, turn + 1),
                     ..Extras::default()
                 },
