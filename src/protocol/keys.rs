@@ -35,9 +35,6 @@ use x25519_dalek::{PublicKey, SharedSecret, StaticSecret};
 
 /// The file of the steward's Ed25519 signing key, in its data directory.
 pub const SIGNING_KEY_FILE: &str = "steward-signing.pem";
-/// The HKDF salt that derives the at-rest key from a sealing secret; also that
-/// construction's version.
-const AT_REST_SALT: &[u8] = b"fairsteward-at-rest-v1";
 /// The file of the steward's X25519 sealing key, in its data directory.
 pub const SEALING_KEY_FILE: &str = "steward-sealing.pem";
 /// The file of the steward's secret for reply capabilities (32 random bytes in
@@ -123,6 +120,10 @@ pub struct StewardKeys {
     retired_sealing: Vec<StaticSecret>,
     capability: ring::hmac::Key,
 }
+
+/// The HKDF salt that derives the at-rest key from a sealing secret; also that
+/// construction's version.
+const AT_REST_SALT: &[u8] = b"fairsteward-at-rest-v1";
 
 /// The prefix of a retired sealing key's file, followed by the time of the
 /// rotation and `.pem`.
