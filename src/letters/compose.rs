@@ -45,7 +45,8 @@ use minijinja::Environment;
 
 use crate::contact::PlayerAddress;
 use crate::ids::GameId;
-use crate::store::{BoardPicture, OutboxRow, PictureSource};
+use crate::letters::record::RecordQuery;
+use crate::store::{BoardPicture, OutboxRow, PictureSource, SettledMove};
 
 fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
@@ -164,6 +165,10 @@ pub struct Extras {
     /// when the mail is formatted: by the outbox drainer for a queued mail, off
     /// the store thread.
     pub text_board: Option<Arc<PictureSource>>,
+    /// The game's record, read from the store into the variables as `moves`
+    /// and `record` when the mail is formatted (by the outbox drainer, off the
+    /// store thread; see [`RecordQuery`]). Only a queued letter can have it.
+    pub record: Option<RecordQuery>,
     /// A `Reply-To` header (the address replies should go to).
     pub reply_to: Option<Mailbox>,
     /// The player's mail this answers (Message-ID without angle brackets); it
@@ -304,6 +309,11 @@ pub struct Letter {
     /// have their board among the variables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     board: Option<String>,
+    /// The record, read when formatted into the variables as `moves` and
+    /// `record`. Letters queued before it existed have their record among the
+    /// variables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    record: Option<RecordQuery>,
     context: serde_json::Value,
 }
 
@@ -335,6 +345,7 @@ impl Letter {
             html: d.extras.html.map(str::to_owned),
             picture: picture.as_ref().map(|p| p.key.clone()),
             board: d.extras.text_board.as_deref().map(PictureSource::to_text),
+            record: d.extras.record,
             context,
         };
         let row = OutboxRow {
@@ -363,12 +374,34 @@ impl Letter {
         serde_json::from_str(text).map_err(|e| ComposeError::Context(format!("not a queued letter: {e}")))
     }
 
+    /// What the letter's record is read with, when it is read as the letter is
+    /// formatted ([`Letter::format_with`]).
+    pub fn record_query(&self) -> Option<&RecordQuery> {
+        self.record.as_ref()
+    }
+
     /// The mail's bytes (RFC 5322), with the picture's placeholder if it has one.
     ///
     /// # Errors
-    /// A template or address problem.
+    /// A template or address problem; a letter whose record must be read
+    /// ([`Letter::record_query`]: use [`Letter::format_with`]).
     pub fn format(&self) -> Result<Vec<u8>, ComposeError> {
+        self.format_with(None)
+    }
+
+    /// [`Letter::format`], with the settled moves its [`Letter::record_query`]
+    /// asks for (ignored when it asks for none).
+    ///
+    /// # Errors
+    /// A template or address problem; a record query without `settled`.
+    pub fn format_with(&self, settled: Option<Vec<SettledMove>>) -> Result<Vec<u8>, ComposeError> {
         let mut context = minijinja::Value::from(minijinja::value::Serde(&self.context));
+        if let Some(query) = &self.record {
+            let settled = settled
+                .ok_or_else(|| ComposeError::Context("the game's record was not read for this letter".into()))?;
+            let variables = query.variables(settled).map_err(|e| ComposeError::Context(format!("the record: {e}")))?;
+            context = minijinja::context! { moves => variables.moves, record => variables.record, ..context };
+        }
         if let Some(source) = &self.board {
             let board = PictureSource::from_text(source)
                 .and_then(|s| s.text())
@@ -584,17 +617,25 @@ mod tests {
     /// A turn mail's variables, as the steward passes them (with a hostile name).
     fn turn_context() -> minijinja::Value {
         minijinja::context! {
+            moves => vec![
+                minijinja::context! { number => "1.", seat => "white", notation => "e4", status => "played" },
+                minijinja::context! { number => "1...", seat => "black", notation => "Qh4", status => "struck", reason => "the queen was taken first" },
+            ],
+            record => vec!["1. e4 Qh4 (struck)"],
+            ..turn_context_without_record()
+        }
+    }
+
+    /// [`turn_context`] without `moves` and `record`, as a letter that reads
+    /// its record when formatted is queued.
+    fn turn_context_without_record() -> minijinja::Value {
+        minijinja::context! {
             game => "8KQ2ZJ",
             variant => "fairschach",
             turn => 1,
             next_turn => 2,
             seat_name => "white",
             player => "Alice <script>alert(1)</script> & Co",
-            moves => vec![
-                minijinja::context! { number => "1.", seat => "white", notation => "e4", status => "played" },
-                minijinja::context! { number => "1...", seat => "black", notation => "Qh4", status => "struck", reason => "the queen was taken first" },
-            ],
-            record => vec!["1. e4 Qh4 (struck)"],
             notes => Vec::<String>::new(),
             board => "  8  r n b q k b n r  8\n  1  R N B Q K B N R  1",
             outcome => minijinja::Value::UNDEFINED,
@@ -821,6 +862,7 @@ mod tests {
                         ))),
                         reply_to: Some("Fairsteward <moves+8KQ2ZJ.0.2.mac@steward.example>".parse().unwrap()),
                         answers: None,
+                        record: None,
                     },
                 ),
                 board_draft(&from, &game, Extras { html: Some("turn.html"), ..Extras::default() }),
@@ -848,6 +890,74 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&later), String::from_utf8_lossy(&now.message));
         }
         assert!(Letter::from_json("{\"from\": 1}").is_err(), "a damaged letter is an error, not a panic");
+    }
+
+    /// A board mail queued with a record query reads its record when formatted:
+    /// the same bytes as the mail composed at once with the record among its
+    /// variables, in a two-seat and a four-seat game; only the record's own
+    /// turns count, and a letter whose record was not read is an error.
+    #[test]
+    fn the_record_is_read_when_the_letter_is_formatted() {
+        use crate::letters::record::{self, RecordQuery};
+        use crate::rules::{Options, Seat, VariantId};
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let settled = |moves: &[(u32, u8, &str, &str)]| -> Vec<SettledMove> {
+            moves
+                .iter()
+                .map(|&(turn, seat, notation, status)| SettledMove {
+                    turn,
+                    seat: Seat::new(seat),
+                    notation: notation.to_owned(),
+                    status: status.to_owned(),
+                    reason: (status == "struck").then(|| "the queen was taken first".to_owned()),
+                })
+                .collect()
+        };
+        let fairschach = settled(&[(1, 0, "e4", "played"), (1, 1, "Qh4", "struck"), (2, 0, "Nf3", "played")]);
+        let vierschach = settled(&[(1, 0, "e2-e4", "played"), (2, 1, "b5-c5", "played"), (3, 2, "e13-e12", "played")]);
+        for (variant, reader, through, moves) in
+            [(VariantId::Fairschach, 1u8, 1u32, fairschach), (VariantId::Vierschach, 0, 3, vierschach)]
+        {
+            let rules = variant.rulebook(&Options::new()).unwrap();
+            let query = RecordQuery::new(&game, variant, &Options::new(), through, Seat::new(reader));
+            // What the steward wrote into the variables before: the record of the turns so far.
+            let so_far: Vec<SettledMove> = moves.iter().filter(|m| m.turn <= through).cloned().collect();
+            let numbered = record::of_settled(rules.as_ref(), so_far);
+            let context = minijinja::context! {
+                moves => record::since_last(&numbered, Seat::new(reader)).iter().map(record::move_variables).collect::<Vec<_>>(),
+                record => record::lines(&numbered, rules.seat_names().len()),
+                ..turn_context_without_record()
+            };
+            let at_once = compose(Draft { context, ..board_draft(&from, &game, Extras::default()) }).unwrap();
+            let queued = queue(Draft {
+                context: turn_context_without_record(),
+                ..board_draft(&from, &game, Extras { record: Some(query.clone()), ..Extras::default() })
+            })
+            .unwrap();
+            let letter = Letter::from_json(queued.letter.as_deref().unwrap()).unwrap();
+            assert_eq!(letter.record_query(), Some(&query));
+            // The drainer reads every settled move up to the turn; later turns are left out.
+            let later = letter.format_with(Some(moves.clone())).unwrap();
+            assert_eq!(String::from_utf8_lossy(&later), String::from_utf8_lossy(&at_once.message), "{variant}");
+            let text = String::from_utf8_lossy(&later);
+            assert!(text.contains("The game so far:"), "{text}");
+            let err = letter.format().unwrap_err();
+            assert!(err.to_string().contains("record was not read"), "{err}");
+        }
+        let err = compose(board_draft(
+            &from,
+            &game,
+            Extras {
+                record: Some(RecordQuery::new(&game, VariantId::Chess, &Options::new(), 1, Seat::new(0))),
+                ..Extras::default()
+            },
+        ))
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("record was not read"),
+            "a mail composed at once cannot read its record: {err}"
+        );
     }
 
     /// The text board is drawn when the letter is formatted, from its source,

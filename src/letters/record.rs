@@ -2,7 +2,11 @@
 //! them ([`crate::rules::Variant::record_number`]), the moves since a reader's own
 //! last move, and the whole record one line per number (`12. e4 e5`).
 
-use crate::rules::{DynVariant, Seat, SeatResult};
+use std::collections::BTreeMap;
+
+use crate::ids::GameId;
+use crate::rules::{DynVariant, Options, Seat, SeatResult, VariantId};
+use crate::store::SettledMove;
 
 /// One resolved move of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +93,114 @@ pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
         current = Some(n.number);
     }
     lines
+}
+
+/// The game's numbered record from its settled moves (as
+/// [`crate::store::Tx::settled_moves`] reads them; pending moves are not in it).
+pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numbered> {
+    let names = rules.seat_names();
+    let seat_name =
+        |seat: Seat| names.get(seat.index()).map_or_else(|| format!("seat {}", seat.index() + 1), |s| (*s).to_owned());
+    let moves = settled
+        .into_iter()
+        .filter_map(|m| {
+            let result = match m.status.as_str() {
+                "played" => SeatResult::Played,
+                "first" => SeatResult::First,
+                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
+                _ => return None,
+            };
+            Some(RecordMove { turn: m.turn, seat: m.seat, seat_name: seat_name(m.seat), notation: m.notation, result })
+        })
+        .collect();
+    numbered(rules, moves)
+}
+
+/// A listed move, as the turn templates show it (`moves`).
+pub fn move_variables(n: &Numbered) -> minijinja::Value {
+    let reason = match &n.mv.result {
+        SeatResult::Struck(why) => Some(why.clone()),
+        _ => None,
+    };
+    minijinja::context! {
+        number => n.label(),
+        seat => n.mv.seat_name.clone(),
+        notation => n.mv.notation.clone(),
+        status => n.mv.result.as_str(),
+        reason => reason,
+    }
+}
+
+/// A board mail's record as a query, not as its lines: the mail is queued with
+/// this, and the record is read from the store as the outbox drainer formats the
+/// mail (off the store thread). A game's record grows with every turn; written
+/// into every queued mail, it made each move's transaction read the whole game
+/// and store it again per seat.
+///
+/// The record of a turn never changes once the turn is resolved, so the mail
+/// reads the same whenever it is formatted.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RecordQuery {
+    /// The game.
+    pub game: String,
+    /// Its variant's name: the record is numbered and its seats named as the
+    /// variant does.
+    pub variant: String,
+    /// The game's options (they make the rulebook).
+    pub options: BTreeMap<String, String>,
+    /// The last turn the record goes to: the turn the mail reports.
+    pub through: u32,
+    /// The reader's seat: `moves` lists the moves since its own last.
+    pub reader: u8,
+}
+
+/// The template variables a [`RecordQuery`] gives a board mail.
+#[derive(Debug)]
+pub struct RecordVariables {
+    /// The moves since the reader's own last ([`since_last`]), each as
+    /// [`move_variables`].
+    pub moves: Vec<minijinja::Value>,
+    /// The whole record, one line per number ([`lines`]).
+    pub record: Vec<String>,
+}
+
+impl RecordQuery {
+    /// The query for the record of `game` through turn `through`, as `reader` reads it.
+    pub fn new(game: &GameId, variant: VariantId, options: &Options, through: u32, reader: Seat) -> RecordQuery {
+        RecordQuery {
+            game: game.to_string(),
+            variant: variant.name().to_owned(),
+            options: options.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+            through,
+            reader: u8::try_from(reader.index()).unwrap_or(u8::MAX),
+        }
+    }
+
+    /// The game asked about.
+    ///
+    /// # Errors
+    /// The stored text is not a game id.
+    pub fn game_id(&self) -> Result<GameId, String> {
+        self.game.parse().map_err(|e: crate::ids::BadGameId| e.to_string())
+    }
+
+    /// The variables from the game's settled moves through [`RecordQuery::through`].
+    ///
+    /// # Errors
+    /// The variant or its options are unknown (a damaged or foreign letter).
+    pub fn variables(&self, settled: Vec<SettledMove>) -> Result<RecordVariables, String> {
+        let variant: VariantId = self.variant.parse().map_err(|e: crate::rules::UnknownVariant| e.to_string())?;
+        let options = self.options.iter().fold(Options::new(), |o, (k, v)| o.set(k.clone(), v.clone()));
+        let rules = variant.rulebook(&options).map_err(|e| e.to_string())?;
+        let seats = rules.seat_names().len();
+        let settled = settled.into_iter().filter(|m| m.turn <= self.through).collect();
+        let record = of_settled(rules.as_ref(), settled);
+        let reader = Seat::new(self.reader);
+        Ok(RecordVariables {
+            moves: since_last(&record, reader).iter().map(move_variables).collect(),
+            record: lines(&record, seats),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -62,10 +62,12 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::smtp::{Failure, SmtpSink};
-use crate::letters::compose::{Letter, put_picture};
+use crate::letters::compose::{ComposeError, Letter, put_picture};
 use crate::protocol::{StewardKeys, open_record};
 use crate::render::cache::{PictureError, Pictures};
-use crate::store::{OUTBOX_LABEL, OutboxRow, PictureFiles, PictureSource, Store, StoreError, StoredPicture, Tx};
+use crate::store::{
+    OUTBOX_LABEL, OutboxRow, PictureFiles, PictureSource, Reader, Store, StoreError, StoredPicture, Tx,
+};
 
 /// The first wait after a failure.
 pub const FIRST_RETRY: Duration = Duration::from_secs(1);
@@ -210,6 +212,9 @@ pub struct Drainer {
     pictures: Pictures,
     /// Where the drawn pictures are kept until their mails are sent.
     files: PictureFiles,
+    /// Reads the board mails' records as their letters are formatted, beside
+    /// the store thread.
+    reader: Arc<Reader>,
 }
 
 /// A picture a mail carries, as the drainer has it.
@@ -249,7 +254,8 @@ impl Drainer {
         // In the background: mails' pictures give way to the moves being answered.
         let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0).in_background();
         let files = PictureFiles::of(store.path());
-        Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures, files }
+        let reader = Arc::new(Reader::new(store.path()));
+        Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures, files, reader }
     }
 
     /// Makes the mails of `page` (but those held back) ready to hand over:
@@ -295,8 +301,9 @@ impl Drainer {
             if letters.is_empty() {
                 return Vec::new();
             }
+            let reader = self.reader.clone();
             let format = move || {
-                letters.into_iter().map(|(id, json)| (id, Letter::from_json(&json).and_then(|l| l.format()))).collect()
+                letters.into_iter().filter_map(|(id, json)| Some((id, format_letter(&reader, id, &json)?))).collect()
             };
             crate::background::run(format).await.unwrap_or_else(|e| {
                 // Its mails wait for the next pass.
@@ -552,6 +559,28 @@ impl Drainer {
         }
         Ok(removed)
     }
+}
+
+/// The bytes of the queued letter `json` (row `id`), its record read with
+/// `reader` if it has one; `None` when the record cannot be read now (the
+/// letter waits for the next pass).
+fn format_letter(reader: &Reader, id: i64, json: &str) -> Option<Result<Vec<u8>, ComposeError>> {
+    let letter = match Letter::from_json(json) {
+        Ok(letter) => letter,
+        Err(e) => return Some(Err(e)),
+    };
+    let settled = match letter.record_query().map(|q| q.game_id().map(|game| (game, q.through))) {
+        None => None,
+        Some(Err(e)) => return Some(Err(ComposeError::Context(format!("the record's game: {e}")))),
+        Some(Ok((game, through))) => match reader.settled_moves(&game, through) {
+            Ok(moves) => Some(moves),
+            Err(e) => {
+                tracing::warn!(row = id, error = %e, "cannot read a board mail's record now; it waits");
+                return None;
+            }
+        },
+    };
+    Some(letter.format_with(settled))
 }
 
 /// Delivers every unsent mail once, as one pass of a fresh [`Drainer`]; returns

@@ -5,10 +5,10 @@ use minijinja::{Value, context};
 
 use super::{Head, Loaded, Steward, StewardError, internal};
 use crate::letters::compose::{Draft, Extras, MailKind, queue, queue_with_suffix};
-use crate::letters::record::{self, Numbered, RecordMove};
+use crate::letters::record::RecordQuery;
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
-use crate::store::{BoardPicture, OutboxRow, PictureSource, Tx};
+use crate::store::{BoardPicture, OutboxRow, PictureSource};
 
 /// The boards of one position as its mails show them, each seen from the
 /// reader's side (that seat at the bottom): the text board, and the picture.
@@ -197,51 +197,12 @@ pub(super) fn started(
         .collect()
 }
 
-/// The game's resolved moves, numbered as the variant's record numbers them.
-fn record_of(tx: &Tx<'_>, game: &Loaded) -> Result<Vec<Numbered>, StewardError> {
-    let moves = tx
-        .settled_moves(&game.row.id)?
-        .into_iter()
-        .filter_map(|m| {
-            let result = match m.status.as_str() {
-                "played" => SeatResult::Played,
-                "first" => SeatResult::First,
-                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
-                _ => return None,
-            };
-            Some(RecordMove {
-                turn: m.turn,
-                seat: m.seat,
-                seat_name: game.seat_name(m.seat),
-                notation: m.notation,
-                result,
-            })
-        })
-        .collect();
-    Ok(record::numbered(game.rules.as_ref(), moves))
-}
-
-/// A listed move, as the turn templates show it.
-fn move_context(n: &Numbered) -> Value {
-    let reason = match &n.mv.result {
-        SeatResult::Struck(why) => Some(why.clone()),
-        _ => None,
-    };
-    context! {
-        number => n.label(),
-        seat => n.mv.seat_name.clone(),
-        notation => n.mv.notation.clone(),
-        status => n.mv.result.as_str(),
-        reason => reason,
-    }
-}
-
 /// The board mails after a resolved turn, one per seat: each lists the moves
 /// since its reader's own last move, numbered as the game's record, and the
-/// whole record below the board. Called after the turn's moves are settled.
+/// whole record below the board — both read as the mail is formatted, off the
+/// store thread ([`RecordQuery`]). Called after the turn's moves are settled.
 pub(super) fn turn(
     steward: &Steward,
-    tx: &Tx<'_>,
     game: &Loaded,
     r: &TextResolution,
     head: &Head,
@@ -250,8 +211,6 @@ pub(super) fn turn(
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
-    let record = record_of(tx, game)?;
-    let record_lines = record::lines(&record, game.seats.len());
     let outcome = r.outcome.map(|o| game.outcome_text(o));
     let to_move =
         if outcome.is_some() { SeatSet::EMPTY } else { game.rules.seats_to_move(&r.state).map_err(internal)? };
@@ -287,8 +246,6 @@ pub(super) fn turn(
                     next_turn => turn + 1,
                     seat_name => game.seat_name(s.seat),
                     player => s.name.clone(),
-                    moves => record::since_last(&record, s.seat).iter().map(move_context).collect::<Vec<_>>(),
-                    record => record_lines.clone(),
                     notes => r.notes.clone(),
                     outcome => outcome.clone(),
                     you_owe => you_owe,
@@ -305,6 +262,7 @@ pub(super) fn turn(
                     html: Some("turn.html"),
                     text_board: picture.source.clone(),
                     picture: Some(picture),
+                    record: Some(RecordQuery::new(&game.row.id, game.row.variant, &game.row.options, turn, s.seat)),
                     reply_to: steward.reply_address(game, s.seat, turn + 1),
                     ..Extras::default()
                 },

@@ -633,7 +633,7 @@ impl Steward {
         }
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
-        for mail in mails::turn(self, tx, game, &r, &head, now, &clocks)? {
+        for mail in mails::turn(self, game, &r, &head, now, &clocks)? {
             tx.queue_mail(&mail, now)?;
         }
         Ok(())

@@ -23,6 +23,7 @@ mod migrations;
 mod picture_files;
 mod pictures;
 mod queries;
+mod reader;
 mod senders;
 
 use std::path::{Path, PathBuf};
@@ -43,6 +44,7 @@ pub use queries::{
     CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
     SeatRow, SettledMove, StoredOutcome, TurnRow, Tx, time_text,
 };
+pub use reader::Reader;
 pub use senders::{AddressKind, AddressRequestRow};
 
 /// How many prepared statements the store's connection keeps (more than the

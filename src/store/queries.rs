@@ -488,9 +488,10 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn seats(&self, game: &GameId) -> Result<Vec<SeatRow>, StoreError> {
-        let mut stmt = self
-            .0
-            .prepare("SELECT seat, name, email, public_key, draw_offer FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        // Every command loads its game's seats: the statement is kept.
+        let mut stmt = self.0.prepare_cached(
+            "SELECT seat, name, email, public_key, draw_offer FROM seats WHERE game_id = ?1 ORDER BY seat",
+        )?;
         let rows = stmt
             .query_map([game.as_str()], |r| {
                 Ok(SeatRow {
