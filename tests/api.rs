@@ -652,6 +652,27 @@ async fn chess_fools_mate_over_the_api() {
     assert_eq!(ended[0]["body"]["winner"], "black");
 }
 
+/// The steward gives the rules only the latest states, those since the last
+/// pawn move or capture (the repetition window): knights going out and back
+/// after six pawn moves end the game at the third occurrence of the position
+/// after 3... e5, which the first states of the game would not show.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chess_threefold_repetition_over_the_api() {
+    let s = Server::start().await;
+    let g = s.create("chess", json!({})).await;
+    let pawns = ["a3", "a6", "h3", "h6", "e4", "e5"];
+    let knights = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"];
+    for (turn, text) in (1..).zip(pawns.into_iter().chain(knights)) {
+        let token = if turn % 2 == 1 { &g.white } else { &g.black };
+        s.play(&g.id, token, turn, text).await;
+    }
+    assert_eq!(s.game(&g.id, None).await["outcome"], Value::Null, "twice only");
+    s.play(&g.id, &g.black, 14, "Ng8").await;
+    let v = s.game(&g.id, None).await;
+    assert_eq!(v["outcome"]["reason"], "threefold repetition", "{v}");
+    assert_eq!(v["state"], "rnbqkbnr/1ppp1pp1/p6p/4p3/4P3/P6P/1PPP1PP1/RNBQKBNR w KQkq - 8 8");
+}
+
 // ---------------------------------------------------------------------------
 // 5. Fairschach pairs
 // ---------------------------------------------------------------------------

@@ -339,6 +339,15 @@ impl Variant for Chess {
         None
     }
 
+    /// Only positions since the last capture or pawn move can repeat a later one:
+    /// each of those lowers the material or moves a pawn for good. The halfmove
+    /// clock counts the plies since, so the last `halfmoves` states reach back to
+    /// the position that move made (one more is kept as margin); the turn from
+    /// `state` only adds `state` itself to what the next position is compared with.
+    fn repetition_window(&self, state: &ChessState) -> Option<usize> {
+        usize::try_from(state.0.halfmoves()).ok().map(|plies| plies.saturating_add(1))
+    }
+
     fn board(&self, state: &ChessState) -> BoardView {
         board_view(state.0.board(), Vec::new())
     }

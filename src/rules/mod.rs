@@ -48,6 +48,8 @@ pub mod record;
 pub mod tour;
 pub mod tri_d;
 pub mod vierschach;
+#[cfg(test)]
+mod window_tests;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -841,6 +843,16 @@ pub trait Variant {
     /// (start first, `state` itself not included) for repetition.
     fn outcome(&self, history: &[Self::State], state: &Self::State) -> Option<Outcome>;
 
+    /// How much of the history the rules can still use from `state` on:
+    /// `Some(n)` promises that [`Variant::outcome`] of `state` and
+    /// [`Variant::resolve`] of a turn from `state` give the same result when
+    /// `history` holds only its last `n` states (all of them when it has fewer)
+    /// as with the whole of it. `None` (the default): every earlier state may
+    /// count. The steward reads no more than this from the store on each turn.
+    fn repetition_window(&self, _state: &Self::State) -> Option<usize> {
+        None
+    }
+
     /// The board as cells and pieces, for the renderers.
     fn board(&self, state: &Self::State) -> BoardView;
 
@@ -1119,6 +1131,13 @@ pub trait DynVariant: Send + Sync {
     /// # Errors
     /// An invalid state string.
     fn outcome(&self, history: &[String], state: &str) -> Result<Option<Outcome>, RulesError>;
+    /// How many of the latest earlier states [`DynVariant::resolve`] and
+    /// [`DynVariant::outcome`] need from `state` on; `None`: all of them (see
+    /// [`Variant::repetition_window`]).
+    ///
+    /// # Errors
+    /// An invalid state string.
+    fn repetition_window(&self, state: &str) -> Result<Option<usize>, RulesError>;
     /// The board, for the renderers.
     ///
     /// # Errors
@@ -1286,6 +1305,10 @@ where
     fn outcome(&self, history: &[String], state: &str) -> Result<Option<Outcome>, RulesError> {
         let history = parse_history(self, history)?;
         Ok(Variant::outcome(self, &history, &self.parse_state(state)?))
+    }
+
+    fn repetition_window(&self, state: &str) -> Result<Option<usize>, RulesError> {
+        Ok(Variant::repetition_window(self, &self.parse_state(state)?))
     }
 
     fn board(&self, state: &str) -> Result<BoardView, RulesError> {

@@ -579,7 +579,16 @@ impl Steward {
             salts.push(salt);
             given.push(m);
         }
-        let history = tx.history(id)?;
+        // Only the states a repetition can still reach back to: reading and
+        // parsing the whole game on every turn would grow with its length.
+        let window = game
+            .rules
+            .repetition_window(&game.row.state)
+            .map_err(|e| internal(format!("resolving {id} turn {}: {e}", game.row.turn)))?;
+        let history = match window {
+            Some(last) => tx.recent_history(id, last)?,
+            None => tx.history(id)?,
+        };
         let moves: Vec<(Seat, String)> = given.iter().map(|m| (m.seat, m.canonical.clone())).collect();
         let r = game
             .rules

@@ -230,6 +230,11 @@ pub struct InboundRow {
     pub outcome: String,
 }
 
+/// The last states of a game's history, latest first: [`Tx::recent_history`].
+/// The turns' primary key (game, turn) gives them in this order, so SQLite
+/// reads only the rows it returns.
+const RECENT_HISTORY: &str = "SELECT state_before FROM turns WHERE game_id = ?1 ORDER BY turn DESC LIMIT ?2";
+
 /// The open transaction, with the store's operations.
 pub struct Tx<'c>(pub(super) &'c Transaction<'c>);
 
@@ -750,6 +755,24 @@ impl<'c> Tx<'c> {
         Ok(rows)
     }
 
+    /// The last `last` states of [`Tx::history`] (all of them when there are
+    /// fewer), in turn order: the part of the history the rules can still use
+    /// (see [`crate::rules::Variant::repetition_window`]). The query walks the
+    /// primary key backwards from the game's latest turn, so its cost does not
+    /// grow with the game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn recent_history(&self, game: &GameId, last: usize) -> Result<Vec<String>, StoreError> {
+        // SQLite's LIMIT is an i64; a window beyond it means "all".
+        let limit = i64::try_from(last).unwrap_or(i64::MAX);
+        let mut stmt = self.0.prepare_cached(RECENT_HISTORY)?;
+        let mut rows =
+            stmt.query_map(params![game.as_str(), limit], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        rows.reverse();
+        Ok(rows)
+    }
+
     /// The resolved turns of a game, in order.
     ///
     /// # Errors
@@ -1140,5 +1163,91 @@ impl<'c> Tx<'c> {
     pub fn clear_draw_offers(&self, game: &GameId) -> Result<(), StoreError> {
         self.0.prepare_cached("UPDATE seats SET draw_offer = 0 WHERE game_id = ?1")?.execute([game.as_str()])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    /// A chess game with `turns` resolved turns played in the states `state 1`,
+    /// `state 2`, … in turn order.
+    fn game_with_turns(tx: &Tx<'_>, id: &GameId, turns: u32) -> Result<(), StoreError> {
+        let now = Utc::now();
+        tx.insert_game(&GameRow {
+            id: id.clone(),
+            variant: VariantId::Chess,
+            options: Options::new(),
+            auth: Auth::Token,
+            secrecy: Secrecy::Hold,
+            spectator_delay: 0,
+            state: format!("state {}", turns + 1),
+            turn: turns + 1,
+            outcome: None,
+            created_at: now,
+            updated_at: now,
+        })?;
+        for turn in 1..=turns {
+            tx.insert_turn(
+                id,
+                &TurnRow {
+                    turn,
+                    state_before: format!("state {turn}"),
+                    state_after: format!("state {}", turn + 1),
+                    notes: Vec::new(),
+                    resolved_at: now,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The last states, in turn order, of this game only; all of them when the
+    /// window is wider than the game; none for a window of 0 or a game without turns.
+    #[test]
+    fn recent_history_is_the_tail_of_the_history_in_turn_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let (game, other) = (GameId::random(), GameId::random());
+        let (full, tails, other_tail, unknown) = store
+            .transaction_blocking(move |tx| {
+                game_with_turns(tx, &game, 12)?;
+                game_with_turns(tx, &other, 30)?;
+                let tails = [0, 1, 3, 11, 12, 13, usize::MAX]
+                    .into_iter()
+                    .map(|last| Ok((last, tx.recent_history(&game, last)?)))
+                    .collect::<Result<Vec<_>, StoreError>>()?;
+                let other_tail = tx.recent_history(&other, 4)?;
+                let unknown = tx.recent_history(&GameId::random(), 5)?;
+                Ok::<_, StoreError>((tx.history(&game)?, tails, other_tail, unknown))
+            })
+            .unwrap();
+        let states = |from: u32, to: u32| (from..=to).map(|t| format!("state {t}")).collect::<Vec<_>>();
+        assert_eq!(full, states(1, 12));
+        for (last, tail) in tails {
+            assert_eq!(tail, full[full.len().saturating_sub(last)..], "last {last}");
+        }
+        assert_eq!(other_tail, states(27, 30));
+        assert!(unknown.is_empty());
+    }
+
+    /// The query walks the turns' primary key backwards from the game's last
+    /// turn: no sort of all the game's turns before the limit applies.
+    #[test]
+    fn recent_history_walks_the_primary_key_without_sorting() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let plan = store
+            .transaction_blocking(|tx| {
+                let mut stmt = tx.0.prepare(&format!("EXPLAIN QUERY PLAN {RECENT_HISTORY}"))?;
+                let rows = stmt
+                    .query_map(params!["8KQ2ZJ", 5], |r| r.get::<_, String>(3))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok::<_, StoreError>(rows.join("\n"))
+            })
+            .unwrap();
+        assert!(plan.contains("SEARCH turns USING INDEX sqlite_autoindex_turns_1 (game_id=?)"), "{plan}");
+        assert!(!plan.contains("TEMP B-TREE"), "{plan}");
     }
 }

@@ -329,6 +329,11 @@ impl Variant for TrialecticDame {
         self.settle(state).2
     }
 
+    /// The rules have no repetition: the outcome never reads the history.
+    fn repetition_window(&self, _state: &DameState) -> Option<usize> {
+        Some(0)
+    }
+
     fn board(&self, state: &DameState) -> BoardView {
         let mut pieces: Vec<(Cell, PieceView)> = stones(state)
             .map(|(c, s)| {

@@ -442,6 +442,11 @@ impl Variant for Dreierschach {
         self.outcome_of(state)
     }
 
+    /// The rules have no repetition: the outcome never reads the history.
+    fn repetition_window(&self, _state: &DsState) -> Option<usize> {
+        Some(0)
+    }
+
     fn board(&self, state: &DsState) -> BoardView {
         let mut pieces: Vec<(Cell, PieceView)> = CELLS
             .iter()

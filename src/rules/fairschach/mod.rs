@@ -297,6 +297,15 @@ impl Variant for Fairschach {
         None
     }
 
+    /// As in chess: a pair or move that moves a pawn or removes a piece changes
+    /// the position for good, so only positions since can repeat a later one. The
+    /// halfmove counter is at least the turns since (one per pair or move, doubled
+    /// at the FSR 8 switch), so the last `halfmove` states reach back to that
+    /// position; one more is kept as margin.
+    fn repetition_window(&self, state: &FsPosition) -> Option<usize> {
+        usize::try_from(state.halfmove).ok().map(|turns| turns.saturating_add(1))
+    }
+
     fn board(&self, state: &FsPosition) -> BoardView {
         board_view(&state.board, state.paused.into_iter().map(cell).collect())
     }

@@ -518,6 +518,11 @@ impl Variant for Vierschach {
         self.outcome_of(state)
     }
 
+    /// The rules have no repetition: the outcome never reads the history.
+    fn repetition_window(&self, _state: &VsState) -> Option<usize> {
+        Some(0)
+    }
+
     fn board(&self, state: &VsState) -> BoardView {
         let cell = |sq: Square| Cell { file: sq.x(), rank: sq.y(), level: 0 };
         let mut pieces = Vec::new();
