@@ -146,6 +146,13 @@ const MIGRATIONS: &[&str] = &[
     // (letters::compose::Letter as JSON) and an empty message until the outbox
     // drainer formats it and stores the bytes, before the first handover.
     "ALTER TABLE outbox ADD COLUMN letter TEXT;",
+    // 10: fewer b-trees per queued mail (issue 13): each was a page written at
+    // a random place per mail. A game's mails are found through the Message-ID's
+    // own index (every Message-ID of a game begins with its id and a dot), and
+    // the count of answers sent to an address lately indexes the answers only.
+    "DROP INDEX outbox_game;
+     DROP INDEX outbox_recipient;
+     CREATE INDEX outbox_answers ON outbox (recipient COLLATE NOCASE, created_at) WHERE message_id LIKE '%.answer-%';",
 ];
 
 /// The schema version this program writes.

@@ -233,6 +233,16 @@ pub struct InboundRow {
 /// The last states of a game's history, latest first: [`Tx::recent_history`].
 /// The turns' primary key (game, turn) gives them in this order, so SQLite
 /// reads only the rows it returns.
+/// A game's newest board mail to a seat (see [`Tx::latest_board_mail`]).
+const LATEST_BOARD_MAIL: &str = "SELECT message_id, subject FROM outbox
+     WHERE message_id >= ?4 AND message_id < ?5 AND game_id = ?1 AND (message_id LIKE ?2 OR message_id LIKE ?3)
+     ORDER BY id DESC LIMIT 1";
+
+/// How many answers went to an address lately (see [`Tx::answers_since`]); the
+/// `LIKE` is the partial index `outbox_answers`'s own condition.
+const ANSWERS_SINCE: &str = "SELECT COUNT(*) FROM outbox
+     WHERE recipient = ?1 COLLATE NOCASE AND message_id LIKE '%.answer-%' AND created_at >= ?2";
+
 const RECENT_HISTORY: &str = "SELECT state_before FROM turns WHERE game_id = ?1 ORDER BY turn DESC LIMIT ?2";
 
 /// The open transaction, with the store's operations.
@@ -338,6 +348,13 @@ fn move_row(r: &Row<'_>) -> rusqlite::Result<MoveRow> {
         envelope: r.get("envelope")?,
         nonce: r.get("nonce")?,
     })
+}
+
+/// The range of Message-IDs of `game`'s mails, `[from, to)`: each begins with
+/// the game's id and a dot (`8KQ2ZJ.12.0.turn@…`), so the Message-ID's own
+/// index finds them (the outbox keeps no index by game).
+pub(super) fn game_mails(game: &GameId) -> (String, String) {
+    (format!("{game}."), format!("{game}/"))
 }
 
 /// A settled move as a game's record shows it (see [`Tx::settled_moves`]).
@@ -1005,14 +1022,12 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn latest_board_mail(&self, game: &GameId, seat: usize) -> Result<Option<(String, String)>, StoreError> {
         let (turn, started) = (format!("{game}.%.{seat}.turn@%"), format!("{game}.%.{seat}.started@%"));
+        let (from, to) = game_mails(game);
         Ok(self
             .0
-            .query_row_cached(
-                "SELECT message_id, subject FROM outbox WHERE game_id = ?1 AND (message_id LIKE ?2 OR message_id LIKE ?3)
-                 ORDER BY id DESC LIMIT 1",
-                params![game.as_str(), turn, started],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            .query_row_cached(LATEST_BOARD_MAIL, params![game.as_str(), turn, started, from, to], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()?)
     }
 
@@ -1045,11 +1060,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn answers_since(&self, address: &str, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self.0.prepare_cached(
-            "SELECT COUNT(*) FROM outbox WHERE recipient = ?1 COLLATE NOCASE AND message_id LIKE '%.answer-%' AND created_at >= ?2")?.query_row(
-            params![address, time_text(since)],
-            |r| r.get(0),
-        )?)
+        Ok(self.0.prepare_cached(ANSWERS_SINCE)?.query_row(params![address, time_text(since)], |r| r.get(0))?)
     }
 
     /// Mails not yet sent, oldest first.
@@ -1249,5 +1260,48 @@ mod tests {
             .unwrap();
         assert!(plan.contains("SEARCH turns USING INDEX sqlite_autoindex_turns_1 (game_id=?)"), "{plan}");
         assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+    }
+
+    /// The outbox keeps no index by game or by recipient for every mail (each
+    /// was a page written at a random place per queued mail): a game's mails
+    /// are a range of the Message-ID's index, and the answers to an address
+    /// have a partial index of their own. No lookup scans the outbox.
+    #[test]
+    fn the_outbox_lookups_use_the_message_id_and_the_answers_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let (indexes, plans) = store
+            .transaction_blocking(|tx| {
+                let plan = |sql: &str, n: usize| -> rusqlite::Result<String> {
+                    let mut stmt = tx.0.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                    let params: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+                    let rows = stmt
+                        .query_map(rusqlite::params_from_iter(params), |r| r.get::<_, String>(3))?
+                        .collect::<rusqlite::Result<Vec<_>>>()?;
+                    Ok(rows.join("\n"))
+                };
+                let mut stmt =
+                    tx.0.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox'")?;
+                let indexes = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                let plans = vec![
+                    plan(LATEST_BOARD_MAIL, 5)?,
+                    plan(ANSWERS_SINCE, 2)?,
+                    plan(super::super::senders::SENDER_NOTICES_SINCE, 5)?,
+                ];
+                Ok::<_, StoreError>((indexes, plans))
+            })
+            .unwrap();
+        let mut indexes = indexes;
+        indexes.sort();
+        assert_eq!(indexes, ["outbox_answers", "outbox_picture", "outbox_unsent", "sqlite_autoindex_outbox_1"]);
+        for (plan, index) in
+            plans.iter().zip(["sqlite_autoindex_outbox_1", "outbox_answers", "sqlite_autoindex_outbox_1"])
+        {
+            assert!(plan.contains(&format!("SEARCH outbox USING INDEX {index}")), "{plan}");
+            assert!(!plan.contains("SCAN outbox"), "{plan}");
+        }
+        let (from, to) = game_mails(&"8KQ2ZJ".parse().unwrap());
+        assert!(from.as_str() < "8KQ2ZJ.0.1.started@x" && "8KQ2ZJ.999.3.turn@x" < to.as_str());
+        assert!(!("8KQ2ZJA.1.0.turn@x" >= from.as_str() && "8KQ2ZJA.1.0.turn@x" < to.as_str()), "another game's");
     }
 }

@@ -6,6 +6,11 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
+
+/// How many notices about a foreign sender went to a seat lately (see
+/// [`Tx::sender_notices_since`]): a range of the Message-ID's index.
+pub(super) const SENDER_NOTICES_SINCE: &str = "SELECT COUNT(*) FROM outbox
+     WHERE message_id >= ?4 AND message_id < ?5 AND game_id = ?1 AND message_id LIKE ?2 AND created_at >= ?3";
 use super::queries::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
 use crate::ids::GameId;
 use crate::rules::Seat;
@@ -189,14 +194,15 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn sender_notices_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self
-            .0
-            .prepare_cached(
-                "SELECT COUNT(*) FROM outbox WHERE game_id = ?1 AND message_id LIKE ?2 AND created_at >= ?3",
-            )?
-            .query_row(
-                params![game.as_str(), format!("{game}.%.{}.sender-%", seat.index()), time_text(since)],
-                |r| r.get(0),
-            )?)
+        Ok(self.0.prepare_cached(SENDER_NOTICES_SINCE)?.query_row(
+            params![
+                game.as_str(),
+                format!("{game}.%.{}.sender-%", seat.index()),
+                time_text(since),
+                super::queries::game_mails(game).0,
+                super::queries::game_mails(game).1
+            ],
+            |r| r.get(0),
+        )?)
     }
 }
