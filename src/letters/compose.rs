@@ -24,16 +24,18 @@
 //! **Board mails are queued as letters.** [`queue`] checks the recipient and
 //! keeps the mail as a [`Letter`] (everything it is formatted from, the
 //! template variables as JSON) instead of formatting it in the steward's
-//! transaction; the outbox drainer formats it with [`Letter::format`] and
-//! stores the bytes before the first handover. [`compose`] formats the same
-//! letter at once, for the mails that are sealed as they are queued.
+//! transaction; the outbox drainer formats it with [`Letter::format`] for each
+//! handover — to the same bytes every time — and never stores the bytes.
+//! [`compose`] formats the same letter at once, for the mails that are sealed
+//! as they are queued.
 //!
 //! **The picture is not in the queued bytes.** A board mail is queued with a
 //! placeholder line ([`picture_placeholder`]) as the image part's base64 body,
 //! and its outbox row names the picture ([`BoardPicture`]); the outbox drainer
 //! draws the picture off the store thread, stores it once, and puts it in with
-//! [`put_picture`] just before handing the mail over. The queued bytes and the
-//! stored PNG fix the delivered bytes, so a resend is byte for byte the same.
+//! [`put_picture`] just before handing the mail over. The queued letter (or
+//! bytes) and the stored PNG fix the delivered bytes, so a resend is byte for
+//! byte the same.
 
 use std::sync::{Arc, OnceLock};
 
@@ -286,8 +288,8 @@ pub fn queue(d: Draft<'_>) -> Result<OutboxRow, ComposeError> {
 
 /// A mail as what to say, not yet its bytes: everything [`compose`] formats
 /// it from, the template variables as JSON. The outbox keeps it (as JSON)
-/// until the drainer formats it ([`Letter::format`]) and stores the bytes,
-/// which every handover then uses: a resend is byte for byte the first.
+/// until its mail is sent; the drainer formats it ([`Letter::format`]) for each
+/// handover, to the same bytes every time: a resend is byte for byte the first.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Letter {
     from: Person,

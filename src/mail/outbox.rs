@@ -23,8 +23,11 @@
 //! ([`OutboxRow::letter`], a [`Letter`]), not as bytes: the templates and
 //! lettre's formatting are not paid on the store thread (issue 13 point 1).
 //! Before handing a page of mails over, the drainer formats that page's letters
-//! and stores the bytes in place of the letters; every handover, resends
-//! included, uses the stored bytes.
+//! in memory; the letter stays queued until its mail is marked sent, and a
+//! resend formats it again. A letter formats to the same bytes every time (its
+//! date, Message-ID and MIME boundaries are fixed, its record and boards are
+//! read from facts that never change), so a resend is byte for byte the first
+//! handover without the bytes ever being stored.
 //!
 //! **Board pictures.** A board mail is queued without its PNG: its row names
 //! the picture ([`OutboxRow::picture`]) and its message holds a placeholder
@@ -259,10 +262,11 @@ impl Drainer {
     }
 
     /// Makes the mails of `page` (but those held back) ready to hand over:
-    /// formats their queued letters into `page`, storing the bytes in one
-    /// commit, and returns the PNG of every picture they carry, read from its
-    /// file or drawn into it (the files synced) — all before any of these mails
-    /// goes out, so a resend is byte for byte the same. A picture left out
+    /// formats their queued letters into `page` (in memory: a letter formats to
+    /// the same bytes every time), and returns the PNG of every picture they
+    /// carry, read from its file or drawn into it (the files synced) — all
+    /// before any of these mails goes out, so a resend is byte for byte the
+    /// same. A picture left out
     /// could not be drawn or written now: its mails wait; a letter that cannot
     /// be formatted is in `page.unformatted`.
     ///
@@ -334,36 +338,33 @@ impl Drainer {
         } else {
             ready.extend(fetched_ready);
         }
-        let mut messages = Vec::new();
+        let mut messages = HashMap::new();
         for (id, message) in formatted {
             match message {
-                Ok(message) => messages.push((id, message)),
+                Ok(message) => {
+                    messages.insert(id, message);
+                }
                 Err(e) => {
                     tracing::error!(row = id, error = %e, "a queued letter cannot be formatted");
                     page.unformatted.insert(id, format!("the queued letter cannot be formatted: {e}"));
                 }
             }
         }
-        if messages.is_empty() && failed.is_empty() {
-            return Ok(ready);
+        if !failed.is_empty() {
+            self.store
+                .transaction(move |tx| {
+                    for (key, why) in &failed {
+                        tx.note_picture_failed(key, why)?;
+                    }
+                    Ok::<_, StoreError>(())
+                })
+                .await?;
         }
-        let messages = self
-            .store
-            .transaction(move |tx| {
-                for (key, why) in &failed {
-                    tx.note_picture_failed(key, why)?;
-                }
-                messages
-                    .into_iter()
-                    .map(|(id, message)| Ok((id, tx.store_composed(id, &message)?)))
-                    .collect::<Result<HashMap<_, _>, StoreError>>()
-            })
-            .await?;
-        // A mail another drainer sent meanwhile is not this pass's to send.
-        page.rows.retain(|row| !matches!(messages.get(&row.id), Some(None)));
+        // The bytes stay in memory: the letter stays queued until its mail is
+        // marked sent, and a resend formats it again, to the same bytes.
         for row in &mut page.rows {
-            if let Some(Some(message)) = messages.get(&row.id) {
-                row.message.clone_from(message);
+            if let Some(message) = messages.remove(&row.id) {
+                row.message = message;
                 row.letter = None;
             }
         }
@@ -866,9 +867,10 @@ mod picture_tests {
         assert!(page.rows[0].letter.is_some() && page.rows[0].message.is_empty(), "queued as its letter");
         let pngs = first.prepare(&mut page).await.unwrap();
         let row = &page.rows[0];
+        assert!(row.letter.is_none() && !row.message.is_empty(), "formatted for the handover");
         let stored = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
-        assert_eq!(stored.rows[0].letter, None, "the letter gave way to its bytes");
-        assert_eq!(stored.rows[0].message, row.message, "formatted and stored before the handover");
+        assert!(stored.rows[0].letter.is_some(), "the letter stays queued until the mail is sent");
+        assert!(stored.rows[0].message.is_empty(), "the bytes are not stored: a resend formats them again");
         first.sink.deliver(row, &first.keys, Some(pngs[&picture.key].clone())).await.unwrap();
         drop(first);
         let file = crate::mail::spool::file_for(&spool, &row.message_id);
@@ -975,8 +977,10 @@ mod picture_tests {
 
     /// Two drainers at once (`fairsteward sweep` beside the daemon): one read
     /// a letter's row, the other formatted and sent it meanwhile, which drops
-    /// its bytes. The late one must not hand over the dropped (empty) bytes,
-    /// which overwrote the spooled mail with an empty file.
+    /// the letter. The late one formats the letter it read to the same bytes:
+    /// at worst the same mail again, never an empty or a different one (an
+    /// earlier version dropped stored bytes and overwrote the spooled mail
+    /// with an empty file).
     #[tokio::test]
     async fn a_letter_another_drainer_sent_meanwhile_is_not_sent_again_empty() {
         let dir = tempfile::tempdir().unwrap();
@@ -992,11 +996,13 @@ mod picture_tests {
         let file = crate::mail::spool::file_for(&spool, "8KQ2ZJ.3.1.turn@steward.example");
         let sent = std::fs::read(&file).unwrap();
         assert!(sent.len() > 1000, "the mail, picture and all");
-        late.prepare(&mut stale).await.unwrap();
-        assert!(stale.rows.is_empty(), "the late drainer leaves the sent mail alone");
+        let pngs = late.prepare(&mut stale).await.unwrap();
+        let row = &stale.rows[0];
+        late.sink.deliver(row, &late.keys, row.picture.as_ref().map(|p| pngs[&p.key].clone())).await.unwrap();
         let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
-        let kept: Vec<u8> = conn.query_row("SELECT message FROM outbox", [], |r| r.get(0)).unwrap();
-        assert!(kept.is_empty(), "a sent mail's bytes stay dropped");
-        assert_eq!(std::fs::read(&file).unwrap(), sent, "the spooled mail as it was");
+        let (kept, letter): (Vec<u8>, Option<String>) =
+            conn.query_row("SELECT message, letter FROM outbox", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+        assert!(kept.is_empty() && letter.is_none(), "a sent mail's bytes and letter stay dropped");
+        assert_eq!(std::fs::read(&file).unwrap(), sent, "the spooled mail as it was, byte for byte");
     }
 }

@@ -174,9 +174,9 @@ pub struct OutboxRow {
     /// opened only by the drainer as it hands the mail over.
     pub message: Vec<u8>,
     /// The mail as what to say ([`crate::letters::compose::Letter`] as JSON),
-    /// while `message` is still empty: the outbox drainer formats it off the
-    /// store thread and stores the bytes ([`Tx::store_composed`]) before the
-    /// first handover.
+    /// while `message` is empty: the outbox drainer formats it off the store
+    /// thread for every handover (to the same bytes each time), and the mark
+    /// that it was sent drops it.
     pub letter: Option<String>,
     /// Whether `message` is sealed (an answer that may name a pending move).
     pub sealed: bool,
@@ -1100,24 +1100,6 @@ impl<'c> Tx<'c> {
         Ok(rows)
     }
 
-    /// Stores the bytes the drainer formatted from a queued letter, in place
-    /// of the letter; a row composed already keeps its bytes (they are what was
-    /// handed over, if anything was). Returns the row's bytes now, or `None`
-    /// when it is no longer queued: another drainer (`fairsteward sweep` beside
-    /// the daemon) formatted and sent it meanwhile, and its bytes are dropped.
-    ///
-    /// # Errors
-    /// SQLite errors.
-    pub fn store_composed(&self, id: i64, message: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.0
-            .prepare_cached("UPDATE outbox SET message = ?2, letter = NULL WHERE id = ?1 AND letter IS NOT NULL")?
-            .execute(params![id, message])?;
-        Ok(self
-            .0
-            .query_row_cached("SELECT message FROM outbox WHERE id = ?1 AND sent_at IS NULL", params![id], |r| r.get(0))
-            .optional()?)
-    }
-
     /// Marks a mail delivered.
     ///
     /// # Errors
@@ -1128,7 +1110,7 @@ impl<'c> Tx<'c> {
 
     /// Marks several mails delivered, in this one transaction: the drainer records
     /// a batch of accepted mails with one commit (one fsync) instead of one each.
-    /// A delivered mail's bytes are dropped: it is never sent again, and its row
+    /// A delivered mail's bytes or letter are dropped: it is never sent again, and its row
     /// keeps who it went to, what it was about and when (its Message-ID,
     /// recipient, subject and times), so the store grows by a few hundred bytes
     /// per mail, not by the mail.
@@ -1137,7 +1119,8 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn mark_sent_many(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
         let mut stmt = self.0.prepare_cached(
-            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, message = x'' WHERE id = ?1",
+            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, message = x'', letter = NULL
+             WHERE id = ?1",
         )?;
         let now = time_text(now);
         for id in ids {
