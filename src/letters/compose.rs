@@ -332,7 +332,15 @@ impl Letter {
             .extras
             .answers
             .filter(|a| a.len() <= MAX_ANSWERED_ID && a.chars().all(|c| c.is_ascii_graphic() && !"<>".contains(c)));
-        let picture = d.extras.html.and(d.extras.picture);
+        let mut picture = d.extras.html.and(d.extras.picture);
+        // The letter keeps its text board's source; when that is the picture's
+        // own, the store keeps no second copy (no `pictures` row on the move's
+        // path): the drainer draws the picture from the letter.
+        if let (Some(p), Some(board)) = (&mut picture, &d.extras.text_board)
+            && p.source.as_deref() == Some(board.as_ref())
+        {
+            p.source = None;
+        }
         let context = serde_json::to_value(&d.context).map_err(|e| ComposeError::Context(e.to_string()))?;
         let letter = Letter {
             from: Person::of(d.from),
@@ -374,6 +382,17 @@ impl Letter {
     /// The text is not a letter (written by another version, or damaged).
     pub fn from_json(text: &str) -> Result<Letter, ComposeError> {
         serde_json::from_str(text).map_err(|e| ComposeError::Context(format!("not a queued letter: {e}")))
+    }
+
+    /// The source of the letter's picture, when the letter keeps it (as its
+    /// text board's source): its content key and the source.
+    pub fn picture_source(&self) -> Option<(&str, PictureSource)> {
+        let (key, board) = (self.picture.as_deref()?, self.board.as_deref()?);
+        let digest = ring::digest::digest(&ring::digest::SHA256, board.as_bytes());
+        if crate::ids::hex(digest.as_ref()) != key {
+            return None;
+        }
+        Some((key, PictureSource::from_text(board).ok()?))
     }
 
     /// What the letter's record is read with, when it is read as the letter is

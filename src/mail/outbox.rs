@@ -277,6 +277,21 @@ impl Drainer {
         let held = |row: &OutboxRow| self.held.get(&row.id).is_some_and(|b| b.until > now);
         let letters: Vec<(i64, String)> =
             page.rows.iter().filter(|r| !held(r)).filter_map(|r| Some((r.id, r.letter.clone()?))).collect();
+        // Formatted off the async threads, at the lowest priority; each letter
+        // also gives its picture's source when it keeps it.
+        let formatted: Vec<Formatted> = if letters.is_empty() {
+            Vec::new()
+        } else {
+            let reader = self.reader.clone();
+            let format = move || letters.into_iter().map(|(id, json)| format_letter(&reader, id, &json)).collect();
+            crate::background::run(format).await.unwrap_or_else(|e| {
+                // Its mails wait for the next pass.
+                tracing::warn!(error = %e, "cannot format queued letters now");
+                Vec::new()
+            })
+        };
+        let from_letters: HashMap<String, Arc<PictureSource>> =
+            formatted.iter().filter_map(|f| f.picture.clone()).collect();
         let mut ready = HashMap::new();
         let mut to_fetch = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -285,39 +300,28 @@ impl Drainer {
             if held(row) || !seen.insert(picture.key.as_str()) {
                 continue;
             }
-            match page.pictures.get(&picture.key) {
-                Some(StoredPicture::Drawn(png)) => {
+            match (page.pictures.get(&picture.key), from_letters.get(&picture.key)) {
+                (Some(StoredPicture::Drawn(png)), _) => {
                     ready.insert(picture.key.clone(), png.clone());
                 }
-                Some(StoredPicture::Source(source)) => to_fetch.push((picture.key.clone(), source.clone())),
-                None => {
+                (Some(StoredPicture::Source(source)), _) | (None, Some(source)) => {
+                    to_fetch.push((picture.key.clone(), source.clone()));
+                }
+                // Its letter could not be read now: the mail waits.
+                (None, None) if row.letter.is_some() && !formatted.iter().any(|f| f.id == row.id) => {}
+                (None, None) => {
                     tracing::warn!(picture = %picture.key, message_id = %row.message_id, "a queued mail's picture is not stored; it goes with a stand-in image");
                     ready.insert(picture.key.clone(), Arc::from(crate::render::png::STAND_IN));
                 }
             }
         }
-        if to_fetch.is_empty() && letters.is_empty() {
+        if to_fetch.is_empty() && formatted.is_empty() {
             return Ok(ready);
         }
-        // Formatted, read and drawn off the async threads, at the lowest
-        // priority; the pictures drawn a few at a time (the permits of `pictures`).
-        let formatted = async {
-            if letters.is_empty() {
-                return Vec::new();
-            }
-            let reader = self.reader.clone();
-            let format = move || {
-                letters.into_iter().filter_map(|(id, json)| Some((id, format_letter(&reader, id, &json)?))).collect()
-            };
-            crate::background::run(format).await.unwrap_or_else(|e| {
-                // Its mails wait for the next pass.
-                tracing::warn!(error = %e, "cannot format queued letters now");
-                Vec::new()
-            })
-        };
+        // Drawn off the async threads, at the lowest priority, a few at a time
+        // (the permits of `pictures`).
         let fetched =
-            futures_util::future::join_all(to_fetch.into_iter().map(|(key, source)| self.picture(key, source)));
-        let (formatted, fetched) = futures_util::future::join(formatted, fetched).await;
+            futures_util::future::join_all(to_fetch.into_iter().map(|(key, source)| self.picture(key, source))).await;
         let mut failed = Vec::new();
         let mut written = false;
         let mut fetched_ready = HashMap::new();
@@ -339,7 +343,8 @@ impl Drainer {
             ready.extend(fetched_ready);
         }
         let mut messages = HashMap::new();
-        for (id, message) in formatted {
+        for Formatted { id, message, .. } in formatted {
+            let Some(message) = message else { continue };
             match message {
                 Ok(message) => {
                     messages.insert(id, message);
@@ -562,26 +567,37 @@ impl Drainer {
     }
 }
 
-/// The bytes of the queued letter `json` (row `id`), its record read with
-/// `reader` if it has one; `None` when the record cannot be read now (the
-/// letter waits for the next pass).
-fn format_letter(reader: &Reader, id: i64, json: &str) -> Option<Result<Vec<u8>, ComposeError>> {
+/// A queued letter as the drainer formatted it.
+struct Formatted {
+    /// Its outbox row.
+    id: i64,
+    /// Its bytes, or why it cannot be formatted; `None` when its record cannot
+    /// be read now (the letter waits for the next pass).
+    message: Option<Result<Vec<u8>, ComposeError>>,
+    /// Its picture's key and source, when the letter keeps them.
+    picture: Option<(String, Arc<PictureSource>)>,
+}
+
+/// The queued letter `json` of row `id` formatted, its record read with
+/// `reader` if it has one.
+fn format_letter(reader: &Reader, id: i64, json: &str) -> Formatted {
     let letter = match Letter::from_json(json) {
         Ok(letter) => letter,
-        Err(e) => return Some(Err(e)),
+        Err(e) => return Formatted { id, message: Some(Err(e)), picture: None },
     };
+    let picture = letter.picture_source().map(|(key, source)| (key.to_owned(), Arc::new(source)));
     let settled = match letter.record_query().map(|q| q.game_id().map(|game| (game, q.through))) {
-        None => None,
-        Some(Err(e)) => return Some(Err(ComposeError::Context(format!("the record's game: {e}")))),
+        None => Ok(None),
+        Some(Err(e)) => Err(ComposeError::Context(format!("the record's game: {e}"))),
         Some(Ok((game, through))) => match reader.settled_moves(&game, through) {
-            Ok(moves) => Some(moves),
+            Ok(moves) => Ok(Some(moves)),
             Err(e) => {
                 tracing::warn!(row = id, error = %e, "cannot read a board mail's record now; it waits");
-                return None;
+                return Formatted { id, message: None, picture };
             }
         },
     };
-    Some(letter.format_with(settled))
+    Formatted { id, message: Some(settled.and_then(|s| letter.format_with(s))), picture }
 }
 
 /// Delivers every unsent mail once, as one pass of a fresh [`Drainer`]; returns
@@ -798,6 +814,33 @@ mod picture_tests {
         .unwrap()
     }
 
+    /// [`board_mail`] whose letter keeps its picture's source as its text
+    /// board's, as the steward queues board mails now: no `pictures` row.
+    fn letter_board_mail(turn: u32, seat: usize, picture: &BoardPicture) -> OutboxRow {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: crate::ids::GameId = "8KQ2ZJ".parse().unwrap();
+        queue(Draft {
+            from: &from,
+            game: &game,
+            turn,
+            seat,
+            kind: MailKind::Turn,
+            to_name: "Alice",
+            to_email: "alice@example.org",
+            subject: format!("Game 8KQ2ZJ: turn {turn}"),
+            template: "turn.txt",
+            context: minijinja::context! { game => "8KQ2ZJ", turn => turn },
+            date: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            extras: Extras {
+                html: Some("turn.html"),
+                picture: Some(picture.clone()),
+                text_board: picture.source.clone(),
+                ..Extras::default()
+            },
+        })
+        .unwrap()
+    }
+
     /// The PNG of the board image part of a delivered mail.
     fn image_of(message: &[u8]) -> Vec<u8> {
         let mail = mail_parser::MessageParser::default().parse(message).unwrap();
@@ -848,6 +891,44 @@ mod picture_tests {
         assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0), "no unsent mail needs them");
         let files = PictureFiles::of(&db);
         assert_eq!(std::fs::read_dir(files.dir()).unwrap().count(), 0, "nor their files");
+    }
+
+    /// A board mail whose letter keeps its picture's source: nothing is kept
+    /// in `pictures` as it is queued; the drainer draws the picture from the
+    /// letter, once per view, keeps its file while an unsent mail needs it (a
+    /// start's clean-up included), and removes it once none does.
+    #[tokio::test]
+    async fn a_letter_keeps_its_picture_source_and_the_drainer_draws_from_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("steward.db");
+        let store = Store::open(&db).unwrap();
+        let (white, black) = (start_picture(0), start_picture(1));
+        let rows = [letter_board_mail(1, 0, &white), letter_board_mail(2, 0, &white), letter_board_mail(1, 1, &black)];
+        assert!(rows.iter().all(|r| r.picture.as_ref().is_some_and(|p| p.source.is_none())), "kept by the letter");
+        store.transaction(move |tx| rows.iter().try_for_each(|r| tx.queue_mail(r, Utc::now()))).await.unwrap();
+        assert_eq!(store.transaction(|tx| tx.count_pictures()).await.unwrap(), (0, 0), "no row on the move's path");
+
+        // A page made ready: the pictures drawn into their files from the letters.
+        let drainer = Drainer::new(store.clone(), Sink::Spool(dir.path().join("spool")), keys(dir.path()));
+        let mut page = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
+        let pngs = drainer.prepare(&mut page).await.unwrap();
+        assert_eq!(pngs.len(), 2, "one picture per view");
+        let files = PictureFiles::of(&db);
+        assert_eq!(drainer.remove_unneeded_pictures().await.unwrap(), 0, "unsent mails need both files");
+        assert!(files.read(&white.key).unwrap().is_some() && files.read(&black.key).unwrap().is_some());
+
+        let spool = dir.path().join("spool");
+        assert_eq!(drain_once(&store, &Sink::Spool(spool.clone()), keys(dir.path())).await.unwrap(), 3);
+        let read = |name: &str| std::fs::read(crate::mail::spool::file_for(&spool, name)).unwrap();
+        let source = |p: &BoardPicture| p.source.clone().unwrap();
+        let parts = crate::render::png::Parts::default();
+        let drawn = |p: &BoardPicture| {
+            crate::render::png::drawing_png(&source(p).drawing().unwrap(), source(p).size_px, &parts).unwrap()
+        };
+        assert_eq!(image_of(&read("8KQ2ZJ.1.0.turn@steward.example")), drawn(&white));
+        assert_eq!(image_of(&read("8KQ2ZJ.2.0.turn@steward.example")), drawn(&white));
+        assert_eq!(image_of(&read("8KQ2ZJ.1.1.turn@steward.example")), drawn(&black), "the other side's view");
+        assert_eq!(std::fs::read_dir(files.dir()).unwrap().count(), 0, "no unsent mail needs the files");
     }
 
     #[tokio::test]

@@ -10,6 +10,12 @@
 //! that picture uses, so a resend is byte for byte the same. Once no unsent
 //! mail refers to a picture, the drainer drops its row in the commit that
 //! marks the last such mail sent, and then its file.
+//!
+//! A board mail queued as a letter keeps its picture's source itself (it is
+//! the letter's text board's source), so it has no row here: no `pictures`
+//! row is written on the move's path, and the drainer draws the picture from
+//! the letter. Rows here are for mails queued with bytes, and by versions
+//! before.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -106,29 +112,34 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// The keys of every stored picture.
+    /// The keys of every picture a mail may still need: the stored ones, and
+    /// those of the unsent mails whose letters keep their pictures' sources.
     ///
     /// # Errors
     /// SQLite errors.
     pub fn picture_keys(&self) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.0.prepare_cached("SELECT key FROM pictures")?;
+        let mut stmt = self.0.prepare_cached(
+            "SELECT key FROM pictures
+             UNION SELECT picture FROM outbox WHERE picture IS NOT NULL AND sent_at IS NULL",
+        )?;
         let keys = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
         Ok(keys)
     }
 
-    /// Drops those of `keys` that no unsent mail carries any more, and
-    /// answers which: their files go once this commits.
+    /// Answers which of `keys` no unsent mail carries any more, dropping
+    /// their stored rows (a picture kept by its mails' letters has none): their
+    /// files go once this commits.
     ///
     /// # Errors
     /// SQLite errors.
     pub fn drop_unneeded_pictures(&self, keys: &[&str]) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.0.prepare_cached(
-            "DELETE FROM pictures WHERE key = ?1
-             AND NOT EXISTS (SELECT 1 FROM outbox WHERE picture = ?1 AND sent_at IS NULL)",
-        )?;
+        let mut needed =
+            self.0.prepare_cached("SELECT EXISTS (SELECT 1 FROM outbox WHERE picture = ?1 AND sent_at IS NULL)")?;
+        let mut drop = self.0.prepare_cached("DELETE FROM pictures WHERE key = ?1")?;
         let mut dropped = Vec::new();
         for key in keys {
-            if stmt.execute([key])? > 0 {
+            if !needed.query_row([key], |r| r.get::<_, bool>(0))? {
+                drop.execute([key])?;
                 dropped.push((*key).to_owned());
             }
         }

@@ -1155,7 +1155,11 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn clear_draw_offers(&self, game: &GameId) -> Result<(), StoreError> {
-        self.0.prepare_cached("UPDATE seats SET draw_offer = 0 WHERE game_id = ?1")?.execute([game.as_str()])?;
+        // Only the seats that offer: SQLite writes every row an UPDATE matches,
+        // changed or not, and a page written is a page in the WAL.
+        self.0
+            .prepare_cached("UPDATE seats SET draw_offer = 0 WHERE game_id = ?1 AND draw_offer <> 0")?
+            .execute([game.as_str()])?;
         Ok(())
     }
 }
