@@ -66,6 +66,9 @@ pub struct Pictures {
     max_waiting: usize,
     /// Finished PNGs by (SVG, size).
     cache: Mutex<Lru<Arc<[u8]>>>,
+    /// Whether anything is cached: without a cache no picture's SVG is written
+    /// and hashed for its key (the outbox drainer keeps its pictures in files).
+    caches: bool,
     /// Rasterised first layers and pieces, for the next picture.
     parts: Arc<Parts>,
 }
@@ -108,6 +111,7 @@ impl Pictures {
             waiting: AtomicUsize::new(0),
             max_waiting,
             cache: Mutex::new(Lru::new(cache_bytes)),
+            caches: cache_bytes > 0,
             parts: Arc::new(Parts::default()),
         }
     }
@@ -126,8 +130,8 @@ impl Pictures {
     /// [`PictureError::Busy`] when too many wait already; what [`drawing_png`]
     /// refuses, or a render that did not finish.
     pub async fn png(&self, drawing: Drawing, size_px: u32) -> Result<Arc<[u8]>, PictureError> {
-        let key = key_of(drawing.svg().as_bytes(), size_px);
-        if let Some(png) = self.lookup(&key) {
+        let key = self.caches.then(|| key_of(drawing.svg().as_bytes(), size_px));
+        if let Some(png) = key.as_ref().and_then(|k| self.lookup(k)) {
             return Ok(png);
         }
         if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
@@ -143,7 +147,7 @@ impl Pictures {
             .map_err(|_| RenderError::Encode("the renderer is closed".into()))?;
         drop(waiting);
         // Whoever held the permit before may have drawn this very picture.
-        if let Some(png) = self.lookup(&key) {
+        if let Some(png) = key.as_ref().and_then(|k| self.lookup(k)) {
             return Ok(png);
         }
         let parts = self.parts.clone();
@@ -160,8 +164,10 @@ impl Pictures {
                 .map_err(|e| RenderError::Encode(format!("the render did not finish: {e}")))??,
         };
         let png: Arc<[u8]> = png.into();
-        let bytes = png.len();
-        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, png.clone(), bytes);
+        if let Some(key) = key {
+            let bytes = png.len();
+            self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, png.clone(), bytes);
+        }
         Ok(png)
     }
 
