@@ -171,6 +171,10 @@ pub struct Extras {
     /// and `record` when the mail is formatted (by the outbox drainer, off the
     /// store thread; see [`RecordQuery`]). Only a queued letter can have it.
     pub record: Option<RecordQuery>,
+    /// Whether the variables get `forms` from the text board's position and
+    /// side (the reader's), when the mail is formatted (off the store thread);
+    /// needs `text_board`.
+    pub forms: bool,
     /// A `Reply-To` header (the address replies should go to).
     pub reply_to: Option<Mailbox>,
     /// The player's mail this answers (Message-ID without angle brackets); it
@@ -316,6 +320,11 @@ pub struct Letter {
     /// variables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     record: Option<RecordQuery>,
+    /// Whether the variables get `forms`, the move forms the reader writes
+    /// with examples from its legal moves, worked out from the text board's
+    /// position and side when formatted.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    forms: bool,
     context: serde_json::Value,
 }
 
@@ -356,6 +365,7 @@ impl Letter {
             picture: picture.as_ref().map(|p| p.key.clone()),
             board: d.extras.text_board.as_deref().map(PictureSource::to_text),
             record: d.extras.record,
+            forms: d.extras.forms && d.extras.text_board.is_some(),
             context,
         };
         let row = OutboxRow {
@@ -424,10 +434,13 @@ impl Letter {
             context = minijinja::context! { moves => variables.moves, record => variables.record, ..context };
         }
         if let Some(source) = &self.board {
-            let board = PictureSource::from_text(source)
-                .and_then(|s| s.text())
-                .map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
+            let source =
+                PictureSource::from_text(source).map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
+            let board = source.text().map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
             context = minijinja::context! { board => board, ..context };
+            if self.forms {
+                context = minijinja::context! { forms => source.move_forms(), ..context };
+            }
         }
         let body = render(&self.template, &context)?;
         let mut builder = Message::builder()
@@ -884,6 +897,7 @@ mod tests {
                         reply_to: Some("Fairsteward <moves+8KQ2ZJ.0.2.mac@steward.example>".parse().unwrap()),
                         answers: None,
                         record: None,
+                        forms: false,
                     },
                 ),
                 board_draft(&from, &game, Extras { html: Some("turn.html"), ..Extras::default() }),
@@ -979,6 +993,33 @@ mod tests {
             err.to_string().contains("record was not read"),
             "a mail composed at once cannot read its record: {err}"
         );
+    }
+
+    /// A letter that asks for the move forms gets them from its text board's
+    /// position and side as it is formatted: the reader's forms, in its game's
+    /// words, as the variant gives them; a letter that does not ask gets none.
+    #[test]
+    fn the_move_forms_are_worked_out_when_the_letter_is_formatted() {
+        use crate::rules::{Options, Seat, VariantId};
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        for (variant, seat) in [(VariantId::Chess, 1u8), (VariantId::Vierschach, 3), (VariantId::Fairschach, 0)] {
+            let source = crate::render::source::start_of(variant, seat, 640);
+            let rules = variant.rulebook(&Options::new()).unwrap();
+            let forms = rules.move_forms(&source.state, Seat::new(seat)).unwrap();
+            let letter = |asks: bool| {
+                let extras = Extras { text_board: Some(Arc::new(source.clone())), forms: asks, ..Extras::default() };
+                let context = minijinja::context! { you_owe => true, ..turn_context() };
+                let queued = queue(Draft { context, ..board_draft(&from, &game, extras) }).unwrap();
+                let json = queued.letter.unwrap();
+                assert!(!json.contains(&forms), "the letter keeps no forms");
+                String::from_utf8(Letter::from_json(&json).unwrap().format().unwrap()).unwrap()
+            };
+            let first_line = forms.lines().next().unwrap();
+            let (asked, not_asked) = (letter(true), letter(false));
+            assert!(asked.contains(first_line), "{variant}: {first_line:?} in\n{asked}");
+            assert!(!not_asked.contains(first_line), "{variant}");
+        }
     }
 
     /// The text board is drawn when the letter is formatted, from its source,

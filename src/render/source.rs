@@ -56,6 +56,14 @@ impl PictureSource {
         Ok(super::text::board_for_seats(&view, self.seat, rules.seat_names(), &self.marks.last_moves))
     }
 
+    /// The move forms the source's seat writes, with examples from its legal
+    /// moves in the position ([`crate::rules::DynVariant::move_forms`]); `None`
+    /// when the variant refuses the options or the position.
+    pub fn move_forms(&self) -> Option<String> {
+        let rules = self.variant.rulebook(&self.options).ok()?;
+        rules.move_forms(&self.state, self.seat).ok()
+    }
+
     /// The board as SVG, seen from the source's seat.
     ///
     /// # Errors

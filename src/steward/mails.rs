@@ -249,7 +249,6 @@ pub(super) fn turn(
                     notes => r.notes.clone(),
                     outcome => outcome.clone(),
                     you_owe => you_owe,
-                    forms => if you_owe { move_forms(game, &r.state, s.seat) } else { None },
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),
@@ -263,6 +262,8 @@ pub(super) fn turn(
                     text_board: picture.source.clone(),
                     picture: Some(picture),
                     record: Some(RecordQuery::new(&game.row.id, game.row.variant, &game.row.options, turn, s.seat)),
+                    // Worked out from the board's position when formatted.
+                    forms: you_owe,
                     reply_to: steward.reply_address(game, s.seat, turn + 1),
                     ..Extras::default()
                 },
