@@ -96,7 +96,7 @@ pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
 }
 
 /// The game's numbered record from its settled moves (as
-/// [`crate::store::Tx::settled_moves`] reads them; pending moves are not in it).
+/// [`crate::store::Reader::settled_moves`] reads them; pending moves are not in it).
 pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numbered> {
     let names = rules.seat_names();
     let seat_name =

@@ -266,9 +266,8 @@ impl Drainer {
     /// the same bytes every time), and returns the PNG of every picture they
     /// carry, read from its file or drawn into it (the files synced) — all
     /// before any of these mails goes out, so a resend is byte for byte the
-    /// same. A picture left out
-    /// could not be drawn or written now: its mails wait; a letter that cannot
-    /// be formatted is in `page.unformatted`.
+    /// same. A picture left out could not be drawn or written now: its mails
+    /// wait; a letter that cannot be formatted is in `page.unformatted`.
     ///
     /// # Errors
     /// Store failures.
@@ -661,8 +660,10 @@ mod tests {
 
     #[tokio::test]
     async fn one_pass_pages_through_the_whole_queue_and_marks_it_sent() {
-        let dir = std::env::temp_dir().join(format!("fairsteward-outbox-{}", crate::ids::GameId::random()));
-        std::fs::create_dir_all(&dir).unwrap();
+        // Removed when dropped: the store's threads may still touch its files
+        // as the test ends, which made a removal here fail now and then.
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         let store = Store::open(&dir.join("steward.db")).unwrap();
         let total = 2 * FLUSH_EVERY + 5;
         store
@@ -675,14 +676,13 @@ mod tests {
             .await
             .unwrap();
         let spool = dir.join("spool");
-        let mut drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(&dir));
+        let mut drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir));
         let pass = drainer.pass().await.unwrap();
         assert_eq!(pass, Pass { delivered: total, refused: 0, stopped: false });
         assert!(!drainer.paused());
         assert_eq!(std::fs::read_dir(&spool).unwrap().count(), total);
         assert!(store.transaction(|tx| tx.unsent_mail(10)).await.unwrap().is_empty(), "every mail marked sent");
         assert_eq!(drainer.pass().await.unwrap(), Pass::default(), "nothing twice");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[tokio::test]
@@ -793,32 +793,26 @@ mod picture_tests {
     }
 
     /// A board mail of turn `turn` to `seat` carrying `picture`, queued as its
-    /// letter (as the steward queues board mails).
+    /// letter, with a text board of its own: the store keeps the picture's
+    /// source (as for mails queued by earlier versions).
     fn board_mail(turn: u32, seat: usize, picture: &BoardPicture) -> OutboxRow {
-        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
-        let game: crate::ids::GameId = "8KQ2ZJ".parse().unwrap();
-        queue(Draft {
-            from: &from,
-            game: &game,
-            turn,
-            seat,
-            kind: MailKind::Turn,
-            to_name: "Alice",
-            to_email: "alice@example.org",
-            subject: format!("Game 8KQ2ZJ: turn {turn}"),
-            template: "turn.txt",
-            context: minijinja::context! { game => "8KQ2ZJ", turn => turn, board => "  1  R N B Q K B N R  1" },
-            date: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
-            extras: Extras { html: Some("turn.html"), picture: Some(picture.clone()), ..Extras::default() },
-        })
-        .unwrap()
+        board_mail_with(turn, seat, picture, false)
     }
 
     /// [`board_mail`] whose letter keeps its picture's source as its text
     /// board's, as the steward queues board mails now: no `pictures` row.
     fn letter_board_mail(turn: u32, seat: usize, picture: &BoardPicture) -> OutboxRow {
+        board_mail_with(turn, seat, picture, true)
+    }
+
+    fn board_mail_with(turn: u32, seat: usize, picture: &BoardPicture, letter_keeps_source: bool) -> OutboxRow {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
         let game: crate::ids::GameId = "8KQ2ZJ".parse().unwrap();
+        let (context, text_board) = if letter_keeps_source {
+            (minijinja::context! { game => "8KQ2ZJ", turn => turn }, picture.source.clone())
+        } else {
+            (minijinja::context! { game => "8KQ2ZJ", turn => turn, board => "  1  R N B Q K B N R  1" }, None)
+        };
         queue(Draft {
             from: &from,
             game: &game,
@@ -829,14 +823,9 @@ mod picture_tests {
             to_email: "alice@example.org",
             subject: format!("Game 8KQ2ZJ: turn {turn}"),
             template: "turn.txt",
-            context: minijinja::context! { game => "8KQ2ZJ", turn => turn },
+            context,
             date: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
-            extras: Extras {
-                html: Some("turn.html"),
-                picture: Some(picture.clone()),
-                text_board: picture.source.clone(),
-                ..Extras::default()
-            },
+            extras: Extras { html: Some("turn.html"), picture: Some(picture.clone()), text_board, ..Extras::default() },
         })
         .unwrap()
     }

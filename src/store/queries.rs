@@ -357,7 +357,7 @@ pub(super) fn game_mails(game: &GameId) -> (String, String) {
     (format!("{game}."), format!("{game}/"))
 }
 
-/// A settled move as a game's record shows it (see [`Tx::settled_moves`]).
+/// A settled move as a game's record shows it (see [`super::Reader::settled_moves`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SettledMove {
     /// The turn it was entered for.
@@ -601,31 +601,6 @@ impl<'c> Tx<'c> {
     pub fn moves_of_game(&self, game: &GameId) -> Result<Vec<MoveRow>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM moves WHERE game_id = ?1 ORDER BY turn, seat")?;
         let rows = stmt.query_map([game.as_str()], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    }
-
-    /// The game's settled moves (played, first or struck; not the pending ones),
-    /// in record order, with only what a game's record shows: a board mail lists
-    /// them all, so this reads five columns, not whole rows.
-    ///
-    /// # Errors
-    /// SQLite errors or a corrupt row.
-    pub fn settled_moves(&self, game: &GameId) -> Result<Vec<SettledMove>, StoreError> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT turn, seat, notation, status, reason FROM moves
-             WHERE game_id = ?1 AND status <> 'pending' ORDER BY turn, seat",
-        )?;
-        let rows = stmt
-            .query_map([game.as_str()], |r| {
-                Ok(SettledMove {
-                    turn: r.get(0)?,
-                    seat: seat_of(r.get(1)?)?,
-                    notation: r.get(2)?,
-                    status: r.get(3)?,
-                    reason: r.get(4)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
 
