@@ -277,8 +277,18 @@ pub fn compose_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, Comp
 /// # Errors
 /// An address problem.
 pub fn queue_with_suffix(d: Draft<'_>, suffix: &str) -> Result<OutboxRow, ComposeError> {
+    // The letter keeps its text board's source; when that is the picture's
+    // own, the store keeps no second copy (no `pictures` row on the move's
+    // path): the drainer draws the picture from the letter.
+    let letter_keeps_picture = match (&d.extras.picture, &d.extras.text_board) {
+        (Some(p), Some(board)) => d.extras.html.is_some() && p.source.as_deref() == Some(board.as_ref()),
+        _ => false,
+    };
     let (letter, mut row) = Letter::of(d, suffix)?;
     row.letter = Some(letter.to_json()?);
+    if let Some(p) = row.picture.as_mut().filter(|_| letter_keeps_picture) {
+        p.source = None;
+    }
     Ok(row)
 }
 
@@ -341,15 +351,7 @@ impl Letter {
             .extras
             .answers
             .filter(|a| a.len() <= MAX_ANSWERED_ID && a.chars().all(|c| c.is_ascii_graphic() && !"<>".contains(c)));
-        let mut picture = d.extras.html.and(d.extras.picture);
-        // The letter keeps its text board's source; when that is the picture's
-        // own, the store keeps no second copy (no `pictures` row on the move's
-        // path): the drainer draws the picture from the letter.
-        if let (Some(p), Some(board)) = (&mut picture, &d.extras.text_board)
-            && p.source.as_deref() == Some(board.as_ref())
-        {
-            p.source = None;
-        }
+        let picture = d.extras.html.and(d.extras.picture);
         let context = serde_json::to_value(&d.context).map_err(|e| ComposeError::Context(e.to_string()))?;
         let letter = Letter {
             from: Person::of(d.from),
@@ -993,6 +995,35 @@ mod tests {
             err.to_string().contains("record was not read"),
             "a mail composed at once cannot read its record: {err}"
         );
+    }
+
+    /// A queued board letter whose text board is its picture's source keeps
+    /// that source for the drainer (the row asks the store for no copy); a
+    /// mail formatted at once has no letter, so its row keeps the source.
+    #[test]
+    fn only_a_queued_letter_keeps_its_picture_source_itself() {
+        let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let source = crate::render::source::start_of(crate::rules::VariantId::Chess, 0, 640);
+        let picture = BoardPicture::new(source.clone());
+        let extras = |text_board: Option<PictureSource>| Extras {
+            html: Some("turn.html"),
+            picture: Some(picture.clone()),
+            text_board: text_board.map(Arc::new),
+            ..Extras::default()
+        };
+        let queued = queue(board_draft(&from, &game, extras(Some(source.clone())))).unwrap();
+        assert_eq!(
+            queued.picture.as_ref().map(|p| (p.key.as_str(), p.source.is_none())),
+            Some((picture.key.as_str(), true))
+        );
+        let letter = Letter::from_json(queued.letter.as_deref().unwrap()).unwrap();
+        assert_eq!(letter.picture_source(), Some((picture.key.as_str(), source.clone())));
+        let at_once = compose(board_draft(&from, &game, extras(Some(source.clone())))).unwrap();
+        assert!(at_once.picture.unwrap().source.is_some(), "formatted at once: the store keeps the source");
+        let other_board = crate::render::source::start_of(crate::rules::VariantId::Chess, 1, 640);
+        let queued = queue(board_draft(&from, &game, extras(Some(other_board)))).unwrap();
+        assert!(queued.picture.unwrap().source.is_some(), "another board: the store keeps the picture's source");
     }
 
     /// A letter that asks for the move forms gets them from its text board's
