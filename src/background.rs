@@ -53,7 +53,7 @@ fn queue() -> &'static Mutex<mpsc::Sender<Work>> {
     })
 }
 
-/// Runs `work` on a background thread at nice +[`NICE`], and waits for it
+/// Runs `work` on a background thread (`SCHED_IDLE`, nice +[`NICE`]), and waits for it
 /// without holding up the async threads.
 ///
 /// # Errors

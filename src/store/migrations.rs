@@ -143,8 +143,10 @@ const MIGRATIONS: &[&str] = &[
     // before spectators (anyone without a seat's credential) see its moves.
     "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;",
     // 9: board mails queued as what to say (issue 13 point 1): the row's letter
-    // (letters::compose::Letter as JSON) and an empty message until the outbox
-    // drainer formats it and stores the bytes, before the first handover.
+    // (letters::compose::Letter as JSON) and an empty message. (At first the
+    // outbox drainer stored the bytes it formatted before the first handover;
+    // since migration 10's version it formats the letter for every handover,
+    // to the same bytes, and the letter stays until the mail is sent.)
     "ALTER TABLE outbox ADD COLUMN letter TEXT;",
     // 10: fewer b-trees per queued mail (issue 13): each was a page written at
     // a random place per mail. A game's mails are found through the Message-ID's
