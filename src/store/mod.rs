@@ -4,7 +4,10 @@
 //! The journal is WAL, and no caller hears a transaction's result before the WAL
 //! holding its commit is synced to disk: once a player was told "accepted", a
 //! crash cannot lose it. The sync is `synchronous = FULL`'s, done on a thread of
-//! its own (see `syncs`) so that the store thread runs the next group meanwhile.
+//! its own (see `syncs`) so that the store thread runs the next group meanwhile;
+//! when no closure waits for the store thread, it syncs and answers the group
+//! itself instead (one thread woken fewer per answer, and a sync covers every
+//! commit before it, so the groups still with the sync thread are on disk too).
 //! Work reaches the thread as closures ([`Store::transaction`]); no connection is
 //! ever held across an `.await`, and all writes are serialised, so the steward's
 //! read-decide-write runs without races.
@@ -243,14 +246,16 @@ struct Answers {
 
 /// The sync thread: makes each group's commit durable (`fdatasync` of the WAL,
 /// which is what `synchronous = FULL` does inside the commit) and only then hands
-/// the group's results to its callers. Groups are answered in commit order, so a
+/// the group's results to its callers. (A group the store thread syncs itself,
+/// when nothing else waits, may be answered before earlier groups still here:
+/// its sync made those durable too.) Groups are answered in commit order, so a
 /// result that read what an earlier group wrote is never answered before that
 /// write is on disk — nor is anything the outbox reads sent before it is. While
 /// this thread syncs, the store thread runs the next group; one sync covers every
 /// group committed meanwhile. If a sync fails, the callers of every group it
 /// covers hear that their commit is not durable, and the next group syncs again.
 fn syncs(wal: &Path, to_sync: &mpsc::Receiver<Answers>, durable: &AtomicU64) {
-    let mut file: Option<std::fs::File> = None;
+    let mut wal = WalSync::new(wal);
     let mut unsynced = false;
     while let Ok(first) = to_sync.recv() {
         let mut batch = vec![first];
@@ -259,28 +264,12 @@ fn syncs(wal: &Path, to_sync: &mpsc::Receiver<Answers>, durable: &AtomicU64) {
         let covered = batch.iter().map(|a| a.commits).max().unwrap_or(0);
         let mut not_durable = None;
         if unsynced {
-            let synced = match &file {
-                Some(f) => f.sync_data(),
-                None => std::fs::File::open(wal).and_then(|f| {
-                    let synced = f.sync_data();
-                    file = Some(f);
-                    // The WAL may be new (a new database, or the last connection
-                    // removed it at shutdown): its name must be on disk too, as
-                    // SQLite itself makes sure when it syncs a new WAL.
-                    synced.and_then(|()| sync_directory_of(wal))
-                }),
-            };
-            match synced {
+            match wal.sync() {
                 Ok(()) => {
                     unsynced = false;
                     durable.fetch_max(covered, Ordering::SeqCst);
                 }
-                Err(e) => {
-                    tracing::error!(wal = %wal.display(), error = %e, "cannot sync the store's WAL; its callers are told");
-                    not_durable =
-                        Some(format!("the commit could not be made durable (syncing {}: {e})", wal.display()));
-                    file = None;
-                }
+                Err(e) => not_durable = Some(e),
             }
         }
         for answers in batch {
@@ -289,6 +278,39 @@ fn syncs(wal: &Path, to_sync: &mpsc::Receiver<Answers>, durable: &AtomicU64) {
                 (one.finish)(failed);
             }
         }
+    }
+}
+
+/// The store's WAL file, kept open for `fdatasync`.
+struct WalSync {
+    path: PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl WalSync {
+    fn new(path: &Path) -> WalSync {
+        WalSync { path: path.to_owned(), file: None }
+    }
+
+    /// Makes every commit written to the WAL so far durable; the error says so
+    /// for the callers (and is logged).
+    fn sync(&mut self) -> Result<(), String> {
+        let synced = match &self.file {
+            Some(f) => f.sync_data(),
+            None => std::fs::File::open(&self.path).and_then(|f| {
+                let synced = f.sync_data();
+                self.file = Some(f);
+                // The WAL may be new (a new database, or the last connection
+                // removed it at shutdown): its name must be on disk too, as
+                // SQLite itself makes sure when it syncs a new WAL.
+                synced.and_then(|()| sync_directory_of(&self.path))
+            }),
+        };
+        synced.map_err(|e| {
+            tracing::error!(wal = %self.path.display(), error = %e, "cannot sync the store's WAL; its callers are told");
+            self.file = None;
+            format!("the commit could not be made durable (syncing {}: {e})", self.path.display())
+        })
     }
 }
 
@@ -306,8 +328,18 @@ fn serve(
     commits: &AtomicU64,
     kick: &mpsc::SyncSender<()>,
     answers: &mpsc::Sender<Answers>,
+    (wal, durable): (&Path, &AtomicU64),
 ) {
-    while let Ok(first) = inbox.recv() {
+    let mut wal = WalSync::new(wal);
+    let mut next = None;
+    loop {
+        let first = match next.take() {
+            Some(job) => job,
+            None => match inbox.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+        };
         let mut group = vec![first];
         group.extend(inbox.try_iter().take(GROUP_MAX - 1));
         let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
@@ -365,6 +397,24 @@ fn serve(
             tracing::error!(error = %why, closures = ran.len(), "a store transaction failed; its callers are told");
         }
         let group = Answers { ran, commits: count, failed: outcome.err(), committed };
+        // Nothing else waits: this thread syncs the WAL itself and answers,
+        // rather than wake the sync thread and wait for it to be scheduled. A
+        // sync covers every commit before it, so the groups still with the sync
+        // thread are on disk too when these callers hear of theirs.
+        match inbox.try_recv() {
+            Ok(job) => next = Some(job),
+            Err(mpsc::TryRecvError::Empty) if group.committed && group.failed.is_none() => {
+                let failed = wal.sync().err();
+                if failed.is_none() {
+                    durable.fetch_max(group.commits, Ordering::SeqCst);
+                }
+                for one in group.ran {
+                    (one.finish)(failed.as_deref());
+                }
+                continue;
+            }
+            Err(_) => {}
+        }
         if let Err(mpsc::SendError(group)) = answers.send(group) {
             // The sync thread is gone (it never ends before this one): nothing can
             // be promised durable.
@@ -500,6 +550,7 @@ impl Store {
         let wal = PathBuf::from(format!("{}-wal", path.display()));
         let durable = Arc::new(AtomicU64::new(0));
         let synced = durable.clone();
+        let (wal_for_store, durable_for_store) = (wal.clone(), durable.clone());
         thread::Builder::new()
             .name("store-sync".into())
             .spawn(move || syncs(&wal, &to_sync, &synced))
@@ -509,7 +560,7 @@ impl Store {
         let counted = commits.clone();
         thread::Builder::new()
             .name("store".into())
-            .spawn(move || serve(conn, &inbox, &counted, &kick, &answers))
+            .spawn(move || serve(conn, &inbox, &counted, &kick, &answers, (&wal_for_store, &durable_for_store)))
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
         Ok(Store { jobs, path: path.to_owned(), commits, durable })
     }
