@@ -776,6 +776,30 @@ mod tests {
         assert_eq!(store.durable_commits(), store.commits(), "every commit is synced once all are answered");
     }
 
+    /// A closure nobody else waits with is synced by the store thread itself
+    /// (no hand-over to the sync thread): still never answered before its
+    /// commit is on disk, one after another, and a failed one is answered too.
+    #[tokio::test]
+    async fn a_lone_closure_is_answered_only_once_its_commit_is_synced() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        for n in 0..20u8 {
+            let counter = store.clone();
+            let made = store
+                .transaction(move |tx| {
+                    tx.insert_inbound(&inbound(vec![n]))?;
+                    Ok::<_, StoreError>(counter.commits() + 1)
+                })
+                .await
+                .unwrap();
+            assert!(store.durable_commits() >= made, "commit {made} answered before it was synced");
+        }
+        let refused: Result<(), StoreError> =
+            store.transaction(|_| Err(StoreError::Corrupt("on purpose".into()))).await;
+        assert!(refused.is_err());
+        assert_eq!(store.durable_commits(), store.commits());
+    }
+
     /// A cached statement keeps its plan when bound anew: SQLite would plan a
     /// `WHERE … = ?1 ORDER BY …` statement again at every binding unless the
     /// connection asks for stable plans.
