@@ -400,8 +400,7 @@ impl Letter {
     /// text board's source): its content key and the source.
     pub fn picture_source(&self) -> Option<(&str, PictureSource)> {
         let (key, board) = (self.picture.as_deref()?, self.board.as_deref()?);
-        let digest = ring::digest::digest(&ring::digest::SHA256, board.as_bytes());
-        if crate::ids::hex(digest.as_ref()) != key {
+        if BoardPicture::key_of(board) != key {
             return None;
         }
         Some((key, PictureSource::from_text(board).ok()?))

@@ -99,8 +99,6 @@ pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
 /// [`crate::store::Reader::settled_moves`] reads them; pending moves are not in it).
 pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numbered> {
     let names = rules.seat_names();
-    let seat_name =
-        |seat: Seat| names.get(seat.index()).map_or_else(|| format!("seat {}", seat.index() + 1), |s| (*s).to_owned());
     let moves = settled
         .into_iter()
         .filter_map(|m| {
@@ -110,7 +108,13 @@ pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numb
                 "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
                 _ => return None,
             };
-            Some(RecordMove { turn: m.turn, seat: m.seat, seat_name: seat_name(m.seat), notation: m.notation, result })
+            Some(RecordMove {
+                turn: m.turn,
+                seat: m.seat,
+                seat_name: m.seat.name_in(names),
+                notation: m.notation,
+                result,
+            })
         })
         .collect();
     numbered(rules, moves)

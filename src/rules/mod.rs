@@ -79,6 +79,12 @@ impl Seat {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// This seat's name among `names` (a game's seat names, in seat order), or
+    /// `seat N` (counted from 1) for a seat beyond them.
+    pub fn name_in<S: AsRef<str>>(self, names: &[S]) -> String {
+        names.get(self.index()).map_or_else(|| format!("seat {}", self.index() + 1), |s| s.as_ref().to_owned())
+    }
 }
 
 /// A small set of seats, in seat order.
@@ -593,7 +599,7 @@ impl Outcome {
     /// more, `white 3, brown 1, black 0 (checkmate)` in points. Mails and the
     /// transcript use it, and `verify` recomputes it.
     pub fn text(&self, names: &[String]) -> String {
-        let name = |s: Seat| names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.index() + 1));
+        let name = |s: Seat| s.name_in(names);
         let list = |set: SeatSet, sep: &str| set.iter().map(name).collect::<Vec<_>>().join(sep);
         let score = match (names.len(), self.result) {
             (_, GameResult::Points { points, seats }) => (0..usize::from(seats))

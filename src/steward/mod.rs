@@ -228,10 +228,7 @@ struct Loaded {
 
 impl Loaded {
     fn seat_name(&self, seat: Seat) -> String {
-        self.rules
-            .seat_names()
-            .get(seat.index())
-            .map_or_else(|| format!("seat {}", seat.index() + 1), |s| (*s).to_owned())
+        seat.name_in(self.rules.seat_names())
     }
 
     fn outcome_text(&self, o: Outcome) -> String {

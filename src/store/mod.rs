@@ -403,7 +403,7 @@ fn serve(
         // thread are on disk too when these callers hear of theirs.
         match inbox.try_recv() {
             Ok(job) => next = Some(job),
-            Err(mpsc::TryRecvError::Empty) if group.committed && group.failed.is_none() => {
+            Err(mpsc::TryRecvError::Empty) if group.committed => {
                 let failed = wal.sync().err();
                 if failed.is_none() {
                     durable.fetch_max(group.commits, Ordering::SeqCst);

@@ -40,8 +40,13 @@ pub struct BoardPicture {
 impl BoardPicture {
     /// The picture drawn from `source`, keyed by it.
     pub fn new(source: PictureSource) -> BoardPicture {
-        let key = crate::ids::hex(ring::digest::digest(&ring::digest::SHA256, source.to_text().as_bytes()).as_ref());
-        BoardPicture { key, source: Some(Arc::new(source)) }
+        BoardPicture { key: BoardPicture::key_of(&source.to_text()), source: Some(Arc::new(source)) }
+    }
+
+    /// The content key of the picture whose source's text
+    /// ([`PictureSource::to_text`]) is `source_text`.
+    pub fn key_of(source_text: &str) -> String {
+        crate::ids::hex(ring::digest::digest(&ring::digest::SHA256, source_text.as_bytes()).as_ref())
     }
 }
 

@@ -194,14 +194,9 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn sender_notices_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
+        let (from, to) = super::queries::game_mails(game);
         Ok(self.0.prepare_cached(SENDER_NOTICES_SINCE)?.query_row(
-            params![
-                game.as_str(),
-                format!("{game}.%.{}.sender-%", seat.index()),
-                time_text(since),
-                super::queries::game_mails(game).0,
-                super::queries::game_mails(game).1
-            ],
+            params![game.as_str(), format!("{game}.%.{}.sender-%", seat.index()), time_text(since), from, to],
             |r| r.get(0),
         )?)
     }
