@@ -153,7 +153,9 @@ impl From<StewardError> for Failure {
     fn from(e: StewardError) -> Failure {
         match e {
             StewardError::Refused(r) => Failure::Input(anyhow!("{r}")),
-            internal @ StewardError::Internal(_) => Failure::Internal(anyhow!(internal)),
+            internal @ (StewardError::Internal(_) | StewardError::Unavailable(_)) => {
+                Failure::Internal(anyhow!(internal))
+            }
         }
     }
 }

@@ -1,10 +1,14 @@
 //! `fairsteward ingest`: one mail on stdin, for an MTA pipe (`| fairsteward ingest`).
 //!
 //! Exit codes per sysexits: 0 once the mail is handled and stored (answered,
-//! refused with an answer, or deliberately ignored), 75 (EX_TEMPFAIL) when the
-//! store could not be reached so the MTA keeps the mail and retries, 65
+//! refused with an answer, or deliberately ignored) or set aside, 75
+//! (EX_TEMPFAIL) only when a retry may cure it — the store could not be opened,
+//! reached or committed to — so the MTA keeps the mail and retries, 65
 //! (EX_DATAERR) for a message over the size limit, 78 (EX_CONFIG) for a bad
-//! configuration.
+//! configuration. A mail the steward fails on for another reason (a retry would
+//! fail the same way) is set aside in `held-mail/` in the data directory, for
+//! the operator, and the MTA is told it was delivered: no mail can make it retry
+//! for days.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -55,27 +59,74 @@ pub fn exit_status(args: &IngestArgs) -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        let steward = crate::server::open(&config, Arc::new(Notify::new()))?;
-        let handled = handle(&steward, &raw, Utc::now()).await?;
+        let steward = crate::server::open(&config, Arc::new(Notify::new())).map_err(Failed::Retry)?;
+        let handled = match handle(&steward, &raw, Utc::now()).await {
+            Ok(handled) => handled,
+            Err(e) if e.is_transient() => return Err(Failed::Retry(e.into())),
+            Err(e) => return Err(Failed::Hold(e.into())),
+        };
         // Send what was queued now when mail goes to the spool; with SMTP the
         // daemon's drainer sends it.
         if config.smtp.is_none() {
             let sink = crate::mail::outbox::Sink::Spool(config.spool_dir.clone());
             let _ = crate::mail::outbox::drain_once(steward.store(), &sink, steward.keys_arc()).await;
         }
-        anyhow::Ok(handled)
+        Ok(handled)
     });
+    let one_line = |e: &anyhow::Error| format!("{e:#}").replace('\n', " ");
     match result {
         Ok(h) => {
             println!("{h}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!(
-                "fairsteward: the mail was not handled, try again later: {}",
-                format!("{e:#}").replace('\n', " ")
-            );
+        Err(Failed::Retry(e)) => {
+            eprintln!("fairsteward: the mail was not handled, try again later: {}", one_line(&e));
             ExitCode::from(75)
         }
+        Err(Failed::Hold(e)) => match set_aside(&config.data_dir, &raw) {
+            Ok(path) => {
+                tracing::error!(held = %path.display(), error = %one_line(&e), "a mail the steward could not handle was set aside for the operator");
+                eprintln!(
+                    "fairsteward: the mail could not be handled ({}); it was set aside as {} for the operator (feed it again with `fairsteward ingest < FILE` once the cause is mended)",
+                    one_line(&e),
+                    path.display()
+                );
+                println!("held: {}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(io) => {
+                eprintln!(
+                    "fairsteward: the mail was not handled ({}) and could not be set aside ({io}); try again later",
+                    one_line(&e)
+                );
+                ExitCode::from(75)
+            }
+        },
     }
+}
+
+/// Why `ingest` did not handle a mail.
+enum Failed {
+    /// A retry may cure it (the store could not be opened or reached).
+    Retry(anyhow::Error),
+    /// A retry would fail the same way: the mail is set aside.
+    Hold(anyhow::Error),
+}
+
+/// The directory in the data directory that mails `ingest` could not handle
+/// are set aside in.
+pub const HELD_MAIL_DIR: &str = "held-mail";
+
+/// Writes `raw` (synced, owner-only) into [`HELD_MAIL_DIR`] under a name of
+/// its time and content, and returns the path.
+fn set_aside(data_dir: &std::path::Path, raw: &[u8]) -> std::io::Result<std::path::PathBuf> {
+    let dir = data_dir.join(HELD_MAIL_DIR);
+    std::fs::create_dir_all(&dir)?;
+    let hash = crate::ids::hex(ring::digest::digest(&ring::digest::SHA256, raw).as_ref());
+    let path = dir.join(format!("{}-{}.eml", Utc::now().format("%Y%m%dT%H%M%S"), &hash[..16]));
+    crate::store::write_renamed(&path, raw)?;
+    // The name is durable once the directory is synced: the MTA is told the
+    // mail was delivered.
+    std::fs::File::open(&dir)?.sync_all()?;
+    Ok(path)
 }

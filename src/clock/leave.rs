@@ -6,11 +6,23 @@
 //! (or from the moment of the declaration, if that is later) to 00:00 UTC after the
 //! last. The allowance counts days per calendar year; a leave across New Year takes
 //! each day from its own year, and a day already on leave is not counted twice.
+//!
+//! Every leave is bounded, whoever asks and through whichever door: its dates
+//! are written `YYYY-MM-DD` with a four-digit year, it begins today at the
+//! earliest and ends at most [`HORIZON_MONTHS`] months ahead, and it takes no
+//! more days of a year than the allowance has left. The horizon keeps a
+//! request's cost small (its days are counted one by one) and every instant the
+//! store writes far inside what it reads back.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, TimeDelta, Utc};
+
+/// How far ahead a leave may end: two years from today (UTC). Correspondence
+/// players plan holidays a season or a year ahead; nobody needs to book the
+/// year 9999, and a bound keeps every date the clocks compute with ordinary.
+pub const HORIZON_MONTHS: u32 = 24;
 
 /// A leave asked for: the first and the last day, both included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +52,18 @@ pub enum LeaveError {
     InThePast {
         /// The first day.
         from: NaiveDate,
+        /// Today.
+        today: NaiveDate,
+    },
+    /// A leave that ends beyond the horizon.
+    #[error(
+        "the leave ends {to}, more than two years ahead; a leave can end on {last} at the latest (today is {today}, UTC), so declare it nearer the time"
+    )]
+    TooFar {
+        /// The last day asked for.
+        to: NaiveDate,
+        /// The last day that can be asked for now.
+        last: NaiveDate,
         /// Today.
         today: NaiveDate,
     },
@@ -87,7 +111,36 @@ impl fmt::Display for Balance {
 }
 
 fn date(text: &str) -> Result<NaiveDate, LeaveError> {
-    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| LeaveError::BadDate(text.trim().to_owned()))
+    parse_day(text).ok_or_else(|| LeaveError::BadDate(text.trim().to_owned()))
+}
+
+/// Reads a day written `YYYY-MM-DD`: exactly four digits of year, two of month
+/// and two of day (chrono's `%Y` alone also takes `+10000` or `-0001`). Every
+/// door reads leave dates with this (the mail command's `DD.MM.YYYY` through
+/// [`parse_dotted_day`]).
+pub fn parse_day(text: &str) -> Option<NaiveDate> {
+    let t = text.trim().as_bytes();
+    let digits = |r: std::ops::Range<usize>| t[r].iter().all(u8::is_ascii_digit);
+    let shaped = t.len() == 10 && t[4] == b'-' && t[7] == b'-' && digits(0..4) && digits(5..7) && digits(8..10);
+    shaped.then(|| NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").ok()).flatten()
+}
+
+/// Reads a day written `DD.MM.YYYY` (one or two digits of day and month, four
+/// of year), as a German mail client's user writes it.
+pub fn parse_dotted_day(text: &str) -> Option<NaiveDate> {
+    let mut parts = text.trim().split('.');
+    let (d, m, y) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits =
+        |s: &str, n: std::ops::RangeInclusive<usize>| n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if parts.next().is_some() || !digits(d, 1..=2) || !digits(m, 1..=2) || !digits(y, 4..=4) {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
+}
+
+/// The last day a leave asked for on `today` may end.
+pub fn last_day(today: NaiveDate) -> NaiveDate {
+    today.checked_add_months(chrono::Months::new(HORIZON_MONTHS)).unwrap_or(NaiveDate::MAX)
 }
 
 /// Midnight UTC at the start of `day`.
@@ -150,10 +203,12 @@ impl LeaveRequest {
     }
 
     /// Checks the leave against the days already `taken` and the allowance of
-    /// `per_year` days, on `today`; returns the days it adds.
+    /// `per_year` days, on `today`; returns the days it adds. The horizon is
+    /// checked first, so a request's days are counted only when they are few.
     ///
     /// # Errors
-    /// A leave that begins before today, adds no day, or overdraws a year.
+    /// A leave that begins before today, ends beyond the horizon, adds no day,
+    /// or overdraws a year.
     pub fn grant(
         &self,
         taken: &BTreeSet<NaiveDate>,
@@ -162,6 +217,10 @@ impl LeaveRequest {
     ) -> Result<Vec<NaiveDate>, LeaveError> {
         if self.from < today {
             return Err(LeaveError::InThePast { from: self.from, today });
+        }
+        let last = last_day(today);
+        if self.to > last {
+            return Err(LeaveError::TooFar { to: self.to, last, today });
         }
         let new: Vec<NaiveDate> = self.days().filter(|d| !taken.contains(d)).collect();
         if new.is_empty() {
@@ -241,6 +300,30 @@ mod tests {
             LeaveRequest::new("2026-12-25", "2026-12-26").unwrap().grant(&taken, 30, today),
             Err(LeaveError::AlreadyOnLeave { .. })
         ));
+    }
+
+    #[test]
+    fn dates_have_four_digit_years_and_leave_ends_within_the_horizon() {
+        for bad in ["+10000-01-01", "10000-01-01", "-0001-01-01", "2026-1-01", "2026-01-1", " 2026-02-30", "٢٠٢٦-٠١-٠١"]
+        {
+            assert_eq!(parse_day(bad), None, "{bad}");
+            assert!(matches!(LeaveRequest::new(bad, "2026-12-24"), Err(LeaveError::BadDate(_))), "{bad}");
+        }
+        assert_eq!(parse_day(" 2026-12-24 "), Some(d("2026-12-24")));
+        assert_eq!(parse_dotted_day("24.12.2026"), Some(d("2026-12-24")));
+        assert_eq!(parse_dotted_day("1.2.2027"), Some(d("2027-02-01")));
+        for bad in ["24.12.10000", "24.12.26", "24.12.2026.", "x.12.2026", "31.02.2027"] {
+            assert_eq!(parse_dotted_day(bad), None, "{bad}");
+        }
+        let today = d("2026-12-05");
+        assert_eq!(last_day(today), d("2028-12-05"));
+        let taken = BTreeSet::new();
+        assert_eq!(LeaveRequest::new("2028-12-05", "2028-12-05").unwrap().grant(&taken, 30, today).unwrap().len(), 1);
+        for (from, to) in [("2028-12-06", "2028-12-06"), ("2026-12-24", "9999-12-31"), ("9999-12-31", "9999-12-31")] {
+            let err = LeaveRequest::new(from, to).unwrap().grant(&taken, 30, today).unwrap_err();
+            assert_eq!(err, LeaveError::TooFar { to: d(to), last: d("2028-12-05"), today });
+            assert!(err.to_string().contains("2028-12-05 at the latest"), "{err}");
+        }
     }
 
     #[test]

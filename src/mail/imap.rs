@@ -25,6 +25,7 @@
 //! * **Size.** Messages over [`MAX_MAIL_BYTES`] are not fetched; they are marked
 //!   and left in the mailbox, with a warning.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -47,6 +48,12 @@ use crate::steward::Steward;
 
 /// The keyword set on every message the door has handled.
 pub const DONE_KEYWORD: &str = "$FairstewardDone";
+
+/// The keyword set, beside [`DONE_KEYWORD`], on a message whose handling
+/// failed [`ATTEMPTS`](super::maildir::ATTEMPTS) times for a reason other than an
+/// unavailable store: it is left in the mailbox for the operator (remove both
+/// keywords to have it read again).
+pub const HELD_KEYWORD: &str = "$FairstewardHeld";
 
 /// How long one IDLE lasts before it is ended and issued again.
 const IDLE_REISSUE: Duration = Duration::from_secs(5 * 60);
@@ -310,8 +317,9 @@ async fn connected(
         keyword = keywords,
         "IMAP door: reading the mailbox"
     );
+    let mut failures = HashMap::new();
     loop {
-        let swept = sweep_session(steward, config, &mut session, keywords).await?;
+        let swept = sweep_session(steward, config, &mut session, keywords, &mut failures).await?;
         if !swept.handled.is_empty() {
             tracing::info!(imap = %config.describe(), messages = swept.handled.len(), "IMAP door: mailbox swept");
         }
@@ -453,15 +461,23 @@ where
 }
 
 /// One pass over the mailbox: every unmarked message is handled and marked.
+/// `failures` counts, by UID, the passes that failed to handle a message for a
+/// reason a retry does not cure; at the last attempt it is marked held.
 async fn sweep_session(
     steward: &Steward,
     config: &ImapConfig,
     session: &mut Session<Conn>,
     keywords: bool,
+    failures: &mut HashMap<u32, u32>,
 ) -> anyhow::Result<Swept> {
     let unhandled = if keywords { format!("UNKEYWORD {DONE_KEYWORD}") } else { "UNSEEN".to_owned() };
     let mark =
         if keywords { format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})") } else { "+FLAGS.SILENT (\\Seen)".to_owned() };
+    let held = if keywords {
+        format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD} {HELD_KEYWORD})")
+    } else {
+        "+FLAGS.SILENT (\\Seen)".to_owned()
+    };
     let mut swept = Swept::default();
 
     // Too big to read: marked, left in the mailbox.
@@ -505,10 +521,22 @@ async fn sweep_session(
         for (uid, outcome) in batch.handle(steward, Utc::now()).await {
             match outcome {
                 Ok(handled) => stored.push((uid, handled)),
-                Err(e) => {
+                Err(e) if e.is_transient() => {
                     // Not stored: left unmarked, offered again at the next pass.
                     tracing::error!(uid, error = %e, "IMAP door: the store failed; the message stays unmarked and is retried");
                     swept.retry += 1;
+                }
+                Err(e) => {
+                    let attempts = failures.entry(uid).or_default();
+                    *attempts += 1;
+                    if *attempts < super::maildir::ATTEMPTS {
+                        tracing::warn!(uid, attempt = *attempts, error = %e, "IMAP door: a message could not be handled; it is tried again, the door goes on");
+                        swept.retry += 1;
+                    } else {
+                        failures.remove(&uid);
+                        tracing::error!(uid, error = %e, keyword = HELD_KEYWORD, "IMAP door: a message failed every attempt and is set aside in the mailbox for the operator");
+                        store(config, session, uid, &held).await?;
+                    }
                 }
             }
         }
@@ -548,7 +576,7 @@ pub async fn sweep_once(steward: &Steward, config: &ImapConfig) -> anyhow::Resul
     let tls = tls_connector(config)?;
     let mut session = connect(config, tls.as_ref()).await?;
     let mailbox = within(config, "SELECT", session.select(&config.mailbox)).await?;
-    let swept = sweep_session(steward, config, &mut session, takes_keywords(&mailbox)).await?;
+    let swept = sweep_session(steward, config, &mut session, takes_keywords(&mailbox), &mut HashMap::new()).await?;
     let _ = within(config, "LOGOUT", session.logout()).await;
     Ok(swept)
 }

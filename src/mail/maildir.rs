@@ -13,7 +13,16 @@
 //! directory, a file over the limit, a file that cannot be opened — is moved to
 //! `rejected/` beside `new/` with a warning in the log, read by nobody, and not
 //! looked at again.
+//!
+//! No message can stop the door. A message whose handling fails for a reason a
+//! retry may cure (the store is unavailable) stays in `new/` and the sweep ends
+//! there, to be run again at the next poll. A message that fails otherwise (a
+//! bug, or data the steward cannot store) is left for the next sweeps while
+//! the door goes on with the rest; after [`ATTEMPTS`] failures it is moved to
+//! `held/` beside `new/`, kept for the operator, with an error in the log (move
+//! it back to `new/` once the cause is mended).
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -30,13 +39,41 @@ use crate::steward::{Steward, StewardError};
 /// are moved to.
 pub const REJECTED: &str = "rejected";
 
+/// The directory, beside `new/` and `cur/`, that messages whose handling kept
+/// failing are moved to, for the operator.
+pub const HELD: &str = "held";
+
+/// How many sweeps may fail to handle a message (for a reason other than an
+/// unavailable store) before it is moved to [`HELD`].
+pub const ATTEMPTS: u32 = 3;
+
+/// What the door remembers between sweeps: how often each message in `new/`
+/// failed.
+#[derive(Debug, Default)]
+pub struct Failures(HashMap<PathBuf, u32>);
+
 /// Handles every message now in `dir/new`; returns what became of each. Entries
 /// that are not regular files within the size limit are moved to
-/// [`REJECTED`] and are not in the answer.
+/// [`REJECTED`] and are not in the answer. A message that fails is left in
+/// `new/` (see the module docs); this one-off sweep remembers no failures.
 ///
 /// # Errors
-/// The directory cannot be read, or the store failed (the message stays in `new/`).
+/// The directory cannot be read, or the store is unavailable (the message
+/// stays in `new/`).
 pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handled)>, MaildirError> {
+    sweep_counting(steward, dir, &mut Failures::default()).await
+}
+
+/// [`sweep`], counting failures in `failures` across sweeps and moving a
+/// message that failed [`ATTEMPTS`] times to [`HELD`].
+///
+/// # Errors
+/// As [`sweep`].
+pub async fn sweep_counting(
+    steward: &Steward,
+    dir: &Path,
+    failures: &mut Failures,
+) -> Result<Vec<(PathBuf, Handled)>, MaildirError> {
     let new = dir.join("new");
     let cur = dir.join("cur");
     std::fs::create_dir_all(&cur).map_err(|e| MaildirError::Io(cur.clone(), e))?;
@@ -61,27 +98,64 @@ pub async fn sweep(steward: &Steward, dir: &Path) -> Result<Vec<(PathBuf, Handle
         if !batch.is_due(names.peek().is_some()) {
             continue;
         }
-        let mut failed = None;
+        let mut unavailable = None;
         for (path, outcome) in batch.handle(steward, Utc::now()).await {
             let outcome = match outcome {
                 Ok(outcome) => outcome,
                 // Not stored: it stays in new/ for the next sweep.
+                Err(e) if e.is_transient() => {
+                    unavailable.get_or_insert(e);
+                    continue;
+                }
                 Err(e) => {
-                    failed.get_or_insert(e);
+                    failures.failed(dir, &path, &e);
                     continue;
                 }
             };
+            failures.0.remove(&path);
             // Moved to cur/ only now that its commit is on disk.
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let target = cur.join(format!("{}:2,S", name.split(':').next().unwrap_or(&name)));
             std::fs::rename(&path, &target).map_err(|e| MaildirError::Io(path.clone(), e))?;
             done.push((target, outcome));
         }
-        if let Some(e) = failed {
+        if let Some(e) = unavailable {
             return Err(e.into());
         }
     }
+    // Forget messages no longer in new/ (another reader took them).
+    failures.0.retain(|path, _| path.exists());
     Ok(done)
+}
+
+impl Failures {
+    /// Counts a failure of `path`; at the [`ATTEMPTS`]th, moves it to [`HELD`].
+    fn failed(&mut self, dir: &Path, path: &Path, error: &StewardError) {
+        let count = self.0.entry(path.to_owned()).or_default();
+        *count += 1;
+        if *count < ATTEMPTS {
+            tracing::warn!(
+                message = %path.display(), attempt = *count, error = %error,
+                "maildir door: a message could not be handled; it stays in new/ and is tried again, the door goes on"
+            );
+            return;
+        }
+        let held = dir.join(HELD);
+        let target = held.join(path.file_name().unwrap_or_default());
+        match std::fs::create_dir_all(&held).and_then(|()| std::fs::rename(path, &target)) {
+            Ok(()) => {
+                self.0.remove(path);
+                tracing::error!(
+                    message = %path.display(), moved_to = %target.display(), attempts = ATTEMPTS, error = %error,
+                    "maildir door: a message failed every attempt and was set aside for the operator; move it back to new/ once the cause is mended"
+                );
+            }
+            Err(e) => tracing::error!(
+                message = %path.display(), error = %error, move_error = %e,
+                "maildir door: a message failed every attempt and could not be set aside; it stays in new/"
+            ),
+        }
+    }
 }
 
 /// Why an entry of `new/` was not read.
@@ -156,8 +230,9 @@ fn reject(dir: &Path, path: &Path, why: &str) {
 
 /// Sweeps `dir` every `every` until `shutdown` turns true.
 pub async fn run(steward: Steward, dir: PathBuf, every: Duration, mut shutdown: watch::Receiver<bool>) {
+    let mut failures = Failures::default();
     loop {
-        match sweep(&steward, &dir).await {
+        match sweep_counting(&steward, &dir, &mut failures).await {
             Ok(done) if !done.is_empty() => {
                 tracing::info!(maildir = %dir.display(), messages = done.len(), "maildir swept")
             }

@@ -94,7 +94,7 @@ impl FromStr for Action {
     /// Reads an action; case and runs of white space are not held against it.
     fn from_str(s: &str) -> Result<Action, BadAction> {
         let words: Vec<String> = s.split_whitespace().map(str::to_ascii_lowercase).collect();
-        let date = |w: &str| NaiveDate::parse_from_str(w, "%Y-%m-%d").ok();
+        let date = crate::clock::leave::parse_day;
         let action = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
             ["resign"] => Some(Action::Resign),
             ["draw-offer"] => Some(Action::OfferDraw),

@@ -6,15 +6,43 @@ use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 use ring::digest;
 
-use super::command::Gate;
 use super::{Loaded, Refusal, Steward, StewardError};
 use crate::ids::hex;
 use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::rules::Seat;
 use crate::store::Tx;
 
-/// At most this many answers per address per hour; more are dropped (logged).
+/// At most this many answers an hour to the mails of one proven sender; more
+/// are dropped (logged).
 pub const ANSWERS_PER_HOUR: u32 = 10;
+
+/// At most this many answers an hour per seat to mails that proved nothing
+/// (an envelope whose signature does not verify): apart from the player's own
+/// share, so forged mail never uses it up.
+pub const UNPROVEN_ANSWERS_PER_HOUR: u32 = 1;
+
+/// Whose share of answers an answer spends. Answers always go to the seat's
+/// registered address; what is counted is who made the steward write them, so
+/// that mail forged in a player's name cannot spend the player's own share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerShare {
+    /// A sender that proved itself: the `From` address of a mail whose reply
+    /// capability that address may use, or whose envelope's signature verified
+    /// with the seat's key.
+    Proven(String),
+    /// A mail that proved no seat.
+    Unproven,
+}
+
+impl AnswerShare {
+    /// The rate key and the hourly limit of this share for `seat` of `game`.
+    fn key_and_limit(&self, game: &str, seat: &str) -> (String, u32) {
+        match self {
+            AnswerShare::Proven(sender) => (format!("answer|{}", sender.trim().to_lowercase()), ANSWERS_PER_HOUR),
+            AnswerShare::Unproven => (format!("answer-unproven|{game}|{seat}"), UNPROVEN_ANSWERS_PER_HOUR),
+        }
+    }
+}
 
 /// The player's mail an answer refers to.
 #[derive(Clone, Debug, Default)]
@@ -27,29 +55,10 @@ pub struct AnswerTo {
 }
 
 impl Steward {
-    /// Queues an answer about `seat` of `game` to that seat's registered address.
-    /// Returns `false` when the address had its hourly share already.
-    ///
-    /// # Errors
-    /// Unknown game or seat; store failures.
-    pub async fn answer(
-        &self,
-        game: String,
-        seat: String,
-        to: AnswerTo,
-        text: String,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StewardError> {
-        let this = self.clone();
-        self.command(game, Gate::Named(seat), now, move |c| {
-            let seat = c.seat()?;
-            this.answer_in(c.tx, &c.game, seat, &to, text, now)
-        })
-        .await
-    }
-
-    /// Queues an answer about `seat` of `g` in the caller's transaction;
-    /// `false` when the address had its hourly share already.
+    /// Queues an answer about `seat` of `g` to the seat's registered address,
+    /// in the caller's transaction; `false` when `share` had its hourly
+    /// answers already.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn answer_in(
         &self,
         tx: &Tx<'_>,
@@ -57,15 +66,17 @@ impl Steward {
         seat: Seat,
         to: &AnswerTo,
         text: String,
+        share: &AnswerShare,
         now: DateTime<Utc>,
     ) -> Result<bool, StewardError> {
         let this = self;
         let row = &g.seats[seat.index()];
-        let since = now - Duration::hours(1);
-        if tx.answers_since(&row.email, since)? >= ANSWERS_PER_HOUR {
-            tracing::warn!(game = %g.row.id, to = %row.email, "answer dropped: the hourly limit for this address is reached");
+        let (key, limit) = share.key_and_limit(g.row.id.as_str(), &g.seat_name(seat));
+        if tx.rate_count(&key, now - Duration::hours(1))? >= limit {
+            tracing::warn!(game = %g.row.id, to = %row.email, share = %key, "answer dropped: this sender's hourly answers are used up");
             return Ok(false);
         }
+        tx.rate_spend(&key, now)?;
         let key = to.message_id.clone().unwrap_or_else(|| text.clone());
         let suffix = format!("-{}", &hex(digest::digest(&digest::SHA256, key.as_bytes()).as_ref())[..12]);
         let subject = if to.subject.trim().is_empty() {

@@ -114,7 +114,7 @@ impl Steward {
         let result = self
             .store
             .transaction(move |tx| match this.command_in(tx, &game, &gate, now, act) {
-                Err(StewardError::Internal(e)) => Err(StewardError::Internal(e)),
+                Err(e @ (StewardError::Internal(_) | StewardError::Unavailable(_))) => Err(e),
                 other => Ok(other),
             })
             .await?;

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::command::Gate;
-use super::{AnswerTo, Credential, DrawAction, GameView, LeaveAnswer, MoveRequest, Receipt, Refusal, Steward};
+use super::{
+    AnswerShare, AnswerTo, Credential, DrawAction, GameView, LeaveAnswer, MoveRequest, Receipt, Refusal, Steward,
+};
 use super::{StewardError, Submission};
 use crate::clock::leave::LeaveRequest;
 use crate::protocol::capability::{Capability, Confirmation};
@@ -306,6 +308,9 @@ struct Taking<'m> {
     kept: &'m super::KeptCopy,
     word: Wording,
     now: DateTime<Utc>,
+    /// Whose share of answers an answer to this mail spends (known once the
+    /// mail is read: see [`Steward::answer_share`]).
+    share: AnswerShare,
 }
 
 impl Steward {
@@ -328,7 +333,7 @@ impl Steward {
                 if tx.mail_seen(&mail.key)? {
                     return Ok(MailOutcome::Ignored(Ignored::SeenBefore));
                 }
-                let taking = Taking { mail: &mail, kept: &kept, word, now };
+                let taking = Taking { mail: &mail, kept: &kept, word, now, share: AnswerShare::Unproven };
                 let outcome = this.mail_in(tx, &taking)?;
                 let text = outcome.to_string();
                 tx.mark_mail_seen(&mail.key, now, &text)?;
@@ -375,6 +380,7 @@ impl Steward {
             None => None,
         };
         let command = reading.read(game_known.as_ref().map(|g| (g.row.id.as_str(), g.rules.as_ref())));
+        let t = &Taking { share: self.answer_share(tx, mail, bound, &command), ..*t };
         let forms = match (&game_known, cap) {
             (Some(g), Some(c)) => g.rules.seat(&c.seat).ok().and_then(|s| g.rules.move_forms(&g.row.state, s).ok()),
             _ => None,
@@ -466,6 +472,29 @@ impl Steward {
             }
             MailCommand::LostEnvelope => Ok(MailOutcome::Ignored(Ignored::LostEnvelope)),
             MailCommand::Envelope(_) | MailCommand::BadEnvelope(_) => unreachable!("envelopes are taken above"),
+        }
+    }
+
+    /// Whose share of answers this mail spends: its sender's, when the sender
+    /// proved itself (`bound`: the mail's reply capability belongs to a seat
+    /// registered at its `From` address or a confirmed alias; or the envelope it
+    /// holds is signed with the key of the seat it names); else the seat's small
+    /// share for unproven mail.
+    fn answer_share(&self, tx: &Tx<'_>, mail: &MailIn, bound: bool, command: &MailCommand) -> AnswerShare {
+        let signed = match command {
+            MailCommand::Envelope(env) if env.sig.is_some() => super::load(tx, &env.game).ok().is_some_and(|g| {
+                super::moves::envelope_seat(&g, env).is_ok_and(|seat| Steward::check_signature(&g, seat, env).is_ok())
+            }),
+            _ => false,
+        };
+        match (&mail.sender, bound || signed) {
+            (Some(sender), true) => AnswerShare::Proven(sender.clone()),
+            // A signed envelope in a mail without a From: the signature's seat.
+            (None, true) => match command {
+                MailCommand::Envelope(env) => AnswerShare::Proven(format!("{}|{}", env.game, env.seat)),
+                _ => AnswerShare::Unproven,
+            },
+            (_, false) => AnswerShare::Unproven,
         }
     }
 
@@ -580,7 +609,7 @@ impl Steward {
     ) -> Result<MailOutcome, StewardError> {
         let text = (t.word)(answer);
         let queued = self.command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
-            self.answer_in(c.tx, &c.game, c.seat()?, &t.mail.answer_to, text, t.now)
+            self.answer_in(c.tx, &c.game, c.seat()?, &t.mail.answer_to, text, &t.share, t.now)
         });
         Ok(match refusal(queued)? {
             Ok(_) => outcome,

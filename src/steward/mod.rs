@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Notify;
 
-pub use answers::{ANSWERS_PER_HOUR, AnswerTo};
+pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
@@ -300,6 +300,10 @@ impl Credential {
         token.filter(|t| !t.trim().is_empty()).map(Credential::Token)
     }
 }
+
+/// At most this many new draw offers per seat in 24 hours: each is written
+/// into the transcript and mailed to every seat.
+pub const DRAW_OFFERS_PER_DAY: u32 = 3;
 
 fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> Result<Seat, StewardError> {
     match credential {
@@ -723,7 +727,9 @@ impl Steward {
         self.command(game, Gate::Act(credential, action.action()), now, move |c| this.draw_in(c, action)).await
     }
 
-    /// The act of a draw offer, accept or decline, after the prologue.
+    /// The act of a draw offer, accept or decline, after the prologue: a seat's draw offer, acceptance or decline (a decline by the offering
+    /// seat withdraws its offer). Offers are limited to [`DRAW_OFFERS_PER_DAY`]
+    /// per seat; a repeated offer while the seat's own stands changes nothing.
     fn draw_in(&self, c: &mut Ctx<'_, '_>, action: DrawAction) -> Result<GameView, StewardError> {
         let (this, tx, g, seat, envelope, now) = (self, c.tx, &c.game, c.seat()?, c.envelope.take(), c.now);
         let name = g.seat_name(seat);
@@ -731,7 +737,13 @@ impl Steward {
         if let Some(e) = envelope {
             body["envelope"] = json!(e); // signed: the transcript proves who offered
         }
+        let seats = tx.seats(&g.row.id)?;
         if action == DrawAction::Decline {
+            // Only a standing offer can be declined (or withdrawn): a decline of
+            // nothing would mail every seat for nothing.
+            if !seats.iter().any(|s| s.draw_offer) {
+                return Err(Refusal::NoDrawOffered(g.row.id.to_string()).into());
+            }
             tx.clear_draw_offers(&g.row.id)?;
             tx.append_event(&g.row.id, now, "draw_declined", &body)?;
             let head = this.sign_head(tx, &g.row.id)?;
@@ -739,9 +751,27 @@ impl Steward {
             for mail in mails::notice(this, g, mails::Notice::DrawDeclined, &text, None, &head, now)? {
                 tx.queue_mail(&mail, now)?;
             }
-        } else {
+        } else if !seats.iter().any(|s| s.seat == seat && s.draw_offer) {
+            // An offer that would draw the game (every other seat offered) is
+            // an acceptance and never refused; a new offer is counted.
+            let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
+            let accepts = needed.iter().all(|s| s == seat || seats.iter().any(|r| r.seat == s && r.draw_offer));
+            if !accepts {
+                let key = format!("draw|{}|{}", g.row.id, seat.index());
+                if tx.rate_count(&key, now - chrono::Duration::days(1))? >= DRAW_OFFERS_PER_DAY {
+                    return Err(Refusal::TooMany {
+                        what: format!(
+                            "{name} offered a draw {DRAW_OFFERS_PER_DAY} times in the last 24 hours, the most a day allows (each offer is mailed to every seat)"
+                        ),
+                        wait: "offer again tomorrow; an offer stands until a turn is resolved or it is declined".into(),
+                    }
+                    .into());
+                }
+                tx.rate_spend(&key, now)?;
+            }
             this.offer_draw(tx, g, seat, &body, now)?;
         }
+        // A seat whose offer stands already offers nothing new: no entry, no mail.
         let g = load(tx, g.row.id.as_str())?;
         view::game_view(this, tx, &g, Some(seat))
     }

@@ -123,7 +123,9 @@ impl Steward {
                 tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, resolved = receipt.resolved, "{} accepted", receipt.kind);
             }
             Err(StewardError::Refused(r)) => tracing::info!(game = %game_text, code = r.code(), "submission refused"),
-            Err(StewardError::Internal(e)) => tracing::error!(game = %game_text, error = %e, "submission not accepted"),
+            Err(e @ (StewardError::Internal(_) | StewardError::Unavailable(_))) => {
+                tracing::error!(game = %game_text, error = %e, "submission not accepted")
+            }
         }
         // A refusal may have settled a timeout that fell first.
         self.outbox.notify_one();

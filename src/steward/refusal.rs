@@ -86,9 +86,18 @@ pub enum Refusal {
     /// A leave that cannot be granted (clocks): the text names the balance.
     #[error("{0}")]
     LeaveRefused(String),
-    /// Too many requests of a kind that mails someone (address confirmations).
-    #[error("{0}")]
-    TooMany(String),
+    /// Too many requests of a kind that mails someone or writes the transcript
+    /// (leave, draw offers, address confirmations, answers).
+    #[error("{what}")]
+    TooMany {
+        /// What was asked too often, with the limit.
+        what: String,
+        /// When or how to ask again.
+        wait: String,
+    },
+    /// A draw declined where none is offered.
+    #[error("no draw is offered in game {0}, so there is none to decline")]
+    NoDrawOffered(String),
     /// A reveal that does not match its commitment.
     #[error("the move and salt do not match your commitment {commitment}")]
     RevealMismatch {
@@ -131,7 +140,8 @@ impl Refusal {
             Refusal::RevealTooEarly { .. } => "reveal_too_early",
             Refusal::RevealMismatch { .. } => "reveal_mismatch",
             Refusal::LeaveRefused(_) => "leave_refused",
-            Refusal::TooMany(_) => "too_many",
+            Refusal::TooMany { .. } => "too_many",
+            Refusal::NoDrawOffered(_) => "no_draw_offered",
         }
     }
 
@@ -214,7 +224,9 @@ impl Refusal {
             (Refusal::LeaveRefused(_), Mail) => {
                 "reply with `leave YYYY-MM-DD to YYYY-MM-DD` as the first line, both days included, from today on and within the yearly allowance".into()
             }
-            (Refusal::TooMany(_), _) => "wait a day, or reply to the confirmation mails already sent".into(),
+            (Refusal::TooMany { wait, .. }, _) => wait.clone(),
+            (Refusal::NoDrawOffered(_), Http) => "play on, or offer a draw yourself with {\"action\": \"offer\"}".into(),
+            (Refusal::NoDrawOffered(_), Mail) => "play on, or reply `draw` to offer one yourself".into(),
             (Refusal::RevealMismatch { .. }, _) => {
                 "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
             }
@@ -249,14 +261,41 @@ pub enum StewardError {
     /// The sender's mistake.
     #[error(transparent)]
     Refused(#[from] Refusal),
-    /// Ours: the store or a broken invariant. Nothing was accepted.
+    /// Ours: a broken invariant or stored data that does not read. Nothing was
+    /// accepted, and the same request would fail the same way.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The store could not be reached or could not commit (stopped, busy, disk
+    /// full, an I/O error). Nothing was accepted; the same request may well
+    /// succeed later, so a door offers it again (an MTA pipe exits 75).
+    #[error("the store is unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl StewardError {
+    /// Whether trying again later may succeed (the store was unavailable),
+    /// rather than failing the same way (a refusal, or an internal error).
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StewardError::Unavailable(_))
+    }
 }
 
 impl From<StoreError> for StewardError {
     fn from(e: StoreError) -> StewardError {
-        StewardError::Internal(e.to_string())
+        use rusqlite::ErrorCode::{
+            CannotOpen, DatabaseBusy, DatabaseLocked, DiskFull, OutOfMemory, ReadOnly, SystemIoFailure,
+        };
+        let transient = match &e {
+            StoreError::Closed | StoreError::Commit(_) | StoreError::Io(..) | StoreError::ReadOnly { .. } => true,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => {
+                matches!(
+                    f.code,
+                    DatabaseBusy | DatabaseLocked | SystemIoFailure | DiskFull | CannotOpen | ReadOnly | OutOfMemory
+                )
+            }
+            _ => false,
+        };
+        if transient { StewardError::Unavailable(e.to_string()) } else { StewardError::Internal(e.to_string()) }
     }
 }
 

@@ -28,6 +28,10 @@ use crate::store::{AddressKind, OutboxRow, Tx};
 /// address the asker chose.
 pub const ADDRESS_REQUESTS_PER_DAY: u32 = 5;
 
+/// At most this many alias and address requests per player (registered
+/// address) per day, over all the player's seats.
+pub const ADDRESS_REQUESTS_PER_PLAYER_PER_DAY: u32 = 10;
+
 /// A confirmation mail is valid this many days.
 pub const CONFIRM_DAYS: i64 = 7;
 
@@ -198,13 +202,29 @@ impl Steward {
                 let address = address.trim().to_owned();
                 this.check_new_address(tx, g, s, kind, &address)?;
                 if tx.address_requests_since(&g.row.id, s, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_DAY {
-                    return Err(Refusal::TooMany(format!(
-                        "this seat asked for {ADDRESS_REQUESTS_PER_DAY} aliases or changes of address in the last 24 hours"
-                    ))
+                    return Err(Refusal::TooMany {
+                        what: format!(
+                            "this seat asked for {ADDRESS_REQUESTS_PER_DAY} aliases or changes of address in the last 24 hours"
+                        ),
+                        wait: "wait a day, or reply to the confirmation mails already sent".into(),
+                    }
                     .into());
                 }
                 let row = &g.seats[s.index()];
                 let player = address_key(&row.email);
+                // Per player too: a player with many seats must not multiply the
+                // confirmation mails sent to addresses nobody has verified.
+                let player_key = format!("address|{player}");
+                if tx.rate_count(&player_key, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_PLAYER_PER_DAY {
+                    return Err(Refusal::TooMany {
+                        what: format!(
+                            "the player of this seat asked for {ADDRESS_REQUESTS_PER_PLAYER_PER_DAY} aliases or changes of address in the last 24 hours, over all their games"
+                        ),
+                        wait: "wait a day, or reply to the confirmation mails already sent".into(),
+                    }
+                    .into());
+                }
+                tx.rate_spend(&player_key, now)?;
                 let id = tx.insert_address_request(kind, &g.row.id, s, &player, &address, now)?;
                 let (game_id, name) = (g.row.id.as_str(), g.seat_name(s));
                 let what = match kind {

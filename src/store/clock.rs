@@ -325,15 +325,20 @@ impl Tx<'_> {
         Ok(self.0.last_insert_rowid())
     }
 
-    /// The leaves of these players (mail addresses, any case), oldest first.
+    /// The leaves of these players (mail addresses, any case) that end after
+    /// `after`, oldest first: a question about the clocks or the allowance
+    /// reads only its window, through the index on (player, ends_at), so it
+    /// costs the same whatever a player's history holds.
     ///
     /// # Errors
     /// SQLite errors or a corrupt row.
-    pub fn leaves_of(&self, players: &[String]) -> Result<Vec<LeaveRow>, StoreError> {
-        let mut stmt = self.0.prepare_cached("SELECT * FROM leaves WHERE player = lower(?1) ORDER BY id")?;
+    pub fn leaves_ending_after(&self, players: &[String], after: DateTime<Utc>) -> Result<Vec<LeaveRow>, StoreError> {
+        let mut stmt =
+            self.0.prepare_cached("SELECT * FROM leaves WHERE player = lower(?1) AND ends_at > ?2 ORDER BY id")?;
+        let after = time_text(after);
         let mut out = Vec::new();
         for p in players {
-            out.extend(stmt.query_map([p], leave_row)?.collect::<rusqlite::Result<Vec<_>>>()?);
+            out.extend(stmt.query_map(params![p, after], leave_row)?.collect::<rusqlite::Result<Vec<_>>>()?);
         }
         out.sort_by_key(|l| l.id);
         out.dedup_by_key(|l| l.id);

@@ -155,6 +155,19 @@ const MIGRATIONS: &[&str] = &[
     "DROP INDEX outbox_game;
      DROP INDEX outbox_recipient;
      CREATE INDEX outbox_answers ON outbox (recipient COLLATE NOCASE, created_at) WHERE message_id LIKE '%.answer-%';",
+    // 11: bounded doors (issue 29). Leaves are read by the window a question
+    // needs (the clocks: those not yet over; the allowance: the years asked
+    // for), never a player's whole history. Every action that makes mail or
+    // transcript entries is counted per whoever spends it (src/store/rates.rs);
+    // the answers' quota is one of them, so the outbox no longer indexes answers.
+    "DROP INDEX leaves_player;
+     CREATE INDEX leaves_player_end ON leaves (player, ends_at);
+     DROP INDEX outbox_answers;
+     CREATE TABLE rate_events (
+         key TEXT NOT NULL,                     -- whose quota, e.g. 'leave|alice@example.org'
+         at  TEXT NOT NULL                      -- when it was spent (UTC)
+     ) STRICT;
+     CREATE INDEX rate_events_key ON rate_events (key, at);",
 ];
 
 /// The schema version this program writes.

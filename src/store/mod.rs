@@ -26,6 +26,7 @@ mod migrations;
 mod picture_files;
 mod pictures;
 mod queries;
+mod rates;
 mod reader;
 mod senders;
 
@@ -47,6 +48,7 @@ pub use queries::{
     CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
     SeatRow, SettledMove, StoredOutcome, TurnRow, Tx, time_text,
 };
+pub use rates::LONGEST_WINDOW;
 pub use reader::Reader;
 pub use senders::{AddressKind, AddressRequestRow};
 

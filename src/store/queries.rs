@@ -238,11 +238,6 @@ const LATEST_BOARD_MAIL: &str = "SELECT message_id, subject FROM outbox
      WHERE message_id >= ?4 AND message_id < ?5 AND game_id = ?1 AND (message_id LIKE ?2 OR message_id LIKE ?3)
      ORDER BY id DESC LIMIT 1";
 
-/// How many answers went to an address lately (see [`Tx::answers_since`]); the
-/// `LIKE` is the partial index `outbox_answers`'s own condition.
-const ANSWERS_SINCE: &str = "SELECT COUNT(*) FROM outbox
-     WHERE recipient = ?1 COLLATE NOCASE AND message_id LIKE '%.answer-%' AND created_at >= ?2";
-
 const RECENT_HISTORY: &str = "SELECT state_before FROM turns WHERE game_id = ?1 ORDER BY turn DESC LIMIT ?2";
 
 /// The open transaction, with the store's operations.
@@ -1030,14 +1025,6 @@ impl<'c> Tx<'c> {
         Ok(())
     }
 
-    /// How many answers to players' mails went to `address` since `since`.
-    ///
-    /// # Errors
-    /// SQLite errors.
-    pub fn answers_since(&self, address: &str, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self.0.prepare_cached(ANSWERS_SINCE)?.query_row(params![address, time_text(since)], |r| r.get(0))?)
-    }
-
     /// Mails not yet sent, oldest first.
     ///
     /// # Errors
@@ -1245,20 +1232,14 @@ mod tests {
                 let mut stmt =
                     tx.0.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox'")?;
                 let indexes = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-                let plans = vec![
-                    plan(LATEST_BOARD_MAIL, 5)?,
-                    plan(ANSWERS_SINCE, 2)?,
-                    plan(super::super::senders::SENDER_NOTICES_SINCE, 5)?,
-                ];
+                let plans = vec![plan(LATEST_BOARD_MAIL, 5)?, plan(super::super::senders::SENDER_NOTICES_SINCE, 5)?];
                 Ok::<_, StoreError>((indexes, plans))
             })
             .unwrap();
         let mut indexes = indexes;
         indexes.sort();
-        assert_eq!(indexes, ["outbox_answers", "outbox_picture", "outbox_unsent", "sqlite_autoindex_outbox_1"]);
-        for (plan, index) in
-            plans.iter().zip(["sqlite_autoindex_outbox_1", "outbox_answers", "sqlite_autoindex_outbox_1"])
-        {
+        assert_eq!(indexes, ["outbox_picture", "outbox_unsent", "sqlite_autoindex_outbox_1"]);
+        for (plan, index) in plans.iter().zip(["sqlite_autoindex_outbox_1", "sqlite_autoindex_outbox_1"]) {
             assert!(plan.contains(&format!("SEARCH outbox USING INDEX {index}")), "{plan}");
             assert!(!plan.contains("SCAN outbox"), "{plan}");
         }

@@ -55,7 +55,8 @@ impl From<StewardError> for ApiError {
                     | Refusal::GameOver(_)
                     | Refusal::Replayed(_)
                     | Refusal::RevealTooEarly { .. }
-                    | Refusal::LeaveRefused(_) => StatusCode::CONFLICT,
+                    | Refusal::LeaveRefused(_)
+                    | Refusal::NoDrawOffered(_) => StatusCode::CONFLICT,
                     Refusal::IllegalMove(_)
                     | Refusal::EnvelopeMismatch(_)
                     | Refusal::NotCommitReveal
@@ -66,9 +67,17 @@ impl From<StewardError> for ApiError {
                         StatusCode::FORBIDDEN
                     }
                     Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
-                    Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+                    Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
                 };
                 ApiError::new(status, r.code(), r.message(crate::steward::Door::Http))
+            }
+            StewardError::Unavailable(detail) => {
+                tracing::error!(error = %detail, "the store was unavailable answering a request");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    "the steward's store is unavailable for the moment and accepted nothing; please send it again in a minute",
+                )
             }
             StewardError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error answering a request");

@@ -176,7 +176,7 @@ impl From<StewardError> for PageError {
     fn from(e: StewardError) -> PageError {
         match e {
             StewardError::Refused(r) => refusal(&r),
-            StewardError::Internal(e) => PageError::Internal(e),
+            StewardError::Internal(e) | StewardError::Unavailable(e) => PageError::Internal(e),
         }
     }
 }
@@ -190,6 +190,12 @@ fn refusal(r: &Refusal) -> PageError {
             ));
         }
         Refusal::BadToken => return PageError::SignIn,
+        Refusal::TooMany { what, wait } => {
+            return PageError::Refused(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("{}. {}.", upper_first(what), upper_first(wait)),
+            );
+        }
         Refusal::IllegalMove(_) => " Choose a legal move: click one of your pieces to see where it may go.",
         Refusal::WrongTurn { .. } | Refusal::AlreadyMoved { .. } => {
             " The page was out of date; here it is as it stands now."
@@ -208,7 +214,6 @@ fn refusal(r: &Refusal) -> PageError {
         Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
             StatusCode::FORBIDDEN
         }
-        Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
         _ => StatusCode::CONFLICT,
     };
     PageError::Refused(status, format!("{}.{hint}", upper_first(&r.to_string())))

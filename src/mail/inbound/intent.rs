@@ -389,7 +389,7 @@ fn leave(words: &[&str]) -> Option<Intent> {
 }
 
 fn date(word: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(word, "%Y-%m-%d").or_else(|_| NaiveDate::parse_from_str(word, "%d.%m.%Y")).ok()
+    crate::clock::leave::parse_day(word).or_else(|| crate::clock::leave::parse_dotted_day(word))
 }
 
 fn is_greeting(line: &str) -> bool {

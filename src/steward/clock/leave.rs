@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use chrono::{DateTime, Datelike, TimeDelta, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, TimeDelta, Utc};
 use serde::Serialize;
 use serde_json::json;
 
@@ -15,10 +15,20 @@ use super::super::{Refusal, Steward, StewardError, load};
 use super::mail_time;
 use super::mails::{self, LeaveGame};
 use crate::clock::ics;
-use crate::clock::leave::{Balance, LeaveRequest, balance};
+use crate::clock::leave::{Balance, LeaveError, LeaveRequest, balance, start_of};
 use crate::ids::{GameId, SeatToken};
 use crate::rules::Seat;
 use crate::store::{LeaveRow, Tx, time_text};
+
+/// At most this many leaves a player may declare in 24 hours: each one is
+/// written into every running game's transcript and mailed to every opponent.
+pub const LEAVES_PER_DAY: u32 = 5;
+
+/// Midnight UTC of New Year's Day of `year`: leaves ending after it are those
+/// with days in `year` or later.
+fn new_year(year: i32) -> DateTime<Utc> {
+    start_of(NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN))
+}
 
 /// A player's leave account, as the API shows it.
 #[derive(Clone, Debug, Serialize)]
@@ -35,7 +45,7 @@ pub struct LeaveAnswer {
     pub allowance_days: u32,
     /// This year's and next year's account.
     pub balance: Vec<Balance>,
-    /// Every leave declared, oldest first.
+    /// Every leave with days in this year or later, oldest first.
     pub leaves: Vec<serde_json::Value>,
 }
 
@@ -56,10 +66,10 @@ fn seat_of_token(tx: &Tx<'_>, token: &str) -> Result<(GameId, Seat, String), Ste
 
 impl Steward {
     fn leave_account(&self, tx: &Tx<'_>, player: &str, now: DateTime<Utc>) -> Result<LeaveAnswer, StewardError> {
-        let leaves = tx.leaves_of(&[player.to_lowercase()])?;
+        let year = now.year();
+        let leaves = tx.leaves_ending_after(&[player.to_lowercase()], new_year(year))?;
         let taken: BTreeSet<_> = leaves.iter().flat_map(|l| l.days.iter().copied()).collect();
         let per_year = self.clock_settings.leave_days_per_year;
-        let year = now.year();
         Ok(LeaveAnswer {
             player: player.to_owned(),
             granted: None,
@@ -203,11 +213,23 @@ impl Steward {
         let key = player.trim().to_lowercase();
         self.check_leave_signature(tx, &key, request, signed.as_ref().map(|(id, _)| id))?;
         let per_year = self.clock_settings.leave_days_per_year;
-        let earlier = tx.leaves_of(std::slice::from_ref(&key))?;
+        let rate_key = format!("leave|{key}");
+        if tx.rate_count(&rate_key, now - TimeDelta::days(1))? >= LEAVES_PER_DAY {
+            return Err(Refusal::TooMany {
+                what: format!("{player} declared {LEAVES_PER_DAY} leaves in the last 24 hours, the most a day allows (each one is mailed to every opponent)"),
+                wait: "declare further leave tomorrow, or one leave covering all the days you need".into(),
+            }
+            .into());
+        }
+        // The days already taken in the years this leave falls in: the allowance
+        // is counted per year, and the index reads no other year's leaves.
+        let earlier = tx.leaves_ending_after(std::slice::from_ref(&key), new_year(request.from.year()))?;
         let taken: BTreeSet<_> = earlier.iter().flat_map(|l| l.days.iter().copied()).collect();
-        let days = request
-            .grant(&taken, per_year, now.date_naive())
-            .map_err(|e| Refusal::LeaveRefused(format!("leave {request} for {player} is refused: {e}")))?;
+        let days = request.grant(&taken, per_year, now.date_naive()).map_err(|e| match e {
+            LeaveError::TooFar { .. } | LeaveError::BadDate(_) => Refusal::BadRequest(format!("leave {request}: {e}")),
+            e => Refusal::LeaveRefused(format!("leave {request} for {player} is refused: {e}")),
+        })?;
+        tx.rate_spend(&rate_key, now)?;
         let (starts_at, ends_at) = request.interval(now);
         let mut row = LeaveRow {
             id: 0,

@@ -160,7 +160,10 @@ impl Steward {
             })
             .collect();
         let players: Vec<String> = game.seats.iter().map(|s| s.email.to_lowercase()).collect();
-        let leaves = tx.leaves_of(&players)?;
+        // The clocks reckon from the earliest running clock's announcement (or
+        // now): a leave over before then changes nothing they compute.
+        let since = seats.iter().filter_map(|c| c.announced_at).chain([self.now()]).min().unwrap_or_else(|| self.now());
+        let leaves = tx.leaves_ending_after(&players, since)?;
         let stops = Stops::new(leaves.iter().map(|l| (l.starts_at, l.ends_at)).collect());
         let zones = tx.time_zones(id)?.into_iter().map(|z| z.and_then(|z| z.parse::<Tz>().ok())).collect();
         Ok(Some(GameClock { spec, seats, stops, zones, leaves }))
