@@ -32,13 +32,15 @@ use serde_json::json;
 use tokio::sync::Notify;
 
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
-pub use clock::{ClockView, GameSweep, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
+pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, Refusal, StewardError};
-pub use senders::{ADDRESS_REQUESTS_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key};
+pub use senders::{
+    ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,
+};
 pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};

@@ -52,7 +52,7 @@ mod tests {
         let store = Store::open(&dir.path().join("s.db")).unwrap();
         let t0 = DateTime::parse_from_rfc3339("2026-12-05T10:00:00Z").unwrap().with_timezone(&Utc);
         store
-            .transaction_blocking(|tx| {
+            .transaction_blocking(move |tx| {
                 for m in 0..3 {
                     tx.rate_spend("leave|a@x", t0 + TimeDelta::minutes(m))?;
                 }

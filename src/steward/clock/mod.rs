@@ -17,7 +17,7 @@ use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use leave::LeaveAnswer;
+pub use leave::{LEAVES_PER_DAY, LeaveAnswer};
 pub use sweep::{GameSweep, SweepReport, TimeoutReport};
 
 use super::{Loaded, NewSeat, Refusal, Steward, StewardError};
