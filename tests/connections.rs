@@ -2,7 +2,7 @@
 //! timeouts and small caps, against slow sockets and false Content-Lengths
 //! from 127.0.0.1 while moves are sent from 127.0.0.1 too; the 408 of a body
 //! that never comes; the 503 `busy` when every place is answering; SIGTERM
-//! with idle connections open.
+//! with idle connections open, and with a large outbox on a silent SMTP server.
 
 mod common;
 
@@ -217,6 +217,38 @@ async fn sigterm_with_200_idle_connections_stops_at_once() {
     eprintln!("stopped in {took:?} with 200 idle connections open");
     assert!(took < Duration::from_secs(SHUTDOWN_LIMIT), "the stop took {took:?}");
     drop(open);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_outbox_on_a_silent_smtp_server_does_not_hold_up_the_stop() {
+    // An SMTP server that accepts and never answers: every delivery hangs.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || silent.incoming().take(8).filter_map(Result::ok).collect::<Vec<_>>());
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("fairsteward.toml");
+    std::fs::write(
+        &config,
+        format!("[mail.smtp]\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"none\"\ntimeout_seconds = 120\n"),
+    )
+    .unwrap();
+    let data = dir.path().join("data");
+    let mut s = Steward::start_with(&data, &["--config".as_ref(), config.as_os_str()]).await;
+    let api = s.api();
+    for _ in 0..60 {
+        chess_game(&api).await;
+    }
+    let unsent = || -> i64 {
+        let db = rusqlite::Connection::open(data.join("steward.db")).unwrap();
+        db.query_row("SELECT count(*) FROM outbox WHERE sent_at IS NULL", [], |r| r.get(0)).unwrap()
+    };
+    let queued = unsent();
+    assert!(queued >= 120, "{queued} mails queued");
+    let (status, took) = s.terminate(Duration::from_secs(25));
+    assert!(status.success(), "exit status {status:?}\n{}", s.log());
+    eprintln!("stopped in {took:?} with {queued} mails queued and the SMTP server silent");
+    assert_eq!(unsent(), queued, "every mail stays queued for the next start");
+    drop(held);
 }
 
 /// Seconds a stop with nothing in flight may take (far below TimeoutStopSec=30).
