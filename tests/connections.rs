@@ -60,6 +60,11 @@ async fn slow_sockets_beyond_the_caps_do_not_stop_the_moves() {
         "max_connections = 64\nmax_connections_per_client = 16\nheader_timeout_seconds = 3\nbody_timeout_seconds = 3\nidle_timeout_seconds = 5",
     )
     .await;
+    // A file limit far below the flood (as in the finding: 400), above the caps.
+    let limit = libc::rlimit { rlim_cur: 256, rlim_max: 256 };
+    // SAFETY: prlimit(2) on our own child's pid, with a valid rlimit.
+    let set = unsafe { libc::prlimit(s.pid() as libc::pid_t, libc::RLIMIT_NOFILE, &limit, std::ptr::null_mut()) };
+    assert_eq!(set, 0, "the steward's file limit set");
     let api = s.api();
     let (game, white, black) = chess_game(&api).await;
 
@@ -204,24 +209,32 @@ fn read_until_closed_or_answered(stream: &mut TcpStream) -> String {
 }
 
 #[tokio::test]
-async fn sigterm_with_200_idle_connections_stops_at_once() {
+async fn sigterm_with_200_waiting_connections_stops_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = steward(dir.path(), "header_timeout_seconds = 60\nidle_timeout_seconds = 60").await;
+    let mut s =
+        steward(dir.path(), "header_timeout_seconds = 60\nbody_timeout_seconds = 60\nidle_timeout_seconds = 60").await;
+    let (game, _, _) = chess_game(&s.api()).await;
     let mut open = Vec::new();
     for i in 0..200 {
-        if i % 2 == 0 {
-            open.push(TcpStream::connect(s.addr).unwrap());
-        } else {
-            // Kept alive after one answer.
-            let mut socket = request(s.addr, "/api/steward");
-            let answer = read_until_closed_or_answered(&mut socket);
-            assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-            open.push(socket);
+        let mut socket = TcpStream::connect(s.addr).unwrap();
+        match i % 4 {
+            0 => {}
+            1 => {
+                // Kept alive after one answer.
+                socket.write_all(b"GET /api/steward HTTP/1.1\r\nHost: steward\r\n\r\n").unwrap();
+                let answer = read_until_closed_or_answered(&mut socket);
+                assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+            }
+            2 => socket.write_all(b"GET /api/steward HTTP/1.1\r\nHo").unwrap(),
+            _ => socket.write_all(false_length(&game).as_bytes()).unwrap(),
         }
+        open.push(socket);
     }
+    // Every one of them reached the steward.
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let (status, took) = s.terminate(Duration::from_secs(15));
     assert!(status.success(), "exit status {status:?}\n{}", s.log());
-    eprintln!("stopped in {took:?} with 200 idle connections open");
+    eprintln!("stopped in {took:?} with 200 waiting connections open");
     assert!(took < Duration::from_secs(SHUTDOWN_LIMIT), "the stop took {took:?}");
     drop(open);
 }
