@@ -6,6 +6,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
@@ -96,6 +97,86 @@ pub struct RawHttp {
     /// The file of the operator's token, needed to create games over HTTP
     /// (under `data_dir` when relative; default `operator-token`).
     pub operator_token_file: Option<PathBuf>,
+    /// Connections open at once, from all clients (default 1024).
+    pub max_connections: Option<usize>,
+    /// Connections open at once from one client address (default 256).
+    pub max_connections_per_client: Option<usize>,
+    /// Seconds a request's head may take to arrive (default 10).
+    pub header_timeout_seconds: Option<u64>,
+    /// Seconds a request's body may take to arrive after its head (default 30).
+    pub body_timeout_seconds: Option<u64>,
+    /// Seconds a kept-alive connection may wait for its next request (default 60).
+    pub idle_timeout_seconds: Option<u64>,
+}
+
+/// The HTTP door's bounds on connections (`[http]`): caps and read timeouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// Connections open at once, from all clients.
+    pub max_connections: usize,
+    /// Connections open at once from one client address.
+    pub max_connections_per_client: usize,
+    /// How long a request's head may take, from the connection's start or from
+    /// its first byte on a kept-alive connection.
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive once its head has.
+    pub body_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request.
+    pub idle_timeout: Duration,
+}
+
+impl Default for HttpLimits {
+    fn default() -> HttpLimits {
+        HttpLimits {
+            max_connections: 1024,
+            max_connections_per_client: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+impl HttpLimits {
+    /// The largest `max_connections` accepted: the unit's `LimitNOFILE` (65536)
+    /// must stay well above it, for the store, the spool and the mail doors.
+    pub const MOST_CONNECTIONS: usize = 50_000;
+    /// The longest timeout accepted, in seconds (an hour).
+    pub const LONGEST_TIMEOUT: u64 = 3600;
+
+    fn from_raw(raw: &RawHttp) -> anyhow::Result<HttpLimits> {
+        let d = HttpLimits::default();
+        let max_connections = raw.max_connections.unwrap_or(d.max_connections);
+        if !(1..=HttpLimits::MOST_CONNECTIONS).contains(&max_connections) {
+            bail!(
+                "http.max_connections {max_connections} is out of range; give a number from 1 to {} (and raise LimitNOFILE in the unit above it)",
+                HttpLimits::MOST_CONNECTIONS
+            );
+        }
+        let per_client = raw.max_connections_per_client.unwrap_or(d.max_connections_per_client.min(max_connections));
+        if !(1..=max_connections).contains(&per_client) {
+            bail!(
+                "http.max_connections_per_client {per_client} is out of range; give a number from 1 to http.max_connections ({max_connections})"
+            );
+        }
+        let seconds = |key: &str, given: Option<u64>, default: Duration| -> anyhow::Result<Duration> {
+            let s = given.unwrap_or(default.as_secs());
+            if !(1..=HttpLimits::LONGEST_TIMEOUT).contains(&s) {
+                bail!(
+                    "http.{key} {s} is out of range; give a number of seconds from 1 to {}",
+                    HttpLimits::LONGEST_TIMEOUT
+                );
+            }
+            Ok(Duration::from_secs(s))
+        };
+        Ok(HttpLimits {
+            max_connections,
+            max_connections_per_client: per_client,
+            header_timeout: seconds("header_timeout_seconds", raw.header_timeout_seconds, d.header_timeout)?,
+            body_timeout: seconds("body_timeout_seconds", raw.body_timeout_seconds, d.body_timeout)?,
+            idle_timeout: seconds("idle_timeout_seconds", raw.idle_timeout_seconds, d.idle_timeout)?,
+        })
+    }
 }
 
 /// `[mail]` as written.
@@ -153,6 +234,8 @@ pub struct Config {
     pub public_url: String,
     /// The file of the operator's token (`POST /api/games` needs it).
     pub operator_token_file: PathBuf,
+    /// The HTTP door's caps and timeouts on connections.
+    pub http_limits: HttpLimits,
     /// The steward's mail address.
     pub mail_from: lettre::message::Mailbox,
     /// Where mails go when no SMTP server is configured.
@@ -199,6 +282,7 @@ impl Config {
     /// # Errors
     /// Values that do not parse.
     pub fn from_raw(raw: RawConfig, overrides: &Overrides) -> anyhow::Result<Config> {
+        let http_limits = HttpLimits::from_raw(&raw.http)?;
         let data_dir =
             overrides.data_dir.clone().or(raw.data_dir).unwrap_or_else(|| PathBuf::from(Config::DEFAULT_DATA_DIR));
         let listen_text =
@@ -236,6 +320,7 @@ impl Config {
             listen,
             public_url: public_url.trim_end_matches('/').to_owned(),
             operator_token_file,
+            http_limits,
             mail_from,
             spool_dir,
             smtp,
@@ -338,6 +423,36 @@ mod tests {
             assert!(format!("{err:#}").contains("schedule."), "{bad}: {err:#}");
         }
         assert!(toml::from_str::<RawConfig>("[schedule]\nsweeep = \"x\"").is_err());
+    }
+
+    #[test]
+    fn connection_limits_have_defaults_and_are_checked() {
+        let c = Config::load(None, &Overrides::default()).unwrap();
+        assert_eq!(c.http_limits, HttpLimits::default());
+        assert_eq!((c.http_limits.max_connections, c.http_limits.max_connections_per_client), (1024, 256));
+        let raw: RawConfig = toml::from_str(
+            "[http]\nmax_connections = 40\nmax_connections_per_client = 10\nheader_timeout_seconds = 2\nbody_timeout_seconds = 3\nidle_timeout_seconds = 4\n",
+        )
+        .unwrap();
+        let l = Config::from_raw(raw, &Overrides::default()).unwrap().http_limits;
+        assert_eq!((l.max_connections, l.max_connections_per_client), (40, 10));
+        assert_eq!((l.header_timeout.as_secs(), l.body_timeout.as_secs(), l.idle_timeout.as_secs()), (2, 3, 4));
+        // A small total cap lowers the default per-client cap with it.
+        let raw: RawConfig = toml::from_str("[http]\nmax_connections = 100\n").unwrap();
+        assert_eq!(Config::from_raw(raw, &Overrides::default()).unwrap().http_limits.max_connections_per_client, 100);
+        for (bad, says) in [
+            ("max_connections = 0", "http.max_connections 0"),
+            ("max_connections = 1000000", "LimitNOFILE"),
+            ("max_connections = 10\nmax_connections_per_client = 11", "http.max_connections_per_client 11"),
+            ("max_connections_per_client = 0", "http.max_connections_per_client 0"),
+            ("header_timeout_seconds = 0", "http.header_timeout_seconds 0"),
+            ("body_timeout_seconds = 0", "http.body_timeout_seconds 0"),
+            ("idle_timeout_seconds = 86400", "http.idle_timeout_seconds 86400"),
+        ] {
+            let raw: RawConfig = toml::from_str(&format!("[http]\n{bad}\n")).unwrap();
+            let err = format!("{:#}", Config::from_raw(raw, &Overrides::default()).unwrap_err());
+            assert!(err.contains(says) && err.contains("give a number"), "{bad}: {err}");
+        }
     }
 
     #[test]

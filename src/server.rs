@@ -233,7 +233,7 @@ pub async fn serve(
         mail = %mail,
         "fairsteward listening on http://{addr}"
     );
-    axum::serve(listener, crate::web::router(steward, operator)).with_graceful_shutdown(shutdown).await?;
+    crate::web::listen::serve(listener, crate::web::router(steward, operator), config.http_limits, shutdown).await;
     tracing::info!("shutting down; draining the outbox");
     let _ = stop.send(true);
     if let Some(m) = maildir {

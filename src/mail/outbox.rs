@@ -85,8 +85,10 @@ pub const DRAWS_AT_ONCE: usize = 2;
 /// How old a temporary picture file must be to be a crash's leftover, not a
 /// write in progress (of this drainer or another process's).
 const LEFTOVER_AGE: Duration = Duration::from_secs(3600);
-/// How long the last pass at shutdown may take.
-const LAST_PASS: Duration = Duration::from_secs(10);
+/// How long the drainer may go on handing mails over once a shutdown began
+/// (issue 29 point 2): then it stops, even within a delivery, and what it has
+/// not handed over stays queued for the next start.
+pub const LAST_PASS: Duration = Duration::from_secs(10);
 
 /// Where mails go.
 #[derive(Clone, Debug)]
@@ -218,6 +220,12 @@ pub struct Drainer {
     /// Reads the board mails' records as their letters are formatted, beside
     /// the store thread.
     reader: Arc<Reader>,
+    /// Turns true when the daemon shuts down (`None`: never).
+    shutdown: Option<watch::Receiver<bool>>,
+    /// How long mails may still be handed over after the shutdown began.
+    last_pass: Duration,
+    /// When handing over stops: set when the shutdown is first seen.
+    cutoff: std::sync::OnceLock<Instant>,
 }
 
 /// A picture a mail carries, as the drainer has it.
@@ -258,7 +266,43 @@ impl Drainer {
         let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0).in_background();
         let files = PictureFiles::of(store.path());
         let reader = Arc::new(Reader::new(store.path()));
-        Drainer { store, sink, keys, paused: None, held: HashMap::new(), pictures, files, reader }
+        Drainer {
+            store,
+            sink,
+            keys,
+            paused: None,
+            held: HashMap::new(),
+            pictures,
+            files,
+            reader,
+            shutdown: None,
+            last_pass: LAST_PASS,
+            cutoff: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// This drainer, stopping `last_pass` after `shutdown` turns true (or its
+    /// sender goes away), even within a pass or a delivery.
+    pub fn with_shutdown(self, shutdown: watch::Receiver<bool>, last_pass: Duration) -> Drainer {
+        Drainer { shutdown: Some(shutdown), last_pass, ..self }
+    }
+
+    /// Whether handing mails over must stop now (the shutdown began
+    /// `last_pass` ago).
+    fn cut_off(&self) -> bool {
+        let Some(shutdown) = &self.shutdown else { return false };
+        // A sender gone is a shutdown too.
+        if !*shutdown.borrow() && shutdown.has_changed().is_ok() {
+            return false;
+        }
+        Instant::now() >= *self.cutoff.get_or_init(|| Instant::now() + self.last_pass)
+    }
+
+    /// Completes when handing mails over must stop; never without a shutdown.
+    async fn cutoff_reached(&self) {
+        let Some(shutdown) = &self.shutdown else { return std::future::pending().await };
+        let _ = shutdown.clone().wait_for(|stop| *stop).await;
+        tokio::time::sleep_until(*self.cutoff.get_or_init(|| Instant::now() + self.last_pass)).await;
     }
 
     /// Makes the mails of `page` (but those held back) ready to hand over:
@@ -448,6 +492,8 @@ impl Drainer {
     pub async fn pass(&mut self) -> Result<Pass, StoreError> {
         let result = self.pass_inner().await;
         match &result {
+            // Cut short by the shutdown: no pause, no warning; the rest waits for the next start.
+            Ok(pass) if pass.stopped && self.cut_off() => {}
             Ok(pass) if pass.stopped => {
                 // A delivery earlier in this pass means the server was up a moment ago: start over at 1 s.
                 self.paused = Some(Backoff::after(if pass.delivered > 0 { None } else { self.paused }));
@@ -467,6 +513,10 @@ impl Drainer {
         loop {
             let Some(last) = page.rows.last().map(|r| r.id) else { return Ok(pass) };
             let full = page.rows.len() == FLUSH_EVERY;
+            if self.cut_off() {
+                pass.stopped = true;
+                return Ok(pass);
+            }
             // Stored before any mail carrying them goes out: a resend finds them.
             let pngs = self.prepare(&mut page).await?;
             let mut sent = Vec::new();
@@ -484,9 +534,21 @@ impl Drainer {
                     pass.stopped = true;
                     continue;
                 }
+                if self.cut_off() {
+                    pass.stopped = true;
+                    break;
+                }
                 let delivered = match unformatted {
                     Some(e) => Err(Failure::Mail(e.clone())),
-                    None => self.sink.deliver(row, &self.keys, png.flatten().cloned()).await,
+                    // A delivery the shutdown cuts off may have arrived: it goes
+                    // again at the next start, with the same Message-ID.
+                    None => tokio::select! {
+                        delivered = self.sink.deliver(row, &self.keys, png.flatten().cloned()) => delivered,
+                        () = self.cutoff_reached() => {
+                            pass.stopped = true;
+                            break;
+                        }
+                    },
                 };
                 match delivered {
                     Ok(()) => {
@@ -619,7 +681,7 @@ pub async fn run(
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let mut drainer = Drainer::new(store, sink, keys);
+    let mut drainer = Drainer::new(store, sink, keys).with_shutdown(shutdown.clone(), LAST_PASS);
     if let Err(e) = drainer.remove_unneeded_pictures().await {
         tracing::warn!(error = %e, "cannot look for pictures no queued mail needs");
     }
@@ -637,10 +699,12 @@ pub async fn run(
         };
         if stop {
             // One last pass so nothing committed waits for the next start, unless the
-            // server is known to be down; bounded, so shutdown never hangs on it.
+            // server is known to be down; it hands over nothing after the cutoff
+            // (and the timeout is a backstop for the pictures and the store).
             if !drainer.paused() {
-                let _ = tokio::time::timeout(LAST_PASS, drainer.pass()).await;
+                let _ = tokio::time::timeout(LAST_PASS + Duration::from_secs(5), drainer.pass()).await;
             }
+            tracing::info!("outbox drainer stopped; what was not handed over stays queued for the next start");
             return;
         }
     }
@@ -683,6 +747,54 @@ mod tests {
         assert_eq!(std::fs::read_dir(&spool).unwrap().count(), total);
         assert!(store.transaction(|tx| tx.unsent_mail(10)).await.unwrap().is_empty(), "every mail marked sent");
         assert_eq!(drainer.pass().await.unwrap(), Pass::default(), "nothing twice");
+    }
+
+    /// Issue 29 point 2: a shutdown stops a drainer stuck on a server that
+    /// never answers, with a large queue, within its last pass; every mail
+    /// stays queued.
+    #[tokio::test]
+    async fn a_shutdown_cuts_a_stuck_pass_short_and_leaves_the_queue() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let total = 2000;
+        store
+            .transaction(move |tx| {
+                for n in 0..total {
+                    tx.queue_mail(&row(n), Utc::now())?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+        // An SMTP server that accepts and never says a word.
+        let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = silent.local_addr().unwrap().port();
+        let held = tokio::spawn(async move {
+            let mut open = Vec::new();
+            while let Ok((socket, _)) = silent.accept().await {
+                open.push(socket);
+            }
+        });
+        let raw = format!("host = \"127.0.0.1\"\nport = {port}\ntls = \"none\"\ntimeout_seconds = 60");
+        let config = super::super::smtp::SmtpConfig::from_raw(toml::from_str(&raw).unwrap()).unwrap();
+        let sink = Sink::Smtp(SmtpSink::new(&config, &"moves@steward.example".parse().unwrap()).unwrap());
+        let (stop, stopping) = watch::channel(false);
+        let mut drainer =
+            Drainer::new(store.clone(), sink, keys(dir.path())).with_shutdown(stopping, Duration::from_millis(300));
+        let pass = tokio::spawn(async move { drainer.pass().await });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!pass.is_finished(), "the pass waits on the silent server");
+        let began = std::time::Instant::now();
+        stop.send(true).unwrap();
+        let pass = tokio::time::timeout(Duration::from_secs(5), pass)
+            .await
+            .expect("the pass stops soon after the cutoff, not at the server's 60 s timeout")
+            .unwrap()
+            .unwrap();
+        assert!(began.elapsed() >= Duration::from_millis(250), "it went on until the cutoff");
+        assert_eq!((pass.delivered, pass.stopped), (0, true));
+        assert_eq!(store.transaction(|tx| tx.unsent_mail(5000)).await.unwrap().len(), total, "all still queued");
+        held.abort();
     }
 
     #[tokio::test]

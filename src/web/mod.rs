@@ -5,6 +5,7 @@
 //! with a generic message (nothing was accepted, resend).
 
 mod guide;
+pub mod listen;
 mod pages;
 pub mod session;
 

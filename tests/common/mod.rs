@@ -571,6 +571,22 @@ impl Steward {
         self.lines.lock().unwrap().iter().filter(|l| l.contains(needle)).count()
     }
 
+    /// Sends SIGTERM and waits (at most `limit`) for the child to exit; its
+    /// exit status and how long the stop took.
+    pub fn terminate(&mut self, limit: Duration) -> (std::process::ExitStatus, Duration) {
+        let start = Instant::now();
+        // SAFETY: kill(2) on our own child's pid has no memory effects.
+        let sent = unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
+        assert_eq!(sent, 0, "SIGTERM sent");
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, start.elapsed());
+            }
+            assert!(start.elapsed() < limit, "the steward did not stop within {} s of SIGTERM", limit.as_secs());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Kills the child and reads its log to the end.
     pub fn stop(&mut self) {
         let _ = self.child.kill();
