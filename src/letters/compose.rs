@@ -690,7 +690,11 @@ mod tests {
         let game: GameId = "8KQ2ZJ".parse().unwrap();
         let header = |message: &[u8], name: &str| -> Vec<String> {
             let parsed = mail_parser::MessageParser::default().parse(message).unwrap();
-            parsed.headers_raw().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned()).collect()
+            parsed
+                .headers_raw()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim().to_owned())
+                .collect()
         };
         let answer = Draft {
             kind: MailKind::Answer,
