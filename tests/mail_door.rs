@@ -411,8 +411,7 @@ fn confirmation_to(s: &Steward, to: &str) -> String {
     let (_, confirm) = s
         .spool()
         .into_iter()
-        .filter(|(n, t)| n.contains(".confirm-") && header(t, "To").contains(to))
-        .last()
+        .rfind(|(n, t)| n.contains(".confirm-") && header(t, "To").contains(to))
         .expect("a confirmation mail to the new address");
     let r = header(&confirm, "Reply-To");
     r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned()
