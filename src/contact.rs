@@ -3,6 +3,11 @@
 //!
 //! - A name is one line of at most [`MAX_NAME_CHARS`] characters with no control
 //!   characters, so it can neither add lines to a mail nor make a header too long.
+//!   It holds no bidirectional controls (a right-to-left override makes a name
+//!   show other than it reads) and something visible (not only spaces,
+//!   zero-width or other invisible characters, or combining marks alone), so
+//!   players can tell who is who (issue 29). Two seats of a game may not show the
+//!   same name: [`PlayerName::shown_as`] is what that compares.
 //! - An address is plain ASCII `local@domain`: a dot-atom local part of at most 64
 //!   characters and a host name of letters, digits and hyphens. Quoted local parts,
 //!   address literals (`user@[192.0.2.1]`) and non-ASCII addresses are refused: the
@@ -31,6 +36,17 @@ pub enum ContactError {
     /// A name with a line break or another control character.
     #[error("the player name holds a line break or a control character; send it on one line of plain characters")]
     ControlInName,
+    /// A name with a bidirectional control (U+061C, U+200E, U+200F,
+    /// U+202A–U+202E, U+2066–U+2069), which can make it show other than it reads.
+    #[error(
+        "the player name holds a bidirectional control character (U+{0:04X}), which makes a name show other than it reads; send the name without it (right-to-left names need none)"
+    )]
+    BidiInName(u32),
+    /// A name with nothing visible in it.
+    #[error(
+        "the player name shows nothing: it holds only spaces, invisible (zero-width, format) characters or combining marks; send a name with letters, digits or signs such as \"Alice\""
+    )]
+    InvisibleName,
     /// Not an address the steward can mail.
     #[error("{0:?} is not a mail address the steward can send to: {1}; send a plain address such as alice@example.org")]
     Address(String, &'static str),
@@ -46,7 +62,8 @@ impl PlayerName {
     ///
     /// # Errors
     /// An empty name, a control character (CR, LF, tab, …, and the Unicode line
-    /// and paragraph separators), or more than [`MAX_NAME_CHARS`] characters.
+    /// and paragraph separators), a bidirectional control, nothing visible, or
+    /// more than [`MAX_NAME_CHARS`] characters.
     pub fn parse(text: &str) -> Result<PlayerName, ContactError> {
         let name = text.trim();
         if name.is_empty() {
@@ -54,6 +71,12 @@ impl PlayerName {
         }
         if name.chars().any(is_control) {
             return Err(ContactError::ControlInName);
+        }
+        if let Some(c) = name.chars().find(|&c| is_bidi_control(c)) {
+            return Err(ContactError::BidiInName(u32::from(c)));
+        }
+        if !name.chars().any(is_visible) {
+            return Err(ContactError::InvisibleName);
         }
         let chars = name.chars().count();
         if chars > MAX_NAME_CHARS {
@@ -63,12 +86,25 @@ impl PlayerName {
     }
 
     /// A name from the store, made safe however it was stored: control
-    /// characters become spaces and it is cut to [`MAX_NAME_CHARS`] characters.
-    /// (Games created before names were checked may hold anything.)
+    /// characters become spaces, bidirectional controls are dropped, and it is
+    /// cut to [`MAX_NAME_CHARS`] characters. (Games created before names were
+    /// checked may hold anything.)
     pub fn lenient(text: &str) -> PlayerName {
-        let clean: String =
-            text.chars().map(|c| if is_control(c) { ' ' } else { c }).take(MAX_NAME_CHARS).collect::<String>();
+        let clean: String = text
+            .chars()
+            .filter(|&c| !is_bidi_control(c))
+            .map(|c| if is_control(c) { ' ' } else { c })
+            .take(MAX_NAME_CHARS)
+            .collect::<String>();
         PlayerName(clean.trim().to_owned())
+    }
+
+    /// The name as a reader tells it apart from others: without invisible
+    /// characters, white space runs made one space, trimmed, in lower case.
+    /// Two seats of a game whose names give the same text show the same name.
+    pub fn shown_as(&self) -> String {
+        let visible: String = self.0.chars().filter(|&c| !is_invisible(c)).collect();
+        visible.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
     }
 
     /// The name.
@@ -85,6 +121,77 @@ impl fmt::Display for PlayerName {
 
 fn is_control(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// The bidirectional controls: marks, embeddings, overrides and isolates.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Characters that show nothing by themselves: the soft hyphen, zero-width
+/// spaces and joiners, word joiners and invisible operators, the byte-order
+/// mark, variation selectors, tag characters, and the fillers (Hangul, braille
+/// blank) that fonts draw empty.
+fn is_invisible(c: char) -> bool {
+    is_bidi_control(c)
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200D}'
+                | '\u{2060}'..='\u{2065}'
+                | '\u{206A}'..='\u{206F}'
+                | '\u{2800}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E007F}'
+                | '\u{E0100}'..='\u{E01EF}'
+        )
+}
+
+/// Combining marks of the combining blocks (diacritics, and Hebrew and Arabic
+/// points): a mark shows only on a character before it.
+fn is_combining(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{0483}'..='\u{0489}'
+            | '\u{0591}'..='\u{05BD}'
+            | '\u{05BF}'
+            | '\u{05C1}'
+            | '\u{05C2}'
+            | '\u{05C4}'
+            | '\u{05C5}'
+            | '\u{05C7}'
+            | '\u{0610}'..='\u{061A}'
+            | '\u{064B}'..='\u{065F}'
+            | '\u{0670}'
+            | '\u{06D6}'..='\u{06DC}'
+            | '\u{06DF}'..='\u{06E4}'
+            | '\u{06E7}'
+            | '\u{06E8}'
+            | '\u{06EA}'..='\u{06ED}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{3099}'
+            | '\u{309A}'
+            | '\u{FE20}'..='\u{FE2F}'
+    )
+}
+
+/// Whether `c` shows something by itself.
+fn is_visible(c: char) -> bool {
+    !c.is_whitespace() && !is_control(c) && !is_invisible(c) && !is_combining(c)
 }
 
 /// A mail address the steward can send to (see the module docs).
@@ -180,6 +287,7 @@ mod tests {
             assert_eq!(PlayerName::parse(bad), Err(ContactError::ControlInName), "{bad:?}");
         }
         assert_eq!(PlayerName::lenient("Eve\r\nBcc: x").as_str(), "Eve  Bcc: x");
+        assert_eq!(PlayerName::lenient("\u{202E}evE").as_str(), "evE");
         assert_eq!(PlayerName::lenient(&"x".repeat(5000)).as_str().len(), MAX_NAME_CHARS);
     }
 
@@ -226,5 +334,46 @@ mod tests {
         assert!(PlayerAddress::parse(&long_local).is_err());
         let long = format!("{}@{}.org", "a".repeat(64), vec!["b".repeat(63); 4].join("."));
         assert!(PlayerAddress::parse(&long).is_err(), "over 254 characters");
+    }
+
+    /// Issue 29: a name shows what it reads, and shows something.
+    #[test]
+    fn names_with_bidi_controls_or_nothing_visible_are_refused() {
+        for (bad, code) in [
+            ("Alice\u{202E}gnp.exe", 0x202E),
+            ("\u{200F}Bob", 0x200F),
+            ("Bob\u{2066}x\u{2069}", 0x2066),
+            ("Eve\u{061C}", 0x061C),
+            ("Eve\u{200E}", 0x200E),
+        ] {
+            assert_eq!(PlayerName::parse(bad), Err(ContactError::BidiInName(code)), "{bad:?}");
+        }
+        for blank in [
+            "\u{200B}",
+            "\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}",
+            " \u{00AD} ",
+            "\u{3000}\u{200B}\u{2003}",
+            "\u{0301}\u{0308}",
+            "\u{3164}\u{2800}",
+            "\u{FE0F}",
+        ] {
+            assert_eq!(PlayerName::parse(blank), Err(ContactError::InvisibleName), "{blank:?}");
+        }
+        // Right-to-left names, joiners inside names and marks on letters are fine.
+        for good in ["אליס", "علي", "e\u{0301}lise", "👩\u{200D}💻 Dev", "ناز\u{200C}نین", "♞"] {
+            assert!(PlayerName::parse(good).is_ok(), "{good:?}");
+        }
+        let error = PlayerName::parse("\u{200B}").unwrap_err().to_string();
+        assert!(error.contains("send a name"), "{error}");
+    }
+
+    #[test]
+    fn names_shown_alike_compare_alike() {
+        let shown = |n: &str| PlayerName::parse(n).unwrap().shown_as();
+        assert_eq!(shown("Alice"), shown("  alice "));
+        assert_eq!(shown("Alice"), shown("AL\u{200B}ICE"));
+        assert_eq!(shown("Alice Smith"), shown("alice \u{00A0} smith"));
+        assert_eq!(shown("Jürgen"), shown("JÜRGEN"));
+        assert_ne!(shown("Alice"), shown("Alicia"));
     }
 }

@@ -288,6 +288,20 @@ async fn create_with_an_unknown_variant_bad_option_or_wrong_seats_is_400() {
         .await
         .error(400, "bad_request");
     assert!(m.contains("seat 1 (white)") && m.contains("not a mail address"), "{m}");
+
+    // Issue 29: a name shows what it reads and shows something; no two seats
+    // of a game show the same name.
+    let seats = |a: &str, b: &str| json!({"variant": "chess", "seats": [{"name": a, "email": "a@example.org"}, {"name": b, "email": "b@example.org"}]});
+    let m = s.create_raw(&seats("Alice", "Bob\u{202E}gnp.exe")).await.error(400, "bad_request");
+    assert!(m.contains("seat 2 (black)") && m.contains("bidirectional control") && m.contains("U+202E"), "{m}");
+    let m = s.create_raw(&seats("\u{200B}\u{2060}", "Bob")).await.error(400, "bad_request");
+    assert!(m.contains("seat 1 (white)") && m.contains("shows nothing") && m.contains("send a name"), "{m}");
+    let m = s.create_raw(&seats("Alice", " ALI\u{200B}CE ")).await.error(400, "bad_request");
+    assert!(
+        m.contains("seat 1 (white) and seat 2 (black) both show the name") && m.contains("a name of its own"),
+        "{m}"
+    );
+    assert_eq!(s.create_raw(&seats("Alice", "Alice B.")).await.status, 201);
 }
 
 // ---------------------------------------------------------------------------
@@ -1251,4 +1265,109 @@ fn receipt_only(v: &Value) -> Value {
         o.remove("already_resolved");
     }
     v
+}
+
+// ---------------------------------------------------------------------------
+// Private answers (issue 29)
+// ---------------------------------------------------------------------------
+
+/// The status and headers of one request, with a bearer token and cookies if given.
+async fn headers_of(
+    s: &Server,
+    method: reqwest::Method,
+    path: &str,
+    token: Option<&str>,
+    cookie: Option<&str>,
+) -> (u16, reqwest::header::HeaderMap) {
+    let api = s.api();
+    let mut req = api.client.request(method, format!("{}{path}", api.base));
+    if let Some(t) = token {
+        req = req.header("Authorization", format!("Bearer {t}"));
+    }
+    if let Some(c) = cookie {
+        req = req.header("Cookie", c);
+    }
+    let resp = req.send().await.unwrap();
+    (resp.status().as_u16(), resp.headers().clone())
+}
+
+fn cache_control(h: &reqwest::header::HeaderMap) -> &str {
+    h.get("cache-control").map_or("", |v| v.to_str().unwrap())
+}
+
+fn nosniff(h: &reqwest::header::HeaderMap) -> bool {
+    h.get("x-content-type-options").is_some_and(|v| v == "nosniff")
+}
+
+/// Issue 29: an answer that may hold a seat's pending move, its tokens or its
+/// calendar is never stored by a browser or proxy cache, and no answer is
+/// sniffed into another type.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_with_private_content_are_no_store_and_every_answer_is_nosniff() {
+    use reqwest::Method;
+    let s = Server::start().await;
+    // The created game's seat tokens.
+    let api = s.api();
+    let created = api
+        .client
+        .post(format!("{}/api/games", api.base))
+        .header("Authorization", format!("Bearer {}", api.operator.clone().unwrap()))
+        .json(&json!({"variant": "fairschach", "seats": seats()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 201);
+    assert_eq!(cache_control(created.headers()), "no-store");
+    assert!(nosniff(created.headers()));
+    let body: Value = created.json().await.unwrap();
+    let id = body["game"]["id"].as_str().unwrap().to_owned();
+    let white = body["tokens"][0]["token"].as_str().unwrap().to_owned();
+    s.mv(&id, &white, 1, "e4").await.ok(200);
+
+    // White's view holds white's pending move: no-store.
+    let (status, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}"), Some(&white), None).await;
+    assert_eq!(status, 200);
+    assert!(s.game(&id, Some(&white)).await.to_string().contains("e4"), "the seat's view shows its move");
+    assert_eq!(cache_control(&h), "no-store");
+    assert!(nosniff(&h));
+    // The board with a token: no-store overrides the handler's no-cache.
+    let (status, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}/board.svg"), Some(&white), None).await;
+    assert_eq!((status, cache_control(&h)), (200, "no-store"));
+    // A wrong token's refusal too.
+    let (status, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}"), Some("nonsense"), None).await;
+    assert_eq!((status, cache_control(&h)), (401, "no-store"));
+    // A token in the path: the seat's calendar.
+    let (status, h) = headers_of(&s, Method::GET, &format!("/api/seats/{white}/deadlines.ics"), None, None).await;
+    assert_eq!((status, cache_control(&h)), (200, "no-store"));
+    assert!(nosniff(&h));
+    // A move's receipt.
+    let (_, h) = headers_of(&s, Method::POST, &format!("/api/games/{id}/draw"), Some(&white), None).await;
+    assert_eq!(cache_control(&h), "no-store");
+
+    // The public view and board carry no credential: cacheable as before, nosniff.
+    let (status, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(status, 200);
+    assert_ne!(cache_control(&h), "no-store");
+    assert!(nosniff(&h));
+    let (_, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}/board.svg"), None, None).await;
+    assert_eq!(cache_control(&h), "no-cache");
+    assert!(nosniff(&h));
+    // Errors and the steward's keys: nosniff.
+    for path in ["/api/nowhere", "/api/steward"] {
+        let (_, h) = headers_of(&s, Method::GET, path, None, None).await;
+        assert!(nosniff(&h), "{path}");
+    }
+
+    // Pages with a session cookie are no-store; the public style sheet stays cacheable.
+    let cookie = "theme=dark; fairsteward_session=anything";
+    let (_, h) = headers_of(&s, Method::GET, &format!("/games/{id}/record.json"), None, Some(cookie)).await;
+    assert_eq!(cache_control(&h), "no-store");
+    assert!(nosniff(&h));
+    let (_, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}/board.png"), None, Some(cookie)).await;
+    assert_eq!(cache_control(&h), "no-store");
+    let (status, h) = headers_of(&s, Method::GET, "/assets/site.css", None, Some(cookie)).await;
+    assert_eq!((status, cache_control(&h)), (200, "public, max-age=3600"));
+    // A calendar key in the path.
+    let (_, h) = headers_of(&s, Method::GET, "/players/alice/0000/deadlines.ics", None, None).await;
+    assert_eq!(cache_control(&h), "no-store");
 }

@@ -270,3 +270,25 @@ fn the_start_mails_go_out_when_serve_runs() {
     assert!(mails[0].starts_with(&format!("{id}.0.0.started@")), "{mails:?}");
     assert!(mails[1].starts_with(&format!("{id}.0.1.started@")), "{mails:?}");
 }
+
+/// Issue 29: `game new` refuses two seats showing one name, and names with
+/// bidirectional controls or nothing visible, saying what to send instead.
+#[test]
+fn game_new_refuses_names_players_cannot_tell_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir_arg(dir.path());
+    let args = |white: &str, black: &str| -> Vec<String> {
+        ["game", "new", "--data-dir", &d, "--variant", "chess", "--seat", white, "--seat", black]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect()
+    };
+    let run = |white: &str, black: &str, phrases: &[&str]| {
+        let a = args(white, black);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        fails(2, &a, phrases);
+    };
+    run("Alice <a@example.org>", "alice <b@example.org>", &["both show the name", "a name of its own"]);
+    run("Alice <a@example.org>", "Bob\u{202E}gnp <b@example.org>", &["bidirectional control", "U+202E"]);
+    run("\u{200B}\u{2060} <a@example.org>", "Bob <b@example.org>", &["shows nothing", "send a name"]);
+}

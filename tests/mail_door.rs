@@ -405,3 +405,90 @@ fn a_mail_that_fails_half_way_leaves_nothing_and_is_taken_when_offered_again() {
     assert_eq!(s.game(&game)["turn"], 2);
     assert_eq!(s.ingest(&mail), (0, "ignored: seen before".to_owned()));
 }
+
+/// The confirmation address of the latest confirmation mail to `to`.
+fn confirmation_to(s: &Steward, to: &str) -> String {
+    let (_, confirm) = s
+        .spool()
+        .into_iter()
+        .rfind(|(n, t)| n.contains(".confirm-") && header(t, "To").contains(to))
+        .expect("a confirmation mail to the new address");
+    let r = header(&confirm, "Reply-To");
+    r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned()
+}
+
+/// Issue 29: an out-of-office reply to a confirmation mail (an alias, a change
+/// of address) confirms nothing, whatever marks it: a subject only, or headers.
+#[test]
+fn an_out_of_office_reply_to_a_confirmation_mail_changes_nothing() {
+    let s = Steward::new();
+    let game = new_game(&s);
+    s.ingest("x");
+    let alice = s.reply_to("alice@", "started");
+    for (command, address) in [("alias", "alice@work.example"), ("email", "alice@new.example")] {
+        let out = fairsteward(&["game", command, "--data-dir", &s.data_arg(), &game, "white", address], b"");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        s.ingest("x");
+        let confirm_at = confirmation_to(&s, address);
+        for (n, (subject, extra)) in [
+            ("Away: Confirm your address", ""),
+            ("Abwesend: Confirm your address", ""),
+            ("Automatic reply: Confirm your address", ""),
+            ("Re: Confirm your address", "Auto-Submitted: auto-replied\r\n"),
+            ("Re: Confirm your address", "X-Autoreply: yes\r\n"),
+            ("Re: Confirm your address", "Precedence: bulk\r\n"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mail = reply(address, &confirm_at, &format!("ooo-{command}-{n}"), "I am away until Monday.", extra)
+                .replace("Subject: Re: Game board", &format!("Subject: {subject}"));
+            let (_, line) = s.ingest(&mail);
+            assert!(line.starts_with("ignored: automatic"), "{subject} / {extra}: {line}");
+        }
+        // Still unconfirmed: a move from the new address is a stranger's.
+        assert_eq!(s.ingest(&reply(address, &alice, &format!("m-{command}"), "e4", "")).1, "refused: foreign_sender");
+        assert_eq!(s.game(&game)["moved"], serde_json::json!([]));
+    }
+    // The seat's address is still the registered one: the notices went there.
+    assert!(
+        s.spool()
+            .iter()
+            .filter(|(n, _)| n.contains(".sender-"))
+            .all(|(_, t)| header(t, "To").contains("alice@example.org"))
+    );
+    // A person's reply ("Re: Away …" is one) still confirms.
+    let confirm_at = confirmation_to(&s, "alice@work.example");
+    let mail = reply("alice@work.example", &confirm_at, "c-alias", "yes", "")
+        .replace("Subject: Re: Game board", "Subject: Re: Away: Confirm your address");
+    assert_eq!(s.ingest(&mail).1, "accepted: alias confirmed");
+}
+
+/// An HTML-only reply as `from` to `to` with `html` as its body.
+fn html_reply(from: &str, to: &str, id: &str, html: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: Game board\r\nMessage-ID: <{id}@client.example>\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n{html}\r\n"
+    )
+}
+
+/// Issue 29: only what a mail client shows is read as the move; a mail whose
+/// only move is hidden moves nothing.
+#[test]
+fn hidden_html_text_is_never_the_move() {
+    let s = Steward::new();
+    let game = new_game(&s);
+    s.ingest("x");
+    let alice = s.reply_to("alice@", "started");
+    // Only hidden text: nothing is read, nothing moves.
+    let hidden_only = "<html><body><div style=\"display: none\">e4</div><span style=\"font-size:0\">d4</span>\
+                       <div style=\"max-height:0;overflow:hidden;mso-hide:all\">Nf3</div></body></html>";
+    let (_, line) = s.ingest(&html_reply("Alice <alice@example.org>", &alice, "h1", hidden_only));
+    assert!(line.starts_with("refused: ") || line.starts_with("ignored"), "{line}");
+    assert_ne!(line, "accepted: move");
+    assert_eq!(s.game(&game)["moved"], serde_json::json!([]));
+    // The preheader holds one move, the visible first line another: the visible one counts.
+    let both = "<html><body><div style=\"display:none;max-height:0;overflow:hidden\">d4</div>\
+                <div>e4</div><div hidden>Nf3</div></body></html>";
+    assert_eq!(s.ingest(&html_reply("Alice <alice@example.org>", &alice, "h2", both)).1, "accepted: move");
+    assert!(s.answers_to("alice@").iter().any(|a| a.contains("Accepted: move e4")), "{:?}", s.answers_to("alice@"));
+}

@@ -41,8 +41,8 @@ use std::sync::{Arc, OnceLock};
 
 use chrono::{DateTime, Utc};
 use lettre::Message;
-use lettre::message::header::{ContentTransferEncoding, ContentType};
-use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment, Body, Mailbox, MessageBuilder, MultiPart, SinglePart};
 use minijinja::Environment;
 
 use crate::contact::PlayerAddress;
@@ -221,6 +221,29 @@ fn render(template: &str, context: &minijinja::Value) -> Result<String, ComposeE
         .map_err(|e| ComposeError::Template(template.to_owned(), e))
 }
 
+const AUTO_SUBMITTED: HeaderName = HeaderName::new_from_ascii_str("Auto-Submitted");
+const AUTO_RESPONSE_SUPPRESS: HeaderName = HeaderName::new_from_ascii_str("X-Auto-Response-Suppress");
+const LIST_ID: HeaderName = HeaderName::new_from_ascii_str("List-Id");
+
+/// Marks a mail as the steward's automatic mail (issue 29): `Auto-Submitted:
+/// auto-generated` (RFC 3834), so that well-behaved responders (vacation,
+/// out-of-office) stay silent and no mail loop starts, and
+/// `X-Auto-Response-Suppress: All`, which Exchange and Outlook heed instead.
+fn automatic(builder: MessageBuilder) -> MessageBuilder {
+    builder
+        .raw_header(HeaderValue::new(AUTO_SUBMITTED, "auto-generated".to_owned()))
+        .raw_header(HeaderValue::new(AUTO_RESPONSE_SUPPRESS, "All".to_owned()))
+}
+
+/// The `List-Id` of a game's mails (RFC 2919), so mail clients can filter a
+/// game's mails into a folder: `Game 8KQ2ZJ <8kq2zj.games.steward.example>`,
+/// under the domain of the steward's address `from`. There is no
+/// `List-Unsubscribe`: a player does not leave their own game's mails.
+fn list_id(game: &str, from: &str) -> String {
+    let domain = from.rsplit_once('@').map_or(from, |(_, d)| d);
+    format!("Game {game} <{}.games.{}>", game.to_ascii_lowercase(), domain.to_ascii_lowercase())
+}
+
 /// `Name <address>`, checked by the validator game creation uses
 /// ([`crate::contact`]); a stored name is made safe whatever it holds.
 fn recipient(name: &str, email: &str) -> Result<Mailbox, ComposeError> {
@@ -306,6 +329,10 @@ pub fn queue(d: Draft<'_>) -> Result<OutboxRow, ComposeError> {
 /// handover, to the same bytes every time: a resend is byte for byte the first.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Letter {
+    /// The game the mail belongs to, named in its `List-Id`. Letters queued
+    /// before it existed have none, and no `List-Id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     from: Person,
     to: Person,
     subject: String,
@@ -354,6 +381,7 @@ impl Letter {
         let picture = d.extras.html.and(d.extras.picture);
         let context = serde_json::to_value(&d.context).map_err(|e| ComposeError::Context(e.to_string()))?;
         let letter = Letter {
+            game: Some(d.game.to_string()),
             from: Person::of(d.from),
             to: Person::of(&to),
             subject: header_text(&d.subject),
@@ -450,6 +478,10 @@ impl Letter {
             .subject(self.subject.clone())
             .date(self.date.into())
             .message_id(Some(format!("<{}>", self.message_id)));
+        builder = automatic(builder);
+        if let Some(game) = &self.game {
+            builder = builder.raw_header(HeaderValue::new(LIST_ID, list_id(game, &self.from.address)));
+        }
         if let Some(reply_to) = &self.reply_to {
             builder = builder.reply_to(reply_to.mailbox()?);
         }
@@ -582,9 +614,9 @@ pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
         .to(to)
         .subject(header_text(&d.subject))
         .date(d.date.into())
-        .message_id(Some(format!("<{id}>")))
-        .header(ContentType::TEXT_PLAIN)
-        .body(body)?;
+        .message_id(Some(format!("<{id}>")));
+    // A digest may cover several games: it belongs to no one game's list.
+    let message = automatic(message).header(ContentType::TEXT_PLAIN).body(body)?;
     Ok(OutboxRow {
         id: 0,
         message_id: id,
@@ -647,6 +679,62 @@ mod tests {
         let text = String::from_utf8(a.message).unwrap();
         assert!(text.contains("Message-ID: <8KQ2ZJ.3.1.turn@steward.example>"), "{text}");
         assert!(text.contains("In-Reply-To: <8KQ2ZJ.0.1.started@steward.example>"), "{text}");
+    }
+
+    /// Issue 29: every mail the steward sends is marked automatic (RFC 3834)
+    /// and asks Exchange not to answer it; a game's mails name their game in
+    /// a `List-Id` (RFC 2919) and offer no unsubscribing.
+    #[test]
+    fn every_mail_is_marked_automatic_and_a_games_mails_carry_its_list_id() {
+        let from: Mailbox = "Fairsteward <moves@Steward.example>".parse().unwrap();
+        let game: GameId = "8KQ2ZJ".parse().unwrap();
+        let header = |message: &[u8], name: &str| -> Vec<String> {
+            let parsed = mail_parser::MessageParser::default().parse(message).unwrap();
+            parsed
+                .headers_raw()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim().to_owned())
+                .collect()
+        };
+        let answer = Draft {
+            kind: MailKind::Answer,
+            template: "notice.txt",
+            context: minijinja::context! { game => "8KQ2ZJ", text => "hello" },
+            ..board_draft(&from, &game, Extras::default())
+        };
+        let composed = compose(answer).unwrap().message;
+        let queued = Letter::from_json(&queue(board_draft(&from, &game, Extras::default())).unwrap().letter.unwrap())
+            .unwrap()
+            .format()
+            .unwrap();
+        for message in [&composed, &queued] {
+            assert_eq!(header(message, "Auto-Submitted"), ["auto-generated"]);
+            assert_eq!(header(message, "X-Auto-Response-Suppress"), ["All"]);
+            assert_eq!(header(message, "List-Id"), ["Game 8KQ2ZJ <8kq2zj.games.steward.example>"]);
+            assert!(header(message, "List-Unsubscribe").is_empty());
+        }
+        let digest = compose_digest(DigestDraft {
+            from: &from,
+            kind: MailKind::Reminder,
+            key: "alice@example.org.2026-12-05".into(),
+            game: "8KQ2ZJ".into(),
+            to_name: "Alice",
+            to_email: "alice@example.org",
+            subject: "Moves due".into(),
+            template: "reminder.txt",
+            context: minijinja::context! { items => Vec::<u8>::new(), games => Vec::<u8>::new() },
+            date: DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+        })
+        .unwrap()
+        .message;
+        assert_eq!(header(&digest, "Auto-Submitted"), ["auto-generated"]);
+        assert_eq!(header(&digest, "X-Auto-Response-Suppress"), ["All"]);
+        assert!(header(&digest, "List-Id").is_empty(), "a digest may cover several games");
+        // The steward's own mails, should one come back, are never acted on.
+        for message in [&composed, &queued, &digest] {
+            let read = crate::mail::inbound::read_mail(message).unwrap();
+            assert!(read.automatic.is_some(), "{read:?}");
+        }
     }
 
     /// A turn mail's variables, as the steward passes them (with a hostile name).

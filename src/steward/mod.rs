@@ -450,12 +450,26 @@ impl Steward {
             .into());
         }
         let mut contacts = Vec::new();
+        let mut shown: Vec<String> = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
             let refuse =
                 |e: crate::contact::ContactError| Refusal::BadRequest(format!("seat {} ({}): {e}", i + 1, names[i]));
             let name = crate::contact::PlayerName::parse(&s.name).map_err(refuse)?;
             let email = crate::contact::PlayerAddress::parse(&s.email).map_err(refuse)?;
+            // Players tell seats apart by name (issue 29): no two may show alike.
+            if let Some(j) = shown.iter().position(|other| *other == name.shown_as()) {
+                return Err(Refusal::BadRequest(format!(
+                    "seat {} ({}) and seat {} ({}) both show the name {:?}; give every seat a name of its own, such as \"{name} (white)\" and \"{name} (black)\"",
+                    j + 1,
+                    names[j],
+                    i + 1,
+                    names[i],
+                    name.as_str()
+                ))
+                .into());
+            }
+            shown.push(name.shown_as());
             contacts.push((name.to_string(), email.to_string()));
             match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
                 Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {

@@ -156,7 +156,45 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
         .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::from_fn(private_answers))
         .with_state(steward)
+}
+
+/// Headers for answers that may hold private content (issue 29): every answer
+/// gets `X-Content-Type-Options: nosniff`, and every answer to a request that
+/// carried a credential or that hands out secrets gets `Cache-Control:
+/// no-store` (overriding a handler's `no-cache`), so no browser or proxy cache
+/// keeps a seat's pending move or tokens. See [`is_private`].
+async fn private_answers(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let private = is_private(request.method(), request.uri().path(), request.headers());
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    // A handler's `public` answer (the style sheet, the script) is the same for
+    // everyone, session or not: it may stay cached.
+    let public = headers
+        .get(header::CACHE_CONTROL)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|d| d.trim().eq_ignore_ascii_case("public")));
+    if private && !public {
+        headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// Whether a request's answer may be private: it carried an `Authorization`
+/// header or the session cookie, it names a secret in its path (a seat token
+/// under `/api/seats/`, a calendar key under `/players/`), or it is not a
+/// plain read (a created game's seat tokens, a receipt, a sign-in).
+fn is_private(method: &axum::http::Method, path: &str, headers: &HeaderMap) -> bool {
+    let session = headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).any(|cookies| {
+        cookies.split(';').any(|c| c.trim().split('=').next().is_some_and(|name| name == session::COOKIE))
+    });
+    headers.contains_key(header::AUTHORIZATION)
+        || session
+        || path.starts_with("/api/seats/")
+        || path.starts_with("/players/")
+        || !(method == axum::http::Method::GET || method == axum::http::Method::HEAD)
 }
 
 /// Gives the answers axum makes itself (wrong method, body too large, …) the
