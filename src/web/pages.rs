@@ -303,11 +303,13 @@ struct NextQuery {
     next: Option<String>,
 }
 
-/// Only a path on this steward may follow a sign-in.
+/// Where a sign-in sends the browser on: `next` when it is a path on this
+/// steward ([`session::same_site_path`]), the player's page when none is
+/// given, the front page for anything else.
 fn local_path(next: Option<&str>) -> String {
     match next {
-        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains('\\') => p.to_owned(),
-        _ => "/me".to_owned(),
+        None => "/me".to_owned(),
+        Some(p) => session::same_site_path(p).unwrap_or("/").to_owned(),
     }
 }
 

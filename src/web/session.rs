@@ -157,6 +157,44 @@ pub fn same_origin(headers: &HeaderMap) -> bool {
     }
 }
 
+/// `next` (where a sign-in sends the browser on) if it is a path on this
+/// steward, else `None`. Browsers read `//host`, `/\\host` and a path with a
+/// tab or newline removed (`/%09/host` → `//host`) as another site, so a path
+/// must start with one `/` that no `/` or `\` follows, and hold no backslash,
+/// control character or whitespace, neither as given nor once
+/// percent-decoded (the address bar decodes it again).
+pub fn same_site_path(next: &str) -> Option<&str> {
+    let decoded = percent_decoded(next);
+    let plain = |p: &[u8]| {
+        p.first() == Some(&b'/')
+            && !matches!(p.get(1), Some(b'/' | b'\\'))
+            && !p.iter().any(|&b| b == b'\\' || b.is_ascii_control() || b.is_ascii_whitespace() || b >= 0x80)
+    };
+    (plain(next.as_bytes()) && plain(&decoded)).then_some(next)
+}
+
+/// `text` with each `%XX` replaced by its byte (a `%` not followed by two hex
+/// digits stays as it is).
+fn percent_decoded(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +245,28 @@ mod tests {
         assert!(same_origin(&h(&[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1:8080")])));
         assert!(!same_origin(&h(&[("origin", "http://evil.example"), ("host", "127.0.0.1:8080")])));
         assert!(same_origin(&h(&[])), "a client that sends neither (curl) is no browser to fool");
+    }
+
+    #[test]
+    fn only_same_site_paths_may_follow_a_sign_in() {
+        for bad in [
+            "/%09/evil.example",
+            "/\t/evil.example",
+            "//evil.example",
+            "/\\evil.example",
+            "/%5Cevil.example",
+            "/%2F/evil.example",
+            "https://evil.example",
+            "evil.example",
+            "",
+            "/games/ABC /x",
+            "/%0d%0aSet-Cookie:x",
+            "/g\u{e9}",
+        ] {
+            assert_eq!(same_site_path(bad), None, "{bad:?}");
+        }
+        for good in ["/", "/me", "/games/ABC?seat=1", "/games/ABC?seat=white&done=move", "/games/ABC%41"] {
+            assert_eq!(same_site_path(good), Some(good), "{good:?}");
+        }
     }
 }
