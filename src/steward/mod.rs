@@ -284,13 +284,17 @@ pub enum Credential {
     Signed(crate::protocol::Envelope),
     /// A player signed in on the web pages: the address the session belongs to
     /// (a seat's registered address, proven by the private link of a board mail
-    /// or a seat token) and, where that player holds more than one seat of the
-    /// game, the seat's name. It weighs as much as the seat's token.
+    /// or a seat token), the games it was proven for and, where that player
+    /// holds more than one seat of the game, the seat's name. In those games it
+    /// weighs as much as the seat's token; in any other it is no credential
+    /// (issue 29: a sign-in for one game does not open the player's others).
     Session {
         /// The player's registered address.
         address: String,
         /// The seat chosen, when the player holds several in the game.
         seat: Option<String>,
+        /// The games (ids, any case) the session was signed in for.
+        games: Vec<String>,
     },
 }
 
@@ -320,7 +324,12 @@ fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> 
                 .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
         }
         Some(Credential::Signed(env)) => actions::signed_seat(game, env),
-        Some(Credential::Session { address, seat }) => session_seat(game, address, seat.as_deref()),
+        Some(Credential::Session { address, seat, games }) => {
+            if !games.iter().any(|g| g.eq_ignore_ascii_case(game.row.id.as_str())) {
+                return Err(Refusal::BadToken.into());
+            }
+            session_seat(game, address, seat.as_deref())
+        }
     }
 }
 

@@ -107,10 +107,19 @@ fn see_other(to: &str, cookies: Vec<HeaderValue>) -> Response {
     r
 }
 
-/// The cookies of a new session: the session and its mark.
-fn session_cookies(steward: &Steward, address: &str) -> Vec<HeaderValue> {
-    let s = Session::new(steward.keys(), address, steward.now().timestamp());
+/// The cookies of a session: the session and its mark.
+fn session_cookies(steward: &Steward, s: &Session) -> Vec<HeaderValue> {
     vec![s.set_cookie(secure(steward)), session::set_mark(secure(steward))]
+}
+
+/// The session after `address` proved a seat of `game`: the visitor's own
+/// session with the game added when it is the same player's, else a new one.
+fn session_for(steward: &Steward, v: &Visitor, address: &str, game: &str) -> Session {
+    let now = steward.now().timestamp();
+    match &v.session {
+        Some(s) if s.address.eq_ignore_ascii_case(address) => s.with_game(steward.keys(), game, now),
+        _ => Session::new(steward.keys(), address, game, now),
+    }
 }
 
 /// A page that reloads itself at once (see [`session::needs_reload`]).
@@ -352,13 +361,15 @@ async fn sign_in_with_token(
         return Err(PageError::Forbidden("sign in from this steward's own sign-in page".into()));
     }
     let f: TokenForm = form(&body)?;
-    let address = steward.sign_in_with_token(f.token).await.map_err(|_| {
+    let (game, address) = steward.sign_in_with_token(f.token).await.map_err(|_| {
         PageError::Refused(
             StatusCode::UNAUTHORIZED,
             "That is not a seat token of this steward. Check it, or use the private link of a board mail.".into(),
         )
     })?;
-    Ok(see_other(&local_path(f.next.as_deref()), session_cookies(&steward, &address)))
+    let v = Visitor::of(&steward, &headers);
+    let s = session_for(&steward, &v, &address, &game);
+    Ok(see_other(&local_path(f.next.as_deref()), session_cookies(&steward, &s)))
 }
 
 fn secure(steward: &Steward) -> bool {
@@ -395,7 +406,9 @@ async fn sign_in_with_link(
         Err(e) => return Err(e.into()),
     };
     let seat: String = f.seat.chars().filter(char::is_ascii_alphanumeric).collect();
-    Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), session_cookies(&steward, &address)))
+    let v = Visitor::of(&steward, &headers);
+    let s = session_for(&steward, &v, &address, &id);
+    Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), session_cookies(&steward, &s)))
 }
 
 /// A form that acts: it carries the session's CSRF token.
@@ -407,7 +420,7 @@ trait ActingForm: serde::de::DeserializeOwned {
 /// The credential of a signed-in player acting for `seat` (their seat of the
 /// game when `None`).
 fn acts_for(s: &Session, seat: Option<String>) -> Credential {
-    Credential::Session { address: s.address.clone(), seat }
+    Credential::Session { address: s.address.clone(), seat, games: s.games.clone() }
 }
 
 /// Reads an acting form and checks it (see [`Visitor::acting`]): the visitor,
@@ -759,7 +772,9 @@ async fn player_response(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let games = steward.player_games(s.address.clone()).await?;
+    let mut games = steward.player_games(s.address.clone()).await?;
+    // Only the games this browser signed in for (issue 29).
+    games.retain(|g| s.covers(&g.id));
     let calendar = format!("{}{}", steward.public_url(), calendar_path(steward, &s.address));
     let ctx = context! {
         games => Value::from(Serde(&games)),
@@ -783,7 +798,14 @@ struct LeaveForm {
 async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, PageError> {
     use crate::clock::leave::LeaveRequest;
     let (v, f, s) = acting_form::<LeaveForm>(&steward, &headers, &body)?;
+    // Leave is the player's and stops every game's clocks: it takes a sign-in
+    // for a running game, not one for finished games only (issue 29).
+    let running = steward.player_games(s.address.clone()).await?.iter().any(|g| s.covers(&g.id) && g.outcome.is_none());
     let result = match LeaveRequest::new(&f.from, &f.to) {
+        Ok(_) if !running => Err(Refusal::LeaveRefused(
+            "this browser is signed in for finished games only, and leave stops the clocks of running ones; open the private link in the latest board mail of a running game, then declare leave here".into(),
+        )
+        .into()),
         Ok(request) => steward.declare_leave(s.address.clone(), request).await.map(|_| ()),
         Err(e) => Err(Refusal::BadRequest(format!("leave: {e}")).into()),
     };

@@ -54,6 +54,20 @@ fn seat_of_token(tx: &Tx<'_>, token: &str) -> Result<(GameId, Seat, String), Ste
     Ok(tx.seat_by_token(&SeatToken::from_presented(token).hash())?.ok_or(Refusal::BadToken)?)
 }
 
+/// The player of a token's seat, for leave: a running game's token only. A
+/// finished game's token reads its own game and nothing else (issue 29): it
+/// no longer stands for the player in their other games.
+fn player_of_running_token(tx: &Tx<'_>, token: &str) -> Result<String, StewardError> {
+    let (id, _, email) = seat_of_token(tx, token)?;
+    if tx.game(&id)?.is_some_and(|g| g.outcome.is_some()) {
+        return Err(Refusal::LeaveRefused(format!(
+            "this seat token is of game {id}, which is over: it reads that game only; declare leave with the token of a running game, or by a reply to its latest board mail"
+        ))
+        .into());
+    }
+    Ok(email)
+}
+
 impl Steward {
     fn leave_account(&self, tx: &Tx<'_>, player: &str, now: DateTime<Utc>) -> Result<LeaveAnswer, StewardError> {
         let leaves = tx.leaves_of(&[player.to_lowercase()])?;
@@ -73,13 +87,13 @@ impl Steward {
     /// The leave account of the token's player.
     ///
     /// # Errors
-    /// A token that is no seat's.
+    /// A token that is no seat's, or a finished game's.
     pub async fn leave_status(&self, token: String) -> Result<LeaveAnswer, StewardError> {
         let this = self.clone();
         let now = self.now();
         self.store
             .transaction(move |tx| {
-                let (_, _, email) = seat_of_token(tx, &token)?;
+                let email = player_of_running_token(tx, &token)?;
                 this.leave_account(tx, &email, now)
             })
             .await
@@ -88,7 +102,7 @@ impl Steward {
     /// Declares leave for the player of the token's seat (HTTP).
     ///
     /// # Errors
-    /// A bad token; dates that do not read; a leave in the past, already taken, or
+    /// A bad token, or a finished game's; dates that do not read; a leave in the past, already taken, or
     /// beyond the yearly allowance (the refusal names the balance).
     pub async fn declare_leave_by_token(
         &self,
@@ -99,7 +113,7 @@ impl Steward {
         let request = LeaveRequest::new(&from, &to).map_err(|e| Refusal::BadRequest(format!("leave: {e}")))?;
         let player = {
             let token = token.clone();
-            self.store.transaction(move |tx| Ok::<_, StewardError>(seat_of_token(tx, &token)?.2)).await?
+            self.store.transaction(move |tx| player_of_running_token(tx, &token)).await?
         };
         self.declare_leave(player, request).await
     }
