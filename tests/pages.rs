@@ -536,6 +536,7 @@ async fn the_players_page_lists_their_games_with_the_calendar_and_leave() {
         "{}",
         ics.text
     );
+    assert!(path.starts_with("/api/calendar/"), "{path}");
     let forged = path.replacen("/deadlines.ics", "0/deadlines.ics", 1);
     assert_eq!(alice.get(&forged).await.status, 404);
 

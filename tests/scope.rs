@@ -162,3 +162,126 @@ async fn next_after_a_sign_in_stays_on_this_steward() {
         assert!(form.contains(&format!("name=\"next\" value=\"{want}\"")), "next={next:?}: {form}");
     }
 }
+
+/// The key of a calendar address as the creation answer hands it out.
+fn calendar_key(url: &str) -> String {
+    let key = url.split("/api/calendar/").nth(1).and_then(|k| k.strip_suffix("/deadlines.ics"));
+    key.unwrap_or_else(|| panic!("a calendar address: {url}")).to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_calendar_key_reads_the_feed_and_acts_nowhere() {
+    let server = Server::start().await;
+    let seats = json!([{"name": "Alice", "email": ALICE}, {"name": "Bob", "email": BOB}]);
+    let options = json!({"clock": "days_per_move days=3"});
+    let created = server
+        .post_json("/api/games", None, &json!({"variant": "chess", "options": options, "seats": seats}))
+        .await
+        .ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let token = created["tokens"][0]["token"].as_str().unwrap().to_owned();
+    let url = created["tokens"][0]["calendar"].as_str().unwrap().to_owned();
+    assert!(url.starts_with(&format!("{}/api/calendar/", server.base)) && !url.contains(&token), "{url}");
+    let key = calendar_key(&url);
+
+    let feed = server.get(&format!("/api/calendar/{key}/deadlines.ics"), None).await;
+    assert_eq!(feed.status, 200, "{}", feed.text);
+    assert!(feed.text.contains(&format!("Fairsteward {id}: your move is due")), "{}", feed.text);
+
+    // As a seat token, anywhere: refused, and nothing happens.
+    server.mv(&id, &key, 1, "e4").await.error(401, "bad_token");
+    server.post(&format!("/api/games/{id}/resign"), Some(&key), "").await.error(401, "bad_token");
+    server
+        .post_json(&format!("/api/games/{id}/draw"), Some(&key), &json!({"action": "offer"}))
+        .await
+        .error(401, "bad_token");
+    let leave = json!({"from": "2030-01-01", "to": "2030-01-02"});
+    server.post_json("/api/leave", Some(&key), &leave).await.error(401, "bad_token");
+    server.get("/api/leave", Some(&key)).await.error(401, "bad_token");
+    server.post_json(&format!("/api/seats/{key}/leave"), None, &leave).await.error(401, "bad_token");
+    server.get(&format!("/api/games/{id}"), Some(&key)).await.error(401, "bad_token");
+    let mut b = Browser::new(&server);
+    assert_eq!(b.post("/sign-in", &[("token", &key)]).await.status, 401);
+    assert!(b.cookie.is_none());
+    let v = server.game(&id, None).await;
+    assert_eq!((v["turn"].as_u64(), v["outcome"].is_null()), (Some(1), true), "{v}");
+
+    // The seat token's own feed is gone; a wrong key reads nothing.
+    server.get(&format!("/api/seats/{token}/deadlines.ics"), None).await.error(410, "gone");
+    let forged = key.replacen(&format!(".{id}."), ".AAAAAA.", 1);
+    server.get(&format!("/api/calendar/{forged}/deadlines.ics"), None).await.error(404, "not_found");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_address_the_steward_hands_out_carries_a_seat_token() {
+    let server = Server::start().await;
+    let (a, tokens) = create(&server, "chess").await;
+    let (b, _) = create(&server, "chess").await;
+    // The mails of both games, the pages of a seat signed in with its token.
+    let link = sign_in_link(&spool(&server), &b, "white").await;
+    let mut alice = signed_in_with_token(&server, &tokens[0]).await;
+    let mut texts: Vec<String> =
+        common::spool_files(&spool(&server)).into_values().map(|m| common::parse_mail(&m).all_text()).collect();
+    for path in ["/me".to_owned(), format!("/games/{a}"), format!("/games/{a}/resign?seat=white"), "/".to_owned()] {
+        texts.push(alice.get(&path).await.text);
+    }
+    for text in &texts {
+        for token in &tokens {
+            assert!(!text.contains(token.as_str()), "a seat token handed out: {text}");
+        }
+    }
+    // The player's calendar covers the games this browser signed in for.
+    let me = alice.get("/me").await.text.replace("&#x2f;", "/");
+    let url = me.split("id=\"calendar\">").nth(1).unwrap().split('<').next().unwrap().to_owned();
+    let key = calendar_key(&url);
+    assert!(key.contains(&format!(".{a}.")) && !key.contains(&b), "{key}");
+    alice.open_link(&link).await;
+    let me = alice.get("/me").await.text.replace("&#x2f;", "/");
+    let url = me.split("id=\"calendar\">").nth(1).unwrap().split('<').next().unwrap().to_owned();
+    assert!(calendar_key(&url).contains(&format!(".{a}-{b}.")), "{url}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_players_link_asks_before_switching() {
+    let server = Server::start().await;
+    let (id, tokens) = create(&server, "chess").await;
+    let mut alice = Browser::new(&server);
+    alice.open_link(&sign_in_link(&spool(&server), &id, "white").await).await;
+    let alices = alice.cookie.clone().unwrap();
+    // Bob's link (sent to Alice, or opened on her browser): a question, no switch.
+    let link = sign_in_link(&spool(&server), &id, "black").await;
+    let (path, fragment) = link.split_once("#sign-in=").unwrap();
+    let path = format!("{}/sign-in", path.strip_prefix(&server.base).unwrap());
+    let (seat, key) = fragment.rsplit_once('.').unwrap();
+    let asked = alice.post(&path, &[("seat", seat), ("key", key)]).await;
+    assert_eq!((asked.status, asked.set_cookie.as_deref()), (200, None), "{}", asked.text);
+    assert!(
+        asked.text.contains(&format!("signed in as <strong>{ALICE}</strong>"))
+            && asked.text.contains(&format!("<strong>{BOB}</strong>'s seat black in game {id}")),
+        "{}",
+        asked.text
+    );
+    assert!(asked.text.contains("Stay signed in as") && asked.text.contains("id=\"switch\""), "{}", asked.text);
+    assert_eq!(alice.cookie.as_deref(), Some(alices.as_str()));
+    assert!(alice.get(&format!("/games/{id}")).await.text.contains("You play white"));
+    // Switching takes the question's CSRF token and this site.
+    let csrf = asked.csrf();
+    let fields = [("seat", seat), ("key", key), ("switch", "yes")];
+    let p = alice.post(&path, &[fields.as_slice(), &[("csrf", "0")]].concat()).await;
+    assert_eq!((p.status, alice.cookie.as_deref()), (403, Some(alices.as_str())), "{}", p.text);
+    let p = alice.post_from(&path, &[fields.as_slice(), &[("csrf", &csrf)]].concat(), "http://evil.example").await;
+    assert_eq!((p.status, alice.cookie.as_deref()), (403, Some(alices.as_str())), "{}", p.text);
+    let p = alice.post(&path, &[fields.as_slice(), &[("csrf", &csrf)]].concat()).await;
+    assert_eq!(p.status, 303, "{}", p.text);
+    assert_ne!(alice.cookie.as_deref(), Some(alices.as_str()));
+    assert!(alice.get(&format!("/games/{id}")).await.text.contains("You play black"));
+
+    // A seat token of another player asks the same way.
+    let asked = alice.post("/sign-in", &[("token", &tokens[0]), ("next", "/me")]).await;
+    assert_eq!((asked.status, asked.set_cookie.as_deref()), (200, None), "{}", asked.text);
+    assert!(asked.text.contains(&format!("This seat token is for\n<strong>{ALICE}</strong>")), "{}", asked.text);
+    let csrf = asked.csrf();
+    let p = alice.post("/sign-in", &[("token", &tokens[0]), ("next", "/me"), ("switch", "yes"), ("csrf", &csrf)]).await;
+    assert_eq!((p.status, p.location.as_deref()), (303, Some("/me")), "{}", p.text);
+    assert!(alice.get(&format!("/games/{id}")).await.text.contains("You play white"));
+}

@@ -89,6 +89,8 @@ pub struct SeatSecret {
     pub player: String,
     /// The token; whoever holds it plays the seat.
     pub token: String,
+    /// The seat's calendar feed (read-only, its own key; not the token).
+    pub calendar: String,
 }
 
 /// A created game: its view and the seat tokens (shown only this once).
@@ -453,6 +455,7 @@ impl Steward {
             .into());
         }
         let mut contacts = Vec::new();
+        let mut addresses = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
             let refuse =
@@ -460,6 +463,7 @@ impl Steward {
             let name = crate::contact::PlayerName::parse(&s.name).map_err(refuse)?;
             let email = crate::contact::PlayerAddress::parse(&s.email).map_err(refuse)?;
             contacts.push((name.to_string(), email.to_string()));
+            addresses.push(email.to_string());
             match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
                 Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
                     return Err(Refusal::BadRequest(format!(
@@ -561,7 +565,13 @@ impl Steward {
             .seats
             .iter()
             .zip(tokens)
-            .map(|(s, t)| SeatSecret { seat: s.seat.clone(), player: s.player.clone(), token: t.reveal().to_owned() })
+            .zip(&addresses)
+            .map(|((s, t), address)| SeatSecret {
+                seat: s.seat.clone(),
+                player: s.player.clone(),
+                token: t.reveal().to_owned(),
+                calendar: self.calendar_url(address, std::slice::from_ref(&view.id)),
+            })
             .collect();
         Ok(CreatedGame { game: view, tokens })
     }
