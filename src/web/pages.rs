@@ -11,7 +11,9 @@
 //! is a 404 page that says so.
 //!
 //! Signed-in players act through forms that carry a CSRF token (see
-//! [`super::session`]); a pending move shows only to its own seat.
+//! [`super::session`]), only in the games their session was signed in for; a
+//! pending move shows only to its own seat. A sign-in for another player than
+//! the browser's asks before switching (issue 29).
 
 use std::sync::OnceLock;
 
