@@ -99,6 +99,8 @@ impl Setup {
 struct Game {
     id: String,
     tokens: [String; 2],
+    /// The seats' calendar feeds (paths), from the creation answer.
+    calendars: [String; 2],
     keys: Option<[PlayerKey; 2]>,
     auth: Auth,
 }
@@ -133,7 +135,17 @@ async fn create(api: &Api, auth: Auth, secrecy: Secrecy, alice: &str) -> Game {
         .await
         .ok(201);
     let token = |i: usize| created["tokens"][i]["token"].as_str().unwrap().to_owned();
-    Game { id: created["game"]["id"].as_str().unwrap().to_owned(), tokens: [token(0), token(1)], keys, auth }
+    let calendar = |i: usize| {
+        let url = created["tokens"][i]["calendar"].as_str().unwrap();
+        format!("/api/{}", url.split_once("/api/").unwrap().1)
+    };
+    Game {
+        id: created["game"]["id"].as_str().unwrap().to_owned(),
+        tokens: [token(0), token(1)],
+        calendars: [calendar(0), calendar(1)],
+        keys,
+        auth,
+    }
 }
 
 /// What a seat sends: a move, a commitment or a reveal (turn 1).
@@ -280,6 +292,7 @@ async fn assert_endpoints_clean(moment: &str, api: &Api, g: &Game, pending: &[(&
         get("/api/leave".into(), t).await;
         get(format!("/api/seats/{token}/leave"), None).await;
         get(format!("/api/seats/{token}/deadlines.ics"), None).await;
+        get(g.calendars[seat].clone(), None).await;
     }
     // The web pages (issue 17): as a spectator, and signed in as each seat.
     for path in ["", "/record.json", "/record.pgn", "/rules"] {

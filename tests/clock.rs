@@ -69,6 +69,8 @@ struct Lab {
 struct Game {
     id: String,
     tokens: Vec<String>,
+    /// Each seat's calendar feed, from the creation answer.
+    calendars: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -210,6 +212,12 @@ impl Lab {
         Game {
             id: v["game"]["id"].as_str().unwrap().to_owned(),
             tokens: v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect(),
+            calendars: v["tokens"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["calendar"].as_str().unwrap().split_once("/api/").map(|(_, p)| format!("/api/{p}")).unwrap())
+                .collect(),
         }
     }
 
@@ -828,7 +836,7 @@ async fn the_deadlines_feed_is_valid_icalendar_in_utc() {
     let lab = Lab::new(T0).await;
     let t0 = t(T0);
     let g = lab.alice_bob("chess", json!({"kind": "days_per_move", "days": 3, "grace_hours": 12})).await;
-    let a = lab.get(&format!("/api/seats/{}/deadlines.ics", g.tokens[0]), None).await;
+    let a = lab.get(&g.calendars[0], None).await;
     assert_eq!(a.status, 200);
     assert!(a.content_type.starts_with("text/calendar"), "{}", a.content_type);
     let events = parse_ics(&a.text);
@@ -840,14 +848,16 @@ async fn the_deadlines_feed_is_valid_icalendar_in_utc() {
     assert!(events[0]["SUMMARY"].contains(&g.id));
     assert_ne!(events[0]["UID"], events[1]["UID"]);
     // Black owes nothing yet: a valid, empty calendar.
-    let b = lab.get(&format!("/api/seats/{}/deadlines.ics", g.tokens[1]), None).await;
+    let b = lab.get(&g.calendars[1], None).await;
     assert_eq!(parse_ics(&b.text).len(), 0);
     // After White's move, Black's feed has its deadline; White's is empty.
     lab.play_at(t0 + hours(5), &g, 0, 1, "e4").await;
-    let b = lab.get(&format!("/api/seats/{}/deadlines.ics", g.tokens[1]), None).await;
+    let b = lab.get(&g.calendars[1], None).await;
     assert_eq!(parse_ics(&b.text)[0]["DTSTART"], "20260305T150000Z");
-    assert_eq!(parse_ics(&lab.get(&format!("/api/seats/{}/deadlines.ics", g.tokens[0]), None).await.text).len(), 0);
-    lab.get("/api/seats/nosuchtoken/deadlines.ics", None).await.error(401, "bad_token");
+    assert_eq!(parse_ics(&lab.get(&g.calendars[0], None).await.text).len(), 0);
+    lab.get("/api/calendar/nosuchkey/deadlines.ics", None).await.error(404, "not_found");
+    // The feed that took the seat token in its address is gone (issue 29).
+    lab.get(&format!("/api/seats/{}/deadlines.ics", g.tokens[0]), None).await.error(410, "gone");
 }
 
 // ---------------------------------------------------------------------------
@@ -954,6 +964,7 @@ async fn commit_reveal_stops_the_clock_at_the_commitment_and_times_the_reveal() 
     let g = Game {
         id: v["game"]["id"].as_str().unwrap().to_owned(),
         tokens: v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect(),
+        calendars: Vec::new(),
     };
     let salt = [7u8; 16];
     let hexs = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();

@@ -517,6 +517,11 @@ async fn the_players_page_lists_their_games_with_the_calendar_and_leave() {
     }
     let mut alice = signed_in(&server, &ids[0], "white").await;
     let me = unescape(&page(&mut alice, "/me").await);
+    assert!(!me.contains(&ids[1]), "a sign-in for one game lists only that one: {me}");
+    // The other game's link adds it to the session (issue 29).
+    let link = sign_in_link(&spool(&server), &ids[1], "white").await;
+    assert!(alice.open_link(&link).await.text.contains("You play white"));
+    let me = unescape(&page(&mut alice, "/me").await);
     for id in &ids {
         assert!(me.contains(&format!("<a href=\"/games/{id}\">{id}</a>")), "{me}");
     }
@@ -531,6 +536,7 @@ async fn the_players_page_lists_their_games_with_the_calendar_and_leave() {
         "{}",
         ics.text
     );
+    assert!(path.starts_with("/api/calendar/"), "{path}");
     let forged = path.replacen("/deadlines.ics", "0/deadlines.ics", 1);
     assert_eq!(alice.get(&forged).await.status, 404);
 

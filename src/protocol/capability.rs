@@ -164,6 +164,42 @@ pub fn sign_in_matches(keys: &StewardKeys, game: &str, seat: &str, address: &str
     until >= today && same(&key, &sign_in_key(keys, game, seat, address, until))
 }
 
+/// The key of a calendar feed (issue 29): read-only, for the deadlines of
+/// `address`'s seats in `games` and nothing else. A calendar app has no
+/// cookies and its address leaks more easily than a mail, so the feed gets a
+/// key of its own that no other door takes, not the seat token. Bound to the
+/// address, so a seat whose address changes drops out of the old feeds;
+/// deterministic, so the same games give the same address.
+///
+/// ```text
+/// key = <address, base64url> "." <GAME-GAME-…> "." the first 16 bytes, lower-case hex, of
+///       HMAC-SHA256(steward capability secret, "calendar|address|GAME-GAME-…")
+/// ```
+pub fn calendar_key(keys: &StewardKeys, address: &str, games: &[String]) -> String {
+    use base64::Engine as _;
+    let address = address.trim().to_ascii_lowercase();
+    let games = games.iter().map(|g| g.to_ascii_uppercase()).collect::<Vec<_>>().join("-");
+    let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(address.as_bytes());
+    format!("{encoded}.{games}.{}", calendar_mac(keys, &address, &games))
+}
+
+fn calendar_mac(keys: &StewardKeys, address: &str, games: &str) -> String {
+    hex(&keys.capability_tag(format!("calendar|{address}|{games}").as_bytes()).as_ref()[..SIGN_IN_BYTES])
+}
+
+/// The address and games a calendar key is for, if its MAC is right.
+pub fn read_calendar_key(keys: &StewardKeys, key: &str) -> Option<(String, Vec<String>)> {
+    use base64::Engine as _;
+    let mut parts = key.trim().split('.');
+    let (encoded, games, given) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let address = String::from_utf8(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(encoded).ok()?).ok()?;
+    same(&given.to_ascii_lowercase(), &calendar_mac(keys, &address, games))
+        .then(|| (address, games.split('-').map(str::to_owned).collect()))
+}
+
 /// Whether two MACs in hex are equal, without leaking where they differ.
 fn same(given: &str, expected: &str) -> bool {
     given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
@@ -246,5 +282,21 @@ mod tests {
         let later = key.replacen("20261214", "20271214", 1);
         assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", &later, day(15)));
         assert!(!sign_in_matches(&k, "8KQ2ZJ", "white", "alice@example.org", "garbage", day(1)));
+    }
+
+    #[test]
+    fn calendar_keys_name_their_address_and_games_only() {
+        let k = keys();
+        let games = vec!["8kq2zj".to_owned(), "AAAAAA".to_owned()];
+        let key = calendar_key(&k, "Alice@Example.org", &games);
+        let want = ("alice@example.org".to_owned(), vec!["8KQ2ZJ".to_owned(), "AAAAAA".to_owned()]);
+        assert_eq!(read_calendar_key(&k, &key), Some(want));
+        assert_eq!(read_calendar_key(&k, &key.replacen(".8KQ2ZJ-AAAAAA.", ".8KQ2ZJ-AAAAAA-BBBBBB.", 1)), None);
+        assert_eq!(read_calendar_key(&k, &key.replacen(".8KQ2ZJ-AAAAAA.", ".8KQ2ZJ.", 1)), None);
+        let bob = calendar_key(&k, "bob@example.org", &games);
+        let (bob_address, rest) = bob.split_once('.').unwrap();
+        let (_, alice_rest) = key.split_once('.').unwrap();
+        assert_eq!(read_calendar_key(&k, &format!("{bob_address}.{alice_rest}")), None, "{rest}");
+        assert_eq!(read_calendar_key(&k, "garbage"), None);
     }
 }

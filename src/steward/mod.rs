@@ -91,6 +91,8 @@ pub struct SeatSecret {
     pub player: String,
     /// The token; whoever holds it plays the seat.
     pub token: String,
+    /// The seat's calendar feed (read-only, its own key; not the token).
+    pub calendar: String,
 }
 
 /// A created game: its view and the seat tokens (shown only this once).
@@ -286,13 +288,17 @@ pub enum Credential {
     Signed(crate::protocol::Envelope),
     /// A player signed in on the web pages: the address the session belongs to
     /// (a seat's registered address, proven by the private link of a board mail
-    /// or a seat token) and, where that player holds more than one seat of the
-    /// game, the seat's name. It weighs as much as the seat's token.
+    /// or a seat token), the games it was proven for and, where that player
+    /// holds more than one seat of the game, the seat's name. In those games it
+    /// weighs as much as the seat's token; in any other it is no credential
+    /// (issue 29: a sign-in for one game does not open the player's others).
     Session {
         /// The player's registered address.
         address: String,
         /// The seat chosen, when the player holds several in the game.
         seat: Option<String>,
+        /// The games (ids, any case) the session was signed in for.
+        games: Vec<String>,
     },
 }
 
@@ -326,7 +332,12 @@ fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> 
                 .ok_or_else(|| internal(format!("a valid capability names seat {} that game {} lacks", c.seat, c.game)))
         }
         Some(Credential::Signed(env)) => actions::signed_seat(game, env),
-        Some(Credential::Session { address, seat }) => session_seat(game, address, seat.as_deref()),
+        Some(Credential::Session { address, seat, games }) => {
+            if !games.iter().any(|g| g.eq_ignore_ascii_case(game.row.id.as_str())) {
+                return Err(Refusal::BadToken.into());
+            }
+            session_seat(game, address, seat.as_deref())
+        }
     }
 }
 
@@ -451,6 +462,7 @@ impl Steward {
         }
         let mut contacts = Vec::new();
         let mut shown: Vec<String> = Vec::new();
+        let mut addresses = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
             let refuse =
@@ -471,6 +483,7 @@ impl Steward {
             }
             shown.push(name.shown_as());
             contacts.push((name.to_string(), email.to_string()));
+            addresses.push(email.to_string());
             match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
                 Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
                     return Err(Refusal::BadRequest(format!(
@@ -572,7 +585,13 @@ impl Steward {
             .seats
             .iter()
             .zip(tokens)
-            .map(|(s, t)| SeatSecret { seat: s.seat.clone(), player: s.player.clone(), token: t.reveal().to_owned() })
+            .zip(&addresses)
+            .map(|((s, t), address)| SeatSecret {
+                seat: s.seat.clone(),
+                player: s.player.clone(),
+                token: t.reveal().to_owned(),
+                calendar: self.calendar_url(address, std::slice::from_ref(&view.id)),
+            })
             .collect();
         Ok(CreatedGame { game: view, tokens })
     }

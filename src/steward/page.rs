@@ -365,21 +365,22 @@ impl Steward {
             .await
     }
 
-    /// Signs in with a seat's token (of any game): the seat's registered
-    /// address (lower case).
+    /// Signs in with a seat's token (of any game): the token's game and the
+    /// seat's registered address (lower case). The session it opens holds
+    /// that game only.
     ///
     /// # Errors
     /// A token that is no seat's ([`Refusal::BadToken`]).
-    pub async fn sign_in_with_token(&self, token: String) -> Result<String, StewardError> {
+    pub async fn sign_in_with_token(&self, token: String) -> Result<(String, String), StewardError> {
         let token = token.trim().to_owned();
         if token.is_empty() {
             return Err(Refusal::BadToken.into());
         }
         self.store
             .transaction(move |tx| {
-                let (_, _, email) =
+                let (game, _, email) =
                     tx.seat_by_token(&SeatToken::from_presented(&token).hash())?.ok_or(Refusal::BadToken)?;
-                Ok(email.to_ascii_lowercase())
+                Ok((game.to_string(), email.to_ascii_lowercase()))
             })
             .await
     }

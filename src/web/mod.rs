@@ -150,7 +150,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         // Clocks: leave and the calendar feed.
         .route("/api/leave", get(leave_status).post(declare_leave))
         .route("/api/seats/{token}/leave", get(seat_leave_status).post(seat_declare_leave))
-        .route("/api/seats/{token}/deadlines.ics", get(deadlines_ics))
+        .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
+        .route("/api/calendar/{key}/deadlines.ics", get(calendar))
         .merge(pages::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -655,7 +656,27 @@ async fn seat_leave_status(State(steward): State<Steward>, Path(token): Path<Str
     Ok(Json(steward.leave_status(token).await?).into_response())
 }
 
-async fn deadlines_ics(State(steward): State<Steward>, Path(token): Path<String>) -> Result<Response, ApiError> {
-    let text = steward.deadlines_ics(token).await?;
+/// The calendar feed of a calendar key: read-only, the deadlines of the
+/// key's address in the key's games (see
+/// [`crate::protocol::capability::calendar_key`]).
+async fn calendar(State(steward): State<Steward>, Path(key): Path<String>) -> Result<Response, ApiError> {
+    let (address, games) = crate::protocol::capability::read_calendar_key(steward.keys(), &key).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "this calendar address is not valid; copy it again from a board mail, a reminder or your games page (/me)",
+        )
+    })?;
+    let text = steward.player_deadlines_ics(address, games).await?;
     Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8")], text).into_response())
+}
+
+/// The feed that took the seat token in its address (issue 29: a calendar
+/// app's address must not move or resign): gone, the token not even read.
+async fn seat_token_calendar_gone() -> ApiError {
+    ApiError::new(
+        StatusCode::GONE,
+        "gone",
+        "calendar feeds no longer take the seat token; subscribe to the calendar address of your board mails, reminders or games page (/api/calendar/<key>/deadlines.ics)",
+    )
 }

@@ -11,7 +11,9 @@
 //! is a 404 page that says so.
 //!
 //! Signed-in players act through forms that carry a CSRF token (see
-//! [`super::session`]); a pending move shows only to its own seat.
+//! [`super::session`]), only in the games their session was signed in for; a
+//! pending move shows only to its own seat. A sign-in for another player than
+//! the browser's asks before switching (issue 29).
 
 use std::sync::OnceLock;
 
@@ -40,7 +42,6 @@ pub(super) fn router() -> Router<Steward> {
         .route("/sign-out", post(sign_out))
         .route("/me", get(player_page))
         .route("/leave", post(declare_leave))
-        .route("/players/{player}/{key}/deadlines.ics", get(player_calendar))
         .route("/rules", get(rules_index))
         .route("/rules/{variant}", get(variant_rules))
         .route("/games", get(find_game))
@@ -67,6 +68,7 @@ fn templates() -> &'static Environment<'static> {
             ("page/sign_in.html", include_str!("../../templates/page/sign_in.html")),
             ("page/game.html", include_str!("../../templates/page/game.html")),
             ("page/resign.html", include_str!("../../templates/page/resign.html")),
+            ("page/switch.html", include_str!("../../templates/page/switch.html")),
             ("page/player.html", include_str!("../../templates/page/player.html")),
             ("page/rules.html", include_str!("../../templates/page/rules.html")),
             ("page/rules_index.html", include_str!("../../templates/page/rules_index.html")),
@@ -107,10 +109,64 @@ fn see_other(to: &str, cookies: Vec<HeaderValue>) -> Response {
     r
 }
 
-/// The cookies of a new session: the session and its mark.
-fn session_cookies(steward: &Steward, address: &str) -> Vec<HeaderValue> {
-    let s = Session::new(steward.keys(), address, steward.now().timestamp());
+/// The cookies of a session: the session and its mark.
+fn session_cookies(steward: &Steward, s: &Session) -> Vec<HeaderValue> {
     vec![s.set_cookie(secure(steward)), session::set_mark(secure(steward))]
+}
+
+/// The session after `address` proved a seat of `game`: the visitor's own
+/// session with the game added when it is the same player's, else a new one.
+fn session_for(steward: &Steward, v: &Visitor, address: &str, game: &str) -> Session {
+    let now = steward.now().timestamp();
+    match &v.session {
+        Some(s) if s.address.eq_ignore_ascii_case(address) => s.with_game(steward.keys(), game, now),
+        _ => Session::new(steward.keys(), address, game, now),
+    }
+}
+
+/// A sign-in that proved `address`'s seat: what a sign-in form asks to
+/// change, and how to ask again.
+struct Proven<'a> {
+    address: &'a str,
+    game: &'a str,
+    seat: Option<&'a str>,
+    /// "private link" or "seat token", as the question names it.
+    what: &'a str,
+    /// Where the form posts, and its fields (the proof again) for a switch.
+    action: String,
+    fields: Vec<(&'static str, String)>,
+    /// Where the browser goes on when signed in, and when it stays.
+    to: String,
+    stay: String,
+    /// The form's answer to the question: `yes` and its CSRF token.
+    switch: &'a str,
+    csrf: &'a str,
+}
+
+/// Signs `p.address` in, adding the game to the visitor's session when it is
+/// the same player's. A browser signed in as *another* player is asked first
+/// (issue 29: a link someone sent must not switch players silently): the
+/// answer "switch" posts the same proof again with `switch=yes` and the
+/// current session's CSRF token.
+fn sign_in_answer(steward: &Steward, v: &Visitor, p: Proven<'_>) -> Result<Response, PageError> {
+    if let Some(current) = &v.session
+        && !current.address.eq_ignore_ascii_case(p.address)
+    {
+        if p.switch != "yes" {
+            let ctx = context! {
+                what => p.what, player => p.address, seat => p.seat, game => p.game.to_ascii_uppercase(),
+                action => p.action, fields => p.fields, stay => p.stay, ..v.context()
+            };
+            return Ok(html(StatusCode::OK, render("page/switch.html", ctx)?));
+        }
+        if !current.csrf_matches(steward.keys(), p.csrf) {
+            return Err(PageError::Forbidden(
+                "this form is out of date (it belongs to an earlier sign-in); open the link or sign in again".into(),
+            ));
+        }
+    }
+    let s = session_for(steward, v, p.address, p.game);
+    Ok(see_other(&p.to, session_cookies(steward, &s)))
 }
 
 /// A page that reloads itself at once (see [`session::needs_reload`]).
@@ -308,11 +364,13 @@ struct NextQuery {
     next: Option<String>,
 }
 
-/// Only a path on this steward may follow a sign-in.
+/// Where a sign-in sends the browser on: `next` when it is a path on this
+/// steward ([`session::same_site_path`]), the player's page when none is
+/// given, the front page for anything else.
 fn local_path(next: Option<&str>) -> String {
     match next {
-        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains('\\') => p.to_owned(),
-        _ => "/me".to_owned(),
+        None => "/me".to_owned(),
+        Some(p) => session::same_site_path(p).unwrap_or("/").to_owned(),
     }
 }
 
@@ -344,6 +402,11 @@ fn serde_urlencoded_from<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result
 struct TokenForm {
     token: String,
     next: Option<String>,
+    /// `yes`: switch from another player's session (see [`sign_in_answer`]).
+    #[serde(default)]
+    switch: String,
+    #[serde(default)]
+    csrf: String,
 }
 
 async fn sign_in_with_token(
@@ -355,13 +418,29 @@ async fn sign_in_with_token(
         return Err(PageError::Forbidden("sign in from this steward's own sign-in page".into()));
     }
     let f: TokenForm = form(&body)?;
-    let address = steward.sign_in_with_token(f.token).await.map_err(|_| {
+    let (game, address) = steward.sign_in_with_token(f.token.clone()).await.map_err(|_| {
         PageError::Refused(
             StatusCode::UNAUTHORIZED,
             "That is not a seat token of this steward. Check it, or use the private link of a board mail.".into(),
         )
     })?;
-    Ok(see_other(&local_path(f.next.as_deref()), session_cookies(&steward, &address)))
+    let v = Visitor::of(&steward, &headers);
+    let to = local_path(f.next.as_deref());
+    let mut fields = vec![("token", f.token.clone())];
+    fields.extend(f.next.clone().map(|n| ("next", n)));
+    let proven = Proven {
+        address: &address,
+        game: &game,
+        seat: None,
+        what: "seat token",
+        action: "/sign-in".into(),
+        fields,
+        stay: to.clone(),
+        to,
+        switch: &f.switch,
+        csrf: &f.csrf,
+    };
+    sign_in_answer(&steward, &v, proven)
 }
 
 fn secure(steward: &Steward) -> bool {
@@ -372,6 +451,11 @@ fn secure(steward: &Steward) -> bool {
 struct LinkForm {
     seat: String,
     key: String,
+    /// `yes`: switch from another player's session (see [`sign_in_answer`]).
+    #[serde(default)]
+    switch: String,
+    #[serde(default)]
+    csrf: String,
 }
 
 /// The private link's sign-in: the page's script posts the key from the
@@ -386,7 +470,7 @@ async fn sign_in_with_link(
         return Err(PageError::Forbidden("open the private link itself, from your board mail".into()));
     }
     let f: LinkForm = form(&body)?;
-    let address = match steward.sign_in(id.clone(), f.seat.clone(), f.key).await {
+    let address = match steward.sign_in(id.clone(), f.seat.clone(), f.key.clone()).await {
         Ok(a) => a,
         Err(StewardError::Refused(Refusal::UnknownGame(g))) => return Err(refusal(&Refusal::UnknownGame(g))),
         Err(StewardError::Refused(_)) => {
@@ -398,7 +482,21 @@ async fn sign_in_with_link(
         Err(e) => return Err(e.into()),
     };
     let seat: String = f.seat.chars().filter(char::is_ascii_alphanumeric).collect();
-    Ok(see_other(&format!("/games/{}?seat={seat}", id.to_ascii_uppercase()), session_cookies(&steward, &address)))
+    let v = Visitor::of(&steward, &headers);
+    let game = id.to_ascii_uppercase();
+    let proven = Proven {
+        address: &address,
+        game: &game,
+        seat: Some(&seat),
+        what: "private link",
+        action: format!("/games/{game}/sign-in"),
+        fields: vec![("seat", f.seat.clone()), ("key", f.key.clone())],
+        to: format!("/games/{game}?seat={seat}"),
+        stay: format!("/games/{game}"),
+        switch: &f.switch,
+        csrf: &f.csrf,
+    };
+    sign_in_answer(&steward, &v, proven)
 }
 
 /// A form that acts: it carries the session's CSRF token.
@@ -410,7 +508,7 @@ trait ActingForm: serde::de::DeserializeOwned {
 /// The credential of a signed-in player acting for `seat` (their seat of the
 /// game when `None`).
 fn acts_for(s: &Session, seat: Option<String>) -> Credential {
-    Credential::Session { address: s.address.clone(), seat }
+    Credential::Session { address: s.address.clone(), seat, games: s.games.clone() }
 }
 
 /// Reads an acting form and checks it (see [`Visitor::acting`]): the visitor,
@@ -730,19 +828,6 @@ async fn resign(
 // The player's page, leave, the calendar feed
 // ---------------------------------------------------------------------------
 
-/// The calendar feed's address of `player`: the address itself and a MAC, so
-/// the feed needs no sign-in (calendar apps have no cookies) and no stored key.
-fn calendar_path(steward: &Steward, player: &str) -> String {
-    use base64::Engine as _;
-    let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(player.as_bytes());
-    format!("/players/{encoded}/{}/deadlines.ics", calendar_key(steward, player))
-}
-
-fn calendar_key(steward: &Steward, player: &str) -> String {
-    let tag = steward.keys().capability_tag(format!("calendar|{}", player.to_ascii_lowercase()).as_bytes());
-    crate::ids::hex(&tag.as_ref()[..16])
-}
-
 async fn player_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, PageError> {
     let v = Visitor::of(&steward, &headers);
     let Some(s) = &v.session else {
@@ -762,8 +847,11 @@ async fn player_response(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let games = steward.player_games(s.address.clone()).await?;
-    let calendar = format!("{}{}", steward.public_url(), calendar_path(steward, &s.address));
+    let mut games = steward.player_games(s.address.clone()).await?;
+    // Only the games this browser signed in for (issue 29).
+    games.retain(|g| s.covers(&g.id));
+    // The feed of the games this browser signed in for, with a key of its own.
+    let calendar = steward.calendar_url(&s.address, &s.games);
     let ctx = context! {
         games => Value::from(Serde(&games)),
         calendar_text => calendar.clone(),
@@ -786,7 +874,14 @@ struct LeaveForm {
 async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, PageError> {
     use crate::clock::leave::LeaveRequest;
     let (v, f, s) = acting_form::<LeaveForm>(&steward, &headers, &body)?;
+    // Leave is the player's and stops every game's clocks: it takes a sign-in
+    // for a running game, not one for finished games only (issue 29).
+    let running = steward.player_games(s.address.clone()).await?.iter().any(|g| s.covers(&g.id) && g.outcome.is_none());
     let result = match LeaveRequest::new(&f.from, &f.to) {
+        Ok(_) if !running => Err(Refusal::LeaveRefused(
+            "this browser is signed in for finished games only, and leave stops the clocks of running ones; open the private link in the latest board mail of a running game, then declare leave here".into(),
+        )
+        .into()),
         Ok(request) => steward.declare_leave(s.address.clone(), request).await.map(|_| ()),
         Err(e) => Err(Refusal::BadRequest(format!("leave: {e}")).into()),
     };
@@ -797,26 +892,6 @@ async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body:
             other => Err(other),
         },
     }
-}
-
-async fn player_calendar(
-    State(steward): State<Steward>,
-    Path((player, key)): Path<(String, String)>,
-) -> Result<Response, PageError> {
-    use base64::Engine as _;
-    let address = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(player.as_bytes())
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-        .filter(|a| {
-            let expected = calendar_key(&steward, a);
-            expected.len() == key.len() && expected.bytes().zip(key.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-        })
-        .ok_or_else(|| {
-            PageError::NotFound("This calendar address is not valid; copy it again from your games page.".into())
-        })?;
-    let text = steward.player_deadlines_ics(address).await?;
-    Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8")], text).into_response())
 }
 
 // ---------------------------------------------------------------------------

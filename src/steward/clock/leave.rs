@@ -1,4 +1,5 @@
-//! Leave and the calendar feed, both reached with a seat's token.
+//! Leave, reached with a seat's token, and the calendar feed, reached with a
+//! calendar key of its own (read-only; issue 29).
 //!
 //! Leave belongs to the player (the seat's mail address), not the seat: it stops
 //! the clocks of every seat in all of that player's games for its days, is
@@ -64,6 +65,20 @@ fn seat_of_token(tx: &Tx<'_>, token: &str) -> Result<(GameId, Seat, String), Ste
     Ok(tx.seat_by_token(&SeatToken::from_presented(token).hash())?.ok_or(Refusal::BadToken)?)
 }
 
+/// The player of a token's seat, for leave: a running game's token only. A
+/// finished game's token reads its own game and nothing else (issue 29): it
+/// no longer stands for the player in their other games.
+fn player_of_running_token(tx: &Tx<'_>, token: &str) -> Result<String, StewardError> {
+    let (id, _, email) = seat_of_token(tx, token)?;
+    if tx.game(&id)?.is_some_and(|g| g.outcome.is_some()) {
+        return Err(Refusal::LeaveRefused(format!(
+            "this seat token is of game {id}, which is over: it reads that game only; declare leave with the token of a running game, or by a reply to its latest board mail"
+        ))
+        .into());
+    }
+    Ok(email)
+}
+
 impl Steward {
     fn leave_account(&self, tx: &Tx<'_>, player: &str, now: DateTime<Utc>) -> Result<LeaveAnswer, StewardError> {
         let year = now.year();
@@ -83,13 +98,13 @@ impl Steward {
     /// The leave account of the token's player.
     ///
     /// # Errors
-    /// A token that is no seat's.
+    /// A token that is no seat's, or a finished game's.
     pub async fn leave_status(&self, token: String) -> Result<LeaveAnswer, StewardError> {
         let this = self.clone();
         let now = self.now();
         self.store
             .transaction(move |tx| {
-                let (_, _, email) = seat_of_token(tx, &token)?;
+                let email = player_of_running_token(tx, &token)?;
                 this.leave_account(tx, &email, now)
             })
             .await
@@ -98,7 +113,7 @@ impl Steward {
     /// Declares leave for the player of the token's seat (HTTP).
     ///
     /// # Errors
-    /// A bad token; dates that do not read; a leave in the past, already taken, or
+    /// A bad token, or a finished game's; dates that do not read; a leave in the past, already taken, or
     /// beyond the yearly allowance (the refusal names the balance).
     pub async fn declare_leave_by_token(
         &self,
@@ -109,7 +124,7 @@ impl Steward {
         let request = LeaveRequest::new(&from, &to).map_err(|e| Refusal::BadRequest(format!("leave: {e}")))?;
         let player = {
             let token = token.clone();
-            self.store.transaction(move |tx| Ok::<_, StewardError>(seat_of_token(tx, &token)?.2)).await?
+            self.store.transaction(move |tx| player_of_running_token(tx, &token)).await?
         };
         self.declare_leave(player, request).await
     }
@@ -328,42 +343,41 @@ impl Steward {
         Ok(account)
     }
 
-    /// The token seat's upcoming deadlines as iCalendar text.
-    ///
-    /// # Errors
-    /// A token that is no seat's.
-    pub async fn deadlines_ics(&self, token: String) -> Result<String, StewardError> {
-        let this = self.clone();
-        let now = self.now();
-        self.store
-            .transaction(move |tx| {
-                let (id, seat, _) = seat_of_token(tx, &token)?;
-                let g = load(tx, id.as_str())?;
-                let events = this.deadline_events(tx, &g, seat, now)?;
-                Ok(ics::calendar(&format!("Fairsteward {id} ({})", g.seat_name(seat)), now, &events))
-            })
-            .await
+    /// The address of the calendar feed of `player`'s deadlines in `games`
+    /// (see [`crate::protocol::capability::calendar_key`]), as handed out in
+    /// board mails, reminders, the creation answer and the pages.
+    pub fn calendar_url(&self, player: &str, games: &[String]) -> String {
+        let key = crate::protocol::capability::calendar_key(&self.keys, player, games);
+        format!("{}/api/calendar/{key}/deadlines.ics", self.public_url)
     }
 
     /// The upcoming deadlines of every seat registered at `player` (a mail
-    /// address, any case), in all of the player's running games, as iCalendar
-    /// text: the player's feed on the web pages.
+    /// address, any case) in those of `games` that run, as iCalendar text: a
+    /// calendar key's feed. A game where the address holds no seat (any more)
+    /// adds nothing.
     ///
     /// # Errors
     /// Store failures.
-    pub async fn player_deadlines_ics(&self, player: String) -> Result<String, StewardError> {
+    pub async fn player_deadlines_ics(&self, player: String, games: Vec<String>) -> Result<String, StewardError> {
         let this = self.clone();
         let now = self.now();
         self.store
             .transaction(move |tx| {
                 let mut events = Vec::new();
                 for id in tx.running_games_of(&player)? {
+                    if !games.iter().any(|g| g.eq_ignore_ascii_case(id.as_str())) {
+                        continue;
+                    }
                     let g = load(tx, id.as_str())?;
                     for s in g.seats.iter().filter(|s| s.email.eq_ignore_ascii_case(&player)) {
                         events.extend(this.deadline_events(tx, &g, s.seat, now)?);
                     }
                 }
-                Ok(ics::calendar("Fairsteward: your games", now, &events))
+                let name = match games.as_slice() {
+                    [one] => format!("Fairsteward {}", one.to_ascii_uppercase()),
+                    _ => "Fairsteward: your games".to_owned(),
+                };
+                Ok(ics::calendar(&name, now, &events))
             })
             .await
     }

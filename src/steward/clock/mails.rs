@@ -93,7 +93,12 @@ pub(super) fn reminder_digest(steward: &Steward, items: &[Due], now: DateTime<Ut
         to_email: &first.email,
         subject,
         template: "reminder.txt",
-        context: context! { player => first.player.clone(), items => lines, public_url => steward.public_url.as_str() },
+        context: context! {
+            player => first.player.clone(),
+            items => lines,
+            public_url => steward.public_url.as_str(),
+            calendar => steward.calendar_url(&first.email, &items.iter().map(|i| i.game.to_string()).collect::<Vec<_>>()),
+        },
         date: now,
     })?)
 }
