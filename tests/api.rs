@@ -1336,10 +1336,14 @@ async fn answers_with_private_content_are_no_store_and_every_answer_is_nosniff()
     // A wrong token's refusal too.
     let (status, h) = headers_of(&s, Method::GET, &format!("/api/games/{id}"), Some("nonsense"), None).await;
     assert_eq!((status, cache_control(&h)), (401, "no-store"));
-    // A token in the path: the seat's calendar.
-    let (status, h) = headers_of(&s, Method::GET, &format!("/api/seats/{white}/deadlines.ics"), None, None).await;
+    // A key in the path: the seat's calendar (and the old seat-token feed, gone).
+    let calendar = body["tokens"][0]["calendar"].as_str().unwrap();
+    let path = calendar.split_once("/api/").map(|(_, p)| format!("/api/{p}")).unwrap();
+    let (status, h) = headers_of(&s, Method::GET, &path, None, None).await;
     assert_eq!((status, cache_control(&h)), (200, "no-store"));
     assert!(nosniff(&h));
+    let (status, h) = headers_of(&s, Method::GET, &format!("/api/seats/{white}/deadlines.ics"), None, None).await;
+    assert_eq!((status, cache_control(&h)), (410, "no-store"));
     // A move's receipt.
     let (_, h) = headers_of(&s, Method::POST, &format!("/api/games/{id}/draw"), Some(&white), None).await;
     assert_eq!(cache_control(&h), "no-store");

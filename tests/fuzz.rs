@@ -10,6 +10,8 @@
 //! | `fuzz_mail` | whole raw mails ([`read_mail`], which reads the intent too) | |
 //! | `fuzz_capability` | reply capability addresses ([`capability::check`], [`capability::address`]) | nothing but a real capability is accepted (no forgery by mutation) |
 //! | `fuzz_verify` | [`verify`] on transcripts | |
+//! | `fuzz_leave` | leave dates and commands ([`LeaveRequest::from_command`], `parse_day`, the mail command, `action: leave`) | a date read prints back as itself; a leave granted begins today at the earliest and ends within the horizon |
+//! | `fuzz_options` | a game's options as JSON (the clock, every variant's own options, [`VariantId::rulebook`]) | a clock read prints as JSON that reads back the same |
 //!
 //! The inputs are proptest strategies: mostly mutations (byte edits, dictionary
 //! tokens, repeats, splices between seeds) of real seeds, the rest arbitrary bytes.
@@ -801,6 +803,99 @@ fn fuzz_state_text() {
         if let Ok(r) = rules.resolve(&[], &state, &moves) {
             let _ = rules.legal_moves(&r.state, Seat::new(0));
             let _ = rules.outcome(&[state], &r.state);
+        }
+        Ok(())
+    });
+}
+
+/// Seeds of the leave target: the forms players write, and the edges.
+const LEAVE_SEEDS: &[&str] = &[
+    "leave 2026-12-24 to 2027-01-02",
+    "Leave: 24.12.2026 bis 02.01.2027",
+    "leave 2026-12-24",
+    "leave 2026-12-24-2027-01-02",
+    "leave from 2026-12-24 till 2027-01-02 please",
+    "leave 9999-12-31 to 9999-12-31",
+    "leave +10000-01-01",
+    "leave 2028-02-29 - 2028-03-01",
+    "action: leave 2026-12-24 2027-01-02",
+];
+
+fn leave_pool() -> &'static [Vec<u8>] {
+    static POOL: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    POOL.get_or_init(|| LEAVE_SEEDS.iter().map(|s| s.as_bytes().to_vec()).collect())
+}
+
+#[test]
+fn fuzz_leave() {
+    use fairsteward::clock::leave::{LeaveRequest, last_day, parse_day};
+    use fairsteward::mail::inbound::Intent;
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 5).unwrap();
+    let taken = std::collections::BTreeSet::new();
+    let chess = rulebook(CHESS);
+    fuzz("leave", text_input(leave_pool(), 120), |text| {
+        for word in text.split_whitespace() {
+            if let Some(d) = parse_day(word) {
+                prop_assert_eq!(d.format("%Y-%m-%d").to_string(), word.trim());
+            }
+        }
+        let mut requests = Vec::new();
+        if let Some(Ok(r)) = LeaveRequest::from_command(&text) {
+            requests.push(r);
+        }
+        if let Intent::Leave { from, to } = fairsteward::mail::inbound::intent(&text, &text, "", Some(chess.as_ref())) {
+            requests.push(LeaveRequest { from, to });
+        }
+        let action = text.trim().strip_prefix("action:").unwrap_or(&text);
+        if let Ok(Action::Leave { from, to }) = action.parse::<Action>() {
+            requests.push(LeaveRequest { from, to });
+        }
+        for r in requests {
+            // Whatever was read, a grant stays within today and the horizon,
+            // and never takes more days than the allowance.
+            if let Ok(days) = r.grant(&taken, 30, today) {
+                prop_assert!(r.from >= today && r.to <= last_day(today), "{} granted", r);
+                prop_assert!(days.len() <= 30);
+                let _ = r.interval(fairsteward::clock::leave::start_of(today));
+            }
+        }
+        Ok(())
+    });
+}
+
+/// Seeds of the options target: options as games are created with them.
+const OPTION_SEEDS: &[&str] = &[
+    r#"{}"#,
+    r#"{"clock": {"kind": "days_per_move", "days": 3}}"#,
+    r#"{"clock": {"kind": "period", "moves": 10, "days": 50, "double_after_days": 20, "grace_hours": 24}}"#,
+    r#"{"clock": {"kind": "fischer", "base_days": 30, "increment_days": 1, "cap_days": 50}}"#,
+    r#"{"clock": "period moves=10 days=50 grace_hours=24"}"#,
+    r#"{"mode": "ffa", "mated": "remove"}"#,
+    r#"{"names": "v2.3", "en_passant": "next"}"#,
+    r#"{"setup": "2", "enclosure": "take", "dame_first": "on"}"#,
+    r#"{"spectator_delay": 2, "auth": "signature", "secrecy": "commit-reveal"}"#,
+];
+
+fn option_pool() -> &'static [Vec<u8>] {
+    static POOL: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    POOL.get_or_init(|| OPTION_SEEDS.iter().map(|s| s.as_bytes().to_vec()).collect())
+}
+
+#[test]
+fn fuzz_options() {
+    use fairsteward::clock::ClockSpec;
+    fuzz("options", (0..VariantId::ALL.len(), text_input(option_pool(), 300)), |(v, text)| {
+        let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else { return Ok(()) };
+        if let Some(clock) = map.get("clock")
+            && let Ok(spec) = ClockSpec::from_json(clock)
+        {
+            prop_assert_eq!(ClockSpec::from_json(&spec.to_json()), Ok(spec), "{}", clock);
+        }
+        let options = map.iter().filter(|(k, _)| k.as_str() != "clock").fold(Options::new(), |o, (k, v)| {
+            o.set(k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        });
+        if let Ok(rules) = VariantId::ALL[v].rulebook(&options) {
+            let _ = rules.seat_names();
         }
         Ok(())
     });

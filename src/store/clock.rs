@@ -345,3 +345,59 @@ impl Tx<'_> {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn at(day: NaiveDate) -> DateTime<Utc> {
+        crate::clock::leave::start_of(day)
+    }
+
+    /// A player with 10 000 leaves behind them: the clocks' and the allowance's
+    /// questions read only their window, through the (player, ends_at) index,
+    /// so they cost the same as with 10.
+    #[test]
+    fn leaves_are_read_by_their_window_through_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let first = NaiveDate::from_ymd_opt(1990, 1, 1).unwrap();
+        let today = NaiveDate::from_ymd_opt(2026, 12, 5).unwrap();
+        let (plan, window, all) = store
+            .transaction_blocking(move |tx| {
+                let mut day = first;
+                for i in 0..10_002 {
+                    // 10 000 one-day leaves in the past, two ahead.
+                    if i == 10_000 {
+                        day = today + TimeDelta::days(10);
+                    }
+                    let row = LeaveRow {
+                        id: 0,
+                        player: "alice@example.org".into(),
+                        from: day,
+                        to: day,
+                        starts_at: at(day),
+                        ends_at: at(day) + TimeDelta::days(1),
+                        days: vec![day],
+                        declared_at: at(day),
+                    };
+                    tx.insert_leave(&row)?;
+                    day += TimeDelta::days(1);
+                }
+                let mut stmt = tx.0.prepare(
+                    "EXPLAIN QUERY PLAN SELECT * FROM leaves WHERE player = lower(?1) AND ends_at > ?2 ORDER BY id",
+                )?;
+                let plan: Vec<String> =
+                    stmt.query_map(params!["x", "y"], |r| r.get(3))?.collect::<rusqlite::Result<_>>()?;
+                let window = tx.leaves_ending_after(&["Alice@Example.org".into()], at(today))?;
+                let all = tx.leaves_ending_after(&["alice@example.org".into()], at(first))?;
+                Ok::<_, StoreError>((plan.join("\n"), window, all.len()))
+            })
+            .unwrap();
+        assert!(plan.contains("USING INDEX leaves_player_end (player=? AND ends_at>?)"), "{plan}");
+        assert_eq!(window.len(), 2, "only the leaves not over yet");
+        assert!(window.iter().all(|l| l.from > today));
+        assert_eq!(all, 10_002);
+    }
+}

@@ -185,7 +185,7 @@ async fn private_answers(request: axum::extract::Request, next: axum::middleware
 
 /// Whether a request's answer may be private: it carried an `Authorization`
 /// header or the session cookie, it names a secret in its path (a seat token
-/// under `/api/seats/`, a calendar key under `/players/`), or it is not a
+/// under `/api/seats/`, a calendar key under `/api/calendar/`), or it is not a
 /// plain read (a created game's seat tokens, a receipt, a sign-in).
 fn is_private(method: &axum::http::Method, path: &str, headers: &HeaderMap) -> bool {
     let session = headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).any(|cookies| {
@@ -194,7 +194,7 @@ fn is_private(method: &axum::http::Method, path: &str, headers: &HeaderMap) -> b
     headers.contains_key(header::AUTHORIZATION)
         || session
         || path.starts_with("/api/seats/")
-        || path.starts_with("/players/")
+        || path.starts_with("/api/calendar/")
         || !(method == axum::http::Method::GET || method == axum::http::Method::HEAD)
 }
 
