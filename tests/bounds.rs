@@ -1,6 +1,6 @@
 //! Issue 29's regression suite for bounded doors: dates far ahead, floods
 //! through legitimate actions, forged mail against the answers' quota, and a
-//! mail that keeps failing — by HTTP, by mail (the MTA pipe) and through the
+//! mail that keeps failing — by HTTP, by mail (the MTA pipe), on the player's page and through the
 //! maildir door, each with a real steward on a real store.
 
 mod common;
@@ -288,4 +288,23 @@ async fn clock_values_out_of_range_are_a_400() {
         let message = answer.error(400, "bad_request");
         assert!(message.contains("days"), "{clock}: {message}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leave_far_ahead_is_a_400_on_the_players_page_too() {
+    let s = Server::start().await;
+    let (_, alice, _) = chess_game(&s).await;
+    let mut b = common::web::Browser::new(&s);
+    let p = b.post("/sign-in", &[("token", alice.as_str()), ("next", "/me")]).await;
+    assert_eq!(p.status, 303, "{}", p.text);
+    let csrf = b.get("/me").await.csrf();
+    for (from, to, says) in
+        [(day(2), "9999-12-31".to_owned(), "at the latest"), (day(2), "+10000-01-01".to_owned(), "is not a date")]
+    {
+        let p = b.post("/leave", &[("csrf", &csrf), ("from", &from), ("to", &to)]).await;
+        assert_eq!(p.status, 400, "{from} to {to}: {}", p.text);
+        assert!(p.text.contains(says), "{from} to {to}: {}", p.text);
+    }
+    let account = s.api().get("/api/leave", Some(&alice)).await.ok(200);
+    assert_eq!(account["leaves"], json!([]), "nothing was recorded: {account}");
 }
