@@ -360,6 +360,8 @@ impl Seeds {
             "state_text" => self.states.len(),
             "mail" => self.mails.len(),
             "capability" => self.addresses.len(),
+            "leave" => LEAVE_SEEDS.len(),
+            "options" => OPTION_SEEDS.len(),
             _ => self.transcripts.len(),
         }
     }
