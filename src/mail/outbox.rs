@@ -722,14 +722,9 @@ mod tests {
         Arc::new(StewardKeys::load_or_create(&dir.join("keys")).unwrap())
     }
 
-    #[tokio::test]
-    async fn one_pass_pages_through_the_whole_queue_and_marks_it_sent() {
-        // Removed when dropped: the store's threads may still touch its files
-        // as the test ends, which made a removal here fail now and then.
-        let dir = tempfile::tempdir().unwrap();
-        let dir = dir.path();
+    /// A store in `dir` with `total` mails queued.
+    async fn queued(dir: &std::path::Path, total: usize) -> Store {
         let store = Store::open(&dir.join("steward.db")).unwrap();
-        let total = 2 * FLUSH_EVERY + 5;
         store
             .transaction(move |tx| {
                 for n in 0..total {
@@ -739,6 +734,17 @@ mod tests {
             })
             .await
             .unwrap();
+        store
+    }
+
+    #[tokio::test]
+    async fn one_pass_pages_through_the_whole_queue_and_marks_it_sent() {
+        // Removed when dropped: the store's threads may still touch its files
+        // as the test ends, which made a removal here fail now and then.
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let total = 2 * FLUSH_EVERY + 5;
+        let store = queued(dir, total).await;
         let spool = dir.join("spool");
         let mut drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir));
         let pass = drainer.pass().await.unwrap();
@@ -755,17 +761,8 @@ mod tests {
     #[tokio::test]
     async fn a_shutdown_cuts_a_stuck_pass_short_and_leaves_the_queue() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("steward.db")).unwrap();
         let total = 2000;
-        store
-            .transaction(move |tx| {
-                for n in 0..total {
-                    tx.queue_mail(&row(n), Utc::now())?;
-                }
-                Ok::<_, StoreError>(())
-            })
-            .await
-            .unwrap();
+        let store = queued(dir.path(), total).await;
         // An SMTP server that accepts and never says a word.
         let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = silent.local_addr().unwrap().port();

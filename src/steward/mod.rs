@@ -313,6 +313,24 @@ impl Credential {
 /// into the transcript and mailed to every seat.
 pub const DRAW_OFFERS_PER_DAY: u32 = 3;
 
+/// Spends one of the `per_day` actions `key` may take in 24 hours, at `now`;
+/// when they are used up, refuses with [`Refusal::TooMany`] built from
+/// `refuse`'s (what was asked too often, when to ask again). A refusal rolls
+/// the spending back with the rest of the command.
+pub(crate) fn spend_daily(
+    tx: &Tx<'_>,
+    key: &str,
+    per_day: u32,
+    now: DateTime<Utc>,
+    refuse: impl FnOnce() -> (String, String),
+) -> Result<(), StewardError> {
+    if tx.rate_count(key, now - chrono::Duration::days(1))? >= per_day {
+        let (what, wait) = refuse();
+        return Err(Refusal::TooMany { what, wait }.into());
+    }
+    Ok(tx.rate_spend(key, now)?)
+}
+
 fn authenticate(tx: &Tx<'_>, game: &Loaded, credential: Option<&Credential>) -> Result<Seat, StewardError> {
     match credential {
         None => Err(Refusal::BadToken.into()),
@@ -792,17 +810,14 @@ impl Steward {
             let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
             let accepts = needed.iter().all(|s| s == seat || seats.iter().any(|r| r.seat == s && r.draw_offer));
             if !accepts {
-                let key = format!("draw|{}|{}", g.row.id, seat.index());
-                if tx.rate_count(&key, now - chrono::Duration::days(1))? >= DRAW_OFFERS_PER_DAY {
-                    return Err(Refusal::TooMany {
-                        what: format!(
+                spend_daily(tx, &format!("draw|{}|{}", g.row.id, seat.index()), DRAW_OFFERS_PER_DAY, now, || {
+                    (
+                        format!(
                             "{name} offered a draw {DRAW_OFFERS_PER_DAY} times in the last 24 hours, the most a day allows (each offer is mailed to every seat)"
                         ),
-                        wait: "offer again tomorrow; an offer stands until a turn is resolved or it is declined".into(),
-                    }
-                    .into());
-                }
-                tx.rate_spend(&key, now)?;
+                        "offer again tomorrow; an offer stands until a turn is resolved or it is declined".into(),
+                    )
+                })?;
             }
             this.offer_draw(tx, g, seat, &body, now)?;
         }

@@ -214,17 +214,14 @@ impl Steward {
                 let player = address_key(&row.email);
                 // Per player too: a player with many seats must not multiply the
                 // confirmation mails sent to addresses nobody has verified.
-                let player_key = format!("address|{player}");
-                if tx.rate_count(&player_key, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_PLAYER_PER_DAY {
-                    return Err(Refusal::TooMany {
-                        what: format!(
+                super::spend_daily(tx, &format!("address|{player}"), ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, now, || {
+                    (
+                        format!(
                             "the player of this seat asked for {ADDRESS_REQUESTS_PER_PLAYER_PER_DAY} aliases or changes of address in the last 24 hours, over all their games"
                         ),
-                        wait: "wait a day, or reply to the confirmation mails already sent".into(),
-                    }
-                    .into());
-                }
-                tx.rate_spend(&player_key, now)?;
+                        "wait a day, or reply to the confirmation mails already sent".into(),
+                    )
+                })?;
                 let id = tx.insert_address_request(kind, &g.row.id, s, &player, &address, now)?;
                 let (game_id, name) = (g.row.id.as_str(), g.seat_name(s));
                 let what = match kind {

@@ -228,14 +228,14 @@ impl Steward {
         let key = player.trim().to_lowercase();
         self.check_leave_signature(tx, &key, request, signed.as_ref().map(|(id, _)| id))?;
         let per_year = self.clock_settings.leave_days_per_year;
-        let rate_key = format!("leave|{key}");
-        if tx.rate_count(&rate_key, now - TimeDelta::days(1))? >= LEAVES_PER_DAY {
-            return Err(Refusal::TooMany {
-                what: format!("{player} declared {LEAVES_PER_DAY} leaves in the last 24 hours, the most a day allows (each one is mailed to every opponent)"),
-                wait: "declare further leave tomorrow, or one leave covering all the days you need".into(),
-            }
-            .into());
-        }
+        super::super::spend_daily(tx, &format!("leave|{key}"), LEAVES_PER_DAY, now, || {
+            (
+                format!(
+                    "{player} declared {LEAVES_PER_DAY} leaves in the last 24 hours, the most a day allows (each one is mailed to every opponent)"
+                ),
+                "declare further leave tomorrow, or one leave covering all the days you need".into(),
+            )
+        })?;
         // The days already taken in the years this leave falls in: the allowance
         // is counted per year, and the index reads no other year's leaves.
         let earlier = tx.leaves_ending_after(std::slice::from_ref(&key), new_year(request.from.year()))?;
@@ -244,7 +244,6 @@ impl Steward {
             LeaveError::TooFar { .. } | LeaveError::BadDate(_) => Refusal::BadRequest(format!("leave {request}: {e}")),
             e => Refusal::LeaveRefused(format!("leave {request} for {player} is refused: {e}")),
         })?;
-        tx.rate_spend(&rate_key, now)?;
         let (starts_at, ends_at) = request.interval(now);
         let mut row = LeaveRow {
             id: 0,
