@@ -317,7 +317,7 @@ pub const DRAW_OFFERS_PER_DAY: u32 = 3;
 /// when they are used up, refuses with [`Refusal::TooMany`] built from
 /// `refuse`'s (what was asked too often, when to ask again). A refusal rolls
 /// the spending back with the rest of the command.
-pub(crate) fn spend_daily(
+fn spend_daily(
     tx: &Tx<'_>,
     key: &str,
     per_day: u32,
