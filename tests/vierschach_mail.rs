@@ -191,6 +191,6 @@ fn a_vierschach_move_is_refused_by_mail_with_the_reason() {
     // A knight that cannot go there: the reason and its moves.
     let (_, line) = s.ingest(&reply(PLAYERS[0].1, &south, "far", "Re: x", "Sj1-j4"));
     assert_eq!(line, "refused: illegal_move");
-    let said = s.answers_to("sam@").into_iter().find(|a| a.contains("j4")).expect("the refusal");
+    let said = s.answers_to("sam@").into_iter().find(|a| a.contains("cannot move to j4")).expect("the refusal");
     assert!(said.contains("knight on j1 cannot move to j4") && said.contains("Nk3"), "{said}");
 }
