@@ -5,7 +5,7 @@ use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
-use super::queries::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
+use super::tx::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
 use crate::clock::{ClockSpec, SeatClock};
 use crate::ids::GameId;
 use crate::rules::Seat;

@@ -190,7 +190,7 @@ pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
     }
     if (1..2).contains(&version) {
         // Version 1 kept no hash chain: link the entries it has.
-        super::queries::rechain_all(&tx)?;
+        super::events::rechain_all(&tx)?;
     }
     tx.pragma_update(None, "user_version", LATEST)?;
     tx.commit()?;

@@ -21,14 +21,19 @@
 //! error instead. A closure that waits alone is committed alone, at once.
 
 mod clock;
+mod events;
 mod files;
+mod games;
+mod inbound;
 mod migrations;
+mod moves;
+mod outbox;
 mod picture_files;
 mod pictures;
-mod queries;
 mod rates;
 mod reader;
 mod senders;
+mod tx;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,18 +44,20 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
+pub use events::EventRow;
 #[cfg(test)]
 pub(crate) use files::temporary_for;
 pub(crate) use files::{is_leftover, write_renamed};
+pub use games::{GameRow, SeatRow, StoredOutcome};
+pub use inbound::{INBOUND_CAP, INBOUND_LABEL, InboundRow};
+pub use moves::{CommitmentRow, MoveRow, SettledMove, TurnRow};
+pub use outbox::{OUTBOX_LABEL, OutboxRow};
 pub use picture_files::PictureFiles;
 pub use pictures::{BoardPicture, PictureSource, StoredPicture};
-pub use queries::{
-    CommitmentRow, EventRow, GameRow, INBOUND_CAP, INBOUND_LABEL, InboundRow, MoveRow, OUTBOX_LABEL, OutboxRow,
-    SeatRow, SettledMove, StoredOutcome, TurnRow, Tx, time_text,
-};
 pub use rates::LONGEST_WINDOW;
 pub use reader::Reader;
 pub use senders::{AddressKind, AddressRequestRow};
+pub use tx::{Tx, time_text};
 
 /// How many prepared statements the store's connection keeps (more than the
 /// store has queries).

@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::params;
 
 use super::StoreError;
-use super::queries::{Tx, time_text};
+use super::tx::{Tx, time_text};
 pub use crate::render::source::PictureSource;
 
 /// A board picture a queued mail carries.

@@ -8,7 +8,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::params;
 
 use super::StoreError;
-use super::queries::{Tx, time_text};
+use super::tx::{Tx, time_text};
 
 /// The longest window a limit counts over: entries older than this are dropped.
 pub const LONGEST_WINDOW: TimeDelta = TimeDelta::days(2);

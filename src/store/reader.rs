@@ -12,7 +12,8 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::{SettledMove, StoreError, queries::seat_of};
+use super::tx::seat_of;
+use super::{SettledMove, StoreError};
 use crate::ids::GameId;
 
 /// Pages the reader keeps in memory (SQLite's unit: negative is KiB): it reads

@@ -11,7 +11,7 @@ use super::StoreError;
 /// [`Tx::sender_notices_since`]): a range of the Message-ID's index.
 pub(super) const SENDER_NOTICES_SINCE: &str = "SELECT COUNT(*) FROM outbox
      WHERE message_id >= ?4 AND message_id < ?5 AND game_id = ?1 AND message_id LIKE ?2 AND created_at >= ?3";
-use super::queries::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
+use super::tx::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
 use crate::ids::GameId;
 use crate::rules::Seat;
 
@@ -194,7 +194,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn sender_notices_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        let (from, to) = super::queries::game_mails(game);
+        let (from, to) = super::outbox::game_mails(game);
         Ok(self.0.prepare_cached(SENDER_NOTICES_SINCE)?.query_row(
             params![game.as_str(), format!("{game}.%.{}.sender-%", seat.index()), time_text(since), from, to],
             |r| r.get(0),
