@@ -164,7 +164,7 @@ struct InProcess {
     base: String,
     operator: String,
     stop: tokio::sync::oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    task: tokio::task::JoinHandle<Result<(), fairsteward::server::ServerError>>,
 }
 
 async fn start_steward(dir: &std::path::Path) -> InProcess {

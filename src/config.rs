@@ -8,8 +8,67 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
 use serde::Deserialize;
+
+/// Why the configuration cannot be used. Each message names the key (or the
+/// file) and what to write instead.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A value is out of range or missing.
+    #[error("{0}")]
+    Invalid(String),
+    /// The file cannot be read.
+    #[error("cannot read the configuration file {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not TOML, or has an unknown key or a value of the wrong kind.
+    #[error("in {}", path.display())]
+    Toml {
+        /// The file.
+        path: PathBuf,
+        /// What TOML says.
+        #[source]
+        source: toml::de::Error,
+    },
+    /// `schedule.sweep` does not parse.
+    #[error("schedule.sweep {given:?} is not a cron expression")]
+    Cron {
+        /// As written.
+        given: String,
+        /// Why.
+        #[source]
+        source: cron::error::Error,
+    },
+    /// The listen address does not parse.
+    #[error("listen address {given:?} is not an IP address and port, like 127.0.0.1:8080")]
+    Listen {
+        /// As written.
+        given: String,
+        /// Why.
+        #[source]
+        source: std::net::AddrParseError,
+    },
+    /// `mail.from` does not parse.
+    #[error("mail.from {given:?} is not a mail address")]
+    MailFrom {
+        /// As written.
+        given: String,
+        /// Why.
+        #[source]
+        source: lettre::address::AddressError,
+    },
+    /// `[mail.smtp]` is wrong.
+    #[error(transparent)]
+    Smtp(#[from] crate::mail::smtp::SmtpSetupError),
+    /// `[mail.imap]` is wrong.
+    #[error(transparent)]
+    Imap(#[from] crate::mail::imap::ImapError),
+}
 
 /// The file as written.
 #[derive(Debug, Default, Deserialize)]
@@ -56,27 +115,33 @@ impl Schedule {
     /// The default sweep: every five minutes.
     pub const DEFAULT_SWEEP: &'static str = "0 */5 * * * *";
 
-    fn from_raw(raw: RawSchedule) -> anyhow::Result<Schedule> {
+    fn from_raw(raw: RawSchedule) -> Result<Schedule, ConfigError> {
         let given = raw.sweep.unwrap_or_else(|| Schedule::DEFAULT_SWEEP.to_owned());
         let fields = given.split_whitespace().count();
         let sweep_text = match fields {
             5 => format!("0 {}", given.trim()),
             6 | 7 => given.trim().to_owned(),
-            _ => bail!(
-                "schedule.sweep {given:?} has {fields} fields; give a cron expression like \"*/5 * * * *\" (5 fields) or \"0 */5 * * * *\" (with seconds)"
-            ),
+            _ => {
+                return Err(ConfigError::Invalid(format!(
+                    "schedule.sweep {given:?} has {fields} fields; give a cron expression like \"*/5 * * * *\" (5 fields) or \"0 */5 * * * *\" (with seconds)"
+                )));
+            }
         };
         let sweep: cron::Schedule =
-            sweep_text.parse().with_context(|| format!("schedule.sweep {given:?} is not a cron expression"))?;
+            sweep_text.parse().map_err(|source| ConfigError::Cron { given: given.clone(), source })?;
         let mut reminders = raw.reminders_hours.unwrap_or_else(|| crate::clock::Settings::default().reminders_hours);
         if let Some(bad) = reminders.iter().find(|h| **h == 0 || **h > 24 * 60) {
-            bail!("schedule.reminders_hours: {bad} is not a number of hours from 1 to 1440");
+            return Err(ConfigError::Invalid(format!(
+                "schedule.reminders_hours: {bad} is not a number of hours from 1 to 1440"
+            )));
         }
         reminders.sort_unstable_by(|a, b| b.cmp(a));
         reminders.dedup();
         let leave = raw.leave_days_per_year.unwrap_or(crate::clock::Settings::default().leave_days_per_year);
         if leave > 366 {
-            bail!("schedule.leave_days_per_year: {leave} is more days than a year has");
+            return Err(ConfigError::Invalid(format!(
+                "schedule.leave_days_per_year: {leave} is more days than a year has"
+            )));
         }
         Ok(Schedule {
             sweep_text,
@@ -144,28 +209,28 @@ impl HttpLimits {
     /// The longest timeout accepted, in seconds (an hour).
     pub const LONGEST_TIMEOUT: u64 = 3600;
 
-    fn from_raw(raw: &RawHttp) -> anyhow::Result<HttpLimits> {
+    fn from_raw(raw: &RawHttp) -> Result<HttpLimits, ConfigError> {
         let d = HttpLimits::default();
         let max_connections = raw.max_connections.unwrap_or(d.max_connections);
         if !(1..=HttpLimits::MOST_CONNECTIONS).contains(&max_connections) {
-            bail!(
+            return Err(ConfigError::Invalid(format!(
                 "http.max_connections {max_connections} is out of range; give a number from 1 to {} (and raise LimitNOFILE in the unit above it)",
                 HttpLimits::MOST_CONNECTIONS
-            );
+            )));
         }
         let per_client = raw.max_connections_per_client.unwrap_or(d.max_connections_per_client.min(max_connections));
         if !(1..=max_connections).contains(&per_client) {
-            bail!(
+            return Err(ConfigError::Invalid(format!(
                 "http.max_connections_per_client {per_client} is out of range; give a number from 1 to http.max_connections ({max_connections})"
-            );
+            )));
         }
-        let seconds = |key: &str, given: Option<u64>, default: Duration| -> anyhow::Result<Duration> {
+        let seconds = |key: &str, given: Option<u64>, default: Duration| -> Result<Duration, ConfigError> {
             let s = given.unwrap_or(default.as_secs());
             if !(1..=HttpLimits::LONGEST_TIMEOUT).contains(&s) {
-                bail!(
+                return Err(ConfigError::Invalid(format!(
                     "http.{key} {s} is out of range; give a number of seconds from 1 to {}",
                     HttpLimits::LONGEST_TIMEOUT
-                );
+                )));
             }
             Ok(Duration::from_secs(s))
         };
@@ -265,12 +330,13 @@ impl Config {
     ///
     /// # Errors
     /// An unreadable file, unknown keys, or values that do not parse.
-    pub fn load(file: Option<&Path>, overrides: &Overrides) -> anyhow::Result<Config> {
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, ConfigError> {
         let raw = match file {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
-                toml::from_str::<RawConfig>(&text).with_context(|| format!("in {}", path.display()))?
+                    .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+                toml::from_str::<RawConfig>(&text)
+                    .map_err(|source| ConfigError::Toml { path: path.to_owned(), source })?
             }
             None => RawConfig::default(),
         };
@@ -281,24 +347,26 @@ impl Config {
     ///
     /// # Errors
     /// Values that do not parse.
-    pub fn from_raw(raw: RawConfig, overrides: &Overrides) -> anyhow::Result<Config> {
+    pub fn from_raw(raw: RawConfig, overrides: &Overrides) -> Result<Config, ConfigError> {
         let http_limits = HttpLimits::from_raw(&raw.http)?;
         let data_dir =
             overrides.data_dir.clone().or(raw.data_dir).unwrap_or_else(|| PathBuf::from(Config::DEFAULT_DATA_DIR));
         let listen_text =
             overrides.listen.clone().or(raw.http.listen).unwrap_or_else(|| Config::DEFAULT_LISTEN.to_owned());
-        let listen: SocketAddr = listen_text.parse().with_context(|| {
-            format!("listen address {listen_text:?} is not an IP address and port, like 127.0.0.1:8080")
-        })?;
+        let listen: SocketAddr =
+            listen_text.parse().map_err(|source| ConfigError::Listen { given: listen_text.clone(), source })?;
         let public_url = raw.http.public_url.unwrap_or_else(|| format!("http://{listen}"));
         if !public_url.starts_with("http://") && !public_url.starts_with("https://") {
-            bail!("http.public_url {public_url:?} must start with http:// or https://");
+            return Err(ConfigError::Invalid(format!(
+                "http.public_url {public_url:?} must start with http:// or https://"
+            )));
         }
         let token_file =
             raw.http.operator_token_file.unwrap_or_else(|| PathBuf::from(crate::protocol::OPERATOR_TOKEN_FILE));
         let operator_token_file = if token_file.is_absolute() { token_file } else { data_dir.join(token_file) };
         let from_text = raw.mail.from.unwrap_or_else(|| Config::DEFAULT_FROM.to_owned());
-        let mail_from = from_text.parse().with_context(|| format!("mail.from {from_text:?} is not a mail address"))?;
+        let mail_from =
+            from_text.parse().map_err(|source| ConfigError::MailFrom { given: from_text.clone(), source })?;
         let spool = raw.mail.spool.unwrap_or_else(|| PathBuf::from("spool"));
         let spool_dir = if spool.is_absolute() { spool } else { data_dir.join(spool) };
         let smtp = raw.mail.smtp.map(crate::mail::smtp::SmtpConfig::from_raw).transpose()?;
@@ -308,7 +376,7 @@ impl Config {
             Some(m) => {
                 let seconds = m.poll_seconds.unwrap_or(10);
                 if seconds == 0 {
-                    bail!("mail.maildir.poll_seconds must be at least 1");
+                    return Err(ConfigError::Invalid("mail.maildir.poll_seconds must be at least 1".into()));
                 }
                 let path = if m.path.is_absolute() { m.path } else { data_dir.join(m.path) };
                 Some(MaildirConfig { path, poll: std::time::Duration::from_secs(seconds) })
@@ -383,7 +451,11 @@ mod tests {
         assert!(err.to_string().contains("unknown field `starttls`"), "{err}");
         let raw: RawConfig = toml::from_str("[mail.smtp]\nport = 25\n").unwrap();
         let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
-        assert!(format!("{err:#}").contains("[mail.smtp] needs host"), "{err:#}");
+        assert!(
+            crate::mail::error_chain(&err).contains("[mail.smtp] needs host"),
+            "{}",
+            crate::mail::error_chain(&err)
+        );
     }
 
     #[test]
@@ -399,7 +471,11 @@ mod tests {
         assert!(err.to_string().contains("unknown field `folder`"), "{err}");
         let raw: RawConfig = toml::from_str("[mail.imap]\nhost = \"x\"\n").unwrap();
         let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
-        assert!(format!("{err:#}").contains("[mail.imap] needs username"), "{err:#}");
+        assert!(
+            crate::mail::error_chain(&err).contains("[mail.imap] needs username"),
+            "{}",
+            crate::mail::error_chain(&err)
+        );
     }
 
     #[test]
@@ -420,7 +496,7 @@ mod tests {
         {
             let raw: RawConfig = toml::from_str(&format!("[schedule]\n{bad}\n")).unwrap();
             let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
-            assert!(format!("{err:#}").contains("schedule."), "{bad}: {err:#}");
+            assert!(crate::mail::error_chain(&err).contains("schedule."), "{bad}: {}", crate::mail::error_chain(&err));
         }
         assert!(toml::from_str::<RawConfig>("[schedule]\nsweeep = \"x\"").is_err());
     }
@@ -450,7 +526,7 @@ mod tests {
             ("idle_timeout_seconds = 86400", "http.idle_timeout_seconds 86400"),
         ] {
             let raw: RawConfig = toml::from_str(&format!("[http]\n{bad}\n")).unwrap();
-            let err = format!("{:#}", Config::from_raw(raw, &Overrides::default()).unwrap_err());
+            let err = crate::mail::error_chain(&Config::from_raw(raw, &Overrides::default()).unwrap_err());
             assert!(err.contains(says) && err.contains("give a number"), "{bad}: {err}");
         }
     }
@@ -460,6 +536,6 @@ mod tests {
         assert!(toml::from_str::<RawConfig>("data_dri = \"x\"").is_err());
         let raw: RawConfig = toml::from_str("[http]\nlisten = \"localhost\"").unwrap();
         let err = Config::from_raw(raw, &Overrides::default()).unwrap_err();
-        assert!(format!("{err:#}").contains("not an IP address"), "{err:#}");
+        assert!(crate::mail::error_chain(&err).contains("not an IP address"), "{}", crate::mail::error_chain(&err));
     }
 }

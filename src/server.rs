@@ -4,9 +4,8 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, anyhow, bail};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 
@@ -18,6 +17,40 @@ use crate::protocol::{OperatorToken, SEALING_KEY_FILE, SIGNING_KEY_FILE, Steward
 use crate::steward::Steward;
 use crate::store::{Check, Store, StoreError};
 
+/// Why the daemon cannot start or serve. A refusal at start-up is one line
+/// naming the problem and the way out.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// A start-up check refused (the data directory, the database, a key, the
+    /// operator token); the message says what to do.
+    #[error("{0}")]
+    Refused(String),
+    /// The steward's keys cannot be loaded or created.
+    #[error("cannot load or create the steward's keys in {}", dir.display())]
+    Keys {
+        /// The data directory.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: crate::protocol::KeyError,
+    },
+    /// The data directory cannot be listed.
+    #[error("cannot read the data directory {}", dir.display())]
+    ReadDir {
+        /// The data directory.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The SMTP transport cannot be set up.
+    #[error(transparent)]
+    Smtp(#[from] crate::mail::smtp::SmtpSetupError),
+    /// The listener failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 /// The file the steward writes beside a database it created, so that a later
 /// start can tell "a new store" from "a store that was lost".
 pub const STORE_MARKER_FILE: &str = "store-created";
@@ -27,7 +60,7 @@ pub const STORE_MARKER_FILE: &str = "store-created";
 ///
 /// # Errors
 /// As [`open_checked`].
-pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
+pub fn open(config: &Config, outbox: Arc<Notify>) -> Result<Steward, ServerError> {
     open_checked(config, outbox, Check::Quick)
 }
 
@@ -39,25 +72,31 @@ pub fn open(config: &Config, outbox: Arc<Notify>) -> anyhow::Result<Steward> {
 ///
 /// # Errors
 /// Any of the above, or the database or keys cannot be opened.
-pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyhow::Result<Steward> {
+pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Result<Steward, ServerError> {
     let dir = &config.data_dir;
     if dir.exists() && !dir.is_dir() {
-        bail!("the data directory {} is not a directory; name a directory with --data-dir or data_dir", dir.display());
+        return Err(ServerError::Refused(format!(
+            "the data directory {} is not a directory; name a directory with --data-dir or data_dir",
+            dir.display()
+        )));
     }
     protect_data_dir(config)?;
     let path = config.database();
     let new_store = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
     if new_store && let Some(evidence) = earlier_store(config) {
-        bail!(
+        return Err(ServerError::Refused(format!(
             "the database {} is missing or empty, but the data directory shows a store existed ({evidence}); restore the database from a backup (README, \"Backup and restore\"), or move the data directory away to start a new store",
             path.display()
-        );
+        )));
     }
     let store = Store::open_checked(&path, check).map_err(|e| match e {
-        StoreError::Damaged { .. } | StoreError::ReadOnly { .. } | StoreError::TooNew { .. } => anyhow!("{e}"),
-        other => {
-            anyhow!("cannot open the database {} ({other}); restore it from a backup if it is damaged", path.display())
+        StoreError::Damaged { .. } | StoreError::ReadOnly { .. } | StoreError::TooNew { .. } => {
+            ServerError::Refused(format!("{e}"))
         }
+        other => ServerError::Refused(format!(
+            "cannot open the database {} ({other}); restore it from a backup if it is damaged",
+            path.display()
+        )),
     })?;
     let marker = dir.join(STORE_MARKER_FILE);
     if !marker.exists() {
@@ -65,22 +104,21 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyho
         let text = format!("a fairsteward store was created here ({})\n", path.display());
         match crate::protocol::keys::write_secret(&marker, text.as_bytes()) {
             Ok(()) | Err(crate::protocol::KeyError::Exists { .. }) => {}
-            Err(e) => bail!("cannot write {} ({e})", marker.display()),
+            Err(e) => return Err(ServerError::Refused(format!("cannot write {} ({e})", marker.display()))),
         }
     }
     let games = store
         .transaction_blocking(|tx| tx.games().map(|g| g.len()))
-        .map_err(|e: StoreError| anyhow!("cannot read the database {} ({e})", path.display()))?;
+        .map_err(|e: StoreError| ServerError::Refused(format!("cannot read the database {} ({e})", path.display())))?;
     if games > 0
         && let Some(missing) = StewardKeys::missing_files(dir).first()
     {
-        bail!(
+        return Err(ServerError::Refused(format!(
             "the steward key {} is missing, but the store holds {games} games whose players trust the steward's fingerprint; restore the key file from a backup of the data directory (a new key would break every game's chain of trust; to change keys on purpose, restore it and run `fairsteward keys rotate`)",
             missing.display()
-        );
+        )));
     }
-    let keys = StewardKeys::load_or_create(dir)
-        .with_context(|| format!("cannot load or create the steward's keys in {}", dir.display()))?;
+    let keys = StewardKeys::load_or_create(dir).map_err(|source| ServerError::Keys { dir: dir.clone(), source })?;
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
         .with_clock(config.clock.clone(), config.schedule.clock.clone()))
@@ -89,7 +127,7 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> anyho
 /// Refuses a data directory this process cannot create a file in (a read-only
 /// mount, wrong owner): SQLite would open the store read-only, and every move
 /// would fail.
-fn check_writable(dir: &Path) -> anyhow::Result<()> {
+fn check_writable(dir: &Path) -> Result<(), ServerError> {
     let probe = dir.join(format!(".write-check-{}", std::process::id()));
     let written = std::fs::OpenOptions::new()
         .write(true)
@@ -99,10 +137,10 @@ fn check_writable(dir: &Path) -> anyhow::Result<()> {
         .and_then(|mut f| std::io::Write::write_all(&mut f, b"ok").and_then(|()| f.sync_all()));
     let _ = std::fs::remove_file(&probe);
     written.map_err(|e| {
-        anyhow!(
+        ServerError::Refused(format!(
             "the data directory {} is not writable ({e}); give the user running fairsteward write access to it (and mount it read-write), or choose another with --data-dir",
             dir.display()
-        )
+        ))
     })
 }
 
@@ -127,11 +165,11 @@ fn earlier_store(config: &Config) -> Option<String> {
 ///
 /// # Errors
 /// The file cannot be read or written, or holds no token.
-pub fn operator_token(config: &Config) -> anyhow::Result<OperatorToken> {
+pub fn operator_token(config: &Config) -> Result<OperatorToken, ServerError> {
     OperatorToken::load_or_create(&config.operator_token_file).map_err(|e| {
-        anyhow!(
+        ServerError::Refused(format!(
             "cannot load or create the operator token ({e}); fix or remove that file, or name another with [http] operator_token_file"
-        )
+        ))
     })
 }
 
@@ -142,7 +180,7 @@ pub fn operator_token(config: &Config) -> anyhow::Result<OperatorToken> {
 ///
 /// # Errors
 /// The directory cannot be created or written, or its mode set.
-fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
+fn protect_data_dir(config: &Config) -> Result<(), ServerError> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = &config.data_dir;
     std::fs::DirBuilder::new()
@@ -150,22 +188,21 @@ fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
         .mode(0o700)
         .create(dir)
         .map_err(|e| {
-            anyhow!(
+            ServerError::Refused(format!(
                 "cannot create the data directory {} ({e}); create it for the user running fairsteward, or choose another with --data-dir",
                 dir.display()
-            )
+            ))
         })?;
     // Writable first: that is the problem to name when another user owns it.
     check_writable(dir)?;
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read the data directory {}", dir.display()))?;
+    let entries = std::fs::read_dir(dir).map_err(|source| ServerError::ReadDir { dir: dir.clone(), source })?;
     let files = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file());
     for path in [dir.clone(), config.spool_dir.clone()].into_iter().chain(files) {
         crate::store::make_private(&path).map_err(|e| {
-            anyhow!(
+            ServerError::Refused(format!(
                 "cannot make {} readable by its owner only ({e}); run fairsteward as the user that owns the data directory, or chmod go-rwx it yourself",
                 path.display()
-            )
+            ))
         })?;
     }
     Ok(())
@@ -176,7 +213,7 @@ fn protect_data_dir(config: &Config) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// The SMTP transport cannot be set up (say, an unreadable `ca_file`).
-pub fn sink(config: &Config) -> anyhow::Result<Sink> {
+pub fn sink(config: &Config) -> Result<Sink, ServerError> {
     Ok(match &config.smtp {
         Some(smtp) => Sink::Smtp(SmtpSink::new(smtp, &config.mail_from)?),
         None => {
@@ -204,7 +241,7 @@ pub async fn serve(
     config: Config,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
+) -> Result<(), ServerError> {
     let wake = Arc::new(Notify::new());
     let steward = open_checked(&config, wake.clone(), Check::Full)?;
     let operator = Arc::new(operator_token(&config)?);

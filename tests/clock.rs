@@ -53,7 +53,7 @@ fn secs(n: i64) -> TimeDelta {
 struct Running {
     base: String,
     stop: oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    task: tokio::task::JoinHandle<Result<(), fairsteward::server::ServerError>>,
 }
 
 struct Lab {

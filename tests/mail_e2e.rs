@@ -136,7 +136,7 @@ struct Steward {
     /// The operator token, which creating a game needs.
     operator: String,
     stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    task: Option<tokio::task::JoinHandle<Result<(), fairsteward::server::ServerError>>>,
     _dir: tempfile::TempDir,
 }
 

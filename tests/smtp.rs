@@ -246,7 +246,7 @@ struct Steward {
     client: reqwest::Client,
     config: Config,
     stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    task: Option<tokio::task::JoinHandle<Result<(), fairsteward::server::ServerError>>>,
     _dir: tempfile::TempDir,
 }
 

@@ -241,7 +241,7 @@ where
         .map_err(Failure::Internal)?;
     runtime.block_on(async {
         // Nobody listens to this outbox signal: the next `serve` sends what is queued.
-        let steward = crate::server::open(config, Arc::new(Notify::new())).map_err(Failure::Internal)?;
+        let steward = crate::server::open(config, Arc::new(Notify::new())).map_err(|e| Failure::Internal(e.into()))?;
         f(steward).await
     })
 }

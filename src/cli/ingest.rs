@@ -59,7 +59,7 @@ pub fn exit_status(args: &IngestArgs) -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        let steward = crate::server::open(&config, Arc::new(Notify::new())).map_err(Failed::Retry)?;
+        let steward = crate::server::open(&config, Arc::new(Notify::new())).map_err(|e| Failed::Retry(e.into()))?;
         let handled = match handle(&steward, &raw, Utc::now()).await {
             Ok(handled) => handled,
             Err(e) if e.is_transient() => return Err(Failed::Retry(e.into())),

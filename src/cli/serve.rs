@@ -21,7 +21,7 @@ pub struct ConfigArgs {
 impl ConfigArgs {
     /// The configuration in force, with `listen` from the command line if given.
     pub fn load(&self, listen: Option<String>) -> anyhow::Result<Config> {
-        Config::load(self.config.as_deref(), &Overrides { data_dir: self.data_dir.clone(), listen })
+        Ok(Config::load(self.config.as_deref(), &Overrides { data_dir: self.data_dir.clone(), listen })?)
     }
 }
 
@@ -43,6 +43,6 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .with_context(|| format!("cannot listen on {}", config.listen))?;
-        crate::server::serve(config, listener, crate::server::signal()).await
+        Ok(crate::server::serve(config, listener, crate::server::signal()).await?)
     })
 }

@@ -32,7 +32,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
 use async_imap::types::{Flag, Mailbox};
 use async_imap::{Client, Session};
 use chrono::Utc;
@@ -42,9 +41,37 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
+use super::MAX_MAIL_BYTES;
 use super::door::{Batch, Handled};
-use crate::cli::ingest::MAX_MAIL_BYTES;
 use crate::steward::Steward;
+
+/// Why the IMAP door cannot be configured, connect, or finish a sweep.
+#[derive(Debug, thiserror::Error)]
+pub enum ImapError {
+    /// `[mail.imap]` lacks a key or has a wrong one; the message names the key
+    /// and what to write instead.
+    #[error("{0}")]
+    Config(String),
+    /// The server or the connection failed in a way the message says (a
+    /// timeout, a closed connection).
+    #[error("{0}")]
+    Failed(String),
+    /// A step failed: what was being done, and why.
+    #[error("{what}")]
+    Step {
+        /// The step (`cannot connect to host:993`, `UID FETCH`, …).
+        what: String,
+        /// Why it failed.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl ImapError {
+    fn step(what: impl Into<String>, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> ImapError {
+        ImapError::Step { what: what.into(), source: source.into() }
+    }
+}
 
 /// The keyword set on every message the door has handled.
 pub const DONE_KEYWORD: &str = "$FairstewardDone";
@@ -185,45 +212,50 @@ impl ImapConfig {
     /// A missing host, username or password, a password that would travel in
     /// clear to another machine, a zero port, poll or timeout. The messages name
     /// the key.
-    pub fn from_raw(raw: RawImap) -> anyhow::Result<ImapConfig> {
+    pub fn from_raw(raw: RawImap) -> Result<ImapConfig, ImapError> {
         let Some(host) = raw.host.map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()) else {
-            bail!(
-                "[mail.imap] needs host, the IMAP server's name or address, e.g. host = \"imap.example.org\" (remove [mail.imap] to read no mailbox)"
-            );
+            return Err(ImapError::Config("[mail.imap] needs host, the IMAP server's name or address, e.g. host = \"imap.example.org\" (remove [mail.imap] to read no mailbox)".into()));
         };
         if host.contains([':', '/', ' ']) && host.parse::<IpAddr>().is_err() {
-            bail!("mail.imap.host {host:?} must be a bare name or IP address; put the port in mail.imap.port");
+            return Err(ImapError::Config(format!(
+                "mail.imap.host {host:?} must be a bare name or IP address; put the port in mail.imap.port"
+            )));
         }
         let tls = raw.tls.unwrap_or(ImapTls::Starttls);
         let port = raw.port.unwrap_or_else(|| tls.default_port());
         if port == 0 {
-            bail!("mail.imap.port must be between 1 and 65535");
+            return Err(ImapError::Config("mail.imap.port must be between 1 and 65535".into()));
         }
         let Some(username) = raw.username.filter(|u| !u.is_empty()) else {
-            bail!("[mail.imap] needs username, the login of the mailbox the steward's mail is delivered to");
+            return Err(ImapError::Config(
+                "[mail.imap] needs username, the login of the mailbox the steward's mail is delivered to".into(),
+            ));
         };
         let Some(password) = raw.password else {
-            bail!("[mail.imap] needs password, the password of mail.imap.username");
+            return Err(ImapError::Config("[mail.imap] needs password, the password of mail.imap.username".into()));
         };
         if tls == ImapTls::None && !is_loopback(&host) {
-            bail!(
+            return Err(ImapError::Config(format!(
                 "mail.imap: tls = \"none\" would send the password to {host} in clear; use tls = \"starttls\" (port 143) or tls = \"tls\" (port 993)"
-            );
+            )));
         }
         if raw.ca_file.is_some() && tls == ImapTls::None {
-            bail!("mail.imap.ca_file is set but tls = \"none\"; use tls = \"starttls\" or \"tls\", or drop ca_file");
+            return Err(ImapError::Config(
+                "mail.imap.ca_file is set but tls = \"none\"; use tls = \"starttls\" or \"tls\", or drop ca_file"
+                    .into(),
+            ));
         }
         let mailbox = raw.mailbox.unwrap_or_else(|| "INBOX".to_owned());
         if mailbox.trim().is_empty() {
-            bail!("mail.imap.mailbox must name a mailbox, e.g. \"INBOX\"");
+            return Err(ImapError::Config("mail.imap.mailbox must name a mailbox, e.g. \"INBOX\"".into()));
         }
         let poll = match raw.poll_seconds {
-            Some(0) => bail!("mail.imap.poll_seconds must be at least 1"),
+            Some(0) => return Err(ImapError::Config("mail.imap.poll_seconds must be at least 1".into())),
             Some(s) => Duration::from_secs(s),
             None => Duration::from_secs(30),
         };
         let timeout = match raw.timeout_seconds {
-            Some(0) => bail!("mail.imap.timeout_seconds must be at least 1"),
+            Some(0) => return Err(ImapError::Config("mail.imap.timeout_seconds must be at least 1".into())),
             Some(s) => Duration::from_secs(s),
             None => Duration::from_secs(60),
         };
@@ -271,7 +303,7 @@ pub async fn run(steward: Steward, config: ImapConfig, mut shutdown: watch::Rece
     let tls = match tls_connector(&config) {
         Ok(t) => t,
         Err(e) => {
-            tracing::error!(imap = %config.describe(), error = %format!("{e:#}"), "the IMAP door cannot set up TLS; it does not run");
+            tracing::error!(imap = %config.describe(), error = %super::error_chain(&e), "the IMAP door cannot set up TLS; it does not run");
             return;
         }
     };
@@ -284,7 +316,7 @@ pub async fn run(steward: Steward, config: ImapConfig, mut shutdown: watch::Rece
             Ok(()) => return,
             Err(e) => tracing::warn!(
                 imap = %config.describe(),
-                error = %format!("{e:#}"),
+                error = %super::error_chain(&e),
                 retry_in = ?backoff,
                 "IMAP door: connection failed or lost; reconnecting"
             ),
@@ -304,7 +336,7 @@ async fn connected(
     tls: Option<&tokio_rustls::TlsConnector>,
     shutdown: &mut watch::Receiver<bool>,
     backoff: &mut Duration,
-) -> anyhow::Result<()> {
+) -> Result<(), ImapError> {
     let mut session = connect(config, tls).await?;
     let capabilities = within(config, "CAPABILITY", session.capabilities()).await?;
     let can_idle = capabilities.has_str("IDLE");
@@ -335,7 +367,7 @@ async fn connected(
             {
                 let (wait, _interrupt) = idle.wait_with_timeout(IDLE_REISSUE);
                 tokio::select! {
-                    r = wait => { r.context("IDLE")?; }
+                    r = wait => { r.map_err(|e| ImapError::step("IDLE", e))?; }
                     () = tokio::time::sleep(IDLE_REISSUE) => {}
                     _ = shutdown.changed() => {}
                 }
@@ -359,12 +391,12 @@ fn takes_keywords(mailbox: &Mailbox) -> bool {
 }
 
 /// Connects, reads the greeting, upgrades to TLS as configured and logs in.
-async fn connect(config: &ImapConfig, tls: Option<&tokio_rustls::TlsConnector>) -> anyhow::Result<Session<Conn>> {
+async fn connect(config: &ImapConfig, tls: Option<&tokio_rustls::TlsConnector>) -> Result<Session<Conn>, ImapError> {
     let addr = (config.host.as_str(), config.port);
     let tcp = tokio::time::timeout(config.timeout, TcpStream::connect(addr))
         .await
-        .map_err(|_| anyhow::anyhow!("connecting to {}:{} timed out", config.host, config.port))?
-        .with_context(|| format!("cannot connect to {}:{}", config.host, config.port))?;
+        .map_err(|_| ImapError::Failed(format!("connecting to {}:{} timed out", config.host, config.port)))?
+        .map_err(|e| ImapError::step(format!("cannot connect to {}:{}", config.host, config.port), e))?;
     let client: Client<Conn> = match (config.tls, tls) {
         (ImapTls::None, _) => {
             let mut client = Client::new(Box::new(tcp) as Conn);
@@ -384,26 +416,31 @@ async fn connect(config: &ImapConfig, tls: Option<&tokio_rustls::TlsConnector>) 
             let stream = handshake(config, tls, plain.into_inner()).await?;
             Client::new(Box::new(stream) as Conn)
         }
-        (_, None) => bail!("no TLS set up for tls = {:?}", config.tls.name()),
+        (_, None) => return Err(ImapError::Failed(format!("no TLS set up for tls = {:?}", config.tls.name()))),
     };
     let login = tokio::time::timeout(config.timeout, client.login(&config.username, &config.password))
         .await
-        .map_err(|_| anyhow::anyhow!("LOGIN timed out"))?;
+        .map_err(|_| ImapError::Failed("LOGIN timed out".into()))?;
     // async-imap hands the client back with a login error.
-    login.map_err(|(e, _client)| e).with_context(|| format!("IMAP login as {:?} refused", config.username))
+    login
+        .map_err(|(e, _client)| e)
+        .map_err(|e| ImapError::step(format!("IMAP login as {:?} refused", config.username), e))
 }
 
 async fn greeting<T: AsyncRead + AsyncWrite + Unpin + Send + fmt::Debug>(
     config: &ImapConfig,
     client: &mut Client<T>,
-) -> anyhow::Result<()> {
+) -> Result<(), ImapError> {
     // async-imap hands the server greeting back separately: read it before anything else.
     let greeting = tokio::time::timeout(config.timeout, client.read_response())
         .await
-        .map_err(|_| anyhow::anyhow!("no IMAP greeting from {}:{}", config.host, config.port))?
-        .context("reading the IMAP greeting")?;
+        .map_err(|_| ImapError::Failed(format!("no IMAP greeting from {}:{}", config.host, config.port)))?
+        .map_err(|e| ImapError::step("reading the IMAP greeting", e))?;
     if greeting.is_none() {
-        bail!("{}:{} closed the connection before greeting", config.host, config.port);
+        return Err(ImapError::Failed(format!(
+            "{}:{} closed the connection before greeting",
+            config.host, config.port
+        )));
     }
     Ok(())
 }
@@ -412,17 +449,17 @@ async fn handshake(
     config: &ImapConfig,
     tls: &tokio_rustls::TlsConnector,
     tcp: TcpStream,
-) -> anyhow::Result<tokio_rustls::client::TlsStream<TcpStream>> {
+) -> Result<tokio_rustls::client::TlsStream<TcpStream>, ImapError> {
     let name = rustls::pki_types::ServerName::try_from(config.host.clone())
-        .with_context(|| format!("mail.imap.host {:?} is no server name for TLS", config.host))?;
+        .map_err(|e| ImapError::step(format!("mail.imap.host {:?} is no server name for TLS", config.host), e))?;
     tokio::time::timeout(config.timeout, tls.connect(name, tcp))
         .await
-        .map_err(|_| anyhow::anyhow!("the TLS handshake with {}:{} timed out", config.host, config.port))?
-        .with_context(|| format!("TLS with {}:{} failed", config.host, config.port))
+        .map_err(|_| ImapError::Failed(format!("the TLS handshake with {}:{} timed out", config.host, config.port)))?
+        .map_err(|e| ImapError::step(format!("TLS with {}:{} failed", config.host, config.port), e))
 }
 
 /// The TLS connector for `config` (`None` for `tls = "none"`).
-fn tls_connector(config: &ImapConfig) -> anyhow::Result<Option<tokio_rustls::TlsConnector>> {
+fn tls_connector(config: &ImapConfig) -> Result<Option<tokio_rustls::TlsConnector>, ImapError> {
     if config.tls == ImapTls::None {
         return Ok(None);
     }
@@ -431,33 +468,36 @@ fn tls_connector(config: &ImapConfig) -> anyhow::Result<Option<tokio_rustls::Tls
         Some(path) => {
             use rustls::pki_types::pem::PemObject;
             let certs: Vec<_> = rustls::pki_types::CertificateDer::pem_file_iter(path)
-                .with_context(|| format!("cannot read mail.imap.ca_file {}", path.display()))?
+                .map_err(|e| ImapError::step(format!("cannot read mail.imap.ca_file {}", path.display()), e))?
                 .collect::<Result<_, _>>()
-                .with_context(|| format!("mail.imap.ca_file {} is not PEM", path.display()))?;
+                .map_err(|e| ImapError::step(format!("mail.imap.ca_file {} is not PEM", path.display()), e))?;
             let (added, _) = roots.add_parsable_certificates(certs);
             if added == 0 {
-                bail!("mail.imap.ca_file {} holds no usable certificate", path.display());
+                return Err(ImapError::Failed(format!(
+                    "mail.imap.ca_file {} holds no usable certificate",
+                    path.display()
+                )));
             }
         }
         None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
     }
     let tls = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
         .with_safe_default_protocol_versions()
-        .context("cannot set up TLS for [mail.imap]")?
+        .map_err(|e| ImapError::step("cannot set up TLS for [mail.imap]", e))?
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(Some(tokio_rustls::TlsConnector::from(Arc::new(tls))))
 }
 
 /// Runs `fut` (an IMAP command) with the configured timeout.
-async fn within<T, E>(config: &ImapConfig, what: &str, fut: impl Future<Output = Result<T, E>>) -> anyhow::Result<T>
+async fn within<T, E>(config: &ImapConfig, what: &str, fut: impl Future<Output = Result<T, E>>) -> Result<T, ImapError>
 where
     E: std::error::Error + Send + Sync + 'static,
 {
     tokio::time::timeout(config.timeout, fut)
         .await
-        .map_err(|_| anyhow::anyhow!("{what} timed out after {:?}", config.timeout))?
-        .with_context(|| what.to_owned())
+        .map_err(|_| ImapError::Failed(format!("{what} timed out after {:?}", config.timeout)))?
+        .map_err(|e| ImapError::step(what, e))
 }
 
 /// One pass over the mailbox: every unmarked message is handled and marked.
@@ -469,7 +509,7 @@ async fn sweep_session(
     session: &mut Session<Conn>,
     keywords: bool,
     failures: &mut HashMap<u32, u32>,
-) -> anyhow::Result<Swept> {
+) -> Result<Swept, ImapError> {
     let unhandled = if keywords { format!("UNKEYWORD {DONE_KEYWORD}") } else { "UNSEEN".to_owned() };
     let mark =
         if keywords { format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})") } else { "+FLAGS.SILENT (\\Seen)".to_owned() };
@@ -549,7 +589,7 @@ async fn sweep_session(
         match store_set(config, session, &set, &mark).await {
             Ok(()) => swept.handled.extend(stored),
             Err(e) => {
-                tracing::warn!(uids = %set, error = %format!("{e:#}"), "IMAP door: marking handled messages failed; they are looked at again later");
+                tracing::warn!(uids = %set, error = %super::error_chain(&e), "IMAP door: marking handled messages failed; they are looked at again later");
                 swept.retry += stored.len();
             }
         }
@@ -557,12 +597,12 @@ async fn sweep_session(
     Ok(swept)
 }
 
-async fn store(config: &ImapConfig, session: &mut Session<Conn>, uid: u32, flags: &str) -> anyhow::Result<()> {
+async fn store(config: &ImapConfig, session: &mut Session<Conn>, uid: u32, flags: &str) -> Result<(), ImapError> {
     store_set(config, session, &uid.to_string(), flags).await
 }
 
 /// Sets `flags` on the messages of `uids`, an IMAP UID set (`4,7,9`).
-async fn store_set(config: &ImapConfig, session: &mut Session<Conn>, uids: &str, flags: &str) -> anyhow::Result<()> {
+async fn store_set(config: &ImapConfig, session: &mut Session<Conn>, uids: &str, flags: &str) -> Result<(), ImapError> {
     within(config, "UID STORE", async { session.uid_store(uids, flags).await?.try_collect::<Vec<_>>().await }).await?;
     Ok(())
 }
@@ -572,7 +612,7 @@ async fn store_set(config: &ImapConfig, session: &mut Session<Conn>, uids: &str,
 ///
 /// # Errors
 /// The server cannot be reached, refuses the login or the mailbox, or a command fails.
-pub async fn sweep_once(steward: &Steward, config: &ImapConfig) -> anyhow::Result<Swept> {
+pub async fn sweep_once(steward: &Steward, config: &ImapConfig) -> Result<Swept, ImapError> {
     let tls = tls_connector(config)?;
     let mut session = connect(config, tls.as_ref()).await?;
     let mailbox = within(config, "SELECT", session.select(&config.mailbox)).await?;
@@ -585,8 +625,10 @@ pub async fn sweep_once(steward: &Steward, config: &ImapConfig) -> anyhow::Resul
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> anyhow::Result<ImapConfig> {
-        ImapConfig::from_raw(toml::from_str::<RawImap>(text)?)
+    /// The configuration, or the error's text with its causes.
+    fn parse(text: &str) -> Result<ImapConfig, String> {
+        let raw = toml::from_str::<RawImap>(text).map_err(|e| e.to_string())?;
+        ImapConfig::from_raw(raw).map_err(|e| crate::mail::error_chain(&e))
     }
 
     #[test]

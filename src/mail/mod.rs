@@ -14,6 +14,23 @@
 /// refused unread.
 pub const MAX_MAIL_BYTES: usize = 10 * 1024 * 1024;
 
+/// An error with its causes on one line, `outer: inner: innermost` (a cause
+/// whose text the line holds already is left out), for log lines and the
+/// command line.
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = s.source();
+    }
+    text
+}
+
 pub mod door;
 pub mod imap;
 pub mod inbound;

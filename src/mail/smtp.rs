@@ -17,7 +17,6 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
 use lettre::address::Envelope;
 use lettre::message::Mailbox;
 use lettre::transport::smtp::PoolConfig;
@@ -25,6 +24,38 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use serde::Deserialize;
+
+use super::error_chain;
+
+/// Why `[mail.smtp]` or the transport for it cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SmtpSetupError {
+    /// `[mail.smtp]` lacks a key or has a wrong one; the message names the key
+    /// and what to write instead.
+    #[error("{0}")]
+    Config(String),
+    /// `ca_file` cannot be read.
+    #[error("cannot read mail.smtp.ca_file {}", path.display())]
+    CaFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `ca_file` holds no certificate.
+    #[error("mail.smtp.ca_file {} holds no PEM certificate", path.display())]
+    NotPem {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: lettre::transport::smtp::Error,
+    },
+    /// rustls refused the TLS parameters.
+    #[error("cannot set up TLS for [mail.smtp]")]
+    Tls(#[source] lettre::transport::smtp::Error),
+}
 
 /// How the connection to the SMTP server is protected (`[mail.smtp] tls`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -134,36 +165,47 @@ impl SmtpConfig {
     /// A missing host, a username without a password (or the other way round),
     /// credentials over a plain connection to another machine, a zero port or
     /// timeout. The messages name the key and what to write instead.
-    pub fn from_raw(raw: RawSmtp) -> anyhow::Result<SmtpConfig> {
+    pub fn from_raw(raw: RawSmtp) -> Result<SmtpConfig, SmtpSetupError> {
         let Some(host) = raw.host.map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()) else {
-            bail!(
-                "[mail.smtp] needs host, the SMTP server's name or address, e.g. host = \"smtp.example.org\" (remove [mail.smtp] to write mails to the spool instead)"
-            );
+            return Err(SmtpSetupError::Config("[mail.smtp] needs host, the SMTP server's name or address, e.g. host = \"smtp.example.org\" (remove [mail.smtp] to write mails to the spool instead)".into()));
         };
         if host.contains([':', '/', ' ']) && host.parse::<IpAddr>().is_err() {
-            bail!("mail.smtp.host {host:?} must be a bare name or IP address; put the port in mail.smtp.port");
+            return Err(SmtpSetupError::Config(format!(
+                "mail.smtp.host {host:?} must be a bare name or IP address; put the port in mail.smtp.port"
+            )));
         }
         let tls = raw.tls.unwrap_or(TlsMode::Starttls);
         let port = raw.port.unwrap_or_else(|| tls.default_port());
         if port == 0 {
-            bail!("mail.smtp.port must be between 1 and 65535");
+            return Err(SmtpSetupError::Config("mail.smtp.port must be between 1 and 65535".into()));
         }
         let credentials = match (raw.username, raw.password) {
             (None, None) => None,
             (Some(u), Some(p)) => Some((u, p)),
-            (Some(_), None) => bail!("mail.smtp.username is set but mail.smtp.password is not; give both, or neither"),
-            (None, Some(_)) => bail!("mail.smtp.password is set but mail.smtp.username is not; give both, or neither"),
+            (Some(_), None) => {
+                return Err(SmtpSetupError::Config(
+                    "mail.smtp.username is set but mail.smtp.password is not; give both, or neither".into(),
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(SmtpSetupError::Config(
+                    "mail.smtp.password is set but mail.smtp.username is not; give both, or neither".into(),
+                ));
+            }
         };
         if credentials.is_some() && tls == TlsMode::None && !is_loopback(&host) {
-            bail!(
+            return Err(SmtpSetupError::Config(format!(
                 "mail.smtp: tls = \"none\" would send the password to {host} in clear; use tls = \"starttls\" (port 587) or tls = \"tls\" (port 465)"
-            );
+            )));
         }
         if raw.ca_file.is_some() && tls == TlsMode::None {
-            bail!("mail.smtp.ca_file is set but tls = \"none\"; use tls = \"starttls\" or \"tls\", or drop ca_file");
+            return Err(SmtpSetupError::Config(
+                "mail.smtp.ca_file is set but tls = \"none\"; use tls = \"starttls\" or \"tls\", or drop ca_file"
+                    .into(),
+            ));
         }
         let timeout = match raw.timeout_seconds {
-            Some(0) => bail!("mail.smtp.timeout_seconds must be at least 1"),
+            Some(0) => return Err(SmtpSetupError::Config("mail.smtp.timeout_seconds must be at least 1".into())),
             Some(s) => Duration::from_secs(s),
             None => SmtpConfig::DEFAULT_TIMEOUT,
         };
@@ -223,7 +265,7 @@ impl SmtpSink {
     ///
     /// # Errors
     /// An unreadable or invalid `ca_file`, or TLS parameters rustls refuses.
-    pub fn new(config: &SmtpConfig, sender: &Mailbox) -> anyhow::Result<SmtpSink> {
+    pub fn new(config: &SmtpConfig, sender: &Mailbox) -> Result<SmtpSink, SmtpSetupError> {
         let tls = match config.tls {
             TlsMode::None => Tls::None,
             TlsMode::Starttls => Tls::Required(tls_parameters(config)?),
@@ -276,38 +318,25 @@ impl SmtpSink {
     }
 }
 
-fn tls_parameters(config: &SmtpConfig) -> anyhow::Result<TlsParameters> {
+fn tls_parameters(config: &SmtpConfig) -> Result<TlsParameters, SmtpSetupError> {
     let mut builder = TlsParameters::builder(config.host.clone());
     if let Some(path) = &config.ca_file {
-        let pem = std::fs::read(path).with_context(|| format!("cannot read mail.smtp.ca_file {}", path.display()))?;
-        let cert = Certificate::from_pem(&pem)
-            .with_context(|| format!("mail.smtp.ca_file {} holds no PEM certificate", path.display()))?;
+        let pem = std::fs::read(path).map_err(|source| SmtpSetupError::CaFile { path: path.clone(), source })?;
+        let cert =
+            Certificate::from_pem(&pem).map_err(|source| SmtpSetupError::NotPem { path: path.clone(), source })?;
         builder = builder.add_root_certificate(cert);
     }
-    builder.build_rustls().context("cannot set up TLS for [mail.smtp]")
-}
-
-/// An error with its causes, `outer: inner: innermost`.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let more = s.to_string();
-        if !text.contains(&more) {
-            text.push_str(": ");
-            text.push_str(&more);
-        }
-        source = s.source();
-    }
-    text
+    builder.build_rustls().map_err(SmtpSetupError::Tls)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> anyhow::Result<SmtpConfig> {
-        SmtpConfig::from_raw(toml::from_str::<RawSmtp>(text)?)
+    /// The configuration, or the error's text with its causes.
+    fn parse(text: &str) -> Result<SmtpConfig, String> {
+        let raw = toml::from_str::<RawSmtp>(text).map_err(|e| e.to_string())?;
+        SmtpConfig::from_raw(raw).map_err(|e| error_chain(&e))
     }
 
     #[test]
@@ -347,7 +376,7 @@ mod tests {
     fn a_missing_ca_file_is_reported() {
         let c = parse("host = \"x\"\nca_file = \"/nonexistent/ca.pem\"").unwrap();
         let sender: Mailbox = "moves@steward.example".parse().unwrap();
-        let err = format!("{:#}", SmtpSink::new(&c, &sender).unwrap_err());
+        let err = error_chain(&SmtpSink::new(&c, &sender).unwrap_err());
         assert!(err.contains("/nonexistent/ca.pem"), "{err}");
     }
 

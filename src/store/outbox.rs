@@ -56,7 +56,6 @@ impl OutboxRow {
 
 /// The label under which sealed outbox messages are sealed.
 pub const OUTBOX_LABEL: &str = "outbox";
-/// The label under which sealed inbound messages are sealed.
 
 /// A game's newest board mail to a seat (see [`Tx::latest_board_mail`]).
 const LATEST_BOARD_MAIL: &str = "SELECT message_id, subject FROM outbox

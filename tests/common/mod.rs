@@ -39,7 +39,7 @@ pub struct Server {
     /// The operator token (`POST /api/games` needs it).
     pub operator: String,
     stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<anyhow::Result<()>>>,
+    task: Option<JoinHandle<Result<(), fairsteward::server::ServerError>>>,
     _dir: Option<tempfile::TempDir>,
 }
 
