@@ -200,7 +200,7 @@ async fn a_seat_that_resigns_or_runs_out_of_time_leaves_and_play_goes_on() {
         credential: token(seat),
         submission: Submission::Move { turn, text: text.into() },
         kept: steward.kept_copy(text.as_bytes()),
-        door: "http",
+        door: fairsteward::steward::Door::Http,
     };
     steward.submit_move(mv(0, 1, "126-117"), start).await.unwrap();
     let v = steward.status(id.clone(), None).await.unwrap();

@@ -281,7 +281,7 @@ async fn a_timeout_is_a_resignation_at_that_moment() {
             credential: Some(Credential::Token(created.tokens[i % 3].token.clone())),
             submission: Submission::Move { turn: i as u32 + 1, text: (*text).into() },
             kept: steward.kept_copy(text.as_bytes()),
-            door: "http",
+            door: fairsteward::steward::Door::Http,
         };
         steward.submit_move(req, at).await.unwrap_or_else(|e| panic!("{text}: {e:?}"));
     }

@@ -47,7 +47,7 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
         credential: token(0),
         submission: Submission::Move { turn: 1, text: "d2-d3".into() },
         kept: steward.kept_copy(b"d2-d3"),
-        door: "http",
+        door: fairsteward::steward::Door::Http,
     };
     steward.submit_move(req, Utc::now()).await.unwrap();
     let v = steward.status(id.clone(), None).await.unwrap();

@@ -18,7 +18,7 @@ use super::command::Gate;
 use super::{
     AnswerShare, AnswerTo, Credential, DrawAction, GameView, LeaveAnswer, MoveRequest, Receipt, Refusal, Steward,
 };
-use super::{StewardError, Submission};
+use super::{Door, StewardError, Submission};
 use crate::clock::leave::LeaveRequest;
 use crate::protocol::capability::{Capability, Confirmation};
 use crate::protocol::{Action, Body, Envelope};
@@ -339,7 +339,7 @@ impl Steward {
                 tx.mark_mail_seen(&mail.key, now, &text)?;
                 // An accepted submission kept its raw message with its receipt.
                 if !matches!(outcome, MailOutcome::Accepted(Taken::Submission(_))) {
-                    tx.insert_inbound(&kept.row(now, "mail", None, &text))?;
+                    tx.insert_inbound(&kept.row(now, Door::Mail, None, &text))?;
                 }
                 Ok::<_, StewardError>(outcome)
             })
@@ -417,7 +417,7 @@ impl Steward {
                     credential,
                     submission: Submission::Envelope(env.clone()),
                     kept: t.kept.clone(),
-                    door: "mail",
+                    door: Door::Mail,
                 };
                 return self.mail_submit(tx, req, &env.seat, t);
             }
@@ -436,7 +436,7 @@ impl Steward {
                     credential,
                     submission: Submission::Move { turn: cap.turn, text: text.clone() },
                     kept: t.kept.clone(),
-                    door: "mail",
+                    door: Door::Mail,
                 };
                 self.mail_submit(tx, req, seat, t)
             }

@@ -948,14 +948,14 @@ impl KeptCopy {
     pub(crate) fn row(
         &self,
         at: DateTime<Utc>,
-        door: &str,
+        door: Door,
         game: Option<&GameId>,
         outcome: &str,
     ) -> crate::store::InboundRow {
         crate::store::InboundRow {
             id: 0,
             received_at: at,
-            door: door.to_owned(),
+            door: door.name().to_owned(),
             game_id: game.map(|g| g.to_string()),
             size: self.size as i64,
             body: self.sealed.clone(),

@@ -59,8 +59,8 @@ pub struct MoveRequest {
     pub submission: Submission,
     /// The raw message, sealed for keeping ([`Steward::kept_copy`]).
     pub kept: super::KeptCopy,
-    /// `http` or `mail`.
-    pub door: &'static str,
+    /// The door it came in through.
+    pub door: super::Door,
 }
 
 /// What the sender means, once its seat is established.

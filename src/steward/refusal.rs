@@ -150,37 +150,37 @@ impl Refusal {
     /// replies, first lines and pasted envelopes. The one place that words each
     /// refusal for each door.
     pub fn hint(&self, door: Door) -> String {
-        use Door::{Http, Mail};
+        use Door::{Http, Mail, Web};
         match (self, door) {
-            (Refusal::UnknownGame(_), Http) => {
+            (Refusal::UnknownGame(_), Http | Web) => {
                 "check the game id in the path (six letters and digits, as in your board mail)".into()
             }
             (Refusal::UnknownGame(_), Mail) => "reply to the latest board mail of your game".into(),
-            (Refusal::BadToken, Http) => {
+            (Refusal::BadToken, Http | Web) => {
                 "send the seat token you were given at game creation as `Authorization: Bearer <token>`".into()
             }
             (Refusal::BadToken, Mail) => {
                 "reply from your registered address to the latest board mail, or paste an envelope signed with your registered key".into()
             }
-            (Refusal::WrongTurn { expected, .. }, Http) => format!("send your move with \"turn\": {expected}"),
+            (Refusal::WrongTurn { expected, .. }, Http | Web) => format!("send your move with \"turn\": {expected}"),
             (Refusal::WrongTurn { expected, .. }, Mail) => {
                 format!("reply to the latest board mail, the one that asks for your move for turn {expected}")
             }
-            (Refusal::NotYourTurn { .. }, Http) => {
+            (Refusal::NotYourTurn { .. }, Http | Web) => {
                 "wait until the game lists your seat under \"to_move\", or for the board mail that asks for your move".into()
             }
             (Refusal::NotYourTurn { .. }, Mail) => "wait for the board mail that asks for your move, and reply to it".into(),
-            (Refusal::IllegalMove(_), Http) => "send a legal move: {\"turn\": N, \"move\": \"<your move>\"}".into(),
+            (Refusal::IllegalMove(_), Http | Web) => "send a legal move: {\"turn\": N, \"move\": \"<your move>\"}".into(),
             (Refusal::IllegalMove(_), Mail) => {
                 "reply to the latest board mail with a legal move as the first line".into()
             }
             (Refusal::AlreadyMoved { .. }, _) => "wait for the turn to be resolved, then send your next move".into(),
             (Refusal::GameOver(_), _) => "the game takes no more moves".into(),
-            (Refusal::BadRequest(_), Http) => "see the API description in the README".into(),
+            (Refusal::BadRequest(_), Http | Web) => "see the API description in the README".into(),
             (Refusal::BadRequest(_), Mail) => {
                 "reply to the board mail with `help` for what a mail may hold".into()
             }
-            (Refusal::BadEnvelope(_), Http) => {
+            (Refusal::BadEnvelope(_), Http | Web) => {
                 "send the whole envelope block as `fairsteward player` prints it, from BEGIN to END line, as the request body".into()
             }
             (Refusal::BadEnvelope(_), Mail) => {
@@ -192,45 +192,45 @@ impl Refusal {
             (Refusal::BadSignature(_), _) => {
                 "sign the envelope with your own key: `fairsteward player sign --key YOUR-KEY …`".into()
             }
-            (Refusal::SignatureRequired, Http) => {
+            (Refusal::SignatureRequired, Http | Web) => {
                 "send an envelope signed with your registered key: `fairsteward player sign --key YOUR-KEY …`".into()
             }
             (Refusal::SignatureRequired, Mail) => {
                 "make an envelope signed with your registered key (`fairsteward player sign --key YOUR-KEY …`) and paste it into your reply".into()
             }
             (Refusal::Replayed(_), _) => "send a new envelope for the turn now owed".into(),
-            (Refusal::NotCommitReveal, Http) => {
+            (Refusal::NotCommitReveal, Http | Web) => {
                 "send your move itself: {\"turn\": N, \"move\": \"<your move>\"} or a move envelope".into()
             }
             (Refusal::NotCommitReveal, Mail) => {
                 "reply to the board mail with your move itself as the first line, or paste a move envelope".into()
             }
-            (Refusal::CommitFirst, Http) => {
+            (Refusal::CommitFirst, Http | Web) => {
                 "send a commitment first (`fairsteward player commit`), and reveal when every seat has committed".into()
             }
             (Refusal::CommitFirst, Mail) => {
                 "paste a commitment first (the envelope `fairsteward player commit` prints), and reveal when every seat has committed".into()
             }
-            (Refusal::NoCommitment { .. }, Http) => {
+            (Refusal::NoCommitment { .. }, Http | Web) => {
                 "send your commitment for this turn first (`fairsteward player commit`)".into()
             }
             (Refusal::NoCommitment { .. }, Mail) => {
                 "paste your commitment for this turn first (the envelope `fairsteward player commit` prints)".into()
             }
             (Refusal::RevealTooEarly { .. }, _) => "wait for the mail that asks for reveals, then send yours".into(),
-            (Refusal::LeaveRefused(_), Http) => {
+            (Refusal::LeaveRefused(_), Http | Web) => {
                 "send {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}, both days included, from today on and within the yearly allowance".into()
             }
             (Refusal::LeaveRefused(_), Mail) => {
                 "reply with `leave YYYY-MM-DD to YYYY-MM-DD` as the first line, both days included, from today on and within the yearly allowance".into()
             }
             (Refusal::TooMany { wait, .. }, _) => wait.clone(),
-            (Refusal::NoDrawOffered(_), Http) => "play on, or offer a draw yourself with {\"action\": \"offer\"}".into(),
+            (Refusal::NoDrawOffered(_), Http | Web) => "play on, or offer a draw yourself with {\"action\": \"offer\"}".into(),
             (Refusal::NoDrawOffered(_), Mail) => "play on, or reply `draw` to offer one yourself".into(),
             (Refusal::RevealMismatch { .. }, _) => {
                 "reveal exactly the move and salt you committed to (`fairsteward player reveal --from` the file `commit` saved)".into()
             }
-            (Refusal::SignedActionRequired { command, path, .. }, Http) => {
+            (Refusal::SignedActionRequired { command, path, .. }, Http | Web) => {
                 format!("make a signed envelope with `{command}` and POST it as the body to {path}")
             }
             (Refusal::SignedActionRequired { command, .. }, Mail) => {
@@ -246,13 +246,34 @@ impl Refusal {
     }
 }
 
-/// The door a refusal or notice goes out through, which decides its wording.
+/// The door a request came in through, and a refusal or notice goes out
+/// through, which decides its wording.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Door {
     /// The HTTP API: answers are JSON bodies to a client holding a seat token.
     Http,
+    /// The game pages: forms a player sends from the browser. The pages word
+    /// their own refusals; [`Refusal::hint`] words this door as the API.
+    Web,
     /// Mail: answers go to the seat's registered address.
     Mail,
+}
+
+impl Door {
+    /// The name kept with each inbound message (`http`, `web` or `mail`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Door::Http => "http",
+            Door::Web => "web",
+            Door::Mail => "mail",
+        }
+    }
+}
+
+impl std::fmt::Display for Door {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Either a refusal or an internal failure.

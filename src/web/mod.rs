@@ -375,7 +375,13 @@ async fn submit_move(
         json_body::<MoveBody>(&body, r#"{"turn": 1, "move": "Nf3"}"#)?.submission()?
     };
     let kept = steward.kept_copy(&body);
-    let req = MoveRequest { game: id, credential: Credential::token(token), submission, kept, door: "http" };
+    let req = MoveRequest {
+        game: id,
+        credential: Credential::token(token),
+        submission,
+        kept,
+        door: crate::steward::Door::Http,
+    };
     Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 

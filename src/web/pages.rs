@@ -683,7 +683,7 @@ async fn send_move(
         credential: Some(acts_for(&s, f.seat.clone())),
         submission: Submission::Move { turn: f.turn, text: f.text },
         kept: steward.kept_copy(&body),
-        door: "web",
+        door: crate::steward::Door::Web,
     };
     let (result, done) = match steward.submit_move(req, steward.now()).await {
         Ok(receipt) if receipt.resolved => (Ok(()), "turn"),
@@ -744,7 +744,7 @@ async fn send_envelope(
                 credential: Some(session),
                 submission: Submission::Envelope(env),
                 kept: steward.kept_copy(&body),
-                door: "web",
+                door: crate::steward::Door::Web,
             };
             steward.submit_move(req, now).await.map(|_| ())
         }
