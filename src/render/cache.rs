@@ -1,6 +1,6 @@
 //! Board PNGs for the web door, rendered a few at a time and kept in a small cache.
 //! The outbox drainer draws the pictures of board mails with its own instance,
-//! without a cache (the store keeps what it drew: [`crate::store::BoardPicture`]).
+//! without a cache (the store keeps what it drew, as a `store::BoardPicture`).
 //!
 //! A PNG of the largest size takes tens of megabytes while it is drawn (the
 //! pixmap, its unpremultiplied copy, the encoder's buffers), so the number of

@@ -4,7 +4,7 @@
 //! A board mail is queued with this, not with its picture: it is a few hundred
 //! bytes, made without drawing anything, so the command's transaction stays
 //! small and quick; the outbox drainer makes the SVG and the PNG from it later,
-//! off the store thread ([`crate::store::BoardPicture`]). Its text form is
+//! off the store thread (the store's `BoardPicture`). Its text form is
 //! stable (the same source always gives the same text), so it keys the picture.
 
 use serde_json::{Value, json};

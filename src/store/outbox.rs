@@ -24,7 +24,7 @@ pub struct OutboxRow {
     /// own key ([`crate::protocol::seal_record`], label [`OUTBOX_LABEL`]) and
     /// opened only by the drainer as it hands the mail over.
     pub message: Vec<u8>,
-    /// The mail as what to say ([`crate::letters::compose::Letter`] as JSON),
+    /// The mail as what to say (a `letters::compose::Letter` as JSON),
     /// while `message` is empty: the outbox drainer formats it off the store
     /// thread for every handover (to the same bytes each time), and the mark
     /// that it was sent drops it.
@@ -32,7 +32,7 @@ pub struct OutboxRow {
     /// Whether `message` is sealed (an answer that may name a pending move).
     pub sealed: bool,
     /// The board picture the message carries: the message holds a placeholder
-    /// where the outbox drainer puts the stored PNG ([`crate::letters::compose`]).
+    /// where the outbox drainer puts the stored PNG (see `letters::compose`).
     pub picture: Option<super::BoardPicture>,
 }
 

@@ -3,7 +3,7 @@
 //! A board mail is queued without its PNG: its outbox row names the picture by
 //! a content key (the SHA-256 over its [`PictureSource`]: variant, options,
 //! position, marks, viewing side and size), and its message holds a
-//! placeholder where the image's base64 goes ([`crate::letters::compose`]).
+//! placeholder where the image's base64 goes (see `letters::compose`).
 //! The `pictures` row keeps the source (a few hundred bytes); the outbox
 //! drainer draws it off the store thread — SVG and PNG both — into a file of
 //! its own ([`super::PictureFiles`]), which every resend of every mail carrying

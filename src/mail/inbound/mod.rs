@@ -18,6 +18,8 @@
 mod fresh;
 mod html;
 pub mod intent;
+#[cfg(test)]
+mod own_mails;
 pub mod read;
 
 pub use intent::{Intent, intent, subject_added};
