@@ -37,7 +37,7 @@ use command::{Ctx, Gate};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
-pub use refusal::{Door, Refusal, StewardError};
+pub use refusal::{Door, InternalError, Refusal, StewardError};
 pub use senders::{
     ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,
 };
@@ -246,14 +246,20 @@ impl Loaded {
     }
 }
 
-fn internal(e: impl std::fmt::Display) -> StewardError {
-    StewardError::Internal(e.to_string())
+/// An internal error: `e` (an error, or a message for a broken invariant) as it is.
+fn internal(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> StewardError {
+    StewardError::Internal(InternalError::of(e))
+}
+
+/// An internal error: `e` stopped the steward while `doing` something.
+fn internal_while(doing: impl Into<String>, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> StewardError {
+    StewardError::Internal(InternalError::new(doing, e))
 }
 
 fn load(tx: &Tx<'_>, game: &str) -> Result<Loaded, StewardError> {
     let id: GameId = game.parse().map_err(|_| Refusal::UnknownGame(game.to_owned()))?;
     let row = tx.game(&id)?.ok_or_else(|| Refusal::UnknownGame(id.to_string()))?;
-    let rules = row.variant.rulebook(&row.options).map_err(|e| internal(format!("stored options of {id}: {e}")))?;
+    let rules = row.variant.rulebook(&row.options).map_err(|e| internal_while(format!("stored options of {id}"), e))?;
     let seats = tx.seats(&id)?;
     Ok(Loaded { row, rules, seats })
 }
@@ -1017,10 +1023,10 @@ impl Steward {
                 for row in tx.inbound(id.as_ref())? {
                     let body = if row.sealed {
                         crate::protocol::open_record(&row.body, &keys, crate::store::INBOUND_LABEL).map_err(|e| {
-                            internal(format!(
-                                "the kept message {} cannot be opened with the steward's keys: {e}",
-                                row.id
-                            ))
+                            internal_while(
+                                format!("the kept message {} cannot be opened with the steward's keys", row.id),
+                                e,
+                            )
                         })?
                     } else {
                         row.body

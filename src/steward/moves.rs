@@ -534,7 +534,10 @@ impl Steward {
         let Some(sealed) = &m.held else { return Ok((m, None)) };
         let seat_name = game.seat_name(m.seat);
         let json = protocol::open_held(sealed, &self.keys, game.row.id.as_str(), &seat_name, m.turn).map_err(|e| {
-            internal(format!("cannot open the held move of {} turn {} {seat_name}: {e}", game.row.id, m.turn))
+            super::internal_while(
+                format!("cannot open the held move of {} turn {} {seat_name}", game.row.id, m.turn),
+                e,
+            )
         })?;
         let held: Held = serde_json::from_str(&json).map_err(internal)?;
         let m = MoveRow {
@@ -586,7 +589,7 @@ impl Steward {
         let window = game
             .rules
             .repetition_window(&game.row.state)
-            .map_err(|e| internal(format!("resolving {id} turn {}: {e}", game.row.turn)))?;
+            .map_err(|e| super::internal_while(format!("resolving {id} turn {}", game.row.turn), e))?;
         let history = match window {
             Some(last) => tx.recent_history(id, last)?,
             None => tx.history(id)?,
@@ -595,7 +598,7 @@ impl Steward {
         let r = game
             .rules
             .resolve(&history, &game.row.state, &moves)
-            .map_err(|e| internal(format!("resolving {id} turn {}: {e}", game.row.turn)))?;
+            .map_err(|e| super::internal_while(format!("resolving {id} turn {}", game.row.turn), e))?;
         for m in &r.moves {
             let reason = match &m.result {
                 SeatResult::Struck(why) => Some(why.as_str()),

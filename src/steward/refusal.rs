@@ -1,6 +1,8 @@
 //! Why the steward did not accept something: the sender's mistake ([`Refusal`], with
 //! what to send instead) or ours ([`StewardError::Internal`], logged).
 
+use std::fmt;
+
 use crate::store::StoreError;
 
 /// Input the steward refuses. Nothing already accepted is changed.
@@ -276,6 +278,49 @@ impl std::fmt::Display for Door {
     }
 }
 
+/// Ours: what was being done, and the error that stopped it, kept as its own
+/// type (a door logs it; the player hears only that nothing was accepted).
+///
+/// Its text holds the error's own, as `doing: error`; so the error is not also
+/// offered as [`std::error::Error::source`], where a printed chain would repeat
+/// it: ask [`InternalError::cause`] for it.
+#[derive(Debug)]
+pub struct InternalError {
+    /// What was being done, when the error alone does not say.
+    doing: Option<String>,
+    /// What stopped it (a plain message for a broken invariant).
+    cause: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl InternalError {
+    /// `cause` stopped the steward while `doing` it.
+    pub fn new(doing: impl Into<String>, cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> InternalError {
+        InternalError { doing: Some(doing.into()), cause: cause.into() }
+    }
+
+    /// `cause` alone: an error that says enough, or a message for a broken invariant.
+    pub fn of(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> InternalError {
+        InternalError { doing: None, cause: cause.into() }
+    }
+
+    /// The error that stopped the steward, as its own type (for
+    /// `downcast_ref`).
+    pub fn cause(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self.cause.as_ref()
+    }
+}
+
+impl fmt::Display for InternalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.doing {
+            Some(doing) => write!(f, "{doing}: {}", self.cause),
+            None => write!(f, "{}", self.cause),
+        }
+    }
+}
+
+impl std::error::Error for InternalError {}
+
 /// Either a refusal or an internal failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StewardError {
@@ -285,7 +330,7 @@ pub enum StewardError {
     /// Ours: a broken invariant or stored data that does not read. Nothing was
     /// accepted, and the same request would fail the same way.
     #[error("internal error: {0}")]
-    Internal(String),
+    Internal(InternalError),
     /// The store could not be reached or could not commit (stopped, busy, disk
     /// full, an I/O error). Nothing was accepted; the same request may well
     /// succeed later, so a door offers it again (an MTA pipe exits 75).
@@ -316,12 +361,12 @@ impl From<StoreError> for StewardError {
             }
             _ => false,
         };
-        if transient { StewardError::Unavailable(e.to_string()) } else { StewardError::Internal(e.to_string()) }
+        if transient { StewardError::Unavailable(e.to_string()) } else { StewardError::Internal(InternalError::of(e)) }
     }
 }
 
 impl From<crate::letters::compose::ComposeError> for StewardError {
     fn from(e: crate::letters::compose::ComposeError) -> StewardError {
-        StewardError::Internal(format!("composing a mail: {e}"))
+        StewardError::Internal(InternalError::new("composing a mail", e))
     }
 }

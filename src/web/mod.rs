@@ -587,7 +587,7 @@ async fn board_png(
                 "too many board pictures are being drawn; nothing is wrong with the request, send it again in a few seconds (or ask board.svg, which is drawn at once)",
             ));
         }
-        Err(e) => return Err(StewardError::Internal(format!("rendering a board: {e}")).into()),
+        Err(e) => return Err(StewardError::Internal(crate::steward::InternalError::new("rendering a board", e)).into()),
     };
     let body = Bytes::from_owner(png);
     Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], body).into_response())

@@ -232,7 +232,8 @@ impl From<StewardError> for PageError {
     fn from(e: StewardError) -> PageError {
         match e {
             StewardError::Refused(r) => refusal(&r),
-            StewardError::Internal(e) | StewardError::Unavailable(e) => PageError::Internal(e),
+            StewardError::Internal(e) => PageError::Internal(e.to_string()),
+            StewardError::Unavailable(e) => PageError::Internal(e),
         }
     }
 }
