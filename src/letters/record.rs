@@ -1,5 +1,5 @@
-//! The game's record as mails show it: every move numbered as the variant counts
-//! them ([`crate::rules::Variant::record_number`]), the moves since a reader's own
+//! The game's record as mails show it: every move numbered as the games count
+//! them (a number per round of the seat order), the moves since a reader's own
 //! last move, and the whole record one line per number (`12. e4 e5`).
 
 use std::collections::BTreeMap;
@@ -42,18 +42,32 @@ impl Numbered {
 }
 
 /// Numbers `moves` (in the order they were made: by turn, then seat) as the
-/// variant's record does.
-pub fn numbered(rules: &dyn DynVariant, moves: Vec<RecordMove>) -> Vec<Numbered> {
+/// games' records do.
+pub fn numbered(_rules: &dyn DynVariant, moves: Vec<RecordMove>) -> Vec<Numbered> {
     let mut previous = None;
     moves
         .into_iter()
         .map(|mv| {
-            let number = rules.record_number(previous, mv.seat);
+            let number = record_number(previous, mv.seat);
             let opens = previous.is_none_or(|(n, _)| n != number);
             previous = Some((number, mv.seat));
             Numbered { number, opens, mv }
         })
         .collect()
+}
+
+/// The number a record gives a move by `seat` that follows the move numbered
+/// `previous.0` by `previous.1` (`None`: the game's first move). A number covers
+/// one round of the seat order and goes up when a seat moves that does not come
+/// after the previous mover: the first seat's move in a two-seat game (`12. e4
+/// e5`), every turn in a simultaneous one, the first seat still playing in a
+/// four-seat round.
+fn record_number(previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
+    match previous {
+        None => 1,
+        Some((n, before)) if seat.index() <= before.index() => n + 1,
+        Some((n, _)) => n,
+    }
 }
 
 /// The moves a board mail to `reader` lists: every move since the reader's own

@@ -17,17 +17,17 @@
 //! A game is one module here. It provides, through [`Variant`]:
 //! - **its rules**: the state string of its rules file (`start`, `parse_state`),
 //!   the seats, `seats_to_move`, `legal_moves`, `advance`, `outcome`, and where
-//!   they differ from two-seat chess `resignation`, `retire` and `timeout`;
+//!   they differ from two-seat chess `resignation`, `retire`, `timeout` and
+//!   `agreed_draw`;
 //! - **its notation**: `parse_move` (every form its rules file accepts, with the
 //!   reason when a move is refused), `notation` (how a move is written back),
-//!   `is_move_text` (what the mail door takes for a move), `move_forms` (the
-//!   forms, with examples, for help texts) and, if its record counts otherwise,
-//!   `record_number`;
+//!   `move_text` (what the mail door takes for a move) and `move_forms` (the
+//!   forms, with examples, for help texts);
 //! - **its board description**: `board` gives a [`BoardView`] over a
 //!   [`BoardShape`] (cells with their outlines on one or more levels, holes left
 //!   out, edge labels, and the turn that puts each seat at the bottom), and
-//!   `move_path` the cells a move passes and captures ([`MovePath`]), and
-//!   `move_grip` where a move whose path is not on the board yet is taken hold of;
+//!   `move_path` the cells a move passes, captures and is taken hold of by
+//!   ([`MovePath`]);
 //! - **its piece set**: the [`PieceKind`]s on its board (chess pieces, draughts
 //!   men and kings).
 //!
@@ -35,7 +35,7 @@
 //! to [`VariantId::state_key`]). Nothing else changes: the steward, the doors, the
 //! renderers, the templates and the CLI reach games only through [`DynVariant`]
 //! and the registry, and `tests/variant_names.rs` fails if code outside this
-//! folder names a variant.
+//! folder names a variant. `docs/adding-a-game.md` lists the files in order.
 
 mod board;
 pub mod chess;
@@ -64,10 +64,10 @@ pub use board::{
 };
 pub use error::{MoveError, RulesError, StateError};
 pub use options::{Options, OptionsError};
-pub use outcome::{EndReason, GameResult, Outcome};
+pub use outcome::{AgreedDraw, EndReason, GameResult, Outcome};
 pub use record::{GameRecord, RecordedTurn};
 pub use registry::{UnknownVariant, VariantId};
 pub use seat::{Seat, SeatSet};
-pub use turn::{CheckedMove, Resolution, SeatMove, SeatResult, TextResolution};
-pub(crate) use variant::moves_by_seat;
+pub use turn::{CheckedMove, MoveText, Resolution, SeatMove, SeatResult, TextResolution};
 pub use variant::{DynVariant, Variant};
+pub(crate) use variant::{moves_by_seat, read_canonical};

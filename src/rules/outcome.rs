@@ -301,3 +301,12 @@ mod tests {
         assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (2 << 16) + 0x100)), None, "points of a third seat");
     }
 }
+
+/// A draw by agreement: whose agreement it needs and what it scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgreedDraw {
+    /// The seats that must agree: those still in the game.
+    pub seats: SeatSet,
+    /// The outcome once they all have.
+    pub outcome: Outcome,
+}

@@ -1,4 +1,5 @@
-//! A resolved turn: what became of each seat's move, typed and as text.
+//! A turn's moves: move text as the doors take it in, a move checked on
+//! receipt, and a resolved turn, typed and as text.
 
 use super::{Outcome, Seat};
 
@@ -70,4 +71,14 @@ pub struct CheckedMove {
     pub canonical: String,
     /// The players' notation (SAN), for receipts.
     pub notation: String,
+}
+
+/// What a game's notation makes of a piece of text that reads as a move (see
+/// [`crate::rules::Variant::move_text`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveText {
+    /// A move.
+    Move,
+    /// A move with a draw offer written into it, offered once the move is played.
+    OffersDraw,
 }

@@ -807,7 +807,7 @@ impl Steward {
         } else if !seats.iter().any(|s| s.seat == seat && s.draw_offer) {
             // An offer that would draw the game (every other seat offered) is
             // an acceptance and never refused; a new offer is counted.
-            let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
+            let needed = g.rules.agreed_draw(&g.row.state).map_err(internal)?.seats;
             let accepts = needed.iter().all(|s| s == seat || seats.iter().any(|r| r.seat == s && r.draw_offer));
             if !accepts {
                 spend_daily(tx, &format!("draw|{}|{}", g.row.id, seat.index()), DRAW_OFFERS_PER_DAY, now, || {
@@ -841,9 +841,9 @@ impl Steward {
         tx.set_draw_offer(&g.row.id, seat, true)?;
         tx.append_event(&g.row.id, now, "draw_offered", body)?;
         let offered: SeatSet = tx.seats(&g.row.id)?.iter().filter(|s| s.draw_offer).map(|s| s.seat).collect();
-        let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
-        if needed.iter().all(|s| offered.contains(s)) {
-            let o = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
+        let draw = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
+        if draw.seats.iter().all(|s| offered.contains(s)) {
+            let o = draw.outcome;
             self.end(tx, g, o, now)?;
             let head = self.sign_head(tx, &g.row.id)?;
             for mail in
