@@ -38,6 +38,7 @@
 //! folder names a variant. `docs/adding-a-game.md` lists the files in order.
 
 mod board;
+pub mod cell_path;
 pub mod chess;
 pub mod dame;
 pub mod dreierschach;
