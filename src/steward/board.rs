@@ -46,7 +46,7 @@ impl Steward {
                     None => None,
                 };
                 let side = match seat.as_deref() {
-                    Some(name) => Some(g.rules.seat(name).map_err(|e| Refusal::BadRequest(e.to_string()))?),
+                    Some(name) => Some(g.rules.seat(name).map_err(Refusal::from)?),
                     None => own,
                 };
                 board_picture(tx, &g, side.unwrap_or(Seat::new(0)), own)

@@ -460,14 +460,13 @@ impl Steward {
     /// # Errors
     /// An unknown variant or option, a wrong number of seats, a bad address.
     pub async fn create_game(&self, new: NewGame, now: DateTime<Utc>) -> Result<CreatedGame, StewardError> {
-        let variant: VariantId =
-            new.variant.parse().map_err(|e: crate::rules::UnknownVariant| Refusal::BadRequest(e.to_string()))?;
+        let variant: VariantId = new.variant.parse::<VariantId>().map_err(Refusal::from)?;
         let mut raw_options = new.options.clone();
         let (auth, secrecy) = trust_options(&mut raw_options)?;
         let clock_spec = clock::take_option(&mut raw_options)?;
         let spectator_delay = view::take_spectator_delay(&mut raw_options)?;
         let options = options_from_json(variant, &raw_options)?;
-        let rules = variant.rulebook(&options).map_err(|e| Refusal::BadRequest(e.to_string()))?;
+        let rules = variant.rulebook(&options).map_err(Refusal::from)?;
         let names = rules.seat_names();
         if new.seats.len() != names.len() {
             return Err(Refusal::BadRequest(format!(

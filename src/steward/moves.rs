@@ -461,7 +461,7 @@ impl Steward {
         }
         let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
             // The variant says why, and names its forms with examples from this position.
-            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error.to_string())),
+            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error)),
             other => internal(other),
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;

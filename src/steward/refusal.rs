@@ -1,6 +1,12 @@
 //! Why the steward did not accept something: the sender's mistake ([`Refusal`], with
 //! what to send instead) or ours ([`StewardError::Internal`], logged).
+//!
+//! What the rules refuse stays the rules' own type up to the door
+//! ([`Refusal::IllegalMove`] holds a [`MoveError`], [`Refusal::BadGame`] a
+//! [`GameRefusal`]): a door can tell an ambiguous move from an illegal one, and
+//! the words are the rules' words.
 
+use crate::rules::{MoveError, OptionsError, RulesError, UnknownVariant};
 use crate::store::StoreError;
 
 /// Input the steward refuses. Nothing already accepted is changed.
@@ -30,9 +36,10 @@ pub enum Refusal {
         /// Who is to move.
         to_move: String,
     },
-    /// The move is not legal or not readable.
+    /// The move is not legal or not readable: the rules' reason, with the
+    /// forms the game reads.
     #[error("{0}")]
-    IllegalMove(String),
+    IllegalMove(MoveError),
     /// The seat already gave a different move for this turn.
     #[error("{seat} already gave a move for turn {turn} ({when}); a move is final once accepted")]
     AlreadyMoved {
@@ -49,6 +56,10 @@ pub enum Refusal {
     /// A malformed request.
     #[error("{0}")]
     BadRequest(String),
+    /// A request naming what the rules do not have: a variant, an option or
+    /// value, a seat.
+    #[error("{0}")]
+    BadGame(GameRefusal),
     /// An envelope that cannot be read or opened (garbled, truncated, sealed to
     /// another key, unknown fields, too large).
     #[error("{0}")]
@@ -128,7 +139,7 @@ impl Refusal {
             Refusal::IllegalMove(_) => "illegal_move",
             Refusal::AlreadyMoved { .. } => "already_moved",
             Refusal::GameOver(_) => "game_over",
-            Refusal::BadRequest(_) => "bad_request",
+            Refusal::BadRequest(_) | Refusal::BadGame(_) => "bad_request",
             Refusal::BadEnvelope(_) => "bad_envelope",
             Refusal::EnvelopeMismatch(_) => "envelope_mismatch",
             Refusal::BadSignature(_) => "bad_signature",
@@ -176,8 +187,8 @@ impl Refusal {
             }
             (Refusal::AlreadyMoved { .. }, _) => "wait for the turn to be resolved, then send your next move".into(),
             (Refusal::GameOver(_), _) => "the game takes no more moves".into(),
-            (Refusal::BadRequest(_), Http) => "see the API description in the README".into(),
-            (Refusal::BadRequest(_), Mail) => {
+            (Refusal::BadRequest(_) | Refusal::BadGame(_), Http) => "see the API description in the README".into(),
+            (Refusal::BadRequest(_) | Refusal::BadGame(_), Mail) => {
                 "reply to the board mail with `help` for what a mail may hold".into()
             }
             (Refusal::BadEnvelope(_), Http) => {
@@ -243,6 +254,26 @@ impl Refusal {
     /// send instead.
     pub fn message(&self, door: Door) -> String {
         format!("{self}; {}", self.hint(door))
+    }
+}
+
+/// What the rules refuse in a request other than a move, as they said it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameRefusal {
+    /// No variant of that name.
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    /// An option the variant does not take, or a value it does not accept.
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    /// No seat of that name or number ([`RulesError::UnknownSeat`]).
+    #[error(transparent)]
+    Seat(#[from] RulesError),
+}
+
+impl<E: Into<GameRefusal>> From<E> for Refusal {
+    fn from(e: E) -> Refusal {
+        Refusal::BadGame(e.into())
     }
 }
 
