@@ -604,7 +604,7 @@ fn s8_a_finished_state_has_no_moves() {
     assert!(Variant::resolve(&p, &[], &s, &[]).is_err());
 }
 
-// The board for the renderers
+// The board for the renderers (the pictures drawn of it: tests/pictures_per_game.rs)
 
 #[test]
 fn the_board_is_drawn_from_the_record() {
@@ -625,31 +625,6 @@ fn the_board_is_drawn_from_the_record() {
 }
 
 #[test]
-fn every_seat_reads_its_own_side_at_the_bottom_of_the_text_board() {
-    let r = rules(&[]);
-    let view = Variant::board(&r, &Variant::start(&r));
-    for (s, letter) in ["y", "r", "b"].into_iter().enumerate() {
-        let text = crate::render::text::board_for_seats(&view, Seat::new(s as u8), r.seat_names(), &[]);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 11, "{text}");
-        let bottom_row = lines[9];
-        assert_eq!(bottom_row.matches(&format!("{letter}M")).count(), 6, "seat {s}: {text}");
-        assert_eq!(bottom_row.matches('M').count(), 6, "seat {s}: {text}");
-        let baseline: Vec<&str> = r.board.seat(s).baseline.iter().map(|&c| r.board.name(c)).collect();
-        let names: Vec<&str> = lines[10].split_whitespace().collect();
-        let mut sorted = baseline.clone();
-        sorted.sort_unstable();
-        let mut shown = names.clone();
-        shown.sort_unstable();
-        assert_eq!(shown, sorted, "seat {s}: its baseline named along the bottom: {text}");
-    }
-    let yellow = crate::render::text::board_for_seats(&view, YELLOW, r.seat_names(), &[]);
-    assert_eq!(yellow.lines().next().unwrap(), "900                     .                    900");
-    assert_eq!(yellow.lines().nth(9).unwrap(), "009   .   .  yM  yM  yM  yM  yM  yM   .   .  090");
-    assert_eq!(yellow.lines().nth(10).unwrap(), "    009 018 027 036 045 054 063 072 081 090");
-}
-
-#[test]
 fn a_multi_jump_path_marks_every_landing_and_every_capture() {
     let r = rules(&[]);
     let s = state(&r, &position(&[("Y", "333"), ("r", "423 801"), ("b", "153 090")], "y yrb - 0 1"));
@@ -659,30 +634,6 @@ fn a_multi_jump_path_marks_every_landing_and_every_capture() {
     assert_eq!(path.captures, [at("153"), at("423")]);
     assert_eq!(Variant::move_path(&r, None, "333x063x513").unwrap().cells.len(), 3);
     assert_eq!(Variant::move_path(&r, None, "e2e4"), None);
-}
-
-#[test]
-fn every_seat_sees_its_own_stones_at_the_bottom_of_its_picture() {
-    let r = rules(&[]);
-    let view = Variant::board(&r, &Variant::start(&r));
-    // The armies' looks: yellow, red, blue (`Army::index` 4, 5, 6).
-    let ids = ["#p4m", "#p5m", "#p6m"];
-    for seat in 0..3u8 {
-        let svg = crate::render::svg::board_svg(&view, &Default::default(), Seat::new(seat));
-        // The lowest stone's army, from `<use xlink:href="#p4m" transform="translate(x y) …">`.
-        let lowest = svg
-            .lines()
-            .filter(|l| l.starts_with("<use xlink:href=\"#p"))
-            .filter_map(|l| {
-                let id = &l[17..21];
-                let y: f32 = l.split("translate(").nth(1)?.split([' ', ')']).nth(1)?.parse().ok()?;
-                Some((id, y))
-            })
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .unwrap();
-        assert_eq!(lowest.0, ids[usize::from(seat)], "seat {seat}");
-        assert_eq!(svg.matches(ids[usize::from(seat)]).count(), 11, "eleven stones");
-    }
 }
 
 #[test]
@@ -751,7 +702,7 @@ proptest::proptest! {
                 let _ = Variant::perft(&r, &start, 3);
                 let view = Variant::board(&r, &start);
                 proptest::prop_assert_eq!(view.shape.cells.len(), r.board.len());
-                let _ = crate::render::text::board_for_seats(&view, BLUE, r.seat_names(), &[]);
+                // That the text board draws it: tests/pictures_per_game.rs.
             }
         }
     }
