@@ -43,7 +43,7 @@ impl Numbered {
 
 /// Numbers `moves` (in the order they were made: by turn, then seat) as the
 /// games' records do.
-pub fn numbered(_rules: &dyn DynVariant, moves: Vec<RecordMove>) -> Vec<Numbered> {
+pub fn numbered(moves: Vec<RecordMove>) -> Vec<Numbered> {
     let mut previous = None;
     moves
         .into_iter()
@@ -131,7 +131,7 @@ pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numb
             })
         })
         .collect();
-    numbered(rules, moves)
+    numbered(moves)
 }
 
 /// A listed move, as the turn templates show it (`moves`).
@@ -224,7 +224,6 @@ impl RecordQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Options, VariantId};
 
     fn mv(turn: u32, seat: u8, name: &str, notation: &str) -> RecordMove {
         RecordMove {
@@ -236,12 +235,8 @@ mod tests {
         }
     }
 
-    /// A variant that numbers its record by rounds of the seat order, as every
-    /// variant does by default (the shapes below are two-seat turns, simultaneous
-    /// turns and four-seat rounds; the numbering sees only the seats).
-    fn rules() -> Box<dyn DynVariant> {
-        VariantId::ALL[0].rulebook(&Options::new()).unwrap()
-    }
+    // The shapes below are two-seat turns, simultaneous turns and four-seat
+    // rounds: the numbering sees only the seats.
 
     #[test]
     fn two_seat_turns_are_numbered_in_pairs() {
@@ -252,7 +247,7 @@ mod tests {
             mv(4, 1, "black", "Nc6"),
             mv(5, 0, "white", "Bb5"),
         ];
-        let record = numbered(rules().as_ref(), moves);
+        let record = numbered(moves);
         assert_eq!(lines(&record, 2), ["1. e4 e5", "2. Nf3 Nc6", "3. Bb5"]);
         let black = since_last(&record, Seat::new(1));
         assert_eq!(black.iter().map(Numbered::label).collect::<Vec<_>>(), ["3."]);
@@ -265,7 +260,7 @@ mod tests {
         let mut struck = mv(2, 1, "black", "Qxd1");
         struck.result = SeatResult::Struck("the queen was taken first".into());
         let moves = vec![mv(1, 0, "white", "e4"), mv(1, 1, "black", "d5"), mv(2, 0, "white", "exd5"), struck];
-        let record = numbered(rules().as_ref(), moves);
+        let record = numbered(moves);
         assert_eq!(lines(&record, 2), ["1. e4 d5", "2. exd5 Qxd1 (struck)"]);
         let white = since_last(&record, Seat::new(0));
         assert_eq!(white.iter().map(|n| n.mv.notation.as_str()).collect::<Vec<_>>(), ["exd5", "Qxd1"]);
@@ -283,7 +278,7 @@ mod tests {
             mv(7, 3, "east", "m9-l9"),
             mv(8, 0, "south", "f2-f3"),
         ];
-        let record = numbered(rules().as_ref(), moves);
+        let record = numbered(moves);
         assert_eq!(
             lines(&record, 4),
             [

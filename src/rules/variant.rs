@@ -350,7 +350,7 @@ variant_traits! {
     /// was played in, when the caller has it: with it the variant can tell
     /// captures (and, in chess, en passant and castling). The default reads
     /// square-grid coordinate moves (`e2e4`, `e7e8q`, `d2-d4`, `k10-k12`,
-    /// `e13-e14=Q`, see [`board::coordinate_move_cells`]) as one step that
+    /// `e13-e14=Q`, see [`super::coordinate_move_cells`]) as one step that
     /// captures what stood on its target; a variant whose canonical moves look
     /// different overrides it.
     fn move_path(&self, before: Option<&Self::State>, canonical: &str) -> Option<MovePath> {

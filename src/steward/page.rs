@@ -208,7 +208,7 @@ fn record_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<Vec<Reco
             })
         })
         .collect();
-    let numbered = record::numbered(g.rules.as_ref(), recorded);
+    let numbered = record::numbered(recorded);
     Ok(turns
         .into_iter()
         .take(visible)
