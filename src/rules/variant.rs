@@ -4,9 +4,9 @@
 //! (`variant_traits!` below), so each method is written once: a method whose
 //! signature holds no state or move is the same in both; one whose first
 //! argument is the state takes the state string in `DynVariant` and answers
-//! `Result<_, RulesError>`; the few whose states or moves change type write their
-//! text form beside them, after their doc lines and `=>`. The compiler refuses a method that fits
-//! none of these until its text form is written.
+//! `Result<_, RulesError>`; the few whose states or moves change type write
+//! their text form beside them, after their doc lines and `=>`. The compiler
+//! refuses a method that fits none of these until its text form is written.
 
 use std::fmt;
 
