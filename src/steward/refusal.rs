@@ -266,13 +266,20 @@ pub enum GameRefusal {
     /// An option the variant does not take, or a value it does not accept.
     #[error(transparent)]
     Options(#[from] OptionsError),
-    /// No seat of that name or number ([`RulesError::UnknownSeat`]).
+    /// No seat of that name or number ([`RulesError::UnknownSeat`]; no `From`,
+    /// so that no other rules error becomes a refusal by a `?`).
     #[error(transparent)]
-    Seat(#[from] RulesError),
+    Seat(RulesError),
 }
 
-impl<E: Into<GameRefusal>> From<E> for Refusal {
-    fn from(e: E) -> Refusal {
+impl From<UnknownVariant> for Refusal {
+    fn from(e: UnknownVariant) -> Refusal {
+        Refusal::BadGame(e.into())
+    }
+}
+
+impl From<OptionsError> for Refusal {
+    fn from(e: OptionsError) -> Refusal {
         Refusal::BadGame(e.into())
     }
 }
@@ -333,5 +340,28 @@ impl From<StoreError> for StewardError {
 impl From<crate::letters::compose::ComposeError> for StewardError {
     fn from(e: crate::letters::compose::ComposeError) -> StewardError {
         StewardError::Internal(format!("composing a mail: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Options, VariantId};
+
+    /// The rules' refusals keep their type up to the door, and the door's words
+    /// are the rules' words with the hint of their kind.
+    #[test]
+    fn the_rules_words_reach_the_door_unchanged() {
+        let error = MoveError::Ambiguous { text: "d9".into(), candidates: vec!["b7-d9".into(), "b9-d9".into()] };
+        let r = Refusal::IllegalMove(error.clone());
+        assert_eq!((r.code(), r.to_string()), ("illegal_move", error.to_string()));
+        assert_eq!(r.message(Door::Mail), format!("{error}; {}", r.hint(Door::Mail)));
+        let options = VariantId::ALL[0].rulebook(&Options::new().set("pause", "off")).err().expect("refused");
+        let r = Refusal::from(options.clone());
+        assert_eq!(r, Refusal::BadGame(GameRefusal::Options(options.clone())));
+        assert_eq!((r.code(), r.to_string()), ("bad_request", options.to_string()));
+        assert_eq!(r.hint(Door::Http), Refusal::BadRequest(String::new()).hint(Door::Http));
+        let unknown = "checkers".parse::<VariantId>().expect_err("no such game");
+        assert_eq!(Refusal::from(unknown.clone()).to_string(), unknown.to_string());
     }
 }
