@@ -186,6 +186,8 @@ variant_traits! {
     /// needs no change outside its module. Every variant gets it from the blanket impl.
     pub trait DynVariant;
 
+    // Every method from here on is in both traits.
+
     /// Which variant this is.
     fn id(&self) -> VariantId;
 
