@@ -1,5 +1,5 @@
-//! The game's record as mails show it: every move numbered as the variant counts
-//! them ([`crate::rules::Variant::record_number`]), the moves since a reader's own
+//! The game's record as mails show it: every move numbered as the games count
+//! them (a number per round of the seat order), the moves since a reader's own
 //! last move, and the whole record one line per number (`12. e4 e5`).
 
 use std::collections::BTreeMap;
@@ -42,18 +42,32 @@ impl Numbered {
 }
 
 /// Numbers `moves` (in the order they were made: by turn, then seat) as the
-/// variant's record does.
-pub fn numbered(rules: &dyn DynVariant, moves: Vec<RecordMove>) -> Vec<Numbered> {
+/// games' records do.
+pub fn numbered(moves: Vec<RecordMove>) -> Vec<Numbered> {
     let mut previous = None;
     moves
         .into_iter()
         .map(|mv| {
-            let number = rules.record_number(previous, mv.seat);
+            let number = record_number(previous, mv.seat);
             let opens = previous.is_none_or(|(n, _)| n != number);
             previous = Some((number, mv.seat));
             Numbered { number, opens, mv }
         })
         .collect()
+}
+
+/// The number a record gives a move by `seat` that follows the move numbered
+/// `previous.0` by `previous.1` (`None`: the game's first move). A number covers
+/// one round of the seat order and goes up when a seat moves that does not come
+/// after the previous mover: the first seat's move in a two-seat game (`12. e4
+/// e5`), every turn in a simultaneous one, the first seat still playing in a
+/// four-seat round.
+fn record_number(previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
+    match previous {
+        None => 1,
+        Some((n, before)) if seat.index() <= before.index() => n + 1,
+        Some((n, _)) => n,
+    }
 }
 
 /// The moves a board mail to `reader` lists: every move since the reader's own
@@ -117,7 +131,7 @@ pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numb
             })
         })
         .collect();
-    numbered(rules, moves)
+    numbered(moves)
 }
 
 /// A listed move, as the turn templates show it (`moves`).
@@ -210,7 +224,6 @@ impl RecordQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Options, VariantId};
 
     fn mv(turn: u32, seat: u8, name: &str, notation: &str) -> RecordMove {
         RecordMove {
@@ -222,12 +235,8 @@ mod tests {
         }
     }
 
-    /// A variant that numbers its record by rounds of the seat order, as every
-    /// variant does by default (the shapes below are two-seat turns, simultaneous
-    /// turns and four-seat rounds; the numbering sees only the seats).
-    fn rules() -> Box<dyn DynVariant> {
-        VariantId::ALL[0].rulebook(&Options::new()).unwrap()
-    }
+    // The shapes below are two-seat turns, simultaneous turns and four-seat
+    // rounds: the numbering sees only the seats.
 
     #[test]
     fn two_seat_turns_are_numbered_in_pairs() {
@@ -238,7 +247,7 @@ mod tests {
             mv(4, 1, "black", "Nc6"),
             mv(5, 0, "white", "Bb5"),
         ];
-        let record = numbered(rules().as_ref(), moves);
+        let record = numbered(moves);
         assert_eq!(lines(&record, 2), ["1. e4 e5", "2. Nf3 Nc6", "3. Bb5"]);
         let black = since_last(&record, Seat::new(1));
         assert_eq!(black.iter().map(Numbered::label).collect::<Vec<_>>(), ["3."]);
@@ -251,7 +260,7 @@ mod tests {
         let mut struck = mv(2, 1, "black", "Qxd1");
         struck.result = SeatResult::Struck("the queen was taken first".into());
         let moves = vec![mv(1, 0, "white", "e4"), mv(1, 1, "black", "d5"), mv(2, 0, "white", "exd5"), struck];
-        let record = numbered(rules().as_ref(), moves);
+        let record = numbered(moves);
         assert_eq!(lines(&record, 2), ["1. e4 d5", "2. exd5 Qxd1 (struck)"]);
         let white = since_last(&record, Seat::new(0));
         assert_eq!(white.iter().map(|n| n.mv.notation.as_str()).collect::<Vec<_>>(), ["exd5", "Qxd1"]);
@@ -269,7 +278,7 @@ mod tests {
             mv(7, 3, "east", "m9-l9"),
             mv(8, 0, "south", "f2-f3"),
         ];
-        let record = numbered(rules().as_ref(), moves);
+        let record = numbered(moves);
         assert_eq!(
             lines(&record, 4),
             [

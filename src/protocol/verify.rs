@@ -397,10 +397,9 @@ fn check_event(
             let turn = number(body, "turn")? as u32;
             r.check_action(body, &name, turn, &[|a| *a == Action::OfferDraw, |a| *a == Action::AcceptDraw], summary)?;
             r.draw_offers = r.draw_offers.with(seat);
-            let needed = r.rules.seats_in_game(&r.state).map_err(|e| format!("the state before the offer: {e}"))?;
-            if needed.iter().all(|s| r.draw_offers.contains(s)) {
-                let o = r.rules.agreed_draw(&r.state).map_err(|e| format!("the state before the offer: {e}"))?;
-                r.due_end = Some((o, "the draw every seat agreed to".into()));
+            let draw = r.rules.agreed_draw(&r.state).map_err(|e| format!("the state before the offer: {e}"))?;
+            if draw.seats.iter().all(|s| r.draw_offers.contains(s)) {
+                r.due_end = Some((draw.outcome, "the draw every seat agreed to".into()));
             }
         }
         "draw_declined" => {

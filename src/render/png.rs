@@ -475,7 +475,8 @@ mod tests {
         write("hexagons-1", &board_drawing(&hex, &all, Seat::new(1)));
         let mut tri = crate::render::fixtures::triangles();
         crate::render::fixtures::kings_at_home(&mut tri);
-        let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)] };
+        let jump =
+            MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)], grip: Vec::new() };
         write("triangles", &board_drawing(&tri, &Marks { last_moves: vec![jump], ..all }, Seat::new(0)));
         let two = crate::render::fixtures::two_levels();
         write(

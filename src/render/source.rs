@@ -123,7 +123,7 @@ impl PictureSource {
             .as_array()
             .ok_or_else(|| bad("paths"))?
             .iter()
-            .map(|p| Ok(MovePath { cells: cells(&p[0])?, captures: cells(&p[1])? }))
+            .map(|p| Ok(MovePath { cells: cells(&p[0])?, captures: cells(&p[1])?, grip: Vec::new() }))
             .collect::<Result<_, BadSource>>()?;
         let to_move =
             v["to_move"].as_array().ok_or_else(|| bad("to_move"))?.iter().map(seat).collect::<Result<_, _>>()?;
@@ -172,6 +172,7 @@ mod tests {
                 last_moves: vec![MovePath {
                     cells: vec![Cell { file: 4, rank: 1, level: 0 }, Cell { file: 4, rank: 3, level: 0 }],
                     captures: vec![],
+                    grip: vec![],
                 }],
                 to_move: vec![Seat::new(1)],
             },

@@ -426,7 +426,8 @@ mod tests {
             PieceView { owner: Seat::new(0), kind: PieceKind::DraughtsKing },
         )];
         let c = |file, rank| Cell { file, rank, level: 0 };
-        let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)] };
+        let jump =
+            MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)], grip: Vec::new() };
         let text = board_for_seats(&view, Seat::new(0), &[], &[jump]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0].trim(), "+.", "{text}");

@@ -351,12 +351,17 @@ pub struct MovePath {
     /// The cells whose pieces the move captures (not always `to`: en passant,
     /// draughts jumps).
     pub captures: Vec<Cell>,
+    /// Where a player takes hold of the move on the page when its path is not
+    /// on the board drawn before it (a 3D chess attack board carried to a pin
+    /// drawn only once it stands there): the cells that offer the move. Empty
+    /// for moves whose path is on that board.
+    pub grip: Vec<Cell>,
 }
 
 impl MovePath {
     /// A plain step from `from` to `to` that captures nothing.
     pub fn step(from: Cell, to: Cell) -> MovePath {
-        MovePath { cells: vec![from, to], captures: Vec::new() }
+        MovePath { cells: vec![from, to], captures: Vec::new(), grip: Vec::new() }
     }
 
     /// The square-grid coordinate move `mv` (see [`coordinate_move_cells`]) as a
@@ -500,7 +505,7 @@ mod tests {
         let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();
         let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         let path = rules.move_path(Some(castle), "e1g1").unwrap();
-        assert_eq!(path, MovePath { cells: vec![c(4, 0), c(5, 0), c(6, 0)], captures: vec![] });
+        assert_eq!(path, MovePath { cells: vec![c(4, 0), c(5, 0), c(6, 0)], captures: vec![], grip: vec![] });
         let long = rules.move_path(Some(castle), "e1c1").unwrap();
         assert_eq!(long.cells, vec![c(4, 0), c(3, 0), c(2, 0)]);
         let ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";

@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, CastlingSide, Color, EnPassantMode, Move, Position,
 
 use super::notation::{self, CHESS_BOARD, Candidate, Castle, Piece, Position as Seen, Sq};
 use super::{
-    BoardShape, BoardView, Cell, EndReason, GameRecord, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind,
-    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardShape, BoardView, Cell, EndReason, GameRecord, MoveError, MovePath, MoveText, Options, OptionsError, Outcome,
+    PieceKind, PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
 /// The seat that plays White.
@@ -370,8 +370,8 @@ impl Variant for Chess {
         Some(Outcome::win(opponent, EndReason::Time))
     }
 
-    fn is_move_text(&self, text: &str) -> bool {
-        notation::is_move_text(&CHESS_BOARD, text)
+    fn move_text(&self, text: &str) -> Option<MoveText> {
+        notation::is_move_text(&CHESS_BOARD, text).then_some(MoveText::Move)
     }
 
     fn move_forms(&self, state: &ChessState, seat: Seat) -> String {

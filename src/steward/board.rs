@@ -2,7 +2,7 @@
 //! last resolved turn, and the seats that owe a move, read in one transaction.
 
 use super::view::visible_turns;
-use super::{Credential, Loaded, Refusal, Steward, StewardError, authenticate, internal, load};
+use super::{Credential, GameRefusal, Loaded, Refusal, Steward, StewardError, authenticate, internal, load};
 use crate::render::svg::Marks;
 use crate::rules::{BoardView, Seat, SeatSet};
 use crate::store::Tx;
@@ -46,7 +46,7 @@ impl Steward {
                     None => None,
                 };
                 let side = match seat.as_deref() {
-                    Some(name) => Some(g.rules.seat(name).map_err(|e| Refusal::BadRequest(e.to_string()))?),
+                    Some(name) => Some(g.rules.seat(name).map_err(|e| Refusal::BadGame(GameRefusal::Seat(e)))?),
                     None => own,
                 };
                 board_picture(tx, &g, side.unwrap_or(Seat::new(0)), own)

@@ -37,7 +37,7 @@ use command::{Ctx, Gate};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
-pub use refusal::{Door, InternalError, Refusal, StewardError};
+pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
 pub use senders::{
     ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,
 };
@@ -466,14 +466,13 @@ impl Steward {
     /// # Errors
     /// An unknown variant or option, a wrong number of seats, a bad address.
     pub async fn create_game(&self, new: NewGame, now: DateTime<Utc>) -> Result<CreatedGame, StewardError> {
-        let variant: VariantId =
-            new.variant.parse().map_err(|e: crate::rules::UnknownVariant| Refusal::BadRequest(e.to_string()))?;
+        let variant: VariantId = new.variant.parse::<VariantId>().map_err(Refusal::from)?;
         let mut raw_options = new.options.clone();
         let (auth, secrecy) = trust_options(&mut raw_options)?;
         let clock_spec = clock::take_option(&mut raw_options)?;
         let spectator_delay = view::take_spectator_delay(&mut raw_options)?;
         let options = options_from_json(variant, &raw_options)?;
-        let rules = variant.rulebook(&options).map_err(|e| Refusal::BadRequest(e.to_string()))?;
+        let rules = variant.rulebook(&options).map_err(Refusal::from)?;
         let names = rules.seat_names();
         if new.seats.len() != names.len() {
             return Err(Refusal::BadRequest(format!(
@@ -813,7 +812,7 @@ impl Steward {
         } else if !seats.iter().any(|s| s.seat == seat && s.draw_offer) {
             // An offer that would draw the game (every other seat offered) is
             // an acceptance and never refused; a new offer is counted.
-            let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
+            let needed = g.rules.agreed_draw(&g.row.state).map_err(internal)?.seats;
             let accepts = needed.iter().all(|s| s == seat || seats.iter().any(|r| r.seat == s && r.draw_offer));
             if !accepts {
                 spend_daily(tx, &format!("draw|{}|{}", g.row.id, seat.index()), DRAW_OFFERS_PER_DAY, now, || {
@@ -847,9 +846,9 @@ impl Steward {
         tx.set_draw_offer(&g.row.id, seat, true)?;
         tx.append_event(&g.row.id, now, "draw_offered", body)?;
         let offered: SeatSet = tx.seats(&g.row.id)?.iter().filter(|s| s.draw_offer).map(|s| s.seat).collect();
-        let needed = g.rules.seats_in_game(&g.row.state).map_err(internal)?;
-        if needed.iter().all(|s| offered.contains(s)) {
-            let o = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
+        let draw = g.rules.agreed_draw(&g.row.state).map_err(internal)?;
+        if draw.seats.iter().all(|s| offered.contains(s)) {
+            let o = draw.outcome;
             self.end(tx, g, o, now)?;
             let head = self.sign_head(tx, &g.row.id)?;
             for mail in

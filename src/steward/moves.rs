@@ -15,7 +15,7 @@ use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, mails};
 use crate::ids::{hex, new_receipt};
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::protocol::{self, Body, Envelope, MIN_SALT_BYTES};
-use crate::rules::{RulesError, Seat, SeatResult};
+use crate::rules::{MoveText, RulesError, Seat, SeatResult};
 use crate::store::{CommitmentRow, MoveRow, TurnRow, Tx, time_text};
 
 /// What a door hands over: a move in one of its forms.
@@ -461,7 +461,7 @@ impl Steward {
         }
         let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
             // The variant says why, and names its forms with examples from this position.
-            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error.to_string())),
+            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error)),
             other => internal(other),
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;
@@ -510,9 +510,9 @@ impl Steward {
             tx.append_event(id, now, event, &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
         if complete {
             self.resolve_turn(tx, game, now)?;
-            // A move written with a draw offer (a game's own mark, see Variant::move_offers_draw) offers it once
+            // A move written with a draw offer (a game's own mark, see Variant::move_text) offers it once
             // played, so the offer outlives the turn it was sent in.
-            if game.rules.move_offers_draw(&text) {
+            if game.rules.move_text(&text) == Some(MoveText::OffersDraw) {
                 let after = super::load(tx, id.as_str())?;
                 if after.row.outcome.is_none() {
                     let body = json!({"seat": seat_name, "turn": after.row.turn, "with_move": row.receipt});

@@ -29,7 +29,7 @@ pub struct PlayableMove {
     /// the board drawn now.
     pub path: Vec<String>,
     /// For a move without a path on the board: the cells where a player takes
-    /// hold of it (see [`crate::rules::Variant::move_grip`]).
+    /// hold of it (see [`crate::rules::MovePath::grip`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub grip: Vec<String>,
 }
@@ -208,7 +208,7 @@ fn record_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<Vec<Reco
             })
         })
         .collect();
-    let numbered = record::numbered(g.rules.as_ref(), recorded);
+    let numbered = record::numbered(recorded);
     Ok(turns
         .into_iter()
         .take(visible)
@@ -266,9 +266,12 @@ fn playable(g: &Loaded, state: &str, seat: Seat, board: &crate::rules::BoardView
             let names = |cells: &[crate::rules::Cell]| -> Option<Vec<String>> {
                 cells.iter().map(|c| board.shape.cell(*c).map(|c| c.name.clone())).collect()
             };
-            let path = g.rules.move_path(Some(state), &text).and_then(|p| names(&p.cells)).unwrap_or_default();
-            let grip =
-                if path.is_empty() { names(&g.rules.move_grip(state, &text)).unwrap_or_default() } else { Vec::new() };
+            let drawn = g.rules.move_path(Some(state), &text);
+            let path = drawn.as_ref().and_then(|p| names(&p.cells)).unwrap_or_default();
+            let grip = match drawn {
+                Some(p) if path.is_empty() => names(&p.grip).unwrap_or_default(),
+                _ => Vec::new(),
+            };
             let notation = g.rules.notation(state, seat, &text).unwrap_or_else(|_| text.clone());
             PlayableMove { text, notation, path, grip }
         })

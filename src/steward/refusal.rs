@@ -1,8 +1,14 @@
 //! Why the steward did not accept something: the sender's mistake ([`Refusal`], with
 //! what to send instead) or ours ([`StewardError::Internal`], logged).
+//!
+//! What the rules refuse stays the rules' own type up to the door
+//! ([`Refusal::IllegalMove`] holds a [`MoveError`], [`Refusal::BadGame`] a
+//! [`GameRefusal`]): a door can tell an ambiguous move from an illegal one, and
+//! the words are the rules' words.
 
 use std::fmt;
 
+use crate::rules::{MoveError, OptionsError, RulesError, UnknownVariant};
 use crate::store::StoreError;
 
 /// Input the steward refuses. Nothing already accepted is changed.
@@ -32,9 +38,10 @@ pub enum Refusal {
         /// Who is to move.
         to_move: String,
     },
-    /// The move is not legal or not readable.
+    /// The move is not legal or not readable: the rules' reason, with the
+    /// forms the game reads.
     #[error("{0}")]
-    IllegalMove(String),
+    IllegalMove(MoveError),
     /// The seat already gave a different move for this turn.
     #[error("{seat} already gave a move for turn {turn} ({when}); a move is final once accepted")]
     AlreadyMoved {
@@ -51,6 +58,10 @@ pub enum Refusal {
     /// A malformed request.
     #[error("{0}")]
     BadRequest(String),
+    /// A request naming what the rules do not have: a variant, an option or
+    /// value, a seat.
+    #[error("{0}")]
+    BadGame(GameRefusal),
     /// An envelope that cannot be read or opened (garbled, truncated, sealed to
     /// another key, unknown fields, too large).
     #[error("{0}")]
@@ -130,7 +141,7 @@ impl Refusal {
             Refusal::IllegalMove(_) => "illegal_move",
             Refusal::AlreadyMoved { .. } => "already_moved",
             Refusal::GameOver(_) => "game_over",
-            Refusal::BadRequest(_) => "bad_request",
+            Refusal::BadRequest(_) | Refusal::BadGame(_) => "bad_request",
             Refusal::BadEnvelope(_) => "bad_envelope",
             Refusal::EnvelopeMismatch(_) => "envelope_mismatch",
             Refusal::BadSignature(_) => "bad_signature",
@@ -178,8 +189,8 @@ impl Refusal {
             }
             (Refusal::AlreadyMoved { .. }, _) => "wait for the turn to be resolved, then send your next move".into(),
             (Refusal::GameOver(_), _) => "the game takes no more moves".into(),
-            (Refusal::BadRequest(_), Http | Web) => "see the API description in the README".into(),
-            (Refusal::BadRequest(_), Mail) => {
+            (Refusal::BadRequest(_) | Refusal::BadGame(_), Http | Web) => "see the API description in the README".into(),
+            (Refusal::BadRequest(_) | Refusal::BadGame(_), Mail) => {
                 "reply to the board mail with `help` for what a mail may hold".into()
             }
             (Refusal::BadEnvelope(_), Http | Web) => {
@@ -245,6 +256,33 @@ impl Refusal {
     /// send instead.
     pub fn message(&self, door: Door) -> String {
         format!("{self}; {}", self.hint(door))
+    }
+}
+
+/// What the rules refuse in a request other than a move, as they said it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameRefusal {
+    /// No variant of that name.
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    /// An option the variant does not take, or a value it does not accept.
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    /// No seat of that name or number ([`RulesError::UnknownSeat`]; no `From`,
+    /// so that no other rules error becomes a refusal by a `?`).
+    #[error(transparent)]
+    Seat(RulesError),
+}
+
+impl From<UnknownVariant> for Refusal {
+    fn from(e: UnknownVariant) -> Refusal {
+        Refusal::BadGame(e.into())
+    }
+}
+
+impl From<OptionsError> for Refusal {
+    fn from(e: OptionsError) -> Refusal {
+        Refusal::BadGame(e.into())
     }
 }
 
@@ -368,5 +406,28 @@ impl From<StoreError> for StewardError {
 impl From<crate::letters::compose::ComposeError> for StewardError {
     fn from(e: crate::letters::compose::ComposeError) -> StewardError {
         StewardError::Internal(InternalError::new("composing a mail", e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Options, VariantId};
+
+    /// The rules' refusals keep their type up to the door, and the door's words
+    /// are the rules' words with the hint of their kind.
+    #[test]
+    fn the_rules_words_reach_the_door_unchanged() {
+        let error = MoveError::Ambiguous { text: "d9".into(), candidates: vec!["b7-d9".into(), "b9-d9".into()] };
+        let r = Refusal::IllegalMove(error.clone());
+        assert_eq!((r.code(), r.to_string()), ("illegal_move", error.to_string()));
+        assert_eq!(r.message(Door::Mail), format!("{error}; {}", r.hint(Door::Mail)));
+        let options = VariantId::ALL[0].rulebook(&Options::new().set("pause", "off")).err().expect("refused");
+        let r = Refusal::from(options.clone());
+        assert_eq!(r, Refusal::BadGame(GameRefusal::Options(options.clone())));
+        assert_eq!((r.code(), r.to_string()), ("bad_request", options.to_string()));
+        assert_eq!(r.hint(Door::Http), Refusal::BadRequest(String::new()).hint(Door::Http));
+        let unknown = "checkers".parse::<VariantId>().expect_err("no such game");
+        assert_eq!(Refusal::from(unknown.clone()).to_string(), unknown.to_string());
     }
 }

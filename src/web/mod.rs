@@ -67,7 +67,7 @@ impl From<StewardError> for ApiError {
                     Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
                         StatusCode::FORBIDDEN
                     }
-                    Refusal::BadRequest(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
+                    Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
                 };
                 ApiError::new(status, r.code(), r.message(crate::steward::Door::Http))

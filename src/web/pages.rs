@@ -267,7 +267,7 @@ fn refusal(r: &Refusal) -> PageError {
         | Refusal::BadEnvelope(_)
         | Refusal::EnvelopeMismatch(_)
         | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-        Refusal::BadRequest(_) => StatusCode::BAD_REQUEST,
+        Refusal::BadRequest(_) | Refusal::BadGame(_) => StatusCode::BAD_REQUEST,
         Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
             StatusCode::FORBIDDEN
         }

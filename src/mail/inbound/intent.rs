@@ -1,6 +1,6 @@
 //! What a mail asks for: an envelope block, a move, a command — or nothing we can
 //! read. Whether a word is move text is the game's variant's to say
-//! ([`DynVariant::is_move_text`]): this module keeps no grammar of moves, only
+//! ([`DynVariant::move_text`]): this module keeps no grammar of moves, only
 //! cleans what mail adds around them (move numbers, annotation marks, figurines,
 //! quotes, a capital a phone put on a file). Whether `Nf3` is legal, or an
 //! envelope's signature good, is for `rules` and `protocol` to say.
@@ -475,13 +475,13 @@ fn move_token(word: &str, variant: Option<&dyn DynVariant>) -> Option<String> {
             t = rest.to_owned();
         }
     }
-    if variant.is_move_text(&t) {
+    if variant.move_text(&t).is_some() {
         return Some(t);
     }
     // A file a phone capitalised (`E4`, `Exd5`): lowered when only that reads.
     if t.starts_with(|c: char| c.is_ascii_uppercase()) {
         let lowered = format!("{}{}", t[..1].to_ascii_lowercase(), &t[1..]);
-        if variant.is_move_text(&lowered) {
+        if variant.move_text(&lowered).is_some() {
             return Some(lowered);
         }
     }

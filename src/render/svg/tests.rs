@@ -424,7 +424,7 @@ fn levels_stand_side_by_side() {
 fn a_multi_jump_marks_its_whole_path_and_its_captures() {
     let mut view = triangles();
     view.pieces = vec![(c(4, 0), PieceView { owner: Seat::new(0), kind: PieceKind::DraughtsKing })];
-    let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)] };
+    let jump = MovePath { cells: vec![c(0, 0), c(0, 2), c(4, 0)], captures: vec![c(1, 1), c(2, 1)], grip: Vec::new() };
     let marks = Marks { last_moves: vec![jump], ..Marks::default() };
     let svg = board_svg(&view, &marks, Seat::new(0));
     parse(&svg);

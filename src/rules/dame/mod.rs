@@ -49,8 +49,8 @@ pub use state::DameState;
 pub use turn::Enclosure;
 
 use super::{
-    BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, PieceKind, PieceView, Resolution,
-    RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    AgreedDraw, BoardView, Cell, EndReason, MoveError, MovePath, MoveText, Options, OptionsError, Outcome, PieceKind,
+    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use moves::Duty;
 use shape::Drawing;
@@ -355,13 +355,19 @@ impl Variant for TrialecticDame {
                 Play::Capture { taken, .. } => taken.iter().map(|&c| cell(c)).collect(),
                 _ => Vec::new(),
             };
-            return Some(MovePath { cells: mv.play.cells().into_iter().map(cell).collect(), captures: taken });
+            return Some(MovePath {
+                cells: mv.play.cells().into_iter().map(cell).collect(),
+                captures: taken,
+                grip: Vec::new(),
+            });
         }
         // Without the position, the cells alone.
         match notation::read(&self.board, canonical).ok()? {
-            notation::Written::Place(c) => Some(MovePath { cells: vec![cell(c)], captures: Vec::new() }),
+            notation::Written::Place(c) => {
+                Some(MovePath { cells: vec![cell(c)], captures: Vec::new(), grip: Vec::new() })
+            }
             notation::Written::Cells(cells) => {
-                Some(MovePath { cells: cells.into_iter().map(cell).collect(), captures: Vec::new() })
+                Some(MovePath { cells: cells.into_iter().map(cell).collect(), captures: Vec::new(), grip: Vec::new() })
             }
         }
     }
@@ -385,16 +391,16 @@ impl Variant for TrialecticDame {
         self.settle(state).0
     }
 
-    fn seats_in_game(&self, state: &DameState) -> SeatSet {
-        (0..3u8).filter(|&s| state.is_in(s as usize)).map(Seat::new).collect()
+    /// §9: the seats still in agree, and the draw scores them alone.
+    fn agreed_draw(&self, state: &DameState) -> AgreedDraw {
+        AgreedDraw {
+            seats: (0..3u8).filter(|&s| state.is_in(s as usize)).map(Seat::new).collect(),
+            outcome: turn::draw_among(state, EndReason::Agreement),
+        }
     }
 
-    fn agreed_draw(&self, state: &DameState) -> Outcome {
-        turn::draw_among(state, EndReason::Agreement)
-    }
-
-    fn is_move_text(&self, text: &str) -> bool {
-        notation::is_move_text(&self.board, text)
+    fn move_text(&self, text: &str) -> Option<MoveText> {
+        notation::is_move_text(&self.board, text).then_some(MoveText::Move)
     }
 
     fn move_forms(&self, state: &DameState, seat: Seat) -> String {

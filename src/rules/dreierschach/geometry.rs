@@ -13,6 +13,8 @@
 
 use std::fmt;
 
+use crate::rules::cell_path::NamedCell;
+
 /// Padding cells on each side of the 13 × 13 square.
 const PAD: i16 = 3;
 /// The width of the mailbox.
@@ -137,9 +139,19 @@ impl Hex {
         };
         Hex::from_name_parts(letter - b'a', number, names)
     }
+}
 
+/// The V2.2 name, as the state string and canonical moves write it.
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", char::from(b'a' + self.y()), self.x() + 1)
+    }
+}
+
+/// The name as the canonical moves write it (V2.2 names for Dreierschach).
+impl NamedCell for Hex {
     /// Writes the V2.2 name into `out` at `at`, for sort keys; returns where it ends.
-    pub(crate) fn write_name(self, out: &mut [u8], mut at: usize) -> usize {
+    fn write_name(self, out: &mut [u8], mut at: usize) -> usize {
         out[at] = b'a' + self.y();
         at += 1;
         let n = self.x() + 1;
@@ -149,13 +161,6 @@ impl Hex {
         }
         out[at] = b'0' + n % 10;
         at + 1
-    }
-}
-
-/// The V2.2 name, as the state string and canonical moves write it.
-impl fmt::Display for Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.y()), self.x() + 1)
     }
 }
 

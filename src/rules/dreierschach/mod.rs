@@ -43,9 +43,9 @@ pub use state::{DoubleStep, DsState, Kind, SEAT_LETTERS, SEAT_NAMES};
 
 use super::notation::{Candidate, Piece, Position, Refusal, Sq};
 use super::{
-    Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, EndReason, MoveError, MovePath, Options, OptionsError,
-    Outcome, Outline, PieceKind, PieceView, Point, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet,
-    StateError, Variant, VariantId,
+    AgreedDraw, Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, EndReason, MoveError, MovePath, MoveText,
+    Options, OptionsError, Outcome, Outline, PieceKind, PieceView, Point, Resolution, RulesError, Seat, SeatMove,
+    SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use geometry::{CELLS, SEATS, STRAIGHT, on_board};
 use state::{is_piece, kind, next_seat, owner, previous_seat};
@@ -396,16 +396,6 @@ impl Variant for Dreierschach {
         self.read(state, seat.index(), text)
     }
 
-    fn parse_canonical(&self, state: &DsState, seat: Seat, text: &str) -> Option<DsMove> {
-        let (from, to, promotion) = canonical_cells(text)?;
-        if seat.index() != state.turn {
-            return None;
-        }
-        moves::legal_moves(state, state.turn)
-            .into_iter()
-            .find(|m| m.from == from && m.to == to && m.promotion == promotion)
-    }
-
     fn notation(&self, _state: &DsState, _seat: Seat, mv: DsMove) -> String {
         notation::written(mv, self.names)
     }
@@ -470,7 +460,7 @@ impl Variant for Dreierschach {
         let (from, to, _) = canonical_cells(canonical)?;
         let mut path = MovePath::step(cell(from), cell(to));
         let Some(state) = before else { return Some(path) };
-        let Some(mv) = self.parse_canonical(state, seat_of(state.turn), canonical) else { return Some(path) };
+        let Some(mv) = super::read_canonical(self, state, seat_of(state.turn), canonical) else { return Some(path) };
         match mv.kind {
             MoveKind::Castle(side) => {
                 let between = SEATS[state.turn].castlings[usize::from(side)].between;
@@ -494,19 +484,18 @@ impl Variant for Dreierschach {
         Some(self.resignation_outcome(state, first.index(), EndReason::Time))
     }
 
-    fn agreed_draw(&self, _state: &DsState) -> Outcome {
-        Outcome::points(&[1, 1, 1], EndReason::Agreement)
-    }
-
-    fn is_move_text(&self, text: &str) -> bool {
-        let text = notation::before_draw_offer(text).unwrap_or(text);
-        super::notation::is_move_text(notation::board(self.names), text)
+    fn agreed_draw(&self, _state: &DsState) -> AgreedDraw {
+        AgreedDraw { seats: SeatSet::first(3), outcome: Outcome::points(&[1, 1, 1], EndReason::Agreement) }
     }
 
     /// §8, **Decision**: a trailing `=` not followed by a piece letter is a
     /// draw offer sent with the move.
-    fn move_offers_draw(&self, text: &str) -> bool {
-        notation::before_draw_offer(text).is_some()
+    fn move_text(&self, text: &str) -> Option<MoveText> {
+        let (text, kind) = match notation::before_draw_offer(text) {
+            Some(before) => (before, MoveText::OffersDraw),
+            None => (text, MoveText::Move),
+        };
+        super::notation::is_move_text(notation::board(self.names), text).then_some(kind)
     }
 
     fn move_forms(&self, state: &DsState, seat: Seat) -> String {

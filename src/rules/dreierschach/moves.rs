@@ -9,9 +9,9 @@
 //! where leaving would open an attack on it — and the rest are played on a copy
 //! of the board ([`Legality`]).
 
-use std::cmp::Ordering;
-use std::fmt;
 use std::ops::ControlFlow;
+
+use crate::rules::cell_path::CellMove;
 
 use super::EnPassant;
 use super::geometry::{
@@ -37,76 +37,10 @@ pub enum MoveKind {
 /// king's move.
 ///
 /// Moves order by their canonical text, byte by byte (§8).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct DsMove {
-    pub(crate) from: Hex,
-    pub(crate) to: Hex,
-    pub(crate) promotion: Option<Kind>,
-    pub(crate) kind: MoveKind,
-}
+pub type DsMove = CellMove<Hex, MoveKind>;
 
-impl DsMove {
-    /// The cell the piece leaves (the king's, for castling).
-    pub fn from(self) -> Hex {
-        self.from
-    }
-
-    /// The cell the piece goes to (the king's, for castling).
-    pub fn to(self) -> Hex {
-        self.to
-    }
-
-    /// The piece a pawn becomes.
-    pub fn promotion(self) -> Option<Kind> {
-        self.promotion
-    }
-
-    /// What kind of move it is.
-    pub fn kind(self) -> MoveKind {
-        self.kind
-    }
-
-    /// The canonical text as bytes, zero-padded: byte order of the padded arrays
-    /// is byte order of the texts.
-    fn key(self) -> [u8; 10] {
-        let mut out = [0u8; 10];
-        let mut at = self.from.write_name(&mut out, 0);
-        out[at] = b'-';
-        at = self.to.write_name(&mut out, at + 1);
-        if let Some(k) = self.promotion {
-            out[at] = b'=';
-            out[at + 1] = k.letter() as u8;
-        }
-        out
-    }
-}
-
-impl PartialOrd for DsMove {
-    fn partial_cmp(&self, other: &DsMove) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for DsMove {
-    fn cmp(&self, other: &DsMove) -> Ordering {
-        self.key().cmp(&other.key()).then(self.kind.cmp(&other.kind))
-    }
-}
-
-impl fmt::Display for DsMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)?;
-        if let Some(k) = self.promotion {
-            write!(f, "={}", k.letter())?;
-        }
-        Ok(())
-    }
-}
-
-/// Sorts moves in their order (canonical text, §8), writing each key once.
-pub(crate) fn sort(moves: &mut [DsMove]) {
-    moves.sort_by_cached_key(|m| (m.key(), m.kind));
-}
+/// Sorts moves in their order (by canonical text).
+pub(crate) use crate::rules::cell_path::sort;
 
 /// The two opponents of `seat` as a bit set of seats.
 pub(crate) const fn opponents(seat: usize) -> u8 {

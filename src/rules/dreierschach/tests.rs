@@ -4,7 +4,7 @@
 //! `tools/dreierschach_oracle/`.
 
 use super::*;
-use crate::rules::{GameResult, MoveError, Variant};
+use crate::rules::{GameResult, MoveError, MoveText, Variant};
 use state::{EMPTY_BOARD, piece};
 
 const START: &str = "nRnP2bPbR/nBnP3bPbN/nNnP4bPbB/nKnP5bPbQ/nQnP6bPbK/nBnP7bPbN/nNnP8bPbB/nRnP9bPbR/nP10bP/11/10/wPwPwPwPwPwPwPwPwP/wRwBwNwKwQwBwNwR w a1,a8,f1,f13,m8,m13 - 0 1";
@@ -579,8 +579,8 @@ fn section_7_resignation_timeout_agreement() {
     assert_eq!(late(&[BLACK]), Some((s("2-2-0"), EndReason::Time)));
     assert_eq!(late(&[]), None);
     let draw = Variant::agreed_draw(&RULES, &start);
-    assert_eq!((draw.result, draw.reason), (GameResult::points(&[1, 1, 1]), EndReason::Agreement));
-    assert_eq!(Variant::seats_in_game(&RULES, &start).len(), 3, "all three must agree");
+    assert_eq!((draw.outcome.result, draw.outcome.reason), (GameResult::points(&[1, 1, 1]), EndReason::Agreement));
+    assert_eq!(Variant::agreed_draw(&RULES, &start).seats.len(), 3, "all three must agree");
 }
 
 /// §3: White, Brown, Black in turn; the round grows after Black's move; the
@@ -631,11 +631,14 @@ fn section_8_notation() {
     assert!(matches!(read(&RULES, START, "Sc6"), Err(MoveError::Ambiguous { .. })), "a3 and a7 both reach c6");
     for text in ["sc6", "nc6", "Zc6", "a7-c66", "a0-c6", "hello", "7"] {
         assert!(matches!(read(&RULES, START, text), Err(MoveError::NotAMove { .. })), "{text}");
-        assert!(!Variant::is_move_text(&RULES, text), "{text}");
+        assert!(Variant::move_text(&RULES, text).is_none(), "{text}");
     }
     for text in ["a7-c6", "Sg7", "S6g7", "S6xg7", "Le8", "7d9", "i4D", "h4-i4=Q", "0-0", "O-O-O", "a7-c6="] {
-        assert!(Variant::is_move_text(&RULES, text), "{text}");
+        assert!(Variant::move_text(&RULES, text).is_some(), "{text}");
     }
+    // §8: a trailing `=` with no piece letter offers a draw with the move.
+    assert_eq!(Variant::move_text(&RULES, "a7-c6="), Some(MoveText::OffersDraw));
+    assert_eq!(Variant::move_text(&RULES, "h4-i4=Q"), Some(MoveText::Move));
     let err = read(&RULES, START, "hello").expect_err("not a move").to_string();
     assert!(err.contains("write moves from-to like a3-c2 or a3xc2") && err.contains("Sc2, Nc2"), "{err}");
     let err = read(&RULES, START, "a2-c3").expect_err("no move").to_string();

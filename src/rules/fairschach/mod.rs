@@ -23,8 +23,8 @@ pub use position::{FsPosition, Mode};
 use super::chess::{board_view, cell, color_of, occupant, seat_of};
 use super::notation::{self, CHESS_BOARD, Candidate, Castle, Position, Refusal, Sq};
 use super::{
-    BoardView, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat, SeatMove,
-    SeatResult, SeatSet, StateError, Variant, VariantId,
+    BoardView, EndReason, MoveError, MovePath, MoveText, Options, OptionsError, Outcome, Resolution, RulesError, Seat,
+    SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use moves::{Classified, Entry, Exclusion, Kind, entry, in_check, san};
 
@@ -314,8 +314,8 @@ impl Variant for Fairschach {
         super::chess::uci_path(before.map(|s| &s.board), canonical)
     }
 
-    fn is_move_text(&self, text: &str) -> bool {
-        notation::is_move_text(&CHESS_BOARD, text)
+    fn move_text(&self, text: &str) -> Option<MoveText> {
+        notation::is_move_text(&CHESS_BOARD, text).then_some(MoveText::Move)
     }
 
     fn move_forms(&self, state: &FsPosition, seat: Seat) -> String {

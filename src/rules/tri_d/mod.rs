@@ -37,7 +37,7 @@ pub use moves::{MoveKind, TdMove};
 pub use state::{Colour, Kind, TdState};
 
 use super::{
-    BoardView, Cell, EndReason, MoveError, MovePath, Options, OptionsError, Outcome, Resolution, RulesError, Seat,
+    BoardView, EndReason, MoveError, MovePath, MoveText, Options, OptionsError, Outcome, Resolution, RulesError, Seat,
     SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 
@@ -207,13 +207,10 @@ impl Variant for TriDChess {
             Some(st) => TriDChess::canonical_move(st, canonical)?,
             None => notation::read_canonical(canonical)?,
         };
-        Some(picture::path(before, &mv))
-    }
-
-    /// A board move is taken hold of by its board's squares: its path lies on
-    /// the pin it goes to, which is not drawn before it stands there.
-    fn move_grip(&self, before: &TdState, canonical: &str) -> Vec<Cell> {
-        TriDChess::canonical_move(before, canonical).map(|mv| picture::grip(&mv)).unwrap_or_default()
+        // A board move is taken hold of by its board's squares: its path lies
+        // on the pin it goes to, which is not drawn before it stands there.
+        let grip = if before.is_some() { picture::grip(&mv) } else { Vec::new() };
+        Some(MovePath { grip, ..picture::path(before, &mv) })
     }
 
     /// §9 **Decision**: the seat whose time runs out loses, but the game is
@@ -230,8 +227,8 @@ impl Variant for TriDChess {
         Some(Outcome::win(seat_of(opponent), EndReason::Time))
     }
 
-    fn is_move_text(&self, text: &str) -> bool {
-        notation::is_move_text(text)
+    fn move_text(&self, text: &str) -> Option<MoveText> {
+        notation::is_move_text(text).then_some(MoveText::Move)
     }
 
     fn move_forms(&self, state: &TdState, seat: Seat) -> String {

@@ -184,7 +184,7 @@ pub fn path(before: Option<&TdState>, mv: &TdMove) -> MovePath {
                     ring.rotate_left((at + 1) % 4);
                 }
             }
-            MovePath { cells: ring.into_iter().map(cell_of).collect(), captures: Vec::new() }
+            MovePath { cells: ring.into_iter().map(cell_of).collect(), captures: Vec::new(), grip: Vec::new() }
         }
         _ => {
             let (from, to) = (Square(mv.from), Square(mv.to));
@@ -198,7 +198,7 @@ pub fn path(before: Option<&TdState>, mv: &TdMove) -> MovePath {
                     captures.push(cell_of(to));
                 }
             }
-            MovePath { cells: vec![cell_of(from), cell_of(to)], captures }
+            MovePath { cells: vec![cell_of(from), cell_of(to)], captures, grip: Vec::new() }
         }
     }
 }

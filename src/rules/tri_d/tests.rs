@@ -562,7 +562,7 @@ fn s10_refusals_say_why() {
     assert!(matches!(refused(state::START, "hello"), MoveError::NotAMove { .. }));
     let e = why(state::START, "hello");
     assert!(e.contains("write moves like"), "{e}");
-    assert!(!rules().is_move_text("hello") && rules().is_move_text("a8B=N;d0KL1-d1W"));
+    assert!(rules().move_text("hello").is_none() && rules().move_text("a8B=N;d0KL1-d1W").is_some());
 }
 
 // §11: the state string.
@@ -644,32 +644,7 @@ fn random_play_keeps_its_invariants() {
     assert!(plies > 300, "{plies}");
 }
 
-// The board for the renderers.
-
-/// The start as a text board from both sides: the three main boards stacked,
-/// attack boards beside them, ranks on one side and the levels' names on the
-/// other; every seat sees its own board at the bottom.
-#[test]
-fn the_text_board_from_both_sides() {
-    let r = rules();
-    let view = r.board(state::START).unwrap();
-    assert_eq!(view.shape.cells.len(), 64);
-    let white = crate::render::text::board_for_seats(&view, WHITE, r.seat_names(), &[]);
-    let lines: Vec<&str> = white.lines().collect();
-    assert_eq!(lines[0], "     z a   a b c d   d e");
-    assert_eq!(lines[1], "  9  r q             k r  QL6 KL6");
-    assert_eq!(lines[2], "  8  p p   n b b n   p p");
-    assert_eq!(lines[3], "  7        p p p p        B");
-    assert_eq!(lines[6], "");
-    assert_eq!(lines[8], "  5        . . . .        N");
-    assert_eq!(lines[14], "  2        P P P P        W");
-    assert_eq!(lines[16], "  0  R Q             K R  QL1 KL1");
-    let black = crate::render::text::board_for_seats(&view, BLACK, r.seat_names(), &[]);
-    let lines: Vec<&str> = black.lines().collect();
-    assert_eq!(lines[0], "         e d   d c b a   a z");
-    assert_eq!(lines[1], "QL1 KL1  R K             Q R  0");
-    assert_eq!(lines[16], "QL6 KL6  r k             q r  9");
-}
+// The board for the renderers (the pictures drawn of it: tests/pictures_per_game.rs).
 
 /// The board that moved is marked on all four squares, its path ending on
 /// its passenger; a piece move between levels goes from one panel to another.
@@ -683,8 +658,7 @@ fn moves_are_drawn_across_panels_and_boards() {
     let king = view.pieces.iter().find(|(_, p)| p.owner == BLACK).unwrap().0;
     assert_eq!(path.to(), Some(king));
     assert!(path.cells.iter().all(|&c| view.shape.cell(c).is_some()));
-    let text = crate::render::text::board_for_seats(&view, WHITE, r.seat_names(), &[path]);
-    assert!(text.contains("  4 +.+k                  QL5"), "{text}");
+    // As the text board draws it: tests/pictures_per_game.rs.
     let step = r.move_path(Some(state::START), "a2W-a4N").unwrap();
     let shape = &r.board(state::START).unwrap().shape;
     let names: Vec<&str> = step.cells.iter().map(|&c| shape.cell(c).unwrap().name.as_str()).collect();
@@ -697,6 +671,11 @@ fn moves_are_drawn_across_panels_and_boards() {
 /// A board move's path lies on the pin it goes to, not drawn before it: the
 /// web page takes hold of it by the four squares of the board it carries (the
 /// passenger's among them); a piece move needs no grip.
+/// Where a player takes hold of `mv` played in `before` (the path's grip).
+fn grip(r: &dyn DynVariant, before: &str, mv: &str) -> Vec<crate::rules::Cell> {
+    r.move_path(Some(before), mv).map(|p| p.grip).unwrap_or_default()
+}
+
 #[test]
 fn board_moves_are_taken_hold_of_by_their_board() {
     let r = rules();
@@ -705,27 +684,12 @@ fn board_moves_are_taken_hold_of_by_their_board() {
     assert!(path.cells.iter().all(|&c| shape.cell(c).is_none()), "QL5 is not drawn before the move");
     for mv in ["QL4-QL5", "QL4-QL3", "QL4-KL4"] {
         let mut names: Vec<&str> =
-            r.move_grip(ANHANG, mv).iter().map(|&c| shape.cell(c).expect("a drawn square").name.as_str()).collect();
+            grip(&*r, ANHANG, mv).iter().map(|&c| shape.cell(c).expect("a drawn square").name.as_str()).collect();
         names.sort_unstable();
         assert_eq!(names, ["a6QL4", "a7QL4", "z6QL4", "z7QL4"], "{mv}");
     }
-    assert!(r.move_grip(ANHANG, "a6QL4-a7B").is_empty(), "the passenger's own move is on the board");
-    assert_eq!(r.move_grip(ANHANG, "KL6-KL5").len(), 4);
-    assert!(r.move_grip(state::START, "c2W-c3N").is_empty());
-    assert!(r.move_grip(ANHANG, "not a move").is_empty());
-}
-
-/// The picture names the levels in glyphs and draws the same position from
-/// both sides (PNG too).
-#[test]
-fn the_picture_from_both_sides() {
-    let r = rules();
-    let view = r.board(ANHANG).unwrap();
-    let marks = crate::render::svg::Marks { last_moves: vec![], to_move: vec![BLACK] };
-    let white = crate::render::svg::board_svg(&view, &marks, WHITE);
-    let black = crate::render::svg::board_svg(&view, &marks, BLACK);
-    assert_ne!(white, black);
-    assert!(!white.contains("<text"));
-    let png = crate::render::png::board_png(&black, 320).unwrap();
-    assert_eq!(&png[1..4], b"PNG");
+    assert!(grip(&*r, ANHANG, "a6QL4-a7B").is_empty(), "the passenger's own move is on the board");
+    assert_eq!(grip(&*r, ANHANG, "KL6-KL5").len(), 4);
+    assert!(grip(&*r, state::START, "c2W-c3N").is_empty());
+    assert!(grip(&*r, ANHANG, "not a move").is_empty());
 }

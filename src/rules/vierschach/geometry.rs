@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::rules::cell_path::NamedCell;
+
 /// The width of the mailbox (14 files plus two cells of padding on each side).
 pub(crate) const WIDTH: i16 = 18;
 /// The number of mailbox cells.
@@ -104,10 +106,22 @@ impl Square {
         let rank = parse_rank(digits)?;
         Square::new(f - b'a', rank)
     }
+}
 
+/// Reads a rank of one or two digits, 1–14 (no leading zero), as 0–13.
+pub(crate) fn parse_rank(digits: &[u8]) -> Option<u8> {
+    match digits {
+        [d @ b'1'..=b'9'] => Some(d - b'1'),
+        [b'1', d @ b'0'..=b'4'] => Some(d - b'0' + 9),
+        _ => None,
+    }
+}
+
+/// The name as the canonical moves write it.
+impl NamedCell for Square {
     /// Writes the name (file letter, then one or two digits) into `out` at `at`,
     /// for sort keys; returns where it ends.
-    pub(crate) fn write_name(self, out: &mut [u8], mut at: usize) -> usize {
+    fn write_name(self, out: &mut [u8], mut at: usize) -> usize {
         out[at] = b'a' + self.x();
         at += 1;
         let r = self.y() + 1;
@@ -117,15 +131,6 @@ impl Square {
         }
         out[at] = b'0' + r % 10;
         at + 1
-    }
-}
-
-/// Reads a rank of one or two digits, 1–14 (no leading zero), as 0–13.
-pub(crate) fn parse_rank(digits: &[u8]) -> Option<u8> {
-    match digits {
-        [d @ b'1'..=b'9'] => Some(d - b'1'),
-        [b'1', d @ b'0'..=b'4'] => Some(d - b'0' + 9),
-        _ => None,
     }
 }
 

@@ -45,7 +45,7 @@ pub use state::{Kind, SEAT_LETTERS, Status, VsState};
 
 use super::notation::{Candidate, Piece, Position, Refusal, Sq};
 use super::{
-    BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, Options, OptionsError, Outcome, PieceKind,
+    BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, MoveText, Options, OptionsError, Outcome, PieceKind,
     PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use state::{is_piece, kind, owner};
@@ -552,8 +552,8 @@ impl Variant for Vierschach {
         (r.state, r.notes, r.outcome)
     }
 
-    fn is_move_text(&self, text: &str) -> bool {
-        super::notation::is_move_text(&notation::BOARD, text)
+    fn move_text(&self, text: &str) -> Option<MoveText> {
+        super::notation::is_move_text(&notation::BOARD, text).then_some(MoveText::Move)
     }
 
     fn move_forms(&self, state: &VsState, seat: Seat) -> String {

@@ -7,9 +7,9 @@
 //! king than before (§6). Most moves are judged from the check and the pins found
 //! once per position; the rest are tried on a copy of the board ([`Legality`]).
 
-use std::cmp::Ordering;
-use std::fmt;
 use std::ops::ControlFlow::{self, Break, Continue};
+
+use crate::rules::cell_path::CellMove;
 
 use super::Vierschach;
 use super::geometry::{
@@ -36,90 +36,10 @@ pub enum MoveKind {
 /// `=Q`, `=R`, `=B` or `=N` for a promotion; castling as the king's move.
 ///
 /// Moves order by their canonical text, byte by byte (§9).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct VsMove {
-    pub(crate) from: Square,
-    pub(crate) to: Square,
-    pub(crate) promotion: Option<Kind>,
-    pub(crate) kind: MoveKind,
-}
+pub type VsMove = CellMove<Square, MoveKind>;
 
-impl VsMove {
-    /// The square the piece leaves (the king's, for castling).
-    pub fn from(self) -> Square {
-        self.from
-    }
-
-    /// The square the piece goes to (the king's, for castling).
-    pub fn to(self) -> Square {
-        self.to
-    }
-
-    /// The piece a pawn becomes.
-    pub fn promotion(self) -> Option<Kind> {
-        self.promotion
-    }
-
-    /// What kind of move it is.
-    pub fn kind(self) -> MoveKind {
-        self.kind
-    }
-
-    /// The move's place in the order of §9, as one number: the canonical text's
-    /// bytes, zero-padded, from the most significant byte down (so that number
-    /// order is byte order of the texts), then the kind in the lowest byte.
-    fn key(self) -> u128 {
-        let mut out = [0u8; 16];
-        let mut at = self.from.write_name(&mut out, 0);
-        out[at] = b'-';
-        at = self.to.write_name(&mut out, at + 1);
-        if let Some(k) = self.promotion {
-            out[at] = b'=';
-            out[at + 1] = k.letter() as u8;
-        }
-        out[15] = match self.kind {
-            MoveKind::Normal => 0,
-            MoveKind::DoubleStep => 1,
-            MoveKind::Jump => 2,
-            MoveKind::EnPassant => 3,
-            MoveKind::Castle(side) => 4 + side,
-        };
-        u128::from_be_bytes(out)
-    }
-}
-
-impl PartialOrd for VsMove {
-    fn partial_cmp(&self, other: &VsMove) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for VsMove {
-    fn cmp(&self, other: &VsMove) -> Ordering {
-        self.key().cmp(&other.key())
-    }
-}
-
-impl fmt::Display for VsMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)?;
-        if let Some(k) = self.promotion {
-            write!(f, "={}", k.letter())?;
-        }
-        Ok(())
-    }
-}
-
-/// Sorts moves in their order (by canonical text, §9), writing each key once
-/// rather than twice per comparison. Keys differ for different moves, so an
-/// unstable sort gives the one order.
-pub(crate) fn sort(moves: &mut [VsMove]) {
-    let mut keyed: Vec<(u128, VsMove)> = moves.iter().map(|&m| (m.key(), m)).collect();
-    keyed.sort_unstable_by_key(|&(key, _)| key);
-    for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-        *slot = m;
-    }
-}
+/// Sorts moves in their order (by canonical text).
+pub(crate) use crate::rules::cell_path::sort;
 
 /// The seats whose pieces are active enemies of `seat` (§3, §6), as a bit set.
 pub(crate) fn active_enemies(rules: &Vierschach, state: &VsState, seat: usize) -> u8 {
