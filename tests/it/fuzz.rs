@@ -16,11 +16,11 @@
 //! The inputs are proptest strategies: mostly mutations (byte edits, dictionary
 //! tokens, repeats, splices between seeds) of real seeds, the rest arbitrary bytes.
 //! The seeds are real: games played once per run through the steward over HTTP
-//! (tests/common): chess with tokens, Fairschach with signed and sealed envelopes,
+//! (tests/it/support): chess with tokens, Fairschach with signed and sealed envelopes,
 //! Fairschach with commit-reveal, Vierschach in teams and free for all with a
 //! resignation, Dreierschach with V2.2 names ended by a resignation and with
 //! V2.3 names, 3D chess, Trialectic Dame (setup 2) with a resignation; their transcripts, envelopes, board mails, capability addresses,
-//! positions and legal moves; and the mail fixtures of tests/fixtures/mail. The
+//! positions and legal moves; and the mail fixtures of tests/it/mail/fixtures. The
 //! transcript target edits lines and JSON fields and, for half of its inputs,
 //! re-hashes and re-signs the chain with the steward's key (read from the data
 //! directory), so that the edited events reach the replay instead of stopping at
@@ -32,10 +32,9 @@
 //! its count and rate. A failing input is shrunk and printed by proptest; a panic
 //! found is fixed at its cause with a regression test in `regressions` below.
 
-mod common;
+use crate::support as common;
 
-#[path = "common/xorshift.rs"]
-mod xorshift;
+use crate::support::xorshift;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -669,9 +668,9 @@ async fn play_seed_games() -> Seeds {
         .collect();
 
     // Mails: the fixtures, board mails (small ones), and replies to the capabilities.
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/mail/fixtures");
     let mut mails: Vec<Vec<u8>> = std::fs::read_dir(&fixtures)
-        .expect("tests/fixtures/mail")
+        .expect("tests/it/mail/fixtures")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "eml"))
         .map(|p| std::fs::read(p).unwrap())

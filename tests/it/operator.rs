@@ -2,7 +2,7 @@
 //! operator token; `keys rotate` records the change where players and `verify`
 //! see it; `backup` copies the store while it serves, and the copy restores.
 
-mod common;
+use crate::support as common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

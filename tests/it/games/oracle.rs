@@ -11,13 +11,9 @@
 //!
 //! Both go through [`DynVariant`], the face the CLI and the steward use.
 
-#[path = "common/oracle_run.rs"]
-mod oracle_run;
-
 use fairsteward::rules::VariantId;
 
-#[path = "common/oracle_ply.rs"]
-mod oracle_ply;
+use crate::support::oracle_ply;
 
 const ORACLE: &str = "vierschach_oracle/games.py";
 

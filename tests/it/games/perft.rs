@@ -1,19 +1,19 @@
 //! Vierschach perft through the rulebook the steward and the CLI use.
 //!
-//! Positions and node counts live in `tests/data/vierschach.perft` (format at its
+//! Positions and node counts live in `tests/it/games/data/vierschach.perft` (format at its
 //! top); the counts of depth 1–4 were also computed by the independent oracle in
 //! `tools/vierschach_oracle/`. Counts up to [`QUICK_NODES`] run by default; the
 //! larger ones (the start to depth 5 and 6) are `#[ignore]`d: run them with
-//! `cargo test --release --test vierschach_perft -- --ignored`.
+//! `cargo test --release --test it games::perft -- --ignored`.
 //!
 //! Each position is also read back: its state string must come out unchanged.
 
-mod common;
+use crate::support as common;
 
 use common::perft_data::{Case, check};
 use fairsteward::rules::VariantId;
 
-const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/vierschach.perft"));
+const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/vierschach.perft"));
 
 /// Counts up to this many nodes run in the default suite.
 const QUICK_NODES: u64 = 1_000_000;

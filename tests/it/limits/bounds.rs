@@ -3,7 +3,7 @@
 //! mail that keeps failing — by HTTP, by mail (the MTA pipe), on the player's page and through the
 //! maildir door, each with a real steward on a real store.
 
-mod common;
+use crate::support as common;
 
 use common::pipe::{PipeSteward, reply};
 use common::{Answer, Server};

@@ -4,7 +4,7 @@
 //! that never comes; the 503 `busy` when every place is answering; SIGTERM
 //! with idle connections open, and with a large outbox on a silent SMTP server.
 
-mod common;
+use crate::support as common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -4,9 +4,9 @@
 //! maildir door reads only regular files within the size cap.
 //!
 //! The 10 MB mail of addresses prints how long it took to read
-//! (`cargo test --test limits -- --nocapture ten_mb`); the README gives the figure.
+//! (`cargo test --test it limits::resources -- --nocapture ten_mb`); the README gives the figure.
 
-mod common;
+use crate::support as common;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,11 +1,11 @@
 //! What board mails and refusals say, read from the spool of a steward served
-//! in-process (as `tests/api.rs`), with mails piped in through `fairsteward
+//! in-process (as `tests/it/web/api.rs`), with mails piped in through `fairsteward
 //! ingest` (the MTA pipe) on the same data directory: the moves since the
 //! reader's own last move, numbered as the game's record, a struck move with its
 //! reason, the whole record below the board, and a refusal worded for the door
 //! it goes out through.
 
-mod common;
+use crate::support as common;
 
 use std::time::Duration;
 
@@ -35,7 +35,7 @@ async fn spooled(s: &Server, name: &str) -> common::Mail {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fairschach_board_mail_numbers_the_pairs_keeps_a_struck_move_and_ends_with_the_record() {
     // With pause off: 1. e4 f6  2. Qh5+ a6 — in pair 3 black's g6 is played
-    // first and white's Qf7, blocked by it, is struck (as tests/api.rs).
+    // first and white's Qf7, blocked by it, is struck (as tests/it/web/api.rs).
     let s = Server::start().await;
     let (id, tokens) = create(
         &s,

@@ -2,7 +2,7 @@
 //! a Fairschach game played by replying to board mails, with duplicates, forged
 //! capabilities, automatic mail, illegal moves and commands.
 
-mod common;
+use crate::support as common;
 
 use common::pipe::{PipeSteward as Steward, decode, fairsteward, header};
 use serde_json::Value;

@@ -1,5 +1,5 @@
 //! A game played by mail end to end, against the real servers `scripts/test`
-//! starts (OpenSMTPD and Dovecot on 127.0.0.1, see tests/smtp.rs): a steward in
+//! starts (OpenSMTPD and Dovecot on 127.0.0.1, see tests/it/mail/smtp.rs): a steward in
 //! this process sends over `[mail.smtp]` and reads its own mailbox over
 //! `[mail.imap]`; the players read their mail over IMAP and answer over SMTP,
 //! the way a mail client does.
@@ -9,9 +9,8 @@
 //! reply capabilities `moves-…+GAME.seat.turn.mac@example.org` all land in the
 //! mailbox of `moves-…`, which is the one the IMAP door reads.
 
-mod common;
-#[path = "common/dreierschach_game.rs"]
-mod dreierschach_game;
+use crate::support as common;
+use crate::support::dreierschach_game;
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -568,7 +567,7 @@ async fn an_alias_or_a_new_address_acts_only_once_confirmed_by_mail() {
 /// A 3D chess game to checkmate wholly by mail over the real servers: each
 /// player reads the newest board mail over IMAP and replies over SMTP, in
 /// §10's forms (German levels, castling, the level left out, attack-board
-/// moves); the line is `tests/tri_d_http.rs`'s (25 plies).
+/// moves); the line is `tests/it/games/tri_d/http.rs`'s (25 plies).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_3d_chess_game_to_checkmate_over_smtp_and_imap() {
     const PLAY: [&str; 25] = [
@@ -635,7 +634,7 @@ fn board_mail(mails: &[Mail], turn: u32, seat: usize) -> Option<&Mail> {
 }
 
 /// Trialectic Dame by mail through the real servers: three seats on a board
-/// given as data (`tests/data/dame-hexagon.json`), red's compulsory double
+/// given as data (`tests/it/games/data/dame-hexagon.json`), red's compulsory double
 /// jump written as start and final cell, and every seat's board mail marking
 /// the path and both captured stones, text and picture.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -645,7 +644,7 @@ async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
     let users = [unique("yara"), unique("ruth"), unique("ben")];
     let emails: Vec<String> = users.iter().map(|u| format!("{u}@{DOMAIN}")).collect();
     let steward = Steward::start(&stack, &moves).await;
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/dame-hexagon.json");
     let board: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let seats: Vec<Value> =
         ["Yara", "Ruth", "Ben"].iter().zip(&emails).map(|(n, e)| json!({"name": n, "email": e})).collect();
@@ -691,7 +690,7 @@ async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
 /// A three-seat Dreierschach game played to checkmate wholly over the real
 /// servers: every seat reads its board mail over IMAP and answers its Reply-To
 /// over SMTP; the steward reads its mailbox over IMAP. The line is the smothered
-/// mate of `tests/dreierschach_http.rs` (White 3, Brown 0, Black 1), in the
+/// mate of `tests/it/games/dreierschach/http.rs` (White 3, Brown 0, Black 1), in the
 /// notations of `rules/dreierschach.md` §8.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_three_seat_game_played_to_mate_over_smtp_and_imap() {

@@ -1,9 +1,9 @@
-//! Reading real-world-shaped mails: every fixture in `tests/fixtures/mail/*.eml`
-//! against its expected reading in `tests/fixtures/mail/expected.json`, and
+//! Reading real-world-shaped mails: every fixture in `tests/it/mail/fixtures/*.eml`
+//! against its expected reading in `tests/it/mail/fixtures/expected.json`, and
 //! robustness — random bytes, truncated and damaged mails never panic.
 //!
 //! To see how the reader reads the fixtures (when adding one):
-//! `cargo test --test mail_read -- --ignored --nocapture dump`.
+//! `cargo test --test it mail::read -- --ignored --nocapture dump`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -15,12 +15,12 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/mail/fixtures")
 }
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(fixture_dir())
-        .expect("tests/fixtures/mail exists")
+        .expect("tests/it/mail/fixtures exists")
         .map(|e| e.expect("a directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "eml"))
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).expect("fixture reads")))

@@ -14,7 +14,7 @@
 //! open, it relays, optionally slowly. Stopping OpenSMTPD itself would disturb the
 //! other tests.
 
-mod common;
+use crate::support as common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;

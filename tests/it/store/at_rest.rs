@@ -15,9 +15,9 @@
 //!
 //! The moves are knight moves on the g and h files (white Nh3 = g1h3, black Nh6 =
 //! g8h6): their UCI form holds a `g` or an `h`, so never appears in hex (hashes,
-//! tokens, receipts), and their SAN in no hint text (see tests/trust.rs).
+//! tokens, receipts), and their SAN in no hint text (see tests/it/trust/wire.rs).
 
-mod common;
+use crate::support as common;
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;

@@ -59,8 +59,7 @@ const PATIENCE: Duration = Duration::from_secs(30);
 // A tiny seeded generator (no `rand` dependency)
 // ---------------------------------------------------------------------------
 
-#[path = "common/xorshift.rs"]
-mod xorshift;
+use crate::support::xorshift;
 use xorshift::XorShift64;
 
 fn seed() -> u64 {

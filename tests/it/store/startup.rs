@@ -3,7 +3,7 @@
 //! the way out and a non-zero exit, when the store it would serve is not the
 //! store it served before.
 
-mod common;
+use crate::support as common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,11 +1,10 @@
-//! The Trialectic Dame game that `dame_http.rs` plays over HTTP and
-//! `dame_mail.rs` by mail: a seeded random game of the independent oracle
+//! The Trialectic Dame game that `games::dame::http` plays over HTTP and
+//! `games::dame::mail` by mail: a seeded random game of the independent oracle
 //! (`tools/dame_oracle/`), checked with `fairsteward rules trialectic-dame play`.
 //! It has four multi-jumps, one of five jumps that ends where it began (turn
 //! 11); red's Dame takes yellow's last stones in a four-jump at turn 20, so
 //! yellow is out and from then on the turn goes red, blue, red, … until red
 //! takes blue's last stone at turn 28 and wins.
-#![allow(dead_code)]
 
 /// The start (`rules/trialectic-dame.md` §7).
 pub const START: &str = "./../r.b/rrbb/rr.bb/rr..bb/rr...bb/rr....bb/..yyyyy../..yyyyyy.. y yrb - 0 1";

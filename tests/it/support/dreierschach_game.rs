@@ -1,9 +1,8 @@
-//! The Dreierschach game that `dreierschach_http.rs` plays over HTTP and
-//! `mail_e2e.rs` through real SMTP and IMAP servers: a smothered mate in 16
+//! The Dreierschach game that `games::dreierschach::http` plays over HTTP and
+//! `mail::e2e` through real SMTP and IMAP servers: a smothered mate in 16
 //! moves (White 3, Brown 0, Black 1), each move as a player sends it, in
 //! several of the notations of `rules/dreierschach.md` §8, and as the steward
 //! writes it (from-to).
-#![allow(dead_code)]
 
 /// Each turn's move as sent, and as written.
 pub const MATE: [(&str, &str); 16] = [

@@ -2,7 +2,6 @@
 //! for tests that call it directly: its configuration on a data directory, the
 //! players' seats, and its transcripts as `GET /api/games/{id}/transcript`
 //! writes them (JSON lines), for `protocol::verify`.
-#![allow(dead_code)]
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! Looking for a pending move in clear: in the bytes of every file under a data
 //! directory, in mails (their transfer encodings undone) and in HTTP answers
-//! (issue 11 point 3). Used by tests/trust.rs and tests/at_rest.rs.
+//! (issue 11 point 3). Used by tests/it/trust/wire.rs and tests/it/store/at_rest.rs.
 
 use std::path::{Path, PathBuf};
 

@@ -4,15 +4,21 @@
 //! temporary data directory (or a given one) and a oneshot shutdown; [`Api`]
 //! talks to it with reqwest as a player would; [`Answer`] checks the answers;
 //! [`eventually`] polls; [`spool_files`] and [`parse_mail`] read what the
-//! steward spools. Each test file uses a subset.
-#![allow(dead_code)]
+//! steward spools. The other helpers are the submodules below.
 
+pub mod dame_game;
+pub mod dreierschach_game;
+pub mod in_process;
 pub mod leak;
 pub mod mailstack;
+pub mod oracle_ply;
+pub mod oracle_run;
 pub mod perft_data;
 pub mod pipe;
+pub mod rules_cli;
 pub mod web;
 pub mod webdriver;
+pub mod xorshift;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,7 +1,6 @@
 //! One ply of an oracle's random game (`tools/*_oracle/`), compared with the
 //! engine through [`DynVariant`]: the state reads back unchanged, the legal
 //! lists are equal, and the state and outcome after the oracle's move agree.
-#![allow(dead_code)]
 
 use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;

@@ -1,6 +1,5 @@
 //! Running an independent Python oracle of `tools/` (standard library only) and
 //! comparing its JSON lines with the engine, for the variants' oracle tests.
-#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::Command;

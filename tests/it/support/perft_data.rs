@@ -1,5 +1,4 @@
-#![allow(dead_code)]
-//! Perft data files (`tests/data/<variant>.perft`): their reading and their run
+//! Perft data files (`tests/it/games/data/<variant>.perft`): their reading and their run
 //! through the rulebook the steward and the CLI use. The format is at the top of
 //! each file: `id`, `state`, `options` and `perft <depth> <nodes>` lines.
 

@@ -1,7 +1,6 @@
 //! `fairsteward rules <variant> …` through the real binary, for the variants'
 //! conformance tests: the one line of JSON on stdout, or a refusal (exit status
 //! 2, nothing on stdout, one line on stderr).
-#![allow(dead_code)]
 
 use std::process::{Command, Output};
 

@@ -176,12 +176,6 @@ impl Chromium {
         self.call(reqwest::Method::POST, &format!("/element/{id}/click"), Some(json!({}))).await;
     }
 
-    /// Types `text` into the element matching `css`.
-    pub async fn type_into(&self, css: &str, text: &str) {
-        let id = self.element(css).await;
-        self.call(reqwest::Method::POST, &format!("/element/{id}/value"), Some(json!({"text": text}))).await;
-    }
-
     /// Presses `key` (a WebDriver key code such as "\u{E007}" for Enter) on the
     /// focused element.
     pub async fn press(&self, key: &str) {

@@ -1,6 +1,6 @@
 //! xorshift64 (Marsaglia 2003): tiny, deterministic, good enough to pick moves
-//! and moments. Shared by the crash test and the benchmarks (`#[path]` module).
-#![allow(dead_code)] // each user takes what it needs
+//! and moments. Shared by the crash and fuzz tests and the benchmarks (which
+//! include it with `#[path]`).
 
 /// The generator's state.
 #[derive(Clone)]

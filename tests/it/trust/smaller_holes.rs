@@ -9,7 +9,7 @@
 //! `fairsteward ingest` binary on the same data directory; envelopes are made by
 //! the `fairsteward player` binary, as a player would.
 
-mod common;
+use crate::support as common;
 
 use std::path::Path;
 

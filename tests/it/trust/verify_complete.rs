@@ -8,7 +8,7 @@
 //! forgeries are made as a steward that turned would make them: entries changed,
 //! the chain rehashed and re-signed with the steward's own key from its data dir.
 
-mod common;
+use crate::support as common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -14,7 +14,7 @@
 //! `fairsteward rules fairschach play --moves "Nh3 Nh6 Rg1 Rg8 Ng5 Ng4"`: every
 //! move is played.
 
-mod common;
+use crate::support as common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -36,7 +36,7 @@ const PAIRS: [(&str, &str, &str, &str); 3] =
     [("Nh3", "g1h3", "Nh6", "g8h6"), ("Rg1", "h1g1", "Rg8", "h8g8"), ("Ng5", "h3g5", "Ng4", "h6g4")];
 
 // ---------------------------------------------------------------------------
-// Games on the steward of tests/common
+// Games on the steward of tests/it/support
 // ---------------------------------------------------------------------------
 
 /// A created game: its id, the seat tokens, and the seats' keys when registered.

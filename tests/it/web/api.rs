@@ -6,7 +6,7 @@
 //! process. Expected positions and statuses come from `rules/fairschach.md` and
 //! were cross-checked with `fairsteward rules fairschach resolve`.
 
-mod common;
+use crate::support as common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -19,7 +19,7 @@ const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 
 /// Fairschach after the pair e4/d5 from the start (pause `moved`).
 const FS_E4_D5: &str = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR s KQkq e3,d6 e4,d5 0 2";
 // ---------------------------------------------------------------------------
-// Games on the steward of tests/common
+// Games on the steward of tests/it/support
 // ---------------------------------------------------------------------------
 
 /// The seat tokens of a created game.

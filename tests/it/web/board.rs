@@ -4,7 +4,7 @@
 //! port, with its own temporary data directory), plays through the real API and
 //! reads the pictures as a browser or a mail client would.
 
-mod common;
+use crate::support as common;
 
 use common::{Answer, Server};
 use resvg::{tiny_skia, usvg};
@@ -39,7 +39,14 @@ struct Game {
     tokens: Vec<String>,
 }
 
-impl Server {
+/// This file's own helpers on the shared harness: a local trait, since an
+/// inherent `impl Server` would clash with other modules' of the same names.
+trait Games {
+    async fn create(&self, variant: &str) -> Game;
+    async fn play(&self, game: &Game, seat: usize, turn: u32, text: &str);
+}
+
+impl Games for Server {
     async fn create(&self, variant: &str) -> Game {
         let body = json!({"variant": variant, "seats": [
             {"name": "Alice", "email": "alice@example.org"},

@@ -1,6 +1,6 @@
 //! The pages in a real browser (issue 17): headless Chromium from Debian's
 //! packages, driven over WebDriver by Debian's chromedriver (see
-//! tests/common/webdriver.rs), on a phone's 360-pixel-wide window, against a
+//! tests/it/support/webdriver.rs), on a phone's 360-pixel-wide window, against a
 //! steward on a loopback port. The players open the private link of a spooled
 //! board mail and play by clicking: a chess move (and one by keyboard),
 //! castling along its path, a promotion by its choice, a resignation through
@@ -15,7 +15,7 @@
 //! One browser runs the whole story, in order, so the suite starts Chromium
 //! once (two cores are shared by everything).
 
-mod common;
+use crate::support as common;
 
 use common::Server;
 use common::web::sign_in_link;

@@ -3,9 +3,9 @@
 //! moving, drawing and resigning from forms (with their CSRF tokens and the
 //! confirmation step), the player's page, the rules pages, the record as PGN
 //! (read back with python-chess) and JSON, the spectator delay, error pages,
-//! and every page under 100 KB. The browser itself is driven in tests/browser.rs.
+//! and every page under 100 KB. The browser itself is driven in tests/it/web/browser.rs.
 
-mod common;
+use crate::support as common;
 
 use common::Server;
 use common::web::{Browser, sign_in_link};

@@ -4,7 +4,7 @@
 //! finished game's token reads that game and declares no leave; `next=` stays
 //! on this steward.
 
-mod common;
+use crate::support as common;
 
 use common::Server;
 use common::web::{Browser, sign_in_link};

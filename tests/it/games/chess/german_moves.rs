@@ -3,7 +3,7 @@
 //! (the MTA pipe, `fairsteward ingest`) and by HTTP (the in-process harness); a
 //! refusal names the reason and the forms with examples from the legal moves.
 
-mod common;
+use crate::support as common;
 
 use common::Server;
 use common::pipe::{PipeSteward, reply};

@@ -1,6 +1,6 @@
 //! Chess perft through the rules engine's [`Variant`] trait.
 //!
-//! The positions and node counts live in `tests/data/chess.perft` (format described
+//! The positions and node counts live in `tests/it/games/data/chess.perft` (format described
 //! at its top). Every count is checked against (1) and (2), one per position also (3):
 //!
 //! 1. against `shakmaty::perft` on the position read by shakmaty itself, so a typo
@@ -21,7 +21,7 @@ use fairsteward::rules::{DynVariant, Options, Variant, VariantId};
 use shakmaty::CastlingMode;
 use shakmaty::fen::Fen;
 
-const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess.perft"));
+const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/chess.perft"));
 
 /// One position of the data file with its expected node counts.
 #[derive(Debug)]

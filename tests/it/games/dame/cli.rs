@@ -5,8 +5,7 @@
 //! Perft counts beyond the rules file's figures (depth 4 and more) were
 //! computed by the independent oracle in `tools/dame_oracle/` as well.
 
-#[path = "common/rules_cli.rs"]
-mod rules_cli;
+use crate::support::rules_cli;
 
 use serde_json::{Value, json};
 
@@ -21,7 +20,7 @@ const BLUE_STUCK: &str = "./../.../..../...../r...../......./.......Y/........Y/
 const BLUE_TO_MOVE: &str = "./../.../..../...../.r..../......./.......Y/........Y/.......yyb b yrb - 0 1";
 /// The game over: yellow took the last opponent stone.
 const OVER: &str = "./../.../..../.y.../....../......./......../........./.......... y y-- - 0 1";
-const HEXAGON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
+const HEXAGON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/dame-hexagon.json");
 
 fn json_of(args: &[&str]) -> Value {
     rules_cli::json_of("trialectic-dame", args)

@@ -3,15 +3,13 @@
 //! timeout.
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback port,
-//! with its own temporary data directory), as in `tests/api.rs`. The game is
-//! `common/dame_game.rs`'s: yellow is out after turn 20 and skipped, red wins
+//! with its own temporary data directory), as in `tests/it/web/api.rs`. The game is
+//! `support::dame_game`'s: yellow is out after turn 20 and skipped, red wins
 //! at turn 28.
 
-mod common;
-#[path = "common/dame_game.rs"]
-mod dame_game;
-#[path = "common/in_process.rs"]
-mod in_process;
+use crate::support as common;
+use crate::support::dame_game;
+use crate::support::in_process;
 
 use in_process::seat;
 
@@ -262,7 +260,7 @@ async fn a_draw_needs_the_seats_still_in_and_scores_them() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_given_as_data_is_played_and_drawn() {
     let s = Server::start().await;
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/dame-hexagon.json");
     let record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let seats: Vec<Value> = PLAYERS.iter().map(|(name, email)| json!({"name": name, "email": email})).collect();
     // A broken record is refused with its problems.

@@ -1,6 +1,6 @@
 //! A three-seat Trialectic Dame game played wholly by mail through the MTA pipe
 //! (`fairsteward ingest`), from the start to the last seat standing: the game
-//! of `common/dame_game.rs`, yellow out after turn 20 and skipped, red winning
+//! of `support::dame_game`, yellow out after turn 20 and skipped, red winning
 //! at turn 28. The seats reply as mail clients do — top-posted above the
 //! quote, HTML only, the move typed into the subject — and write multi-jumps as
 //! `rules/trialectic-dame.md` §6 allows: every landing cell joined by `x` or
@@ -8,9 +8,8 @@
 //! board mail each turn whose text board and picture mark the jump path and the
 //! captured stones.
 
-mod common;
-#[path = "common/dame_game.rs"]
-mod dame_game;
+use crate::support as common;
+use crate::support::dame_game;
 
 use common::pipe::{PipeSteward, decode, header, html_reply, new_answer, quoted, reply};
 use dame_game::{FINAL, PLAY, YELLOW_OUT};

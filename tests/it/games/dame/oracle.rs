@@ -3,7 +3,7 @@
 //! alone, in Python with only its standard library).
 //!
 //! 1. Perft on three boards (the reconstructed triangle, the triangle of side
-//!    12, and the hand-made hexagon of `tests/data/dame-hexagon.json`), six
+//!    12, and the hand-made hexagon of `tests/it/games/data/dame-hexagon.json`), six
 //!    option sets, from the start and random positions: depths 1–3 (1–4 in the
 //!    ignored long run).
 //! 2. Seeded random games on the same boards and option sets, from the start,
@@ -18,8 +18,7 @@
 
 use std::path::Path;
 
-#[path = "common/oracle_run.rs"]
-mod oracle_run;
+use crate::support::oracle_run;
 
 use fairsteward::rules::{DynVariant, Options, Outcome, Seat, VariantId};
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! (`rules/trialectic-dame.md`).
 //!
 //! Games start on the reconstructed triangle, the triangle of side 12 or the
-//! hand-made hexagon of `tests/data/dame-hexagon.json`, under an option set
+//! hand-made hexagon of `tests/it/games/data/dame-hexagon.json`, under an option set
 //! drawn by proptest, and are played by picking legal moves with a small PRNG.
 //! After every move:
 //! * the state string reads back to the same state, and prints the same;
@@ -39,7 +39,7 @@ fn rulebook(board: usize, options: usize) -> TrialecticDame {
     match BOARDS[board] {
         "side12" => o = o.set("side", "12"),
         "hexagon" => {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json");
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/dame-hexagon.json");
             o = o.set("board", std::fs::read_to_string(path).unwrap());
         }
         _ => {}

@@ -6,7 +6,7 @@
 //! scores as if mated. The transcripts verify offline.
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback port,
-//! with its own temporary data directory), as in `tests/api.rs`. The mate was
+//! with its own temporary data directory), as in `tests/it/web/api.rs`. The mate was
 //! found with the engine and checked with `fairsteward rules dreierschach play`:
 //!
 //! | round | white | brown | black |
@@ -25,11 +25,9 @@
 //! not attack Brown's king, so White, the first attacker after Brown in turn
 //! order... is not Black: White scores 3, Black 1, Brown 0.
 
-mod common;
-#[path = "common/dreierschach_game.rs"]
-mod dreierschach_game;
-#[path = "common/in_process.rs"]
-mod in_process;
+use crate::support as common;
+use crate::support::dreierschach_game;
+use crate::support::in_process;
 
 use std::time::Duration;
 
@@ -47,7 +45,7 @@ const SEATS: [&str; 3] = ["white", "brown", "black"];
 const PLAYERS: [(&str, &str); 3] =
     [("Wilma", "wilma@example.org"), ("Bruno", "bruno@example.org"), ("Berta", "berta@example.org")];
 
-/// The game: `common/dreierschach_game.rs`'s smothered mate.
+/// The game: `support::dreierschach_game`'s smothered mate.
 const PLAY: [(&str, &str); 16] = dreierschach_game::MATE;
 
 /// The width and height of a PNG.

@@ -7,9 +7,9 @@
 //! real mail clients give replies. The mail door asks the game what a move is;
 //! refusals say why, in Dreierschach's words and forms.
 //!
-//! The line is `tests/dreierschach_http.rs`'s smothered mate (3-0-1).
+//! The line is `tests/it/games/dreierschach/http.rs`'s smothered mate (3-0-1).
 
-mod common;
+use crate::support as common;
 
 use common::pipe::{PipeSteward, decode, header, html_reply, reply};
 

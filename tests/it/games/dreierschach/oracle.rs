@@ -13,10 +13,7 @@
 //!
 //! Both go through [`DynVariant`], the face the CLI and the steward use.
 
-#[path = "common/oracle_ply.rs"]
-mod oracle_ply;
-#[path = "common/oracle_run.rs"]
-mod oracle_run;
+use crate::support::oracle_ply;
 
 use fairsteward::rules::VariantId;
 

@@ -1,19 +1,19 @@
 //! Dreierschach perft through the rulebook the steward and the CLI use.
 //!
-//! Positions and node counts live in `tests/data/dreierschach.perft` (format at its
+//! Positions and node counts live in `tests/it/games/data/dreierschach.perft` (format at its
 //! top); the counts of depth 1–3 were also computed by the independent oracle in
 //! `tools/dreierschach_oracle/`. Counts up to [`QUICK_NODES`] run by default; the
 //! larger ones (depth 4 and the start to depth 5) are `#[ignore]`d: run them with
-//! `cargo test --release --test dreierschach_perft -- --ignored`.
+//! `cargo test --release --test it games::dreierschach::perft -- --ignored`.
 //!
 //! Each position is also read back: its state string must come out unchanged.
 
-mod common;
+use crate::support as common;
 
 use common::perft_data::{Case, check};
 use fairsteward::rules::VariantId;
 
-const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dreierschach.perft"));
+const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/dreierschach.perft"));
 
 /// Counts up to this many nodes run in the default suite.
 const QUICK_NODES: u64 = 1_000_000;

@@ -8,8 +8,7 @@ const START: &str = "nbbn/pppp/4/4/4/4/4/4/4/4/PPPP/NBBN wQL1:PP/RQ,wKL1:PP/KR,b
 /// §14: the rules' own attack-board example, Black to move.
 const ANHANG: &str = "4/4/4/2P1/4/4/4/4/4/1p2/4/4 wKL1:2/2,wQL2:2/1K,bQL4:2/1k,bKL6:2/2 b - - - - 0 30";
 
-#[path = "common/rules_cli.rs"]
-mod rules_cli;
+use crate::support::rules_cli;
 
 fn json_of(args: &[&str]) -> Value {
     rules_cli::json_of("tri-d-chess", args)

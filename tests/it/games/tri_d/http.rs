@@ -3,7 +3,7 @@
 //! the game is lost).
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback
-//! port, with its own temporary data directory), as in `tests/api.rs`. The
+//! port, with its own temporary data directory), as in `tests/it/web/api.rs`. The
 //! game (25 plies, checked with `fairsteward rules tri-d-chess play` and with
 //! the independent oracle of `tools/tri_d_oracle/`): White castles on the
 //! second move, Black's bishops and pawns fall to White's dark bishop, Black
@@ -12,9 +12,8 @@
 //! bishop on a5B). The moves are sent in every form §10 reads: from-to, short,
 //! the level left out where one fits, German levels, castling, board moves.
 
-mod common;
-#[path = "common/in_process.rs"]
-mod in_process;
+use crate::support as common;
+use crate::support::in_process;
 
 use std::time::Duration;
 

@@ -1,12 +1,12 @@
 //! A 3D chess game played wholly by mail through the MTA pipe (`fairsteward
-//! ingest`), from the start to checkmate: the line of `tests/tri_d_http.rs`,
+//! ingest`), from the start to checkmate: the line of `tests/it/games/tri_d/http.rs`,
 //! each move a reply to the seat's latest board mail, as mail clients shape
 //! them (the move on top of the quote, below it, in the subject), in §10's
 //! forms: from-to, short, German levels, lower case, the level left out where
 //! one fits, board moves (`DP6-DP4`, `QL4-QL2`). A text naming two levels is
 //! refused with both; help shows 3D chess's own forms.
 
-mod common;
+use crate::support as common;
 
 use common::pipe::{PipeSteward, decode, header, reply};
 

@@ -3,7 +3,7 @@
 //! alone, in Python with only its standard library).
 //!
 //! 1. Perft: the start and positions with attack-board moves, castling, en
-//!    passant, pending and corner promotions (`tests/data/tri-d-chess.perft`),
+//!    passant, pending and corner promotions (`tests/it/games/data/tri-d-chess.perft`),
 //!    each count computed by the oracle too; depth 3 from the start here, the
 //!    start's depth 4 and the others' deepest counts in the ignored long run.
 //! 2. Seeded random games from the start and from random sparse positions
@@ -17,12 +17,9 @@
 use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::Value;
 
-#[path = "common/oracle_ply.rs"]
-mod oracle_ply;
-#[path = "common/oracle_run.rs"]
-mod oracle_run;
-#[path = "common/perft_data.rs"]
-mod perft_data;
+use crate::support::oracle_ply;
+use crate::support::oracle_run;
+use crate::support::perft_data;
 
 const ORACLE: &str = "tri_d_oracle/oracle.py";
 
@@ -48,10 +45,10 @@ fn games(args: &[&str]) -> (usize, [usize; 3]) {
     (lines.len(), seen)
 }
 
-const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tri-d-chess.perft"));
+const DATA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/tri-d-chess.perft"));
 
 /// The oracle's counts up to `max_depth` agree with the file (whose counts
-/// the engine must match: `tests/tri_d_perft.rs`).
+/// the engine must match: `tests/it/games/perft.rs`).
 fn perft_against_the_oracle(max_depth: u32, max_nodes: u64) {
     let rules = rules();
     let mut issues = Vec::new();

@@ -2,8 +2,7 @@
 //! through the real binary: the JSON on stdout, the exit status, and for bad input
 //! exit status 2 with one line on stderr.
 
-#[path = "common/rules_cli.rs"]
-mod rules_cli;
+use crate::support::rules_cli;
 
 use serde_json::{Value, json};
 

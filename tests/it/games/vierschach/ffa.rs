@@ -1,8 +1,7 @@
 //! Vierschach free-for-all: a seat that resigns leaves the board and play goes
 //! on; the last seat standing wins; the transcript replays every resignation.
 
-#[path = "common/in_process.rs"]
-mod in_process;
+use crate::support::in_process;
 
 use in_process::seat;
 

@@ -1,7 +1,7 @@
 //! A four-seat Vierschach game over HTTP, from the start to a team victory.
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback port,
-//! with its own temporary data directory), as in `tests/api.rs`. The moves follow
+//! with its own temporary data directory), as in `tests/it/web/api.rs`. The moves follow
 //! `rules/vierschach.md` (teams mode, `mated = freeze`); every state and the
 //! outcome were checked with `fairsteward rules vierschach play` first.
 //!
@@ -24,7 +24,7 @@
 //! and 12); east is mated after turn 13. Both seats of a team mated: the other
 //! team wins (§8), 1-0-1-0.
 
-mod common;
+use crate::support as common;
 
 use std::time::Duration;
 

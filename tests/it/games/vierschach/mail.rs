@@ -7,11 +7,11 @@
 //! and German piece letters, a file a phone capitalised. The mail door asks the
 //! game's variant what a move is; refusals say why and show Vierschach's forms.
 //!
-//! The line is `tests/vierschach_http.rs`'s (teams mode: both queens of south and
+//! The line is `tests/it/games/vierschach/http.rs`'s (teams mode: both queens of south and
 //! north mate west, then east), with south's waiting move k2-k3 replaced by the
 //! knight move Nj1-k3, written in German (`Sj1-k3`).
 
-mod common;
+use crate::support as common;
 
 use common::pipe::{PipeSteward, header, html_reply, new_answer, quoted, reply};
 

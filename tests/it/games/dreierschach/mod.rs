@@ -1,0 +1,8 @@
+//! Dreierschach: its command line, games over HTTP and by mail, property tests.
+
+mod cli;
+mod http;
+mod mail;
+mod oracle;
+mod perft;
+mod props;
