@@ -16,6 +16,7 @@ pub mod oracle_run;
 pub mod perft_data;
 pub mod pipe;
 pub mod rules_cli;
+pub mod table;
 pub mod web;
 pub mod webdriver;
 pub mod xorshift;

@@ -3,6 +3,4 @@
 mod cli;
 mod http;
 mod mail;
-mod oracle;
-mod perft;
 mod props;

@@ -4,5 +4,4 @@ mod cli;
 mod http;
 mod mail;
 mod oracle;
-mod perft;
 mod props;
