@@ -9,7 +9,9 @@ use std::process::Command;
 
 fn oracle(args: &[&str]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::env::temp_dir().join(format!("fairschach-diff-{}.jsonl", std::process::id()));
+    // A directory of this call's own: both tests run the oracle at once in this process.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("fairschach-diff.jsonl");
     let output = Command::new("python3")
         .arg(root.join("tools/fairschach_oracle/diff.py"))
         .args(["--bin", env!("CARGO_BIN_EXE_fairsteward"), "--out"])
@@ -20,7 +22,6 @@ fn oracle(args: &[&str]) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     let issues = std::fs::read_to_string(&out).unwrap_or_default();
-    let _ = std::fs::remove_file(&out);
     assert!(output.status.success(), "the oracle disagrees:\n{stdout}\n{stderr}\n{issues}");
     assert!(stdout.contains(" agreed, 0 disagreed") || stdout.contains("0 discrepancies"), "{stdout}");
 }
