@@ -23,3 +23,18 @@ fn message(payload: &(dyn Any + Send)) -> &str {
         None => payload.downcast_ref::<&str>().copied().unwrap_or("(no message)"),
     }
 }
+
+#[test]
+#[should_panic(expected = "1 of 3 games failed:\nsecond: row 2 fails")]
+fn a_failing_row_is_named_and_the_others_still_run() {
+    let ran = std::sync::atomic::AtomicUsize::new(0);
+    let game = |r: &u32| ["first", "second", "third"][*r as usize - 1].to_owned();
+    let checked = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        each(&[1, 2, 3], game, |r| {
+            ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            assert!(*r != 2, "row {r} fails");
+        })
+    }));
+    assert_eq!(ran.into_inner(), 3, "every row ran");
+    std::panic::resume_unwind(checked.expect_err("the table fails"));
+}
