@@ -7,7 +7,7 @@
 //!    (`fairsteward::server::open`, the store as configured: WAL, each commit
 //!    synced by the store's sync thread before its callers hear of it) with `GAMES` Fairschach games; for each game, one reply
 //!    per seat to its start mail, shaped like the fixtures in
-//!    `tests/fixtures/mail/` (a Gmail-like `multipart/alternative` with
+//!    `tests/it/mail/fixtures/` (a Gmail-like `multipart/alternative` with
 //!    quoted-printable text and HTML, or an iPhone-like quoted-printable
 //!    text/plain; top-posted move, a signature, the quoted board), addressed to
 //!    the seat's reply capability for turn 1: white `e4`, black `e5`, so every

@@ -48,7 +48,8 @@ const GAMES: usize = 200;
 const MAX_PAIRS: usize = 80;
 const SEED: u64 = 0x5EED_FA12_5C4A_C400;
 
-#[path = "../tests/common/xorshift.rs"]
+#[allow(dead_code)] // the test crate shares it; this bench takes what it needs
+#[path = "../tests/it/support/xorshift.rs"]
 mod xorshift;
 use xorshift::XorShift64;
 
@@ -97,7 +98,7 @@ fn chess_perft() {
     }
 }
 
-/// Vierschach start perft: depth and nodes (`tests/data/vierschach.perft`).
+/// Vierschach start perft: depth and nodes (`tests/it/games/data/vierschach.perft`).
 const VIERSCHACH_PERFT: [(&str, u32, u64); 2] = [("teams", 5, 3_452_310), ("ffa", 5, 3_452_310)];
 
 fn vierschach_perft() {
@@ -141,7 +142,7 @@ fn perft_row(name: &str, depth: u32, nodes: u64, t: Duration, chess_mnps: f64) {
     );
 }
 
-/// 3D chess perft (`tests/data/tri-d-chess.perft`): the start to depth 5 and
+/// 3D chess perft (`tests/it/games/data/tri-d-chess.perft`): the start to depth 5 and
 /// an opening position with castling rights to depth 4.
 const TRI_D_PERFT: [(&str, &str, u32, u64); 2] = [
     (
@@ -171,7 +172,7 @@ fn tri_d_perft() {
     }
 }
 
-/// Trialectic Dame start perft: setup, depth and nodes (`tests/dame_cli.rs`,
+/// Trialectic Dame start perft: setup, depth and nodes (`tests/it/games/dame/cli.rs`,
 /// checked by the oracle of `tools/dame_oracle/`).
 const DAME_PERFT: [(&str, u32, u64); 2] = [("1", 6, 532_818), ("2", 5, 80_885)];
 
@@ -190,7 +191,7 @@ fn dame_perft() {
     }
 }
 
-/// Dreierschach start perft: depth and nodes (`tests/data/dreierschach.perft`).
+/// Dreierschach start perft: depth and nodes (`tests/it/games/data/dreierschach.perft`).
 const DREIERSCHACH_PERFT: [(u32, u64); 2] = [(4, 3_890_589), (5, 178_156_345)];
 
 fn dreierschach_perft() {

@@ -6,7 +6,7 @@ use fairsteward::rules::{DynVariant, Options, VariantId};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-#[path = "../../tests/common/xorshift.rs"]
+#[path = "../../tests/it/support/xorshift.rs"]
 pub mod xorshift;
 
 /// One game as a client tracks it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Seeded random Trialectic Dame games played by the oracle, as JSON lines, for
-the Rust test suite to replay (tests/dame_oracle.rs).
+the Rust test suite to replay (tests/it/games/dame/oracle.rs).
 
 usage: games.py [--seed S] [--games N] [--plies P]
        games.py perft [--depth D]
@@ -28,7 +28,7 @@ import sys
 import oracle as O
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-BOARDS = ["triangle", "side12", "tests/data/dame-hexagon.json"]
+BOARDS = ["triangle", "side12", "tests/it/games/data/dame-hexagon.json"]
 
 OPTION_SETS = [
     {},

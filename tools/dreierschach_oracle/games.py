@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Seeded random Dreierschach games played by the oracle, as JSON lines, for the
-Rust test suite to replay (tests/dreierschach_oracle.rs).
+Rust test suite to replay (tests/it/games/oracle.rs).
 
 usage: games.py [--seed S] [--games N] [--plies P]
        games.py perft [--depth D]

@@ -1,0 +1,7 @@
+//! The mail door and mail out: reading real mails, the MTA pipe and maildir, board mails, SMTP and IMAP against real servers (`scripts/mailstack.sh`), a game end to end.
+
+mod board_mails;
+mod door;
+mod e2e;
+mod read;
+mod smtp;

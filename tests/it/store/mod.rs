@@ -1,0 +1,5 @@
+//! The store on disk: nothing pending in clear at rest, crash safety, start-up integrity.
+
+mod at_rest;
+mod crash;
+mod startup;
