@@ -386,7 +386,7 @@ impl Variant for Chess {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("chess_guide.md"))
+        Some(include_str!("../../docs/rules/chess.md"))
     }
 }
 

@@ -410,6 +410,6 @@ impl Variant for TrialecticDame {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/trialectic-dame.md"))
     }
 }

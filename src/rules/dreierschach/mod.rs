@@ -524,6 +524,6 @@ impl Variant for Dreierschach {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/dreierschach.md"))
     }
 }

@@ -350,7 +350,7 @@ impl Variant for Fairschach {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/fairschach.md"))
     }
 }
 

@@ -239,6 +239,6 @@ impl Variant for TriDChess {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/tri-d-chess.md"))
     }
 }

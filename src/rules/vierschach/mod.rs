@@ -580,6 +580,6 @@ impl Variant for Vierschach {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/vierschach.md"))
     }
 }
