@@ -60,7 +60,7 @@ pub fn placeholders(config: &Config) -> Vec<String> {
     if is_placeholder_host(host) {
         warnings.push(format!(
             "http.public_url is {}, which players elsewhere cannot reach: the links in every mail point there. \
-             Set public_url under [http] in fairsteward.toml to the address players open (e.g. https://chess.yourclub.org)",
+             Set public_url under [http] in fairsteward.toml to the address players open (e.g. https://games.yourclub.org)",
             config.public_url
         ));
     }
