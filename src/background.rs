@@ -8,7 +8,7 @@
 //! the CPU, but a move's thread that wakes (an answer's commit synced, a
 //! request read) may still wait for a nice +19 thread's time slice to end; a
 //! `SCHED_IDLE` thread gives the CPU up at once: about a fifth more moves per
-//! second in the HTTP benchmark (README, "What a move costs"). Neither starves
+//! second in the HTTP benchmark (docs/benchmarks.md, "What a move costs"). Neither starves
 //! the mails: Linux still gives such a thread a small share when the machine
 //! is never idle.
 

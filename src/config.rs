@@ -1,4 +1,4 @@
-//! Configuration: `fairsteward.toml` (DESIGN §7), every key defaulted.
+//! Configuration: `fairsteward.toml` (docs/operator.md), every key defaulted.
 //!
 //! [`RawConfig`] is the file as written, all optional; [`Config`] is the validated
 //! result with defaults applied and command-line overrides on top (the command

@@ -85,7 +85,7 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     let new_store = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
     if new_store && let Some(evidence) = earlier_store(config) {
         return Err(ServerError::Refused(format!(
-            "the database {} is missing or empty, but the data directory shows a store existed ({evidence}); restore the database from a backup (README, \"Backup and restore\"), or move the data directory away to start a new store",
+            "the database {} is missing or empty, but the data directory shows a store existed ({evidence}); restore the database from a backup (docs/operator.md, \"Backup and restore\"), or move the data directory away to start a new store",
             path.display()
         )));
     }

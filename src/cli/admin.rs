@@ -37,7 +37,7 @@ pub fn operator_token(args: &OperatorTokenArgs) -> anyhow::Result<()> {
 /// `fairsteward backup FILE`.
 #[derive(Debug, Args)]
 #[command(after_help = "Prints {\"backup\", \"pages\", \"bytes\"}. The keys (steward-*.pem) and the operator token \
-                        are not in the database: keep a copy of them too (README, \"Backup and restore\").\n\n\
+                        are not in the database: keep a copy of them too (docs/operator.md, \"Backup and restore\").\n\n\
                         Example:\n  fairsteward backup /srv/backups/steward-$(date +%F).db --data-dir /var/lib/fairsteward")]
 pub struct BackupArgs {
     /// The new file to write the copy of the database to (it must not exist).

@@ -59,7 +59,7 @@ enum GameCommand {
         seats: Vec<String>,
         /// A variant option as KEY=VALUE (repeatable), e.g. pause=capturable or
         /// normal_below=6 (see the variant's rules file); a time control as
-        /// clock="days_per_move days=3" (see the README, Clocks).
+        /// clock="days_per_move days=3" (see docs/clocks.md).
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         /// Create the game as of this time (RFC 3339) instead of now: its clocks

@@ -1,4 +1,4 @@
-//! `fairsteward player …`: the player's side of DESIGN §4. With this binary and a
+//! `fairsteward player …`: the player's side of docs/trust.md. With this binary and a
 //! mail client a player can play a signed, sealed, commit-reveal game:
 //!
 //! ```text

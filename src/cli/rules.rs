@@ -1,4 +1,4 @@
-//! `fairsteward rules …`: the conformance interface of DESIGN §5.
+//! `fairsteward rules …`: the conformance interface of docs/conformance.md.
 //!
 //! Every command prints one JSON value on stdout. Bad input of any kind (an
 //! unreadable or inconsistent state, an illegal or ambiguous move, a move from a

@@ -1,6 +1,6 @@
 //! What an `action:` envelope asks for: a resignation, a draw offer, accept or
 //! decline, or leave. In a game with `auth = signature` these need the seat's
-//! signature as moves do, so they travel in the same envelope (DESIGN §4):
+//! signature as moves do, so they travel in the same envelope (docs/trust.md):
 //!
 //! ```text
 //! -----BEGIN FAIRSTEWARD MOVE-----

@@ -1,5 +1,5 @@
 //! Reply capabilities: the steward's address with a subaddress that proves which
-//! game, seat and turn a reply belongs to (DESIGN §4).
+//! game, seat and turn a reply belongs to (docs/trust.md).
 //!
 //! ```text
 //! moves+<GAME>.<seat>.<turn>.<mac>@steward.example

@@ -1,4 +1,4 @@
-//! Commitments for commit-reveal games (DESIGN §4): a seat first sends the hash of
+//! Commitments for commit-reveal games (docs/trust.md): a seat first sends the hash of
 //! its move and a random salt, and reveals move and salt once every seat has
 //! committed.
 //!

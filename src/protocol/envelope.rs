@@ -1,4 +1,4 @@
-//! The envelope text of DESIGN §4: finding a block in a mail or HTTP body,
+//! The envelope text of docs/trust.md: finding a block in a mail or HTTP body,
 //! reading it, its canonical bytes, the text a player pastes, and its signature.
 //!
 //! Reading is tolerant of what mail does to text (see the [module docs](super)):
@@ -208,7 +208,7 @@ impl Envelope {
         lines
     }
 
-    /// The bytes a signature covers (DESIGN §4): every line but `sig:`, each as
+    /// The bytes a signature covers (docs/trust.md): every line but `sig:`, each as
     /// `key: value\n`, in the order game, seat, turn, then the rest sorted by
     /// key; values normalised as [`Envelope::parse`] leaves them.
     ///

@@ -1,4 +1,4 @@
-//! Move envelopes and the cryptography around them (DESIGN §4): the envelope
+//! Move envelopes and the cryptography around them (docs/trust.md): the envelope
 //! text, its canonical bytes, Ed25519 signatures, sealing to the steward's key,
 //! commitments for commit-reveal games, the keys, the game's trust options
 //! ([`policy`]) and the transcript hash chain ([`transcript`]).

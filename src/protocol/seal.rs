@@ -1,5 +1,5 @@
 //! Sealing: a move encrypted to the steward's X25519 key, so that mail servers on
-//! the way cannot read it (DESIGN §4), and bound to its game, seat and turn.
+//! the way cannot read it (docs/trust.md), and bound to its game, seat and turn.
 //!
 //! The construction (an ECIES in the manner of HPKE's base mode):
 //!

@@ -20,7 +20,7 @@ pub(crate) mod fixtures {
         Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, Outline, PieceKind, PieceView, Point, Seat,
     };
 
-    /// Vierschach's start (`rules/vierschach.md` §3) as a view: a 14×14 plus
+    /// Vierschach's start (`docs/rules/vierschach.md` §3) as a view: a 14×14 plus
     /// shape with four armies, built without the variant.
     pub(crate) fn four_armies() -> BoardView {
         let c = |file: u8, rank: u8| Cell { file, rank, level: 0 };

@@ -1,4 +1,4 @@
-//! Standard chess as `rules/chess.md` defines it, on shakmaty.
+//! Standard chess as `docs/rules/chess.md` defines it, on shakmaty.
 //!
 //! The state string is FEN with the en-passant square written after every double
 //! step (§7). Draws by threefold repetition and the fifty-move rule are automatic
@@ -143,7 +143,7 @@ fn candidate(m: Move) -> Candidate<ChessMove> {
     }
 }
 
-/// The 8×8 board (rules/chess.md §1): a1 dark, white at the bottom, black's view
+/// The 8×8 board (docs/rules/chess.md §1): a1 dark, white at the bottom, black's view
 /// turned by half a turn. Shared with Fairschach.
 static SQUARES: std::sync::LazyLock<std::sync::Arc<BoardShape>> =
     std::sync::LazyLock::new(|| std::sync::Arc::new(BoardShape::squares(8, 8, &[], true, vec![0.0, 180.0])));
@@ -356,7 +356,7 @@ impl Variant for Chess {
         uci_path(before.map(|s| s.0.board()), canonical)
     }
 
-    /// rules/chess.md §5, **Decision**: the seat whose time runs out loses, but the
+    /// docs/rules/chess.md §5, **Decision**: the seat whose time runs out loses, but the
     /// game is drawn if the opponent has only his king.
     fn timeout(&self, state: &ChessState, late: SeatSet) -> Option<Outcome> {
         let first = late.iter().next()?;
@@ -386,7 +386,7 @@ impl Variant for Chess {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("chess_guide.md"))
+        Some(include_str!("../../docs/rules/chess.md"))
     }
 }
 
@@ -442,7 +442,7 @@ mod tests {
     use super::*;
     use crate::rules::{GameResult, Variant};
 
-    /// rules/chess.md §5: timeout loses, but not against a lone king.
+    /// docs/rules/chess.md §5: timeout loses, but not against a lone king.
     #[test]
     fn s5_timeout_loses_unless_the_opponent_has_only_his_king() {
         let start = Chess.start();
@@ -478,7 +478,7 @@ mod tests {
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-    /// rules/chess.md §10: four spellings of the same first move.
+    /// docs/rules/chess.md §10: four spellings of the same first move.
     #[test]
     fn section_10_four_spellings_of_e4() {
         let s = Chess.start();

@@ -1,7 +1,7 @@
 //! Reading the move text players send, for every chess-like game: one reader,
 //! parameterised by the board it names squares on ([`Board`]).
 //!
-//! `rules/chess.md` §6, `rules/fairschach.md` §2 and `rules/vierschach.md` §9 accept
+//! `docs/rules/chess.md` §6, `docs/rules/fairschach.md` §2 and `docs/rules/vierschach.md` §9 accept
 //! SAN and SAN-like forms, from-to (long algebraic, UCI) with or without `-`/`x`,
 //! castling with O or 0, English (`K Q R B N`) and German (`K D T L S`) piece
 //! letters, lower-case piece letters where the board allows them (phone keyboards;

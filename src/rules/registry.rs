@@ -9,17 +9,17 @@ use super::{DynVariant, Options, OptionsError, chess, dame, dreierschach, fairsc
 /// The variants the steward knows, by their interface names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum VariantId {
-    /// Standard chess (`rules/chess.md`).
+    /// Standard chess (`docs/rules/chess.md`).
     Chess,
-    /// Simultaneous chess by W. Zühlke (`rules/fairschach.md`).
+    /// Simultaneous chess by W. Zühlke (`docs/rules/fairschach.md`).
     Fairschach,
-    /// Chess for four on a plus-shaped board (`rules/vierschach.md`).
+    /// Chess for four on a plus-shaped board (`docs/rules/vierschach.md`).
     Vierschach,
-    /// Chess for three on 126 hexagons (`rules/dreierschach.md`).
+    /// Chess for three on 126 hexagons (`docs/rules/dreierschach.md`).
     Dreierschach,
-    /// 3D chess on three main boards and four attack boards (`rules/tri-d-chess.md`).
+    /// 3D chess on three main boards and four attack boards (`docs/rules/tri-d-chess.md`).
     TriDChess,
-    /// Draughts for three on a board given as data (`rules/trialectic-dame.md`).
+    /// Draughts for three on a board given as data (`docs/rules/trialectic-dame.md`).
     TrialecticDame,
 }
 
@@ -42,7 +42,7 @@ impl VariantId {
         VariantId::ALL.into_iter().map(VariantId::name)
     }
 
-    /// The key of the state string in the conformance JSON (DESIGN §5): `fen`
+    /// The key of the state string in the conformance JSON (docs/conformance.md): `fen`
     /// for the variants whose state is a FEN, `state` for the others.
     pub const fn state_key(self) -> &'static str {
         match self {
@@ -55,7 +55,7 @@ impl VariantId {
 
     /// Whether the conformance JSON writes an outcome with the winner and every
     /// seat's score (`{"result": "win", "winner": "y", "reason": …, "scores":
-    /// {"y": 1, …}}`, rules/trialectic-dame.md §8) rather than as one score text.
+    /// {"y": 1, …}}`, docs/rules/trialectic-dame.md §8) rather than as one score text.
     pub const fn outcome_with_scores(self) -> bool {
         matches!(self, VariantId::TrialecticDame)
     }

@@ -393,7 +393,7 @@ variant_traits! {
     /// seat wins on time, and both late at once is a draw. Variants with more
     /// seats follow their rules file; by default a timeout counts as the first
     /// late seat's resignation, with the reason `time` (`None`: play goes on
-    /// without that seat). Chess overrides it for the lone king (rules/chess.md §5).
+    /// without that seat). Chess overrides it for the lone king (docs/rules/chess.md §5).
     fn timeout(&self, state: &Self::State, late: SeatSet) -> Option<Outcome> {
         let first = late.iter().next()?;
         match self.seat_names().len() {
@@ -416,7 +416,7 @@ variant_traits! {
 
     /// `state` with the turns due in it played out: for a hand-made state whose
     /// seat to move cannot move, the passes or enclosures the rules file applies
-    /// before play goes on (rules/trialectic-dame.md §8). By default the state
+    /// before play goes on (docs/rules/trialectic-dame.md §8). By default the state
     /// itself: play never leaves such a state.
     fn settled(&self, state: &Self::State) -> Self::State {
         state.clone()

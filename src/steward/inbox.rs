@@ -1,4 +1,4 @@
-//! A mail, taken whole in ONE store transaction (DESIGN §6): the seen-check, the
+//! A mail, taken whole in ONE store transaction (docs/architecture.md): the seen-check, the
 //! sender check, the command (move, commitment, reveal, resign, draw, leave,
 //! status, help), its resolution and notices, the answer, the seen-mark and the
 //! kept copy. A crash anywhere leaves nothing (the mail is offered again) or

@@ -44,7 +44,7 @@ pub enum Submission {
         /// The salt, hex.
         salt: String,
     },
-    /// An envelope (DESIGN §4): signed, sealed, a commitment or a reveal.
+    /// An envelope (docs/trust.md): signed, sealed, a commitment or a reveal.
     Envelope(Envelope),
 }
 

@@ -189,7 +189,7 @@ impl Refusal {
             }
             (Refusal::AlreadyMoved { .. }, _) => "wait for the turn to be resolved, then send your next move".into(),
             (Refusal::GameOver(_), _) => "the game takes no more moves".into(),
-            (Refusal::BadRequest(_) | Refusal::BadGame(_), Http | Web) => "see the API description in the README".into(),
+            (Refusal::BadRequest(_) | Refusal::BadGame(_), Http | Web) => "see the API description in docs/http-api.md".into(),
             (Refusal::BadRequest(_) | Refusal::BadGame(_), Mail) => {
                 "reply to the board mail with `help` for what a mail may hold".into()
             }

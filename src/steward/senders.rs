@@ -1,5 +1,5 @@
 //! Who may act for a seat by mail: the seat's registered address, or an alias the
-//! player confirmed (README, "Who may act by mail").
+//! player confirmed (docs/player.md, "Who may act by mail").
 //!
 //! A reply capability proves which seat a mail is for, but anyone who sees a board
 //! mail (forwarded, or over a shoulder) could use it; so the mail door acts on it
@@ -154,7 +154,7 @@ impl Steward {
             )
         } else {
             format!(
-                "with your seat token (POST {url}/api/games/{id}/aliases, see the steward's README), then \
+                "with your seat token (POST {url}/api/games/{id}/aliases, see the steward's docs/http-api.md), then \
                  reply from it to the confirmation mail the steward sends there; or ask the steward's operator.",
                 url = this.public_url,
             )

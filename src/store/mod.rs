@@ -106,7 +106,7 @@ pub enum StoreError {
     },
     /// The file is not an intact SQLite database.
     #[error(
-        "the database {} is damaged ({check}: {problem}); stop here, keep the file for inspection, and restore the latest backup (README, \"Backup and restore\")",
+        "the database {} is damaged ({check}: {problem}); stop here, keep the file for inspection, and restore the latest backup (docs/operator.md, \"Backup and restore\")",
         path.display()
     )]
     Damaged {

@@ -1,87 +1,38 @@
-//! The rules for players as HTML: each variant writes its guide
-//! ([`crate::rules::Variant::guide`]) in a small Markdown subset — `#` and `##`
-//! headings, paragraphs, `- ` lists (continued by indented lines), `` `code` ``
-//! and `**bold**` — which this turns into escaped HTML.
+//! The rules for players as HTML: each variant's page ([`crate::rules::Variant::guide`],
+//! the file `docs/rules/<id>.md`) is CommonMark with tables, which pulldown-cmark turns
+//! into HTML. Raw HTML in the source is shown as text, never passed through, and
+//! headings move one level down (`#` is an `<h2>`), below the page's own `<h1>`.
 
-/// Escapes text for HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// One level down, `######` staying the last.
+fn lower(level: HeadingLevel) -> HeadingLevel {
+    match level {
+        HeadingLevel::H1 => HeadingLevel::H2,
+        HeadingLevel::H2 => HeadingLevel::H3,
+        HeadingLevel::H3 => HeadingLevel::H4,
+        HeadingLevel::H4 => HeadingLevel::H5,
+        _ => HeadingLevel::H6,
     }
-    out
 }
 
-/// Inline marks: `code` and **bold**, on escaped text.
-fn inline(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in text.split('`').enumerate() {
-        if i % 2 == 1 {
-            out.push_str(&format!("<code>{}</code>", escape(part)));
-            continue;
-        }
-        for (j, piece) in part.split("**").enumerate() {
-            if j % 2 == 1 {
-                out.push_str(&format!("<strong>{}</strong>", escape(piece)));
-            } else {
-                out.push_str(&escape(piece));
-            }
-        }
-    }
-    out
-}
-
-/// The guide as HTML: blocks separated by blank lines; headings start with `#`.
+/// The guide as HTML.
 pub fn to_html(text: &str) -> String {
-    let mut out = String::new();
-    let mut paragraph: Vec<&str> = Vec::new();
-    let mut items: Vec<String> = Vec::new();
-    let flush = |out: &mut String, paragraph: &mut Vec<&str>, items: &mut Vec<String>| {
-        if !paragraph.is_empty() {
-            out.push_str(&format!("<p>{}</p>\n", inline(&paragraph.join(" "))));
-            paragraph.clear();
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let events = Parser::new_ext(text, options).map(|event| match event {
+        // Text, so the writer escapes it: the source is ours, but a page never
+        // carries markup it did not make.
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        // A paragraph's lines are one line of HTML, as a browser shows them anyway.
+        Event::SoftBreak => Event::Text(CowStr::Borrowed(" ")),
+        Event::Start(Tag::Heading { level, id, classes, attrs }) => {
+            Event::Start(Tag::Heading { level: lower(level), id, classes, attrs })
         }
-        if !items.is_empty() {
-            out.push_str("<ul>\n");
-            for item in items.drain(..) {
-                out.push_str(&format!("<li>{}</li>\n", inline(&item)));
-            }
-            out.push_str("</ul>\n");
-        }
-    };
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            flush(&mut out, &mut paragraph, &mut items);
-        } else if let Some(h) = trimmed.strip_prefix("## ") {
-            flush(&mut out, &mut paragraph, &mut items);
-            out.push_str(&format!("<h3>{}</h3>\n", inline(h)));
-        } else if let Some(h) = trimmed.strip_prefix("# ") {
-            flush(&mut out, &mut paragraph, &mut items);
-            out.push_str(&format!("<h2>{}</h2>\n", inline(h)));
-        } else if let Some(item) = trimmed.strip_prefix("- ") {
-            if !paragraph.is_empty() {
-                let mut none = Vec::new();
-                flush(&mut out, &mut paragraph, &mut none);
-            }
-            items.push(item.to_owned());
-        } else if line.starts_with(' ') && !items.is_empty() {
-            if let Some(last) = items.last_mut() {
-                last.push(' ');
-                last.push_str(trimmed);
-            }
-        } else {
-            paragraph.push(trimmed);
-        }
-    }
-    flush(&mut out, &mut paragraph, &mut items);
+        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(lower(level))),
+        other => other,
+    });
+    let mut out = String::with_capacity(text.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut out, events);
     out
 }
 
@@ -99,6 +50,24 @@ mod tests {
     }
 
     #[test]
+    fn tables_code_blocks_and_nested_lists_become_html() {
+        let html = to_html(
+            "## 1. State\n\n| a | b |\n|---|---|\n| `x` | 2 |\n\n```\n<placement> <side>\n```\n\n* one\n  * inner\n* two\n",
+        );
+        assert!(html.starts_with("<h3>1. State</h3>"), "{html}");
+        assert!(html.contains("<table>") && html.contains("<td><code>x</code></td>"), "{html}");
+        assert!(html.contains("<pre><code>&lt;placement&gt; &lt;side&gt;\n</code></pre>"), "{html}");
+        assert!(html.contains("<li>one\n<ul>\n<li>inner</li>"), "{html}");
+    }
+
+    #[test]
+    fn raw_html_is_shown_as_text() {
+        let html = to_html("<script>alert(1)</script>\n\nA <b onclick=\"x\">word</b>.\n");
+        assert!(!html.contains("<script") && !html.contains("<b "), "{html}");
+        assert!(html.contains("&lt;script&gt;") && html.contains("&lt;b onclick="), "{html}");
+    }
+
+    #[test]
     fn every_game_has_a_guide_and_it_renders() {
         for v in crate::rules::VariantId::ALL {
             let rules = v.rulebook(&crate::rules::Options::new()).unwrap();
@@ -106,6 +75,16 @@ mod tests {
             let html = to_html(text);
             assert!(html.starts_with("<h2>"), "{v}: {html}");
             assert!(!html.contains("**") && !html.contains('`'), "{v}: unclosed marks in {html}");
+        }
+    }
+
+    #[test]
+    fn every_rules_page_holds_the_guide_and_then_the_full_rules() {
+        for v in crate::rules::VariantId::ALL {
+            let rules = v.rulebook(&crate::rules::Options::new()).unwrap();
+            let html = to_html(rules.guide().unwrap());
+            let full = html.find("the rules the steward enforces</h2>").unwrap_or_else(|| panic!("{v}: {html}"));
+            assert!(full > 0 && html[full..].contains("<h3>1. "), "{v}: the numbered sections follow");
         }
     }
 }

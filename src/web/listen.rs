@@ -259,7 +259,7 @@ impl Shed {
                 body_timeouts_408 = body,
                 idle_closed = idle,
                 accept_errors,
-                "HTTP connections shed in the last {} s (README, \"Connections and limits\")",
+                "HTTP connections shed in the last {} s (docs/http-api.md, \"Connections and limits\")",
                 REPORT_EVERY.as_secs()
             );
         }

@@ -219,7 +219,7 @@ async fn json_errors(response: Response) -> Response {
     let (code, message) = match status {
         StatusCode::METHOD_NOT_ALLOWED => (
             "method_not_allowed",
-            "this endpoint does not take this method; see the API table in the README".to_owned(),
+            "this endpoint does not take this method; see docs/http-api.md".to_owned(),
         ),
         StatusCode::PAYLOAD_TOO_LARGE => (
             "too_large",
@@ -231,7 +231,7 @@ async fn json_errors(response: Response) -> Response {
         s if s.is_server_error() => {
             ("internal", "the steward could not answer; nothing was accepted; please send it again later".to_owned())
         }
-        s => ("bad_request", format!("the request was not understood ({s}); see the API table in the README")),
+        s => ("bad_request", format!("the request was not understood ({s}); see docs/http-api.md")),
     };
     ApiError::new(status, code, message).into_response()
 }
@@ -242,7 +242,7 @@ async fn not_found(uri: axum::http::Uri) -> Response {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "not_found",
-            "no such endpoint; the API is under /api/games (see the README)",
+            "no such endpoint; the API is under /api/games (see docs/http-api.md)",
         )
         .into_response()
     } else {

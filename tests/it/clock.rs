@@ -7,7 +7,7 @@
 //! sleeps to wait for a deadline: time moves only when a test moves it.
 //!
 //! The expected instants are worked out by hand from the time controls in the
-//! README's Clocks section.
+//! docs/clocks.md.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

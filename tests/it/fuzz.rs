@@ -28,7 +28,7 @@
 //!
 //! `FUZZ_CASES` sets the inputs per target (default 256: the short run of
 //! `scripts/test`), `FUZZ_CASES_<TARGET>` one target's (`FUZZ_CASES_VERIFY`); the
-//! long run is in the README (Fuzzing). Each target prints
+//! long run is in docs/benchmarks.md (Fuzzing). Each target prints
 //! its count and rate. A failing input is shrunk and printed by proptest; a panic
 //! found is fixed at its cause with a regression test in `regressions` below.
 

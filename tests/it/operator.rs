@@ -265,7 +265,7 @@ async fn a_backup_taken_while_serving_restores_into_a_new_data_directory() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
     s.stop();
 
-    // Restore as the README says: the keys, and the backup as the database.
+    // Restore as docs/operator.md says: the keys, and the backup as the database.
     let restored = tempfile::tempdir().unwrap();
     for key in ["steward-signing.pem", "steward-sealing.pem", "steward-capability.pem"] {
         std::fs::copy(dir.path().join(key), restored.path().join(key)).unwrap();

@@ -37,7 +37,7 @@ use crate::rules::DynVariant;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Intent {
-    /// An envelope block (DESIGN §4), de-quoted, from its BEGIN line to its END line.
+    /// An envelope block (docs/trust.md), de-quoted, from its BEGIN line to its END line.
     Envelope(String),
     /// A move as written, for the rules to parse: enclosing punctuation, move
     /// numbers (`1.`, `12...`), annotation marks (`!`, `?`) and `e.p.` removed;

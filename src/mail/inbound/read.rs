@@ -53,7 +53,7 @@ pub enum AutoReason {
     List(String),
     /// A subject that only responders write, at its start (`Automatic reply:`,
     /// `Out of Office`, `Abwesend:`, `Away:`, `Réponse automatique`,
-    /// `Undeliverable:` …; see the README): the subject.
+    /// `Undeliverable:` …; see docs/player.md): the subject.
     Subject(String),
 }
 

@@ -119,13 +119,13 @@ fn holes_are_not_drawn() {
     let svg = board_svg(&view, &Marks::default(), Seat::new(0));
     parse(&svg);
     let cells = svg.split("<g id=\"cells\"").nth(1).unwrap().split("</g>").next().unwrap();
-    assert_eq!(cells.matches("<rect").count(), 160, "160 squares (rules/vierschach.md §1)");
+    assert_eq!(cells.matches("<rect").count(), 160, "160 squares (docs/rules/vierschach.md §1)");
     // a1 and b13 are holes: the frame shows where they would be.
     let (x, y) = origin(&view, 0, c(3, 0));
     assert_eq!(pixel(&svg, x - 3.0 * SQ + 50.0, y + 50.0), rgb(FRAME));
     let (x, y) = origin(&view, 0, c(3, 12));
     assert_eq!(pixel(&svg, x - 2.0 * SQ + 50.0, y + 50.0), rgb(FRAME));
-    // Light iff x + y is even (rules/vierschach.md §1): e3 light, d3 dark.
+    // Light iff x + y is even (docs/rules/vierschach.md §1): e3 light, d3 dark.
     let (x, y) = origin(&view, 0, c(4, 2));
     assert_eq!(pixel(&svg, x + 50.0, y + 50.0), rgb(LIGHT));
     let (x, y) = origin(&view, 0, c(3, 2));

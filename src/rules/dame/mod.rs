@@ -1,5 +1,5 @@
 //! Trialectic Dame: draughts for three players, yellow, red and blue, on a board
-//! given as data (`rules/trialectic-dame.md`).
+//! given as data (`docs/rules/trialectic-dame.md`).
 //!
 //! Men step forward or sideways and capture in every direction, multi-jumps
 //! zig-zag and go backwards; Dames (promoted men, drawn as stacked stones) fly.
@@ -416,6 +416,6 @@ impl Variant for TrialecticDame {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/trialectic-dame.md"))
     }
 }

@@ -1,4 +1,4 @@
-//! Moves (`rules/trialectic-dame.md` §3–4): placements, steps, and capture
+//! Moves (`docs/rules/trialectic-dame.md` §3–4): placements, steps, and capture
 //! sequences of men and flying Dames, under the capture duty.
 //!
 //! A capture sequence is found by playing it on a scratch copy of the cells: a

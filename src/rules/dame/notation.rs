@@ -1,4 +1,4 @@
-//! Move text (`rules/trialectic-dame.md` §6): reading what a player writes,
+//! Move text (`docs/rules/trialectic-dame.md` §6): reading what a player writes,
 //! apart from judging it.
 //!
 //! A move is written as its cells: a step `126-117`, a capture as the start and

@@ -1,4 +1,4 @@
-//! The board as data (`rules/trialectic-dame.md` §1–2): a board record, its
+//! The board as data (`docs/rules/trialectic-dame.md` §1–2): a board record, its
 //! load-time checks, and the reconstructed triangle as the default record.
 //!
 //! The rules use nothing about the board but what a [`Board`] holds: its cells in

@@ -1,4 +1,4 @@
-//! The Trialectic Dame position and its state string (`rules/trialectic-dame.md` §7).
+//! The Trialectic Dame position and its state string (`docs/rules/trialectic-dame.md` §7).
 //!
 //! `<placement> <seat> <control> <place> <plies> <round>`: the cells row by row
 //! (`.` empty, `y r b` men, `Y R B` Dames), the seat to move, who controls each

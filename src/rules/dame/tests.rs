@@ -1,4 +1,4 @@
-//! Tests by rules-file section (`rules/trialectic-dame.md`): the §10 figures, then
+//! Tests by rules-file section (`docs/rules/trialectic-dame.md`): the §10 figures, then
 //! a hand-built position for every rule and Decision.
 
 use super::*;

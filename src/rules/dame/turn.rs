@@ -1,4 +1,4 @@
-//! The turn procedure (`rules/trialectic-dame.md` §3, §5, §7): after a move the
+//! The turn procedure (`docs/rules/trialectic-dame.md` §3, §5, §7): after a move the
 //! turn steps seat by seat over seats that are out; a seat in the game with no
 //! legal move passes (base game) or is enclosed (variants 1 and 2); the game
 //! ends when one seat is left, when no seat can move, or after `no_progress`

@@ -1,4 +1,4 @@
-//! The hexagonal board of `rules/dreierschach.md` §1–3 and §5: the 126 cells and
+//! The hexagonal board of `docs/rules/dreierschach.md` §1–3 and §5: the 126 cells and
 //! their names in both naming systems, cell order, the straight and diagonal
 //! directions with the two cells a diagonal step passes between, the knight's
 //! jumps, and each seat's geometry as White's rotated.

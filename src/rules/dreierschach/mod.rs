@@ -1,5 +1,5 @@
 //! Dreierschach: chess for three players on a board of 126 hexagons
-//! (`rules/dreierschach.md`, Christian Wahlmann's version 2.2 with our Decisions).
+//! (`docs/rules/dreierschach.md`, Christian Wahlmann's version 2.2 with our Decisions).
 //!
 //! White, Brown and Black move in turn. Every diagonal step passes between two
 //! cells, one of which must be empty (the passage rule); a piece captures pieces
@@ -513,6 +513,6 @@ impl Variant for Dreierschach {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/dreierschach.md"))
     }
 }

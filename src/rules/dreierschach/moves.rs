@@ -1,4 +1,4 @@
-//! Moves, attacks and legality (`rules/dreierschach.md` §2, §4–6).
+//! Moves, attacks and legality (`docs/rules/dreierschach.md` §2, §4–6).
 //!
 //! Moves are generated per piece as the rules file describes them: sliders and
 //! the king step through empty cells, every diagonal step (of a bishop, a queen,

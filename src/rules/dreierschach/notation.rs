@@ -1,4 +1,4 @@
-//! Move text for Dreierschach (`rules/dreierschach.md` §8): the boards the shared
+//! Move text for Dreierschach (`docs/rules/dreierschach.md` §8): the boards the shared
 //! reader ([`crate::rules::notation`]) reads cell names on, one per naming system,
 //! the matcher's view of a move, and writing moves.
 //!

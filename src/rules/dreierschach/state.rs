@@ -1,4 +1,4 @@
-//! The Dreierschach position and its state string (`rules/dreierschach.md` §9).
+//! The Dreierschach position and its state string (`docs/rules/dreierschach.md` §9).
 //!
 //! [`DsState`] is validated once, when the string is read: every problem found is
 //! listed, and a state that play could not reach in a way that matters to the

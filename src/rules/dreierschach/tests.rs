@@ -1,4 +1,4 @@
-//! Hand-built positions for every rule and Decision of `rules/dreierschach.md`,
+//! Hand-built positions for every rule and Decision of `docs/rules/dreierschach.md`,
 //! named after its sections, and its §12 test figures. Each expected move list
 //! and state string was also checked against the independent oracle in
 //! `tools/dreierschach_oracle/`.

@@ -1,5 +1,5 @@
 //! Fairschach: chess in which White and Black move at the same time
-//! (`rules/fairschach.md`, W. and U. Zühlke, rules FSR 1–9, with our Decisions).
+//! (`docs/rules/fairschach.md`, W. and U. Zühlke, rules FSR 1–9, with our Decisions).
 //!
 //! Both seats owe a move in every pair; [`Variant::resolve`] works the pair in by
 //! first-move right (§3b) or simultaneous execution (§4), sets the pauses of the
@@ -350,7 +350,7 @@ impl Variant for Fairschach {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/fairschach.md"))
     }
 }
 

@@ -1,4 +1,4 @@
-//! Which moves a side may enter (`rules/fairschach.md` §2), computed by the rules
+//! Which moves a side may enter (`docs/rules/fairschach.md` §2), computed by the rules
 //! file's own definition on shakmaty's board and attack tables, never by asking
 //! shakmaty to accept a position: in Fairschach the side "not to move" may be in
 //! check, or both may be.

@@ -1,4 +1,4 @@
-//! Working a pair of moves into the position (`rules/fairschach.md` §3–§5, §7).
+//! Working a pair of moves into the position (`docs/rules/fairschach.md` §3–§5, §7).
 
 use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 

@@ -1,4 +1,4 @@
-//! A Fairschach position and its text form, Fairschach FEN (`rules/fairschach.md` §1).
+//! A Fairschach position and its text form, Fairschach FEN (`docs/rules/fairschach.md` §1).
 
 use std::fmt;
 

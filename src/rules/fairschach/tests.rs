@@ -1,4 +1,4 @@
-//! Hand-built positions for every rule of `rules/fairschach.md`, named after its
+//! Hand-built positions for every rule of `docs/rules/fairschach.md`, named after its
 //! sections. Each gives the exact FEN and statuses the rules file prescribes.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! The Tri-D board (`rules/tri-d-chess.md` §1–2): columns of the 6×10
+//! The Tri-D board (`docs/rules/tri-d-chess.md` §1–2): columns of the 6×10
 //! projection, the squares of the three main boards and of the twelve pins, and
 //! the tables move generation reads (rays, knight and king columns, pawn
 //! attacks), built once.

@@ -1,5 +1,5 @@
 //! 3D chess (Tri-D) on the "Star Trek" board: three fixed 4×4 main boards and
-//! four movable 2×2 attack boards (`rules/tri-d-chess.md`, the tournament rules
+//! four movable 2×2 attack boards (`docs/rules/tri-d-chess.md`, the tournament rules
 //! of M. Klein and J. Meder with our Decisions).
 //!
 //! Every piece move is a chess move on the 6×10 projection of the set; it may
@@ -236,6 +236,6 @@ impl Variant for TriDChess {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/tri-d-chess.md"))
     }
 }

@@ -1,4 +1,4 @@
-//! Moves (`rules/tri-d-chess.md` §4–8): generation by the projection rule,
+//! Moves (`docs/rules/tri-d-chess.md` §4–8): generation by the projection rule,
 //! attacks and check, playing a move.
 //!
 //! A piece move is a chess move on the 6×10 projection: its target column must

@@ -1,4 +1,4 @@
-//! Move text (`rules/tri-d-chess.md` §10): reading every accepted form, and
+//! Move text (`docs/rules/tri-d-chess.md` §10): reading every accepted form, and
 //! writing the players' short notation.
 //!
 //! Reading is kept apart from legality: the text is first read into

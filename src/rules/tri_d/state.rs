@@ -1,4 +1,4 @@
-//! The Tri-D position and its state string (`rules/tri-d-chess.md` §11).
+//! The Tri-D position and its state string (`docs/rules/tri-d-chess.md` §11).
 //!
 //! [`TdState`] is validated once, when the string is read: every problem found
 //! is listed. A state is refused when the rules could not go on from it in a way

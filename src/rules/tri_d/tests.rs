@@ -1,4 +1,4 @@
-//! Tests named after the sections of `rules/tri-d-chess.md`: every §14 figure,
+//! Tests named after the sections of `docs/rules/tri-d-chess.md`: every §14 figure,
 //! and a hand-built position for every rule and Decision.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! The plus-shaped board of `rules/vierschach.md` §1–3: squares, names, square
+//! The plus-shaped board of `docs/rules/vierschach.md` §1–3: squares, names, square
 //! order, directions, and everything about the four seats that follows from
 //! rotating South's geometry.
 //!

@@ -1,5 +1,5 @@
 //! Vierschach: chess for four players on a plus-shaped board of 160 squares
-//! (`rules/vierschach.md`, German Wikipedia's house rules with our Decisions).
+//! (`docs/rules/vierschach.md`, German Wikipedia's house rules with our Decisions).
 //!
 //! Four seats move in turn, clockwise: South, West, North, East. By default South
 //! and North play against West and East, and a team wins when both enemy kings
@@ -158,7 +158,7 @@ impl Default for Vierschach {
 }
 
 /// The option names, as `Options` and the CLI spell them.
-/// The plus-shaped board (rules/vierschach.md §1): 14×14 less the 3×3 corners, a
+/// The plus-shaped board (docs/rules/vierschach.md §1): 14×14 less the 3×3 corners, a
 /// square light when `x + y` is even; each seat's view is turned a quarter more
 /// than the one before, clockwise from South, so the seat sits at the bottom.
 static SHAPE: std::sync::LazyLock<std::sync::Arc<BoardShape>> = std::sync::LazyLock::new(|| {
@@ -580,6 +580,6 @@ impl Variant for Vierschach {
     }
 
     fn guide(&self) -> Option<&'static str> {
-        Some(include_str!("guide.md"))
+        Some(include_str!("../../../docs/rules/vierschach.md"))
     }
 }

@@ -1,4 +1,4 @@
-//! Moves, attacks and legality (`rules/vierschach.md` §2, §4–6).
+//! Moves, attacks and legality (`docs/rules/vierschach.md` §2, §4–6).
 //!
 //! Moves are generated per piece as the rules file describes them (sliders stop
 //! before a missing square, knights jump over them). A move is kept when the

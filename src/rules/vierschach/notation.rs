@@ -1,4 +1,4 @@
-//! Move text for Vierschach (`rules/vierschach.md` §9): the board the shared
+//! Move text for Vierschach (`docs/rules/vierschach.md` §9): the board the shared
 //! reader ([`crate::rules::notation`]) reads on, the matcher's view of a move, and
 //! writing moves in the players' SAN-like notation.
 //!

@@ -1,4 +1,4 @@
-//! The Vierschach position and its state string (`rules/vierschach.md` §10).
+//! The Vierschach position and its state string (`docs/rules/vierschach.md` §10).
 //!
 //! [`VsState`] is validated once, when the string is read: every problem found is
 //! listed, and a state that play could not reach in a way that matters to the

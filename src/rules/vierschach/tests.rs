@@ -1,4 +1,4 @@
-//! Hand-built positions for every rule and Decision of `rules/vierschach.md`,
+//! Hand-built positions for every rule and Decision of `docs/rules/vierschach.md`,
 //! named after its sections. Each expected state string was also checked against
 //! the independent oracle in `tools/vierschach_oracle/`.
 

@@ -1,4 +1,4 @@
-//! Playing a move and finding the next seat to move (`rules/vierschach.md` §7),
+//! Playing a move and finding the next seat to move (`docs/rules/vierschach.md` §7),
 //! and the end of the game (§8).
 //!
 //! After a move the steward goes clockwise from the mover and examines seats: a

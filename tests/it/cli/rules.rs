@@ -1,9 +1,9 @@
-//! The conformance interface (DESIGN §5) driven through the real binary.
+//! The conformance interface (docs/conformance.md) driven through the real binary.
 //!
 //! Every test runs `fairsteward rules …` as a process and checks what a reviewer's
 //! script would see: the JSON on stdout (shape and values), the exit status, and for
 //! bad input the single line on stderr. The positions and expected strings come from
-//! `rules/chess.md` §10 and `rules/fairschach.md`.
+//! `docs/rules/chess.md` §10 and `docs/rules/fairschach.md`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -98,7 +98,7 @@ fn assert_outcome_shape(outcome: &Value) {
     assert!(reasons.contains(&reason), "reason {reason:?}");
 }
 
-/// Runs `fairschach resolve`, checks the JSON shape of DESIGN §5 (keys fen, white,
+/// Runs `fairschach resolve`, checks the JSON shape of docs/conformance.md (keys fen, white,
 /// black, outcome in that order, in the raw text as well) and returns the value.
 fn resolve(args: &[&str]) -> Value {
     let mut full = vec!["rules", "fairschach", "resolve"];

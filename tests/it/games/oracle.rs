@@ -1,5 +1,5 @@
 //! The Vierschach and Dreierschach engines against independent implementations
-//! of `rules/vierschach.md` and `rules/dreierschach.md` (`tools/vierschach_oracle/`
+//! of `docs/rules/vierschach.md` and `docs/rules/dreierschach.md` (`tools/vierschach_oracle/`
 //! and `tools/dreierschach_oracle/`, each written from its rules file alone, in
 //! Python with only its standard library): one table, one row per game.
 //!

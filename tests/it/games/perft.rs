@@ -48,7 +48,7 @@ const TABLE: [Row; 3] = [
         quick_nodes: 1_000_000,
         min_cases: 15,
         min_quick: 50,
-        figures: Some(("rules/vierschach.md §13", &[(1, 20), (2, 395), (3, 7_800)])),
+        figures: Some(("docs/rules/vierschach.md §13", &[(1, 20), (2, 395), (3, 7_800)])),
     },
     Row {
         variant: VariantId::Dreierschach,
@@ -57,7 +57,7 @@ const TABLE: [Row; 3] = [
         quick_nodes: 1_000_000,
         min_cases: 10,
         min_quick: 30,
-        figures: Some(("rules/dreierschach.md §12", &[(1, 44), (2, 1_930)])),
+        figures: Some(("docs/rules/dreierschach.md §12", &[(1, 44), (2, 1_930)])),
     },
     Row {
         variant: VariantId::TriDChess,

@@ -8,7 +8,7 @@ use fairsteward::rules::{DynVariant, Options, Seat, VariantId};
 
 // 3D chess ----------------------------------------------------------------------
 
-/// rules/tri-d-chess.md §14: the rules' own attack-board example.
+/// docs/rules/tri-d-chess.md §14: the rules' own attack-board example.
 const ANHANG: &str = "4/4/4/2P1/4/4/4/4/4/1p2/4/4 wKL1:2/2,wQL2:2/1K,bQL4:2/1k,bKL6:2/2 b - - - - 0 30";
 const WHITE: Seat = Seat::new(0);
 const BLACK: Seat = Seat::new(1);
@@ -76,7 +76,7 @@ fn dame(options: &Options) -> Box<dyn DynVariant> {
     VariantId::TrialecticDame.rulebook(options).unwrap_or_else(|e| panic!("{options:?}: {e}"))
 }
 
-/// Each seat's baseline on the default side-10 triangle (rules/trialectic-dame.md §1).
+/// Each seat's baseline on the default side-10 triangle (docs/rules/trialectic-dame.md §1).
 const BASELINES: [[&str; 10]; 3] = [
     ["009", "018", "027", "036", "045", "054", "063", "072", "081", "090"],
     ["009", "108", "207", "306", "405", "504", "603", "702", "801", "900"],

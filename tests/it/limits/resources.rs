@@ -4,7 +4,7 @@
 //! maildir door reads only regular files within the size cap.
 //!
 //! The 10 MB mail of addresses prints how long it took to read
-//! (`cargo test --test it limits::resources -- --nocapture ten_mb`); the README gives the figure.
+//! (`cargo test --test it limits::resources -- --nocapture ten_mb`); docs/benchmarks.md gives the figure.
 
 use crate::support as common;
 

@@ -691,7 +691,7 @@ async fn three_seats_play_a_double_jump_over_smtp_and_imap() {
 /// servers: every seat reads its board mail over IMAP and answers its Reply-To
 /// over SMTP; the steward reads its mailbox over IMAP. The line is the smothered
 /// mate of `tests/it/games/dreierschach/http.rs` (White 3, Brown 0, Black 1), in the
-/// notations of `rules/dreierschach.md` §8.
+/// notations of `docs/rules/dreierschach.md` §8.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_three_seat_game_played_to_mate_over_smtp_and_imap() {
     const LINE: [(&str, &str); 16] = dreierschach_game::MATE;

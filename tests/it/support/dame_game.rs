@@ -6,7 +6,7 @@
 //! yellow is out and from then on the turn goes red, blue, red, … until red
 //! takes blue's last stone at turn 28 and wins.
 
-/// The start (`rules/trialectic-dame.md` §7).
+/// The start (`docs/rules/trialectic-dame.md` §7).
 pub const START: &str = "./../r.b/rrbb/rr.bb/rr..bb/rr...bb/rr....bb/..yyyyy../..yyyyyy.. y yrb - 0 1";
 /// After the 28 moves: red alone.
 pub const FINAL: &str = "./../..R/r.../r..../.rr.../rr...../......../........./.......... r -r- - 0 11";

@@ -1,7 +1,7 @@
 //! The Dreierschach game that `games::dreierschach::http` plays over HTTP and
 //! `mail::e2e` through real SMTP and IMAP servers: a smothered mate in 16
 //! moves (White 3, Brown 0, Black 1), each move as a player sends it, in
-//! several of the notations of `rules/dreierschach.md` §8, and as the steward
+//! several of the notations of `docs/rules/dreierschach.md` §8, and as the steward
 //! writes it (from-to).
 
 /// Each turn's move as sent, and as written.

@@ -1,4 +1,4 @@
-//! Trust over the wire (DESIGN §4): the steward's keys, signed games, envelope
+//! Trust over the wire (docs/trust.md): the steward's keys, signed games, envelope
 //! refusals, commit-reveal, sealed moves, the transcript and `fairsteward
 //! verify` — and that a pending move is stored, spooled and logged nowhere in
 //! clear before its turn resolves.

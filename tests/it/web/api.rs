@@ -3,7 +3,7 @@
 //! Each test starts its own steward (`fairsteward::server::serve` on a loopback
 //! port, with its own temporary data directory) and talks to it with reqwest as
 //! a player would. The secrecy test of the log runs the real binary as a child
-//! process. Expected positions and statuses come from `rules/fairschach.md` and
+//! process. Expected positions and statuses come from `docs/rules/fairschach.md` and
 //! were cross-checked with `fairsteward rules fairschach resolve`.
 
 use crate::support as common;

@@ -91,7 +91,7 @@ async fn a_fairschach_pair_shows_its_moves_and_pauses() {
     assert_eq!(server.get(&board(""), None).await.svg(), svg);
     server.play(&game, 1, 1, "d5").await;
 
-    // rules/fairschach.md §5: e4 and d5 are paused in the next pair.
+    // docs/rules/fairschach.md §5: e4 and d5 are paused in the next pair.
     let svg = server.get(&board(""), None).await.svg();
     assert_eq!(count(&svg, "arrow"), 2, "e2-e4 and d7-d5");
     assert_eq!(count(&svg, "last-move"), 4, "e2, e4, d7, d5 tinted");

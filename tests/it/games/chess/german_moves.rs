@@ -1,5 +1,5 @@
 //! Chess and Fairschach moves written with German piece letters (K D T L S,
-//! `rules/chess.md` §6), lower-case letters and the other forms, taken by mail
+//! `docs/rules/chess.md` §6), lower-case letters and the other forms, taken by mail
 //! (the MTA pipe, `fairsteward ingest`) and by HTTP (the in-process harness); a
 //! refusal names the reason and the forms with examples from the legal moves.
 

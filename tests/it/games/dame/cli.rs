@@ -1,4 +1,4 @@
-//! `fairsteward rules trialectic-dame …` (DESIGN §5, `rules/trialectic-dame.md`
+//! `fairsteward rules trialectic-dame …` (docs/conformance.md, `docs/rules/trialectic-dame.md`
 //! §8–9) driven through the real binary: the JSON on stdout, the board and the
 //! options as flags, and for bad input exit status 2 with one line on stderr.
 //!

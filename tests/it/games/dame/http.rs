@@ -1,5 +1,5 @@
 //! A three-seat Trialectic Dame game over HTTP, from the start to the last seat
-//! standing (`rules/trialectic-dame.md`), and seats leaving by resignation and
+//! standing (`docs/rules/trialectic-dame.md`), and seats leaving by resignation and
 //! timeout.
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback port,

@@ -3,7 +3,7 @@
 //! of `support::dame_game`, yellow out after turn 20 and skipped, red winning
 //! at turn 28. The seats reply as mail clients do — top-posted above the
 //! quote, HTML only, the move typed into the subject — and write multi-jumps as
-//! `rules/trialectic-dame.md` §6 allows: every landing cell joined by `x` or
+//! `docs/rules/trialectic-dame.md` §6 allows: every landing cell joined by `x` or
 //! `-`, or start and final cell when only one capture fits. Every seat gets a
 //! board mail each turn whose text board and picture mark the jump path and the
 //! captured stones.

@@ -1,5 +1,5 @@
 //! The Trialectic Dame engine against an independent implementation of
-//! `rules/trialectic-dame.md` (`tools/dame_oracle/`, written from the rules file
+//! `docs/rules/trialectic-dame.md` (`tools/dame_oracle/`, written from the rules file
 //! alone, in Python with only its standard library).
 //!
 //! 1. Perft on three boards (the reconstructed triangle, the triangle of side

@@ -1,5 +1,5 @@
 //! Property tests for Trialectic Dame over random legal play
-//! (`rules/trialectic-dame.md`).
+//! (`docs/rules/trialectic-dame.md`).
 //!
 //! Games start on the reconstructed triangle, the triangle of side 12 or the
 //! hand-made hexagon of `tests/it/games/data/dame-hexagon.json`, under an option set

@@ -1,4 +1,4 @@
-//! `fairsteward rules dreierschach …` (DESIGN §5, `rules/dreierschach.md` §10)
+//! `fairsteward rules dreierschach …` (docs/conformance.md, `docs/rules/dreierschach.md` §10)
 //! driven through the real binary: the JSON on stdout, the exit status, and for
 //! bad input exit status 2 with one line on stderr.
 

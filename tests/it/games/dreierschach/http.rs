@@ -1,4 +1,4 @@
-//! Three-seat Dreierschach games over HTTP (`rules/dreierschach.md`): one played
+//! Three-seat Dreierschach games over HTTP (`docs/rules/dreierschach.md`): one played
 //! from the start to a mate scored 3-0-1, with a board mail to every seat after
 //! every move; draws all three agree to (one offered with a move, the author's
 //! `=`, §8); one ended by a timeout,
@@ -36,7 +36,7 @@ use common::{MAIL_DOMAIN, Part, Server, eventually_within, parse_mail, spool_fil
 use fairsteward::steward::{Credential, MoveRequest, NewGame, Submission};
 use serde_json::{Value, json};
 
-/// The start, `rules/dreierschach.md` §9.
+/// The start, `docs/rules/dreierschach.md` §9.
 const START: &str = "nRnP2bPbR/nBnP3bPbN/nNnP4bPbB/nKnP5bPbQ/nQnP6bPbK/nBnP7bPbN/nNnP8bPbB/nRnP9bPbR/nP10bP/11/10/wPwPwPwPwPwPwPwPwP/wRwBwNwKwQwBwNwR w a1,a8,f1,f13,m8,m13 - 0 1";
 /// After the mate (`fairsteward rules dreierschach play`): Brown, mated, is the
 /// state's seat.

@@ -1,6 +1,6 @@
 //! A three-seat Dreierschach game played wholly by mail through the MTA pipe
 //! (`fairsteward ingest`), from the start to checkmate, in the notations of
-//! `rules/dreierschach.md` §8 — from-to with `-`, `x` or nothing, the author's
+//! `docs/rules/dreierschach.md` §8 — from-to with `-`, `x` or nothing, the author's
 //! notation with German and English letters (`Sc2`, `4h5`, `S7d8`, `12k11`),
 //! check marks, the author's `=` offering a draw with a move (the others are
 //! told; the next move lets it lapse) — and in the shapes

@@ -1,4 +1,4 @@
-//! Property tests for Dreierschach over random legal play (`rules/dreierschach.md`).
+//! Property tests for Dreierschach over random legal play (`docs/rules/dreierschach.md`).
 //!
 //! Every game starts from one of a few positions (the start, and thinned-out
 //! starts that reach castling, en passant, promotion and mates sooner) and is

@@ -1,4 +1,4 @@
-//! The engine against an independent implementation of `rules/fairschach.md`
+//! The engine against an independent implementation of `docs/rules/fairschach.md`
 //! (`tools/fairschach_oracle/`, written from the rules file alone, in Python with
 //! only its standard library): the hand-built corner cases, and a seeded run of
 //! random games under every pause option and `normal_below` setting. Each pair's

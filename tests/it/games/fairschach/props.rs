@@ -1,4 +1,4 @@
-//! Property tests for Fairschach over random legal play (`rules/fairschach.md`).
+//! Property tests for Fairschach over random legal play (`docs/rules/fairschach.md`).
 //!
 //! Every game starts from one of a few Fairschach FENs and is played by choosing,
 //! for each seat to move, one of its `legal_moves` with a small PRNG seeded by

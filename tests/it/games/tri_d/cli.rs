@@ -1,4 +1,4 @@
-//! `fairsteward rules tri-d-chess …` (DESIGN §5, `rules/tri-d-chess.md` §12)
+//! `fairsteward rules tri-d-chess …` (docs/conformance.md, `docs/rules/tri-d-chess.md` §12)
 //! driven through the real binary: the JSON on stdout, the exit status, and for
 //! bad input exit status 2 with one line on stderr.
 

@@ -1,5 +1,5 @@
 //! A 3D chess game over HTTP, from the start to checkmate, with board mails to
-//! both seats; and 3D chess clocks (`rules/tri-d-chess.md` §9: time runs out,
+//! both seats; and 3D chess clocks (`docs/rules/tri-d-chess.md` §9: time runs out,
 //! the game is lost).
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback

@@ -1,5 +1,5 @@
 //! The 3D chess engine against an independent implementation of
-//! `rules/tri-d-chess.md` (`tools/tri_d_oracle/`, written from the rules file
+//! `docs/rules/tri-d-chess.md` (`tools/tri_d_oracle/`, written from the rules file
 //! alone, in Python with only its standard library).
 //!
 //! 1. Perft: the start and positions with attack-board moves, castling, en

@@ -1,4 +1,4 @@
-//! Property tests for 3D chess over random legal play (`rules/tri-d-chess.md`),
+//! Property tests for 3D chess over random legal play (`docs/rules/tri-d-chess.md`),
 //! through [`DynVariant`], the face the steward uses. Each case plays a game
 //! from the start or from the §14 example, choosing moves with a PRNG seeded
 //! by proptest, and checks after every ply: the state string reads back

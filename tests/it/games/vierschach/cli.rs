@@ -1,4 +1,4 @@
-//! `fairsteward rules vierschach …` (DESIGN §5, `rules/vierschach.md` §11) driven
+//! `fairsteward rules vierschach …` (docs/conformance.md, `docs/rules/vierschach.md` §11) driven
 //! through the real binary: the JSON on stdout, the exit status, and for bad input
 //! exit status 2 with one line on stderr.
 
@@ -7,7 +7,7 @@ use crate::support::rules_cli;
 use serde_json::{Value, json};
 
 const START: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePeN/wBwP10ePeB/wQwP10ePeK/wKwP10ePeQ/wBwP10ePeB/wNwP10ePeN/wRwP10ePeR/8/sPsPsPsPsPsPsPsP/sRsNsBsQsKsBsNsR s d1,k1,a4,n4,a11,n11,d14,k14 - aaaa 0 1";
-/// `rules/vierschach.md` §13: the state after `d2-d4`.
+/// `docs/rules/vierschach.md` §13: the state after `d2-d4`.
 const AFTER_D4: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePeN/wBwP10ePeB/wQwP10ePeK/wKwP10ePeQ/wBwP10ePeB/wNwP10ePeN/wRwP1sP8ePeR/8/1sPsPsPsPsPsPsP/sRsNsBsQsKsBsNsR w d1,k1,a4,n4,a11,n11,d14,k14 d3 aaaa 0 1";
 /// West frozen; North's d9-n9 mates East and wins the game for South and North.
 const TEAM_WIN: &str = "3nK4/8/8/12nR1/14/3nR10/14/14/14/14/wK12eK/8/8/4sK3 n - - amaa 0 1";

@@ -2,7 +2,7 @@
 //!
 //! The steward runs in-process (`fairsteward::server::serve` on a loopback port,
 //! with its own temporary data directory), as in `tests/it/web/api.rs`. The moves follow
-//! `rules/vierschach.md` (teams mode, `mated = freeze`); every state and the
+//! `docs/rules/vierschach.md` (teams mode, `mated = freeze`); every state and the
 //! outcome were checked with `fairsteward rules vierschach play` first.
 //!
 //! The game (13 moves, south + north against west + east):
@@ -31,7 +31,7 @@ use std::time::Duration;
 use common::{MAIL_DOMAIN, Part, Server, eventually_within, parse_mail, spool_files};
 use serde_json::{Value, json};
 
-/// The start, `rules/vierschach.md` §10.
+/// The start, `docs/rules/vierschach.md` §10.
 const START: &str = "nRnNnBnKnQnBnNnR/nPnPnPnPnPnPnPnP/8/wRwP10ePeR/wNwP10ePeN/wBwP10ePeB/wQwP10ePeK/wKwP10ePeQ/wBwP10ePeB/wNwP10ePeN/wRwP10ePeR/8/sPsPsPsPsPsPsPsP/sRsNsBsQsKsBsNsR s d1,k1,a4,n4,a11,n11,d14,k14 - aaaa 0 1";
 /// After the 13 moves (`fairsteward rules vierschach play`): west and east mated.
 const FINAL: &str = "nRnNnBnKnQnBnNnR/2nP1nP1nPnP/nPnP1nP1nP2/wRwP10ePeR/wNwP10ePeN/wBwP9eP1eB/wQ1wP9ePeK/wKwP9eP1eQ/wB1wP9ePeB/wNwP10ePeN/wRwP9eP1eR/sP1sP1sP2sP/1sP1sP1sPsP1/sRsNsBsQsKsBsNsR e d1,k1,a4,n4,a11,n11,d14,k14 - amam 0 4";

@@ -3,7 +3,7 @@
 //! many real mail clients do — Gmail top-post with the quote, Outlook's
 //! "-----Original Message-----", Apple Mail's "On … wrote:", "Sent from my iPhone",
 //! HTML only, a move typed only into the subject — in the notations of
-//! `rules/vierschach.md` §9: from-to with `-`, `x` or nothing, SAN-like, English
+//! `docs/rules/vierschach.md` §9: from-to with `-`, `x` or nothing, SAN-like, English
 //! and German piece letters, a file a phone capitalised. The mail door asks the
 //! game's variant what a move is; refusals say why and show Vierschach's forms.
 //!
