@@ -289,7 +289,7 @@ fn every_document_the_code_cites_exists() {
                 missing.push(format!("{name}: {path}: no such file"));
                 continue;
             };
-            // `docs/rules/x.md §8` or "`docs/rules/x.md` §8": the section must be a heading "## 8.".
+            // A section after the path (`§8`, also after a closing backtick): must be a heading "## 8.".
             let after = rest[end..].trim_start_matches(['`', ')']).trim_start();
             if let Some(section) = after.strip_prefix('§') {
                 let number: String = section.chars().take_while(|c| c.is_ascii_digit()).collect();

@@ -5,7 +5,7 @@
 //!
 //! The search is strict: a variant's name as a word, in any case, in code,
 //! comments or template text, outside `src/rules/` and outside unit-test code
-//! (a file's `#[cfg(test)]` module and `tests.rs` files, which may well play a
+//! (a file's `#[cfg(test)]` module and `tests.rs` or `*_tests.rs` files, which may well play a
 //! real game). Names come from the registry, so a variant added there is
 //! searched for too.
 
@@ -42,7 +42,7 @@ fn names(line: &str, name: &str) -> bool {
 
 /// The lines of `text` that are not unit-test code.
 fn non_test_lines(path: &Path, text: &str) -> Vec<(usize, String)> {
-    if path.file_name().is_some_and(|n| n == "tests.rs") {
+    if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs")) {
         return Vec::new();
     }
     let mut lines = Vec::new();
@@ -89,4 +89,5 @@ fn the_search_finds_a_name_as_a_word_in_any_case() {
     let code = "fn a() {}\n// Chess here\n#[cfg(test)]\nmod tests { VariantId::Chess }\n";
     assert_eq!(non_test_lines(Path::new("x.rs"), code).len(), 2);
     assert!(non_test_lines(Path::new("src/a/tests.rs"), code).is_empty());
+    assert!(non_test_lines(Path::new("src/a/picture_tests.rs"), code).is_empty());
 }
