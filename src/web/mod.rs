@@ -217,10 +217,9 @@ async fn json_errors(response: Response) -> Response {
         return response;
     }
     let (code, message) = match status {
-        StatusCode::METHOD_NOT_ALLOWED => (
-            "method_not_allowed",
-            "this endpoint does not take this method; see docs/http-api.md".to_owned(),
-        ),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ("method_not_allowed", "this endpoint does not take this method; see docs/http-api.md".to_owned())
+        }
         StatusCode::PAYLOAD_TOO_LARGE => (
             "too_large",
             format!("the body is larger than {} KiB; a move or a game is a few hundred bytes", BODY_LIMIT / 1024),
