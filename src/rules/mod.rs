@@ -34,7 +34,7 @@
 //! Then add its name to [`VariantId`] and one arm to [`VariantId::rulebook`] (and
 //! to [`VariantId::state_key`]). Nothing else changes: the steward, the doors, the
 //! renderers, the templates and the CLI reach games only through [`DynVariant`]
-//! and the registry, and `tests/variant_names.rs` fails if code outside this
+//! and the registry, and `tests/it/house/variant_names.rs` fails if code outside this
 //! folder names a variant. `docs/adding-a-game.md` lists the files in order.
 
 mod board;

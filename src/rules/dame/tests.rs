@@ -604,7 +604,7 @@ fn s8_a_finished_state_has_no_moves() {
     assert!(Variant::resolve(&p, &[], &s, &[]).is_err());
 }
 
-// The board for the renderers (the pictures drawn of it: tests/pictures_per_game.rs)
+// The board for the renderers (the pictures drawn of it: tests/it/games/pictures.rs)
 
 #[test]
 fn the_board_is_drawn_from_the_record() {
@@ -702,7 +702,7 @@ proptest::proptest! {
                 let _ = Variant::perft(&r, &start, 3);
                 let view = Variant::board(&r, &start);
                 proptest::prop_assert_eq!(view.shape.cells.len(), r.board.len());
-                // That the text board draws it: tests/pictures_per_game.rs.
+                // That the text board draws it: tests/it/games/pictures.rs.
             }
         }
     }

@@ -644,7 +644,7 @@ fn random_play_keeps_its_invariants() {
     assert!(plies > 300, "{plies}");
 }
 
-// The board for the renderers (the pictures drawn of it: tests/pictures_per_game.rs).
+// The board for the renderers (the pictures drawn of it: tests/it/games/pictures.rs).
 
 /// The board that moved is marked on all four squares, its path ending on
 /// its passenger; a piece move between levels goes from one panel to another.
@@ -658,7 +658,7 @@ fn moves_are_drawn_across_panels_and_boards() {
     let king = view.pieces.iter().find(|(_, p)| p.owner == BLACK).unwrap().0;
     assert_eq!(path.to(), Some(king));
     assert!(path.cells.iter().all(|&c| view.shape.cell(c).is_some()));
-    // As the text board draws it: tests/pictures_per_game.rs.
+    // As the text board draws it: tests/it/games/pictures.rs.
     let step = r.move_path(Some(state::START), "a2W-a4N").unwrap();
     let shape = &r.board(state::START).unwrap().shape;
     let names: Vec<&str> = step.cells.iter().map(|&c| shape.cell(c).unwrap().name.as_str()).collect();
