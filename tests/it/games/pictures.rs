@@ -160,7 +160,7 @@ proptest::proptest! {
     /// checks the reading).
     #[test]
     fn dame_a_changed_record_that_reads_is_drawn(swaps in proptest::collection::vec((0usize..10_000, 0usize..10_000), 1..4)) {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dame-hexagon.json")).unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/games/data/dame-hexagon.json")).unwrap();
         let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
         let mut leaves = Vec::new();
         string_leaves(&v, &mut Vec::new(), &mut leaves);
