@@ -246,6 +246,10 @@ pub async fn serve(
     let steward = open_checked(&config, wake.clone(), Check::Full)?;
     let operator = Arc::new(operator_token(&config)?);
     let sink = sink(&config)?;
+    // Only now: a start refused by its checks says only why.
+    for warning in crate::config::placeholders::placeholders(&config) {
+        tracing::warn!("{warning}");
+    }
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
     let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, steward.keys_arc(), wake, stopped));

@@ -4,6 +4,8 @@
 //! result with defaults applied and command-line overrides on top (the command
 //! line beats the file).
 
+pub mod placeholders;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
