@@ -246,9 +246,10 @@ pub async fn serve(
     let steward = open_checked(&config, wake.clone(), Check::Full)?;
     let operator = Arc::new(operator_token(&config)?);
     let sink = sink(&config)?;
-    // Only now: a start refused by its checks says only why.
+    // Only now: a start refused by its checks says only why. The target lets the
+    // demo, which runs on placeholders by design, leave these out.
     for warning in crate::config::placeholders::placeholders(&config) {
-        tracing::warn!("{warning}");
+        tracing::warn!(target: "fairsteward::config::placeholders", "{warning}");
     }
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();

@@ -87,7 +87,8 @@ impl Drop for TempDir {
 /// # Errors
 /// The steward could not start, or the game did not go as scripted.
 pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
-    super::init_logging_at("warn");
+    // The demo's addresses are placeholders by design: warning about them would be noise.
+    super::init_logging_at("warn,fairsteward::config::placeholders=off");
     let dir = TempDir::new(args.keep)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(demo(&dir.path))
