@@ -1,4 +1,4 @@
-//! Identifiers and secrets: game ids, seat tokens, receipt ids.
+//! Identifiers and secrets: game and tournament ids, seat tokens, receipt ids.
 //!
 //! Randomness comes from the operating system through ring. Seat tokens are shown
 //! once, at game creation; the store keeps only their SHA-256.
@@ -41,6 +41,47 @@ impl GameId {
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// A tournament's id: `T` and six characters of Crockford base 32, e.g.
+/// `T4M9QX2`, so it never reads as a game id.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TournamentId(String);
+
+impl TournamentId {
+    /// A new random tournament id.
+    pub fn random() -> TournamentId {
+        TournamentId(format!("T{}", GameId::random()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for TournamentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Text that is not a tournament id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a tournament id (T and six letters and digits, like T4M9QX2)")]
+pub struct BadTournamentId(pub String);
+
+impl FromStr for TournamentId {
+    type Err = BadTournamentId;
+
+    /// Reads a tournament id, case-insensitively.
+    fn from_str(s: &str) -> Result<TournamentId, BadTournamentId> {
+        let t = s.trim();
+        match t.strip_prefix(['T', 't']).map(str::parse::<GameId>) {
+            Some(Ok(g)) if t.len() == GameId::LEN + 1 => Ok(TournamentId(format!("T{g}"))),
+            _ => Err(BadTournamentId(s.to_owned())),
+        }
     }
 }
 
@@ -123,6 +164,16 @@ mod tests {
         assert_eq!(id.as_str().to_lowercase().parse::<GameId>(), Ok(id));
         assert!("8KQ2Z".parse::<GameId>().is_err());
         assert!("8KQ2ZI".parse::<GameId>().is_err(), "I is not in the alphabet");
+    }
+
+    #[test]
+    fn tournament_ids_start_with_t_and_never_read_as_game_ids() {
+        let t = TournamentId::random();
+        assert_eq!(t.as_str().len(), 7);
+        assert_eq!(t.to_string().to_lowercase().parse::<TournamentId>().unwrap(), t);
+        assert!(t.as_str().parse::<GameId>().is_err());
+        assert!("8KQ2ZJ".parse::<TournamentId>().is_err());
+        assert!("T8KQ2ZJX".parse::<TournamentId>().is_err());
     }
 
     #[test]

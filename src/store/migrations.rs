@@ -168,6 +168,54 @@ const MIGRATIONS: &[&str] = &[
          at  TEXT NOT NULL                      -- when it was spent (UTC)
      ) STRICT;
      CREATE INDEX rate_events_key ON rate_events (key, at);",
+    // 12: the organiser's desk (issue 31). Tournaments and their players; the
+    // games a tournament plans (a game id once the game exists: round by round,
+    // later rounds wait); directors, each acting for one tournament only, their
+    // tokens kept hashed; invitations to a seat of a game or a tournament.
+    "CREATE TABLE tournaments (
+         id         TEXT PRIMARY KEY,          -- TournamentId
+         name       TEXT NOT NULL,
+         variant    TEXT NOT NULL,
+         spec       TEXT NOT NULL,             -- JSON: options, clock, leave, delay, trust, double, rounds
+         status     TEXT NOT NULL,             -- 'inviting' | 'running' | 'finished'
+         ends_at    TEXT,                      -- the end date (UTC): unfinished games are adjudicated then
+         created_at TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE tournament_players (
+         tournament   TEXT NOT NULL REFERENCES tournaments (id),
+         player       INTEGER NOT NULL,        -- 0.. in the order given
+         name         TEXT NOT NULL,
+         email        TEXT NOT NULL,
+         public_key   TEXT,
+         withdrawn_at TEXT,
+         PRIMARY KEY (tournament, player)
+     ) STRICT;
+     CREATE TABLE tournament_games (
+         tournament TEXT NOT NULL REFERENCES tournaments (id),
+         slot       INTEGER NOT NULL,          -- 0.. in pairing order
+         round      INTEGER NOT NULL,          -- 1..
+         players    TEXT NOT NULL,             -- JSON array: the player index in each seat
+         game       TEXT UNIQUE REFERENCES games (id),
+         cancelled  INTEGER NOT NULL DEFAULT 0, -- 1: left out of the standings (a withdrawal)
+         PRIMARY KEY (tournament, slot)
+     ) STRICT;
+     CREATE INDEX tournament_games_game ON tournament_games (game);
+     CREATE TABLE directors (
+         token_hash TEXT PRIMARY KEY,
+         tournament TEXT NOT NULL REFERENCES tournaments (id),
+         name       TEXT NOT NULL,
+         created_at TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE invitations (
+         token_hash TEXT PRIMARY KEY,
+         tournament TEXT REFERENCES tournaments (id),
+         game_spec  TEXT,                      -- JSON of a game to create, for a game with invited seats
+         player     INTEGER NOT NULL,          -- the tournament's player, or the game's seat index
+         email      TEXT NOT NULL,
+         answer     TEXT NOT NULL DEFAULT 'pending', -- 'pending' | 'accepted' | 'declined'
+         answered_at TEXT,
+         created_at TEXT NOT NULL
+     ) STRICT;",
 ];
 
 /// The schema version this program writes.
