@@ -207,55 +207,62 @@ const SEARCH_STEPS: usize = 400_000;
 const SEARCH_ATTEMPTS: u64 = 4;
 
 /// A plan for three or four seats: the groups of players (each player in the same
-/// number), then partners (teams), then seats, then rounds.
+/// number), then partners (teams), then seats, then rounds. A double tournament
+/// gives every player twice the games of a single one, in groups searched for
+/// afresh so that pairs still meet equally often within one (the groups of the
+/// single plan twice over only when no such groups are found). When partners or
+/// seats cannot be balanced on one set of groups, the next set found is tried.
 fn design(n: usize, k: usize, double: bool, teams: bool) -> Option<Vec<PlannedGame>> {
-    let blocks = blocks(n, k)?;
-    let cycles = if double { 2 } else { 1 };
-    // Each cycle plays the same groups; the second starts from the first's seats reversed.
-    let mut games: Vec<Vec<usize>> = Vec::with_capacity(blocks.len() * cycles);
-    for cycle in 0..cycles {
-        games.extend(blocks.iter().map(|b| if cycle == 0 { b.clone() } else { b.iter().rev().copied().collect() }));
-    }
-    if teams {
-        partners(n, &mut games)?;
-        team_seats(n, &mut games)?;
-    } else {
-        seats(n, k, &mut games)?;
-    }
-    let rounds = rounds(&blocks);
-    let per_cycle = rounds.iter().copied().max().unwrap_or(0);
-    let mut plan: Vec<PlannedGame> = games
-        .into_iter()
-        .enumerate()
-        .map(|(i, players)| {
-            let cycle = (i / blocks.len()) as u32;
-            PlannedGame { round: cycle * per_cycle + rounds[i % blocks.len()], players }
-        })
+    let least = (n - 1).div_ceil(k - 1);
+    let single: Vec<usize> = (least..=least + 2 * k).filter(|r| (n * r) % k == 0).collect();
+    let tries: Vec<(usize, u64)> = single
+        .iter()
+        .flat_map(|&r| (0..SEARCH_ATTEMPTS).map(move |attempt| (if double { 2 * r } else { r }, attempt)))
         .collect();
+    let mut fallback = None;
+    for (r, attempt) in tries {
+        let Some(mut games) = balanced_blocks(n, k, r, attempt) else { continue };
+        if fallback.is_none() && double {
+            // The first single plan found, played twice, if nothing better is.
+            fallback = single.iter().find_map(|&r| (0..SEARCH_ATTEMPTS).find_map(|a| balanced_blocks(n, k, r, a)));
+        }
+        if let Some(plan) = seat_and_round(n, k, teams, &mut games) {
+            return Some(plan);
+        }
+    }
+    let single = fallback?;
+    let mut twice: Vec<Vec<usize>> =
+        single.iter().cloned().chain(single.iter().map(|b| b.iter().rev().copied().collect())).collect();
+    seat_and_round(n, k, teams, &mut twice)
+}
+
+/// Partners (teams), seats and rounds for the groups `games`.
+fn seat_and_round(n: usize, k: usize, teams: bool, games: &mut [Vec<usize>]) -> Option<Vec<PlannedGame>> {
+    if teams {
+        partners(n, games)?;
+        team_seats(n, games)?;
+    } else {
+        seats(n, k, games)?;
+    }
+    let rounds = rounds(games);
+    let mut plan: Vec<PlannedGame> =
+        games.iter().cloned().zip(rounds).map(|(players, round)| PlannedGame { round, players }).collect();
     plan.sort_by_key(|g| g.round);
     Some(plan)
 }
 
-/// Groups of `k` of the `n` players, each player in the same number `r` of them and
-/// every two players together equally often within one (at least once): for the
-/// smallest `r` that allows it (`n·r` divisible by `k`, `r·(k−1) ≥ n−1`) for which the
-/// search finds such groups. The search swaps players between groups (which keeps
-/// every player's count) and keeps a swap that does not raise Σ (pair count)², with a
-/// little slack to leave local minima; the balanced sum is known in advance.
-fn blocks(n: usize, k: usize) -> Option<Vec<Vec<usize>>> {
-    let least = (n - 1).div_ceil(k - 1);
+/// Groups of `k` of the `n` players, each player in `r` of them (`n·r` divisible by
+/// `k`), every two players together equally often within one; `attempt` seeds the
+/// search. The search swaps players between groups (which keeps every player's
+/// count) and keeps a swap that does not raise Σ (pair count)², with a little slack
+/// to leave local minima; the balanced sum is known in advance, so success is
+/// recognised exactly.
+fn balanced_blocks(n: usize, k: usize, r: usize, attempt: u64) -> Option<Vec<Vec<usize>>> {
     let pairs = (n * (n - 1) / 2) as u64;
-    for r in (least..=least + 2 * k).filter(|r| (n * r) % k == 0) {
-        let games = n * r / k;
-        let target = balanced_cost((games * k * (k - 1) / 2) as u64, pairs);
-        for attempt in 0..SEARCH_ATTEMPTS {
-            let mut rng = Mix(0x5eed_0031 ^ ((n as u64) << 32) ^ ((k as u64) << 24) ^ ((r as u64) << 8) ^ attempt);
-            if let Some(found) = search_blocks(n, k, games, target, &mut rng) {
-                return Some(found);
-            }
-        }
-    }
-    None
+    let games = n * r / k;
+    let target = balanced_cost((games * k * (k - 1) / 2) as u64, pairs);
+    let mut rng = Mix(0x5eed_0031 ^ ((n as u64) << 32) ^ ((k as u64) << 24) ^ ((r as u64) << 8) ^ attempt);
+    search_blocks(n, k, games, target, &mut rng)
 }
 
 fn search_blocks(n: usize, k: usize, games: usize, target: i64, rng: &mut Mix) -> Option<Vec<Vec<usize>>> {
@@ -336,8 +343,7 @@ fn seats(n: usize, k: usize, games: &mut [Vec<usize>]) -> Option<()> {
             let (hi, lo) = ((0..k).max_by_key(|&s| (count[p][s], k - s))?, (0..k).min_by_key(|&s| (count[p][s], s))?);
             (count[p][hi] >= count[p][lo] + 2).then_some((p, hi, lo))
         });
-        let Some((start, a, b)) = found else { return Some(()) };
-        let mut walker = start;
+        let Some((mut walker, a, b)) = found else { return Some(()) };
         let mut visited = vec![false; games.len()];
         loop {
             let Some(g) = (0..games.len()).find(|&g| !visited[g] && games[g][a] == walker) else { break };
@@ -348,7 +354,7 @@ fn seats(n: usize, k: usize, games: &mut [Vec<usize>]) -> Option<()> {
             count[walker][b] += 1;
             count[other][b] -= 1;
             count[other][a] += 1;
-            if other == start || count[other][a] - count[other][b] < 2 {
+            if count[other][a] - count[other][b] < 2 {
                 break;
             }
             walker = other;
