@@ -71,7 +71,7 @@ impl fmt::Display for Score {
 /// As a JSON number: `1`, `0.5`, `1.5` (a whole score has no fraction).
 impl serde::Serialize for Score {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 2 == 0 {
+        if self.0.is_multiple_of(2) {
             serializer.serialize_u32(self.0 / 2)
         } else {
             serializer.serialize_f64(f64::from(self.0) / 2.0)

@@ -214,37 +214,57 @@ const SEARCH_ATTEMPTS: u64 = 4;
 /// seats cannot be balanced on one set of groups, the next set found is tried.
 fn design(n: usize, k: usize, double: bool, teams: bool) -> Option<Vec<PlannedGame>> {
     let least = (n - 1).div_ceil(k - 1);
-    let single: Vec<usize> = (least..=least + 2 * k).filter(|r| (n * r) % k == 0).collect();
-    let tries: Vec<(usize, u64)> = single
+    let single: Vec<usize> = (least..=least + 2 * k).filter(|r| (n * r).is_multiple_of(k)).collect();
+    // When the players divide into whole games, first in rounds where everyone plays.
+    let in_rounds: &[bool] = if n.is_multiple_of(k) { &[true, false] } else { &[false] };
+    let tries: Vec<(usize, bool, u64)> = single
         .iter()
-        .flat_map(|&r| (0..SEARCH_ATTEMPTS).map(move |attempt| (if double { 2 * r } else { r }, attempt)))
+        .flat_map(|&r| {
+            in_rounds.iter().flat_map(move |&whole| {
+                (0..SEARCH_ATTEMPTS).map(move |attempt| (if double { 2 * r } else { r }, whole, attempt))
+            })
+        })
         .collect();
     let mut fallback = None;
-    for (r, attempt) in tries {
-        let Some(mut games) = balanced_blocks(n, k, r, attempt) else { continue };
+    // Of the plans found for the first workable number of games, the one with
+    // the fewest rounds (the earliest on a tie).
+    let mut best: Option<(usize, Vec<PlannedGame>)> = None;
+    for (r, whole, attempt) in tries {
+        if best.as_ref().is_some_and(|(found, _)| *found != r) {
+            break;
+        }
+        let Some(mut games) = balanced_blocks(n, k, r, whole, attempt) else { continue };
         if fallback.is_none() && double {
             // The first single plan found, played twice, if nothing better is.
-            fallback = single.iter().find_map(|&r| (0..SEARCH_ATTEMPTS).find_map(|a| balanced_blocks(n, k, r, a)));
+            fallback =
+                single.iter().find_map(|&r| (0..SEARCH_ATTEMPTS).find_map(|a| balanced_blocks(n, k, r, false, a)));
         }
-        if let Some(plan) = seat_and_round(n, k, teams, &mut games) {
-            return Some(plan);
+        if let Some(plan) = seat_and_round(n, k, teams, whole, &mut games) {
+            let rounds = |p: &[PlannedGame]| p.last().map_or(0, |g| g.round);
+            if best.as_ref().is_none_or(|(_, b)| rounds(&plan) < rounds(b)) {
+                best = Some((r, plan));
+            }
         }
+    }
+    if let Some((_, plan)) = best {
+        return Some(plan);
     }
     let single = fallback?;
     let mut twice: Vec<Vec<usize>> =
         single.iter().cloned().chain(single.iter().map(|b| b.iter().rev().copied().collect())).collect();
-    seat_and_round(n, k, teams, &mut twice)
+    seat_and_round(n, k, teams, false, &mut twice)
 }
 
-/// Partners (teams), seats and rounds for the groups `games`.
-fn seat_and_round(n: usize, k: usize, teams: bool, games: &mut [Vec<usize>]) -> Option<Vec<PlannedGame>> {
+/// Partners (teams), seats and rounds for the groups `games`; `whole`: the groups
+/// come in rounds of `n / k` in which everyone plays, and keep them.
+fn seat_and_round(n: usize, k: usize, teams: bool, whole: bool, games: &mut [Vec<usize>]) -> Option<Vec<PlannedGame>> {
     if teams {
         partners(n, games)?;
         team_seats(n, games)?;
     } else {
         seats(n, k, games)?;
     }
-    let rounds = rounds(games);
+    let rounds = if whole { (0..games.len()).map(|g| (g / (n / k) + 1) as u32).collect() } else { rounds(games) };
     let mut plan: Vec<PlannedGame> =
         games.iter().cloned().zip(rounds).map(|(players, round)| PlannedGame { round, players }).collect();
     plan.sort_by_key(|g| g.round);
@@ -256,17 +276,29 @@ fn seat_and_round(n: usize, k: usize, teams: bool, games: &mut [Vec<usize>]) -> 
 /// search. The search swaps players between groups (which keeps every player's
 /// count) and keeps a swap that does not raise Σ (pair count)², with a little slack
 /// to leave local minima; the balanced sum is known in advance, so success is
-/// recognised exactly.
-fn balanced_blocks(n: usize, k: usize, r: usize, attempt: u64) -> Option<Vec<Vec<usize>>> {
+/// recognised exactly. With `whole` (`k` divides `n`), the groups come in rounds of
+/// `n / k` that hold every player once, and swaps stay within a round.
+fn balanced_blocks(n: usize, k: usize, r: usize, whole: bool, attempt: u64) -> Option<Vec<Vec<usize>>> {
     let pairs = (n * (n - 1) / 2) as u64;
     let games = n * r / k;
     let target = balanced_cost((games * k * (k - 1) / 2) as u64, pairs);
-    let mut rng = Mix(0x5eed_0031 ^ ((n as u64) << 32) ^ ((k as u64) << 24) ^ ((r as u64) << 8) ^ attempt);
-    search_blocks(n, k, games, target, &mut rng)
+    let seed = 0x5eed_0031 ^ ((n as u64) << 32) ^ ((k as u64) << 24) ^ ((r as u64) << 8) ^ attempt;
+    let mut rng = Mix(seed ^ u64::from(whole) << 4);
+    let round = if whole { n / k } else { games };
+    search_blocks(n, k, games, round, target, &mut rng)
 }
 
-fn search_blocks(n: usize, k: usize, games: usize, target: i64, rng: &mut Mix) -> Option<Vec<Vec<usize>>> {
-    // Deal the players round and round: no group repeats a player since k ≤ n.
+/// The search of [`balanced_blocks`]: swaps stay within runs of `round` groups.
+fn search_blocks(
+    n: usize,
+    k: usize,
+    games: usize,
+    round: usize,
+    target: i64,
+    rng: &mut Mix,
+) -> Option<Vec<Vec<usize>>> {
+    // Deal the players round and round: no group repeats a player since k ≤ n,
+    // and when k divides n every run of n / k groups holds every player once.
     let mut groups: Vec<Vec<usize>> = (0..games).map(|g| (0..k).map(|i| (g * k + i) % n).collect()).collect();
     let mut counts = PairCounts::new(n);
     let mut cost = 0;
@@ -284,7 +316,8 @@ fn search_blocks(n: usize, k: usize, games: usize, target: i64, rng: &mut Mix) -
         if cost == target {
             break;
         }
-        let (ga, gb) = (rng.below(games), rng.below(games));
+        let ga = rng.below(games);
+        let gb = if round >= games { rng.below(games) } else { ga - ga % round + rng.below(round) };
         let (ia, ib) = (rng.below(k), rng.below(k));
         let (x, y) = (groups[ga][ia], groups[gb][ib]);
         if ga == gb || groups[ga].contains(&y) || groups[gb].contains(&x) {
@@ -302,7 +335,9 @@ fn search_blocks(n: usize, k: usize, games: usize, target: i64, rng: &mut Mix) -
         for g in &mut groups {
             g.sort_unstable();
         }
-        groups.sort();
+        if round >= games {
+            groups.sort();
+        }
         groups
     })
 }
@@ -345,8 +380,7 @@ fn seats(n: usize, k: usize, games: &mut [Vec<usize>]) -> Option<()> {
         });
         let Some((mut walker, a, b)) = found else { return Some(()) };
         let mut visited = vec![false; games.len()];
-        loop {
-            let Some(g) = (0..games.len()).find(|&g| !visited[g] && games[g][a] == walker) else { break };
+        while let Some(g) = (0..games.len()).find(|&g| !visited[g] && games[g][a] == walker) {
             visited[g] = true;
             let other = games[g][b];
             games[g].swap(a, b);
@@ -526,6 +560,10 @@ mod tests {
         // Seven of three seats: the Fano plane, every pair once, three games each.
         let fano = pair(7, 3, false, false).unwrap();
         assert_eq!(fano.len(), 7);
+        // Nine of three seats: four rounds of three games, everyone in every round.
+        let nine = pair(9, 3, false, false).unwrap();
+        assert_eq!(nine.len(), 12);
+        assert!((1..=4).all(|r| nine.iter().filter(|g| g.round == r).count() == 3));
         // Five of four seats: every group of four, each pair three times.
         assert_eq!(pair(5, 4, false, false).unwrap().len(), 5);
     }

@@ -56,7 +56,7 @@ impl fmt::Display for Tiebreak {
 /// As a JSON number: `12`, `12.25` (quarters are exact in binary).
 impl serde::Serialize for Tiebreak {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 4 == 0 {
+        if self.0.is_multiple_of(4) {
             serializer.serialize_u64(self.0 / 4)
         } else {
             serializer.serialize_f64(self.0 as f64 / 4.0)
