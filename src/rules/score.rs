@@ -93,4 +93,24 @@ mod tests {
         let json: Vec<String> = [0, 1, 2, 3].map(|h| serde_json::to_string(&Score(h)).unwrap()).to_vec();
         assert_eq!(json, ["0", "0.5", "1", "1.5"]);
     }
+
+    /// Places by elimination: out first 0, then 1, …; level seats share.
+    #[test]
+    fn elimination_places() {
+        use crate::rules::{GameResult, Seat, SeatSet, elimination_scores, result_scores};
+        let halves = |v: Vec<Score>| v.into_iter().map(Score::halves).collect::<Vec<_>>();
+        let win = GameResult::Win(Seat::new(2));
+        assert_eq!(halves(elimination_scores(&[Some(5), Some(2), None, Some(9)], win)), [2, 0, 6, 4]);
+        // Two out in the same state share places 0 and 1.
+        assert_eq!(halves(elimination_scores(&[Some(4), Some(4), None], GameResult::Win(Seat::new(2)))), [1, 1, 4]);
+        // A draw among the three still in after one left: 2 each.
+        let standing = SeatSet::EMPTY.with(Seat::new(0)).with(Seat::new(1)).with(Seat::new(3));
+        assert_eq!(
+            halves(elimination_scores(&[None, None, Some(3), None], GameResult::DrawAmong(standing))),
+            [4, 4, 0, 4]
+        );
+        assert_eq!(halves(elimination_scores(&[None; 4], GameResult::Draw)), [3, 3, 3, 3]);
+        assert_eq!(halves(result_scores(3, GameResult::points(&[3, 1, 0]))), [6, 2, 0]);
+        assert_eq!(halves(result_scores(2, GameResult::Draw)), [1, 1]);
+    }
 }
