@@ -28,7 +28,7 @@ pub const MAX_PLAYERS_TWO_SEATS: usize = 64;
 
 /// The most players a tournament of a game of three or four seats takes: the
 /// balanced designs are searched for, and the search is bounded.
-pub const MAX_PLAYERS_MORE_SEATS: usize = 24;
+pub const MAX_PLAYERS_MORE_SEATS: usize = 20;
 
 /// Why a tournament cannot be paired.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -550,7 +550,7 @@ mod tests {
             e.to_string(),
             "65 players are too many for one tournament of a 2-seat game: at most 64; split them into groups"
         );
-        assert!(pair(25, 4, false, false).is_err());
+        assert!(pair(21, 4, false, false).is_err());
     }
 
     #[test]
