@@ -11,8 +11,8 @@
 use std::fmt;
 
 use super::{
-    AgreedDraw, BoardView, CheckedMove, EndReason, GameRecord, MoveError, MovePath, MoveText, Outcome, Resolution,
-    RulesError, Seat, SeatMove, SeatSet, StateError, TextResolution, VariantId,
+    AgreedDraw, BoardView, CheckedMove, EndReason, GameRecord, GameResult, MoveError, MovePath, MoveText, Outcome,
+    Resolution, RulesError, Score, Seat, SeatMove, SeatSet, StateError, TextResolution, VariantId,
 };
 
 /// Declares [`Variant`] (typed), [`DynVariant`] (over strings) and the blanket
@@ -440,6 +440,59 @@ variant_traits! {
     /// `write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`: for help texts.
     fn move_forms(&self, state: &Self::State, seat: Seat) -> String;
 
+    /// The seats that are out of the game in `state`: they no longer play
+    /// while the others play on (mated and removed, resigned, without stones).
+    /// None by default: in most games nobody leaves before the end.
+    fn seats_out(&self, _state: &Self::State) -> SeatSet {
+        SeatSet::EMPTY
+    }
+
+    /// For each seat (seat order), the index in `history` (start first, last
+    /// state last) of the state from which it was out for good
+    /// ([`Variant::seats_out`] there and in every later state), or `None` for a
+    /// seat still in at the end. A seat that came back (a frozen Vierschach
+    /// seat that thawed) counts from its last departure.
+    fn elimination_order(&self, history: &[Self::State]) -> Vec<Option<usize>> /* FINAL */ {
+        let seats = self.seat_names().len();
+        let mut out_at = vec![None; seats];
+        for (at, state) in history.iter().enumerate() {
+            let out = self.seats_out(state);
+            for (seat, slot) in out_at.iter_mut().enumerate() {
+                let is_out = out.contains(Seat::new(seat as u8));
+                match (is_out, *slot) {
+                    (true, None) => *slot = Some(at),
+                    (false, Some(_)) => *slot = None,
+                    _ => {}
+                }
+            }
+        }
+        out_at
+    }
+    ///
+    /// # Errors
+    /// An invalid state string in `history`.
+    => fn elimination_order(&self, history: &[String]) -> Result<Vec<Option<usize>>, RulesError> {
+        let history = parse_history(self, history)?;
+        Ok(Variant::elimination_order(self, &history))
+    }
+
+    /// Each seat's score (seat order) for a tournament table, by this game's own
+    /// scoring, for a game that ended with `outcome` after the states `history`
+    /// (start first, last state last — the order seats left the board is read
+    /// from it). By default [`GameResult::half_points`]: 1, ½ or 0 per seat, and
+    /// [`GameResult::Points`] as those points; a game that scores by the order
+    /// of elimination, or on a scale of its own, overrides it.
+    fn tournament_scores(&self, _history: &[Self::State], outcome: &Outcome) -> Vec<Score> {
+        result_scores(self.seat_names().len(), outcome.result)
+    }
+    ///
+    /// # Errors
+    /// An invalid state string in `history`.
+    => fn tournament_scores(&self, history: &[String], outcome: &Outcome) -> Result<Vec<Score>, RulesError> {
+        let history = parse_history(self, history)?;
+        Ok(Variant::tournament_scores(self, &history, outcome))
+    }
+
     /// The game as a PGN file, for variants that have a PGN form (chess games);
     /// `None` (the default) for the others, whose record the doors export as
     /// JSON only. The states in `record` are this variant's state strings.
@@ -452,6 +505,45 @@ variant_traits! {
     /// and `**bold**`), shown on the game's rules page (`None`: the page says
     /// that no guide is written yet).
     fn guide(&self) -> Option<&'static str>;
+}
+
+/// The default of [`Variant::tournament_scores`]: each of `seats` seats' score
+/// by `result` alone, [`GameResult::Points`] as whole points and every other
+/// result as [`GameResult::half_points`].
+pub fn result_scores(seats: usize, result: GameResult) -> Vec<Score> {
+    (0..seats.min(usize::from(SeatSet::MAX)))
+        .map(|i| match result {
+            GameResult::Points { points, .. } => Score::whole(u32::from(points[i])),
+            _ => Score(u32::from(result.half_points(Seat::new(i as u8)))),
+        })
+        .collect()
+}
+
+/// Scores by the order in which seats left the game (first out 0, the next
+/// 1, …, the last standing `seats - 1` whole points), for games without
+/// points of their own where seats drop out while play goes on. `out_at[i]`
+/// is the index of the state from which seat `i` was out for good (`None`:
+/// still in at the end). Seats are ranked by their share of `result` first
+/// (so a winner named by the result, say on adjudication, is placed above
+/// every seat it beat), then by how long they stayed in; seats level on both
+/// (out in the same state, or still in at a draw) share their places equally.
+pub fn elimination_scores(out_at: &[Option<usize>], result: GameResult) -> Vec<Score> {
+    let seats = out_at.len();
+    let key = |i: usize| (result.half_points(Seat::new(i as u8)), out_at[i].unwrap_or(usize::MAX));
+    let mut order: Vec<usize> = (0..seats).collect();
+    order.sort_by_key(|&i| key(i));
+    let mut scores = vec![Score(0); seats];
+    let mut place = 0;
+    while place < seats {
+        let level = order[place..].iter().take_while(|&&i| key(i) == key(order[place])).count();
+        // Places place..place+level-1 shared: their mean, in half points.
+        let share = (2 * place + level - 1) as u32;
+        for &i in &order[place..place + level] {
+            scores[i] = Score(share);
+        }
+        place += level;
+    }
+    scores
 }
 
 /// The legal move of `seat` in `state` whose canonical text is `text` (trimmed),

@@ -50,7 +50,7 @@ pub use turn::Enclosure;
 
 use super::{
     AgreedDraw, BoardView, Cell, EndReason, MoveError, MovePath, MoveText, Options, OptionsError, Outcome, PieceKind,
-    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    PieceView, Resolution, RulesError, Score, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use moves::Duty;
 use shape::Drawing;
@@ -370,6 +370,20 @@ impl Variant for TrialecticDame {
                 Some(MovePath { cells: cells.into_iter().map(cell).collect(), captures: Vec::new(), grip: Vec::new() })
             }
         }
+    }
+
+    /// The seats no longer in the game (§5): without stones, resigned, enclosed.
+    fn seats_out(&self, state: &DameState) -> SeatSet {
+        (0..3u8).filter(|&s| !state.is_in(s as usize)).map(Seat::new).collect()
+    }
+
+    /// By the order of elimination (issue 31): the first seat out 0, the
+    /// second 1, the last with stones 2; seats out at once, or still in at a
+    /// draw, share their places (a draw of two after one went out: 0, then 1½
+    /// each). The rules' own 1 / ½ / 0 would not tell the first out from the
+    /// second.
+    fn tournament_scores(&self, history: &[DameState], outcome: &Outcome) -> Vec<Score> {
+        super::elimination_scores(&self.elimination_order(history), outcome.result)
     }
 
     fn resignation(&self, state: &DameState, seat: Seat) -> Option<Outcome> {

@@ -43,9 +43,9 @@ pub use state::{DoubleStep, DsState, Kind, SEAT_LETTERS, SEAT_NAMES};
 
 use super::notation::{Candidate, Piece, Position, Refusal, Sq};
 use super::{
-    AgreedDraw, Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, EndReason, MoveError, MovePath, MoveText,
-    Options, OptionsError, Outcome, Outline, PieceKind, PieceView, Point, Resolution, RulesError, Seat, SeatMove,
-    SeatResult, SeatSet, StateError, Variant, VariantId,
+    AgreedDraw, Army, BoardShape, BoardView, Cell, CellShape, EdgeLabel, EndReason, GameResult, MoveError, MovePath,
+    MoveText, Options, OptionsError, Outcome, Outline, PieceKind, PieceView, Point, Resolution, RulesError, Score,
+    Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use geometry::{CELLS, SEATS, STRAIGHT, on_board};
 use state::{is_piece, kind, next_seat, owner, previous_seat};
@@ -486,6 +486,24 @@ impl Variant for Dreierschach {
 
     fn agreed_draw(&self, _state: &DsState) -> AgreedDraw {
         AgreedDraw { seats: SeatSet::first(3), outcome: Outcome::points(&[1, 1, 1], EndReason::Agreement) }
+    }
+
+    /// The game's own points (§7): 3 / 1 / 0 for a mate, 2 / 2 / 0 for a
+    /// resignation out of check, 1 each for a draw. A result given without
+    /// points (a director's adjudication as a win or a draw) counts on the same
+    /// scale: 3 for a win, 1 for a draw, 0 for a loss.
+    fn tournament_scores(&self, _history: &[DsState], outcome: &Outcome) -> Vec<Score> {
+        let result = outcome.result;
+        if matches!(result, GameResult::Points { .. }) {
+            return super::result_scores(3, result);
+        }
+        (0..3)
+            .map(|i| match result.half_points(Seat::new(i as u8)) {
+                2 => Score::whole(3),
+                1 => Score::whole(1),
+                _ => Score(0),
+            })
+            .collect()
     }
 
     /// §8, **Decision**: a trailing `=` not followed by a piece letter is a

@@ -46,7 +46,7 @@ pub use state::{Kind, SEAT_LETTERS, Status, VsState};
 use super::notation::{Candidate, Piece, Position, Refusal, Sq};
 use super::{
     BoardShape, BoardView, Cell, EndReason, GameResult, MoveError, MoveText, Options, OptionsError, Outcome, PieceKind,
-    PieceView, Resolution, RulesError, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
+    PieceView, Resolution, RulesError, Score, Seat, SeatMove, SeatResult, SeatSet, StateError, Variant, VariantId,
 };
 use state::{is_piece, kind, owner};
 
@@ -545,6 +545,23 @@ impl Variant for Vierschach {
 
     fn resignation(&self, state: &VsState, seat: Seat) -> Option<Outcome> {
         self.resignation_outcome(state, seat)
+    }
+
+    /// Mated (`m`) or out (`x`): the seats no longer counted as playing (§8).
+    fn seats_out(&self, state: &VsState) -> SeatSet {
+        (0..4u8).filter(|&s| state.status[s as usize].is_down()).map(Seat::new).collect()
+    }
+
+    /// Teams mode scores the team result (1 each to the winning team, ½ each
+    /// for a draw); free-for-all scores the order of elimination: the first
+    /// seat out 0, the second 1, the third 2, the last standing 3; seats out
+    /// at once, or still standing at a draw, share their places (a draw among
+    /// three after one seat went out: 0, then 2 each).
+    fn tournament_scores(&self, history: &[VsState], outcome: &Outcome) -> Vec<Score> {
+        match self.mode {
+            Mode::Teams => super::result_scores(4, outcome.result),
+            Mode::Ffa => super::elimination_scores(&self.elimination_order(history), outcome.result),
+        }
     }
 
     fn retire(&self, state: &VsState, seat: Seat) -> (VsState, Vec<String>, Option<Outcome>) {

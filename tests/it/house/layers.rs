@@ -6,8 +6,11 @@
 //! not count. The test fails naming one circle it finds.
 //!
 //! The floors today, each referring only to those before it: `ids`, `clock`,
-//! `contact`, `background`, `rules`; `render`, `protocol`; `store`; `letters`;
-//! `steward`; `mail`; `config`; `web`; `server`; `cli`.
+//! `contact`, `background`, `rules`; `tournament`, `render`, `protocol`; `store`;
+//! `letters`; `steward`; `mail`; `config`; `web`; `server`; `cli`.
+//!
+//! The pure floors are checked more strictly: `rules` refers to no other
+//! module, and `tournament` (pairing and standings, issue 31) only to `rules`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -203,6 +206,30 @@ fn no_import_circle_between_the_top_level_modules() {
             .collect();
         panic!("an import circle between the top-level modules of src/: {}\n{}", circle.join(" -> "), steps.join("\n"));
     }
+}
+
+/// The pure modules and the only top-level modules each may refer to.
+const PURE: [(&str, &[&str]); 2] = [("rules", &[]), ("tournament", &["rules"])];
+
+#[test]
+fn the_pure_modules_refer_only_to_what_they_stand_on() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let edges = graph(&src);
+    let mut found = Vec::new();
+    for (module, allowed) in PURE {
+        assert!(src.join(module).is_dir(), "src/{module}/ exists");
+        for (to, files) in edges.get(module).into_iter().flatten() {
+            if !allowed.contains(&to.as_str()) {
+                let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                found.push(format!("  {module} -> {to} (in {})", files.join(", ")));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a pure module refers to a module it must not (no I/O, no clock, no store):\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
