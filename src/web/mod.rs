@@ -64,7 +64,10 @@ impl From<StewardError> for ApiError {
                     | Refusal::CommitFirst
                     | Refusal::NoCommitment { .. }
                     | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
+                    Refusal::BadSignature(_)
+                    | Refusal::SignatureRequired
+                    | Refusal::SignedActionRequired { .. }
+                    | Refusal::Forbidden(_) => {
                         StatusCode::FORBIDDEN
                     }
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
