@@ -4,6 +4,7 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+mod desk_api; // the organiser's desk (issue 31)
 mod guide;
 pub mod listen;
 mod pages;
@@ -137,8 +138,13 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/steward", get(steward_keys))
         .route(
             "/api/games",
-            post(create_game).route_layer(axum::middleware::from_fn_with_state(operator, require_operator)),
+            // The desk (issue 31): an organiser lists the games.
+            get(desk_api::list_games).merge(
+                post(create_game).route_layer(axum::middleware::from_fn_with_state(operator.clone(), require_operator)),
+            ),
         )
+        .route("/api/me/games", get(desk_api::my_games))
+        .merge(desk_api::router())
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/resign", post(resign))
@@ -159,6 +165,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
+        .layer(Extension(operator))
         .layer(axum::middleware::map_response(json_errors))
         .layer(axum::middleware::from_fn(private_answers))
         .with_state(steward)
