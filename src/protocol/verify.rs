@@ -436,7 +436,10 @@ fn check_event(
             let o = Outcome { result, reason: EndReason::Adjudicated };
             let stated = text(body, "result")?;
             if stated != o.recorded_result(&names) {
-                return Err(format!("it decides {decision:?}, which is {}, but states {stated}", o.recorded_result(&names)));
+                return Err(format!(
+                    "it decides {decision:?}, which is {}, but states {stated}",
+                    o.recorded_result(&names)
+                ));
             }
             r.due_end = Some((o, format!("the adjudication by {by} ({reason})")));
         }

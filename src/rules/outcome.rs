@@ -150,7 +150,8 @@ impl GameResult {
     /// # Errors
     /// A result that names a seat the game does not have.
     pub fn decision_text(self, names: &[String]) -> Result<String, String> {
-        let name = |s: Seat| names.get(s.index()).cloned().ok_or_else(|| format!("the game has no seat {}", s.index() + 1));
+        let name =
+            |s: Seat| names.get(s.index()).cloned().ok_or_else(|| format!("the game has no seat {}", s.index() + 1));
         let list = |set: SeatSet| set.iter().map(name).collect::<Result<Vec<_>, _>>().map(|v| v.join(" and "));
         Ok(match self {
             GameResult::Draw => "draw".to_owned(),
@@ -224,7 +225,8 @@ impl GameResult {
                 }
                 for pair in w.chunks(2) {
                     let s = seat(&pair[0])?;
-                    let p: u8 = pair[1].parse().map_err(|_| format!("{:?} is not a number of points; {forms}", pair[1]))?;
+                    let p: u8 =
+                        pair[1].parse().map_err(|_| format!("{:?} is not a number of points; {forms}", pair[1]))?;
                     if points[s.index()].replace(p).is_some() {
                         return Err(format!("{} is given points twice; {forms}", pair[0]));
                     }
@@ -407,7 +409,11 @@ impl Outcome {
     pub fn recorded_result(&self, names: &[String]) -> String {
         if names.len() == 2 && !self.counts() {
             "*".to_owned()
-        } else if names.len() == 2 { self.result.two_seat_score().to_owned() } else { self.text(names) }
+        } else if names.len() == 2 {
+            self.result.two_seat_score().to_owned()
+        } else {
+            self.text(names)
+        }
     }
 }
 

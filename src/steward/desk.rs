@@ -12,9 +12,7 @@ use minijinja::context;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{
-    Credential, GameView, Loaded, NewSeat, Refusal, Steward, StewardError, internal, load, mails, view,
-};
+use super::{Credential, GameView, Loaded, NewSeat, Refusal, Steward, StewardError, internal, load, mails, view};
 use crate::ids::{GameId, SeatToken, TournamentId};
 use crate::letters::compose::{Draft, Extras, MailKind, compose_with_suffix};
 use crate::protocol::OperatorToken;
@@ -98,10 +96,14 @@ impl Organiser {
 fn reason_text(reason: &str, what: &str) -> Result<String, Refusal> {
     let r = reason.trim();
     if r.is_empty() {
-        return Err(Refusal::BadRequest(format!("{what} needs a reason: say in a few words why (it goes into the transcript and the players' mail)")));
+        return Err(Refusal::BadRequest(format!(
+            "{what} needs a reason: say in a few words why (it goes into the transcript and the players' mail)"
+        )));
     }
     if r.chars().count() > MAX_REASON_CHARS {
-        return Err(Refusal::BadRequest(format!("the reason has more than {MAX_REASON_CHARS} characters; say it shorter")));
+        return Err(Refusal::BadRequest(format!(
+            "the reason has more than {MAX_REASON_CHARS} characters; say it shorter"
+        )));
     }
     if r.chars().any(char::is_control) {
         return Err(Refusal::BadRequest("the reason must be one line of text, without control characters".into()));
@@ -170,7 +172,13 @@ impl Steward {
 
     /// Loads `game` for an organiser's tool: it must exist, `by` may act on it,
     /// the timeouts that fell before `now` are settled, and it must be on.
-    fn desk_load(&self, tx: &Tx<'_>, game: &GameId, by: &Organiser, now: DateTime<Utc>) -> Result<Loaded, StewardError> {
+    fn desk_load(
+        &self,
+        tx: &Tx<'_>,
+        game: &GameId,
+        by: &Organiser,
+        now: DateTime<Utc>,
+    ) -> Result<Loaded, StewardError> {
         if !tx.game_exists(game)? {
             return Err(Refusal::UnknownGame(game.to_string()).into());
         }
@@ -410,9 +418,9 @@ impl Steward {
             let key = new.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned);
             match &key {
                 Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
-                    return Err(Refusal::BadRequest(format!(
-                        "the new player's public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it"
-                    ))
+                    return Err(Refusal::BadRequest(
+                        "the new player's public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it".into(),
+                    )
                     .into());
                 }
                 None if g.row.auth == Auth::Signature => {
@@ -679,7 +687,10 @@ impl DeskGame {
             Some(q) => {
                 let q = q.to_lowercase();
                 self.id.to_lowercase().contains(&q)
-                    || self.seats.iter().any(|s| s.player.to_lowercase().contains(&q) || s.email.to_lowercase().contains(&q))
+                    || self
+                        .seats
+                        .iter()
+                        .any(|s| s.player.to_lowercase().contains(&q) || s.email.to_lowercase().contains(&q))
             }
         };
         status_ok

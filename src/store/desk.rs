@@ -69,7 +69,9 @@ impl<'c> Tx<'c> {
         let ids = stmt
             .query_map([tournament.to_string()], |r| r.get::<_, String>(0))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        ids.into_iter().map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string()))).collect()
+        ids.into_iter()
+            .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
+            .collect()
     }
 
     /// Puts a new player into `seat` of `game`: name, address, key and the hash

@@ -68,9 +68,7 @@ impl From<StewardError> for ApiError {
                     Refusal::BadSignature(_)
                     | Refusal::SignatureRequired
                     | Refusal::SignedActionRequired { .. }
-                    | Refusal::Forbidden(_) => {
-                        StatusCode::FORBIDDEN
-                    }
+                    | Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
                 };
