@@ -170,6 +170,16 @@ impl Steward {
         Ok(found.map(|(tournament, name)| Organiser::Director { tournament, name }))
     }
 
+    /// The director whose token hashes to `hash` ([`SeatToken::hash`]), as the
+    /// desk's session cookie names it; `None` once the director is gone.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub async fn director_by_hash(&self, hash: String) -> Result<Option<Organiser>, StewardError> {
+        let found = self.store.transaction(move |tx| Ok::<_, StewardError>(tx.director(&hash)?)).await?;
+        Ok(found.map(|(tournament, name)| Organiser::Director { tournament, name }))
+    }
+
     /// Loads `game` for an organiser's tool: it must exist, `by` may act on it,
     /// the timeouts that fell before `now` are settled, and it must be on.
     fn desk_load(

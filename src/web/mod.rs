@@ -5,6 +5,7 @@
 //! with a generic message (nothing was accepted, resend).
 
 mod desk_api; // the organiser's desk (issue 31)
+mod desk_pages;
 mod guide;
 pub mod listen;
 mod pages;
@@ -160,6 +161,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
         .route("/api/calendar/{key}/deadlines.ics", get(calendar))
         .merge(pages::router())
+        .merge(desk_pages::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
