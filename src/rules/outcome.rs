@@ -445,6 +445,44 @@ mod tests {
         assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (5 << 16))), None);
         assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (2 << 16) + 0x100)), None, "points of a third seat");
     }
+
+    /// An organiser's decision reads in the game's terms and writes back to
+    /// the same result (the transcript's `adjudicated` entry relies on it).
+    #[test]
+    fn decisions_read_and_write_back() {
+        let two: Vec<String> = ["white", "black"].map(String::from).to_vec();
+        let four: Vec<String> = ["south", "west", "north", "east"].map(String::from).to_vec();
+        let three: Vec<String> = ["white", "brown", "black"].map(String::from).to_vec();
+        let read = |t: &str, names: &[String]| GameResult::from_decision(t, names);
+        assert_eq!(read("Black", &two), Ok(GameResult::Win(Seat(1))));
+        assert_eq!(read(" draw ", &two), Ok(GameResult::Draw));
+        assert_eq!(read("south and north", &four), Ok(GameResult::Winners(SeatSet::only(Seat(0)).with(Seat(2)))));
+        assert_eq!(read("north, south", &four), read("south and north", &four));
+        assert_eq!(
+            read("draw among west and east", &four),
+            Ok(GameResult::DrawAmong(SeatSet::only(Seat(1)).with(Seat(3))))
+        );
+        assert_eq!(read("white 1, brown 3, black 0", &three), Ok(GameResult::points(&[1, 3, 0])));
+        assert_eq!(read("1-3-0", &three), Ok(GameResult::points(&[1, 3, 0])));
+        for bad in ["", "brown", "white and black", "white white", "white 1", "white 16, black 0", "white x, black 1"] {
+            assert!(read(bad, &two).is_err(), "{bad:?} reads");
+        }
+        for (r, names) in [
+            (GameResult::Win(Seat(0)), &two),
+            (GameResult::Draw, &two),
+            (GameResult::Winners(SeatSet::only(Seat(1)).with(Seat(3))), &four),
+            (GameResult::DrawAmong(SeatSet::only(Seat(0)).with(Seat(2)).with(Seat(3))), &four),
+            (GameResult::points(&[3, 1, 0]), &three),
+        ] {
+            let text = r.decision_text(names).unwrap();
+            assert_eq!(read(&text, names), Ok(r), "{text}");
+        }
+        let aborted = Outcome::aborted();
+        assert!(!aborted.counts());
+        assert_eq!(aborted.recorded_result(&two), "*");
+        assert_eq!(aborted.text(&three), "no result (aborted)");
+        assert_eq!(EndReason::from_name("adjudicated"), Some(EndReason::Adjudicated));
+    }
 }
 
 /// A draw by agreement: whose agreement it needs and what it scores.
