@@ -396,3 +396,36 @@ async fn the_lists_of_games_filter_and_a_player_sees_their_own() {
     s.get("/api/me/games", Some("nonsense")).await.error(401, "bad_token");
     s.shut_down().await;
 }
+
+/// `fairsteward game list` prints a table (`!` for a seat past its deadline),
+/// filters it, and keeps `--json` for the raw form.
+#[tokio::test]
+async fn game_list_prints_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_in(dir.path()).await;
+    let a = create(&s, "chess", json!({}), 2).await;
+    let b = create(&s, "dreierschach", json!({}), 3).await;
+    s.post_json(&format!("/api/games/{}/abort", b.id), Some(&s.operator), &json!({"reason": "test"})).await.ok(200);
+    s.shut_down().await;
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+            .args(["game", "list", "--data-dir"])
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = run(&[]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert!(lines[0].starts_with("ID") && lines[0].contains("PLAYERS"), "{table}");
+    assert!(lines[1].starts_with(&b.id) && lines[1].contains("no result (aborted)"), "{table}");
+    assert!(lines[2].starts_with(&a.id) && lines[2].contains("white: Alice <alice@example.org>"), "{table}");
+    let running = run(&["--status", "running"]);
+    assert!(running.contains(&a.id) && !running.contains(&b.id), "{running}");
+    assert!(run(&["--search", "nobody"]).contains("no games"));
+    let raw: Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    assert_eq!(raw.as_array().unwrap().len(), 2);
+}
