@@ -394,6 +394,15 @@ async fn the_lists_of_games_filter_and_a_player_sees_their_own() {
     assert_eq!(ids(&mine), vec![b.id.clone(), a.id.clone()], "Bob plays both");
     s.get("/api/me/games", None).await.error(401, "bad_token");
     s.get("/api/me/games", Some("nonsense")).await.error(401, "bad_token");
+    // A player's web session (signed in with the seat token of one game) lists
+    // the address's games too.
+    let mut browser = crate::support::web::Browser::new(&s);
+    let signed = browser.post("/sign-in", &[("token", &a.tokens[0])]).await;
+    assert_eq!(signed.status, 303, "{}", signed.text);
+    let page = browser.get("/api/me/games").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    let v: Value = serde_json::from_str(&page.text).unwrap();
+    assert_eq!(ids(&v), vec![b.id.clone(), a.id.clone()], "Alice plays both");
     s.shut_down().await;
 }
 
