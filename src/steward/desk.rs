@@ -449,6 +449,13 @@ impl Steward {
             }
             tx.append_event(&g.row.id, now, "replaced", &body)?;
             let head = this.sign_head(tx, &g.row.id)?;
+            // The player who leaves hears it at the address the seat had (no link:
+            // it no longer signs anyone in).
+            let farewell = format!(
+                "{} gave your seat {seat_name} to another player ({reason}). Your seat token no longer works, and this address no longer acts for the seat.",
+                by.words()
+            );
+            this.seat_mail(tx, &g, seat, "you no longer play this game", &farewell, &format!("-left-{}", head.seq), &head, false, now)?;
             let g = load(tx, id.as_str())?;
             let text = format!("{} replaced {old} in seat {seat_name} by {}: {reason}", by.words(), name.as_str());
             for mail in mails::to_seats(
@@ -469,7 +476,7 @@ impl Steward {
                 "You take over seat {seat_name} from {old}, with its position and its clock ({}: {reason}). Your seat token is\n\n  {secret}\n\nKeep it to yourself: whoever holds it plays the seat (send it as `Authorization: Bearer <token>`). You can also play by replying to the board mails, or on the web with the private link below.",
                 by.words()
             );
-            this.token_mail(tx, &g, seat, "you take over a seat", &welcome, &format!("-seat-{}", head.seq), &head, now)?;
+            this.seat_mail(tx, &g, seat, "you take over a seat", &welcome, &format!("-seat-{}", head.seq), &head, true, now)?;
             Ok(NewToken {
                 game: g.row.id.to_string(),
                 seat: seat_name,
@@ -508,7 +515,7 @@ impl Steward {
                 "{} sent you a new link to your seat {seat_name}; the token you had no longer works. Your new seat token is\n\n  {secret}\n\nKeep it to yourself: whoever holds it plays the seat (send it as `Authorization: Bearer <token>`). The private link below signs you in on the web.",
                 by.words()
             );
-            this.token_mail(tx, &g, seat, "a new link to your seat", &text, &format!("-relink-{}", head.seq), &head, now)?;
+            this.seat_mail(tx, &g, seat, "a new link to your seat", &text, &format!("-relink-{}", head.seq), &head, true, now)?;
             let row = &g.seats[seat.index()];
             Ok(NewToken {
                 game: g.row.id.to_string(),
@@ -521,11 +528,12 @@ impl Steward {
         .await
     }
 
-    /// Queues a mail to `seat`'s registered address that holds a secret (a new
-    /// token) and the seat's private sign-in link: formatted now and sealed to
-    /// the steward's own key until it is sent, as answers are.
+    /// Queues a mail to `seat`'s address as `g` has it, which may hold a secret
+    /// (a new token) and, with `sign_in`, the seat's private sign-in link:
+    /// formatted now and sealed to the steward's own key until it is sent, as
+    /// answers are.
     #[allow(clippy::too_many_arguments)]
-    fn token_mail(
+    fn seat_mail(
         &self,
         tx: &Tx<'_>,
         g: &Loaded,
@@ -534,6 +542,7 @@ impl Steward {
         text: &str,
         suffix: &str,
         head: &super::Head,
+        sign_in: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StewardError> {
         let row = &g.seats[seat.index()];
@@ -549,7 +558,7 @@ impl Steward {
                 subject: format!("Game {}: {subject}", g.row.id),
                 template: "notice.txt",
                 context: context! {
-                    links => mails::links(self, g, seat, Some(now)),
+                    links => mails::links(self, g, seat, sign_in.then_some(now)),
                     trust => mails::trust(self, g, head),
                     ..mails::seat_context(self, g, seat, text.to_owned())
                 },

@@ -204,6 +204,15 @@ async fn a_replaced_player_inherits_the_seat_and_the_old_token_stops_working() {
         })
         .await;
         assert!(mail.all_text().contains("You take over seat"), "{}", mail.all_text());
+        let old = before["seats"][i]["player"].as_str().unwrap().to_lowercase();
+        eventually("the leaving player's mail", || {
+            spool_files(&spool).into_values().map(|b| parse_mail(&b)).find(|m| {
+                m.header("To").contains(&format!("{old}@example.org"))
+                    && m.all_text().contains("no longer works")
+                    && m.header("Subject").contains(&g.id)
+            })
+        })
+        .await;
         let t = s.get(&format!("/api/games/{}/transcript", g.id), None).await.text;
         assert!(kinds(&t).contains(&"replaced".to_owned()), "{variant}");
         assert!(!t.contains(&token), "the transcript holds no token");
@@ -437,4 +446,75 @@ async fn game_list_prints_a_table() {
     assert!(run(&["--search", "nobody"]).contains("no games"));
     let raw: Value = serde_json::from_str(&run(&["--json"])).unwrap();
     assert_eq!(raw.as_array().unwrap().len(), 2);
+}
+
+/// Rebuilds the hash chain of `entries` and signs each signed entry and the
+/// last one with the steward's own key: what a steward rewriting an
+/// organiser's decision could publish.
+fn resign_chain(mut entries: Vec<Value>, keys: &fairsteward::protocol::StewardKeys) -> String {
+    use fairsteward::protocol::transcript::{Entry, GENESIS, head_message};
+    let mut prev = GENESIS.to_owned();
+    let n = entries.len();
+    for (i, e) in entries.iter_mut().enumerate() {
+        let seq = i as u32 + 1;
+        e["seq"] = json!(seq);
+        e["prev"] = json!(prev);
+        let body = e["body"].to_string();
+        let (game, at, kind) = (
+            e["game"].as_str().unwrap().to_owned(),
+            e["at"].as_str().unwrap().to_owned(),
+            e["kind"].as_str().unwrap().to_owned(),
+        );
+        let hash = Entry { game: &game, seq, at: &at, kind: &kind, prev: &prev, body: &body }.hash();
+        e["hash"] = json!(hash);
+        if e.get("signature").is_some() || i + 1 == n {
+            let sig = keys.sign(&head_message(&game, seq, &hash));
+            e["signature"] = json!(base64::Engine::encode(&base64::engine::general_purpose::STANDARD, sig));
+        }
+        prev = hash;
+    }
+    entries.iter().map(|e| format!("{e}\n")).collect()
+}
+
+/// `verify` holds an organiser's decision to its word: the `ended` entry must
+/// state the decided result, the decision must be the result it states, and
+/// it must name who decided.
+#[tokio::test]
+async fn verify_rejects_a_rewritten_adjudication() {
+    let s = Server::start().await;
+    let g = create(&s, "chess", json!({}), 2).await;
+    s.post_json(
+        &format!("/api/games/{}/adjudicate", g.id),
+        Some(&s.operator),
+        &json!({"result": "white", "reason": "r"}),
+    )
+    .await
+    .ok(200);
+    let t = s.get(&format!("/api/games/{}/transcript", g.id), None).await.text;
+    let info = s.get("/api/steward", None).await.ok(200);
+    let key = public_key_from_base64(info["signing_key"].as_str().unwrap()).unwrap();
+    let keys = fairsteward::protocol::StewardKeys::load_or_create(&s.config.data_dir).unwrap();
+    let entries: Vec<Value> = t.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let n = entries.len();
+    assert_eq!(entries[n - 2]["kind"], "adjudicated");
+    use fairsteward::protocol::verify::verify;
+    verify(&resign_chain(entries.clone(), &keys), &key).expect("re-signed unchanged");
+    let mut forged = entries.clone();
+    forged[n - 1]["body"]["result"] = json!("0-1");
+    forged[n - 1]["body"]["winner"] = json!("black");
+    let f = verify(&resign_chain(forged, &keys), &key).expect_err("a contradicting ended");
+    assert!(f.seq == n && f.why.contains("the adjudication by the operator"), "{f}");
+    let mut forged = entries.clone();
+    forged[n - 2]["body"]["decision"] = json!("black");
+    let f = verify(&resign_chain(forged, &keys), &key).expect_err("a decision that is not the stated result");
+    assert!(f.seq == n - 1 && f.why.contains("decides"), "{f}");
+    let mut forged = entries.clone();
+    forged[n - 2]["body"].as_object_mut().unwrap().remove("by");
+    let f = verify(&resign_chain(forged, &keys), &key).expect_err("a decision by nobody");
+    assert!(f.why.contains("by is missing"), "{f}");
+    let mut forged = entries.clone();
+    forged[n - 1]["body"]["reason"] = json!("resignation");
+    let f = verify(&resign_chain(forged, &keys), &key).expect_err("played, not adjudicated");
+    assert!(f.seq == n, "{f}");
+    s.shut_down().await;
 }
