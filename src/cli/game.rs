@@ -129,14 +129,24 @@ enum GameCommand {
         #[arg(value_name = "ID")]
         id: Option<String>,
     },
-    /// Print every game, newest first (JSON).
+    /// Print every game, newest first, as a table: id, variant, turn, who is
+    /// to move (`!` past the deadline), the result, the players.
     ///
-    /// A JSON array of summaries: id, variant, options, state, turn, players, who
-    /// is to move, outcome, creation and last change. An empty or missing store
-    /// prints [].
+    /// With --json, a JSON array of summaries instead: id, variant, options,
+    /// state, turn, players, who is to move, outcome, creation and last change.
+    /// An empty or missing store prints no games ([] with --json).
     List {
         #[command(flatten)]
         config: ConfigArgs,
+        /// Print JSON instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Only `running` or `finished` games.
+        #[arg(long, value_name = "STATUS")]
+        status: Option<String>,
+        /// Only games with a player whose name or address holds TEXT.
+        #[arg(long, value_name = "TEXT")]
+        search: Option<String>,
     },
 }
 
@@ -228,6 +238,59 @@ fn summary(g: &GameView) -> Value {
     })
 }
 
+/// The games as `game list` prints them: one line each, in columns, with a
+/// header; what is long (the players) comes last. The caller prints a
+/// [`Value::String`] as it is.
+fn table(games: &[crate::steward::DeskGame]) -> String {
+    if games.is_empty() {
+        return "no games\n".to_owned();
+    }
+    let rows: Vec<[String; 6]> = games
+        .iter()
+        .map(|g| {
+            let to_move = g
+                .seats
+                .iter()
+                .filter(|s| s.owes_move)
+                .map(|s| if s.late { format!("{}!", s.seat) } else { s.seat.clone() })
+                .collect::<Vec<_>>()
+                .join(",");
+            let result = match (&g.result, &g.reason) {
+                (Some(r), _) if r.ends_with(')') => r.clone(),
+                (Some(r), Some(why)) => format!("{r} ({why})"),
+                _ => "running".to_owned(),
+            };
+            let players = g
+                .seats
+                .iter()
+                .map(|s| format!("{}: {} <{}>", s.seat, s.player, s.email))
+                .collect::<Vec<_>>()
+                .join("; ");
+            [
+                g.id.clone(),
+                g.variant.clone(),
+                g.turn.to_string(),
+                if to_move.is_empty() { "-".into() } else { to_move },
+                result,
+                players,
+            ]
+        })
+        .collect();
+    let header = ["ID", "VARIANT", "TURN", "TO MOVE", "RESULT", "PLAYERS"].map(str::to_owned);
+    let width = |i: usize| rows.iter().chain([&header]).map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..5).map(width).collect();
+    let line = |r: &[String; 6]| {
+        let mut out = String::new();
+        for (cell, w) in r.iter().zip(&widths) {
+            out.push_str(&format!("{cell:<w$}  "));
+        }
+        out.push_str(&r[5]);
+        out.push('\n');
+        out
+    };
+    std::iter::once(&header).chain(&rows).map(line).collect()
+}
+
 /// Runs the steward call `f` on the store of `config` in a fresh runtime.
 fn with_steward<F, Fut>(config: &Config, f: F) -> Result<Value, Failure>
 where
@@ -317,7 +380,7 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
                 serde_json::to_value(kept).context("printing the messages").map_err(Failure::Internal)
             })
         }
-        GameCommand::List { config } => {
+        GameCommand::List { config, json: true, status: None, search: None } => {
             let config = load(config)?;
             if !store_exists(&config) {
                 return Ok(json!([]));
@@ -325,6 +388,22 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
             with_steward(&config, |steward| async move {
                 let games = steward.list().await?;
                 Ok(Value::Array(games.iter().map(summary).collect()))
+            })
+        }
+        GameCommand::List { config, json, status, search } => {
+            let config = load(config)?;
+            let filter = crate::steward::GameFilter { status: status.clone(), q: search.clone(), ..Default::default() };
+            let as_json = *json;
+            if !store_exists(&config) {
+                return Ok(if as_json { json!([]) } else { Value::String(table(&[])) });
+            }
+            with_steward(&config, |steward| async move {
+                let games = steward.desk_games(crate::steward::Organiser::Operator, filter).await?;
+                if as_json {
+                    serde_json::to_value(games).context("printing the games").map_err(Failure::Internal)
+                } else {
+                    Ok(Value::String(table(&games)))
+                }
             })
         }
     }

@@ -150,6 +150,11 @@ pub fn main() -> ExitCode {
             Err(err) => return report(Err(err)),
         },
         Command::Game(args) => match game::run(args) {
+            // A table (`game list`) is printed as it is, not as JSON.
+            Ok(serde_json::Value::String(text)) => {
+                let _ = write!(std::io::stdout().lock(), "{text}");
+                return ExitCode::SUCCESS;
+            }
             Ok(value) => Ok(value),
             Err(game::Failure::Input(err)) => Err(err),
             Err(game::Failure::Internal(err)) => return report(Err(err)),

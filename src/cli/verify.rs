@@ -130,7 +130,18 @@ pub fn report(s: &Summary) -> String {
 ",
         s.turns
     ));
+    if s.replaced > 0 {
+        out.push_str(&format!(
+            "  {} seats given to a new player by an organiser
+",
+            s.replaced
+        ));
+    }
     match &s.ended {
+        Some(e) if s.decided => out.push_str(&format!(
+            "  ended {e}: decided by an organiser, not played to its end
+"
+        )),
         Some(e) => out.push_str(&format!(
             "  ended {e}, as the rules give it
 "

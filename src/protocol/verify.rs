@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::transcript::{Entry, GENESIS, head_message};
 use super::{Action, Body, Envelope};
 use crate::ids::hex;
-use crate::rules::{DynVariant, EndReason, Options, Outcome, Seat, SeatSet, VariantId};
+use crate::rules::{DynVariant, EndReason, GameResult, Options, Outcome, Seat, SeatSet, VariantId};
 
 /// What a transcript that holds contains.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,6 +47,11 @@ pub struct Summary {
     /// How the game ended, as checked against its cause: `1-0 (resignation),
     /// after black's resignation`; `None` while the game is on.
     pub ended: Option<String>,
+    /// Seats whose player an organiser replaced.
+    pub replaced: usize,
+    /// Whether an organiser ended the game (adjudicated or aborted it) rather
+    /// than the play: `ended` then names who and why.
+    pub decided: bool,
 }
 
 /// The first thing that does not hold.
@@ -420,16 +425,72 @@ fn check_event(
                 r.check_action(body, &seat, turn, &[|a| matches!(a, Action::Leave { .. })], summary)?;
             }
         }
+        // The organiser's desk (issue 31): an organiser's decisions, each
+        // naming who decided it.
+        "adjudicated" => {
+            let by = organiser(body)?;
+            let reason = text(body, "reason")?;
+            let names = r.seat_names();
+            let decision = text(body, "decision")?;
+            let result = GameResult::from_decision(decision, &names).map_err(|e| format!("the decision: {e}"))?;
+            let o = Outcome { result, reason: EndReason::Adjudicated };
+            let stated = text(body, "result")?;
+            if stated != o.recorded_result(&names) {
+                return Err(format!(
+                    "it decides {decision:?}, which is {}, but states {stated}",
+                    o.recorded_result(&names)
+                ));
+            }
+            r.due_end = Some((o, format!("the adjudication by {by} ({reason})")));
+        }
+        "aborted" => {
+            let by = organiser(body)?;
+            let reason = text(body, "reason")?;
+            r.due_end = Some((Outcome::aborted(), format!("the abort by {by} ({reason})")));
+        }
+        "deadline_extended" => {
+            organiser(body)?;
+            r.seat_of(body)?;
+            number(body, "hours")?;
+        }
+        "replaced" => {
+            organiser(body)?;
+            let (seat, _) = r.seat_of(body)?;
+            text(body, "player")?;
+            // The new player's key signs the seat's envelopes from here on.
+            r.seats[seat.index()].key = match body.get("public_key").and_then(Value::as_str) {
+                Some(k) => Some(
+                    super::public_key_from_base64(k).ok_or_else(|| format!("the public key {k:?} is not readable"))?,
+                ),
+                None => None,
+            };
+            summary.replaced += 1;
+        }
+        "relinked" => {
+            organiser(body)?;
+            r.seat_of(body)?;
+        }
         "moved" | "revealed" | "reveals_requested" | "grace" | "key_rotated" => {}
         other => return Err(format!("unknown kind {other:?}")),
     }
     Ok(())
 }
 
+/// Who made an organiser's decision, in words: `the operator` or `director
+/// NAME (tournament T…)`.
+fn organiser(body: &Value) -> Result<String, String> {
+    let by = body.get("by").ok_or("by is missing: an organiser's decision names who made it")?;
+    match text(by, "role")? {
+        "operator" => Ok("the operator".to_owned()),
+        "director" => Ok(format!("director {} (tournament {})", text(by, "name")?, text(by, "tournament")?)),
+        other => Err(format!("by names the role {other:?}, neither operator nor director")),
+    }
+}
+
 /// An `ended` entry: it must state the outcome of the event just before it.
 fn ended(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), String> {
     let (o, cause) = r.due_end.take().ok_or(
-        "an ended entry with no event before it that ends the game (a resignation, a timeout, a draw all seats agreed to, or the rules' outcome of a turn)",
+        "an ended entry with no event before it that ends the game (a resignation, a timeout, a draw all seats agreed to, the rules' outcome of a turn, or an organiser's adjudication or abort)",
     )?;
     let names = r.seat_names();
     let (result, reason) = (text(body, "result")?, text(body, "reason")?);
@@ -444,6 +505,7 @@ fn ended(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), Stri
         ));
     }
     r.over = true;
+    summary.decided = matches!(o.reason, EndReason::Adjudicated | EndReason::Aborted);
     summary.ended = Some(format!("{}, after {cause}", o.text(&names)));
     Ok(())
 }

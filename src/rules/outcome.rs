@@ -140,6 +140,118 @@ impl GameResult {
     }
 }
 
+impl GameResult {
+    /// The result as an organiser states it and the transcript's `adjudicated`
+    /// entry keeps it, for a game whose seats are called `names`: `draw`, a
+    /// winner (`white`), several (`north and south`), a draw among some
+    /// (`draw among north and east`), or points per seat (`white 3, brown 1,
+    /// black 0`). [`GameResult::from_decision`] reads it back.
+    ///
+    /// # Errors
+    /// A result that names a seat the game does not have.
+    pub fn decision_text(self, names: &[String]) -> Result<String, String> {
+        let name =
+            |s: Seat| names.get(s.index()).cloned().ok_or_else(|| format!("the game has no seat {}", s.index() + 1));
+        let list = |set: SeatSet| set.iter().map(name).collect::<Result<Vec<_>, _>>().map(|v| v.join(" and "));
+        Ok(match self {
+            GameResult::Draw => "draw".to_owned(),
+            GameResult::Win(s) => name(s)?,
+            GameResult::Winners(set) => list(set)?,
+            GameResult::DrawAmong(set) => format!("draw among {}", list(set)?),
+            GameResult::Points { points, seats } => (0..usize::from(seats))
+                .map(|i| name(Seat(i as u8)).map(|n| format!("{n} {}", points[i])))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(", "),
+        })
+    }
+
+    /// Reads a result stated in the game's terms (see
+    /// [`GameResult::decision_text`]; any case, seats separated by `and`,
+    /// commas or spaces, points also as `3-1-0` in seat order) for a game
+    /// whose seats are called `names`.
+    ///
+    /// # Errors
+    /// What does not read, with the forms that do.
+    pub fn from_decision(text: &str, names: &[String]) -> Result<GameResult, String> {
+        let forms = format!(
+            "give `draw`, a winning seat ({}), several winning seats joined with `and`, `draw among` seats, or points per seat like `{}`",
+            names.join(", "),
+            names.iter().enumerate().map(|(i, n)| format!("{n} {}", names.len() - i)).collect::<Vec<_>>().join(", ")
+        );
+        let t = text.trim().to_lowercase();
+        let seat = |word: &str| -> Result<Seat, String> {
+            names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(word))
+                .map(|i| Seat(i as u8))
+                .ok_or_else(|| format!("{word:?} is no seat of this game; {forms}"))
+        };
+        let words = |s: &str| -> Vec<String> {
+            s.replace(',', " ").split_whitespace().filter(|w| *w != "and").map(str::to_owned).collect()
+        };
+        let seats_of = |s: &str| -> Result<SeatSet, String> {
+            let mut set = SeatSet::EMPTY;
+            for w in words(s) {
+                let seat = seat(&w)?;
+                if set.contains(seat) {
+                    return Err(format!("{w} is named twice; {forms}"));
+                }
+                set = set.with(seat);
+            }
+            Ok(set)
+        };
+        if t.is_empty() {
+            return Err(format!("the result is empty; {forms}"));
+        }
+        if t == "draw" {
+            return Ok(GameResult::Draw);
+        }
+        if let Some(rest) = t.strip_prefix("draw among") {
+            let set = seats_of(rest)?;
+            if set.is_empty() {
+                return Err(format!("a draw among whom? {forms}"));
+            }
+            return Ok(if set.len() == names.len() { GameResult::Draw } else { GameResult::DrawAmong(set) });
+        }
+        if t.chars().any(|c| c.is_ascii_digit()) {
+            let mut points: Vec<Option<u8>> = vec![None; names.len()];
+            let dashed: Vec<&str> = t.split('-').map(str::trim).collect();
+            if dashed.len() == names.len() && dashed.iter().all(|p| p.parse::<u8>().is_ok()) {
+                points = dashed.iter().map(|p| p.parse().ok()).collect();
+            } else {
+                let w = words(&t);
+                if w.len() % 2 != 0 {
+                    return Err(format!("points are given as a seat and its points each; {forms}"));
+                }
+                for pair in w.chunks(2) {
+                    let s = seat(&pair[0])?;
+                    let p: u8 =
+                        pair[1].parse().map_err(|_| format!("{:?} is not a number of points; {forms}", pair[1]))?;
+                    if points[s.index()].replace(p).is_some() {
+                        return Err(format!("{} is given points twice; {forms}", pair[0]));
+                    }
+                }
+            }
+            let points: Vec<u8> = points
+                .iter()
+                .enumerate()
+                .map(|(i, p)| p.ok_or_else(|| format!("no points for {}; give every seat its points", names[i])))
+                .collect::<Result<_, _>>()?;
+            if points.iter().any(|&p| p > 15) {
+                return Err("a seat's points are at most 15".to_owned());
+            }
+            return Ok(GameResult::points(&points));
+        }
+        let set = seats_of(&t)?;
+        match set.len() {
+            0 => Err(format!("the result names no seat; {forms}")),
+            1 => Ok(GameResult::Win(set.iter().next().unwrap_or(Seat(0)))),
+            n if n == names.len() => Err(format!("every seat cannot win; for a draw give `draw`; {forms}")),
+            _ => Ok(GameResult::Winners(set)),
+        }
+    }
+}
+
 /// Where [`GameResult::to_winner_code`] puts [`GameResult::Points`].
 const POINTS_CODE: i64 = 0x10_0000;
 
@@ -170,11 +282,17 @@ pub enum EndReason {
     LastSeat,
     /// No seat in the game can move (Trialectic Dame's base game).
     NoSeatCanMove,
+    /// An organiser (the operator or a tournament's director) decided the
+    /// result of a game that was not played to its end (the organiser's desk).
+    Adjudicated,
+    /// An organiser ended the game without a result: it scores nothing and
+    /// standings leave it out (see [`Outcome::counts`]).
+    Aborted,
 }
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 12] = [
+    pub const ALL: [EndReason; 14] = [
         EndReason::Checkmate,
         EndReason::BothCheckmated,
         EndReason::Stalemate,
@@ -187,6 +305,8 @@ impl EndReason {
         EndReason::NoProgress,
         EndReason::LastSeat,
         EndReason::NoSeatCanMove,
+        EndReason::Adjudicated,
+        EndReason::Aborted,
     ];
 
     /// The reason with this name (as [`EndReason::as_str`] writes it).
@@ -209,6 +329,8 @@ impl EndReason {
             EndReason::NoProgress => "no progress",
             EndReason::LastSeat => "last seat in the game",
             EndReason::NoSeatCanMove => "no seat can move",
+            EndReason::Adjudicated => "adjudicated",
+            EndReason::Aborted => "aborted",
         }
     }
 }
@@ -239,6 +361,19 @@ impl Outcome {
         Outcome { result: GameResult::Draw, reason }
     }
 
+    /// The end of a game aborted by an organiser: no result. The store keeps it
+    /// as a draw with the reason [`EndReason::Aborted`]; everything that scores
+    /// asks [`Outcome::counts`] first.
+    pub const fn aborted() -> Outcome {
+        Outcome { result: GameResult::Draw, reason: EndReason::Aborted }
+    }
+
+    /// Whether the outcome scores: false for an aborted game, which standings
+    /// leave out and PGN writes as `*`.
+    pub fn counts(&self) -> bool {
+        self.reason != EndReason::Aborted
+    }
+
     /// An outcome in the game's own points, per seat in seat order.
     pub fn points(points: &[u8], reason: EndReason) -> Outcome {
         Outcome { result: GameResult::points(points), reason }
@@ -249,6 +384,9 @@ impl Outcome {
     /// more, `white 3, brown 1, black 0 (checkmate)` in points. Mails and the
     /// transcript use it, and `verify` recomputes it.
     pub fn text(&self, names: &[String]) -> String {
+        if !self.counts() {
+            return format!("no result ({})", self.reason);
+        }
         let name = |s: Seat| s.name_in(names);
         let list = |set: SeatSet, sep: &str| set.iter().map(name).collect::<Vec<_>>().join(sep);
         let score = match (names.len(), self.result) {
@@ -266,9 +404,16 @@ impl Outcome {
     }
 
     /// The `result` of the transcript's `ended` entry: the two-seat score
-    /// (`1-0`) with two seats, [`Outcome::text`] with more.
+    /// (`1-0`) with two seats, [`Outcome::text`] with more; `*` for an aborted
+    /// game of two seats (as PGN writes a game without a result).
     pub fn recorded_result(&self, names: &[String]) -> String {
-        if names.len() == 2 { self.result.two_seat_score().to_owned() } else { self.text(names) }
+        if names.len() == 2 && !self.counts() {
+            "*".to_owned()
+        } else if names.len() == 2 {
+            self.result.two_seat_score().to_owned()
+        } else {
+            self.text(names)
+        }
     }
 }
 
@@ -299,6 +444,44 @@ mod tests {
         }
         assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (5 << 16))), None);
         assert_eq!(GameResult::from_winner_code(Some(POINTS_CODE + (2 << 16) + 0x100)), None, "points of a third seat");
+    }
+
+    /// An organiser's decision reads in the game's terms and writes back to
+    /// the same result (the transcript's `adjudicated` entry relies on it).
+    #[test]
+    fn decisions_read_and_write_back() {
+        let two: Vec<String> = ["white", "black"].map(String::from).to_vec();
+        let four: Vec<String> = ["south", "west", "north", "east"].map(String::from).to_vec();
+        let three: Vec<String> = ["white", "brown", "black"].map(String::from).to_vec();
+        let read = |t: &str, names: &[String]| GameResult::from_decision(t, names);
+        assert_eq!(read("Black", &two), Ok(GameResult::Win(Seat(1))));
+        assert_eq!(read(" draw ", &two), Ok(GameResult::Draw));
+        assert_eq!(read("south and north", &four), Ok(GameResult::Winners(SeatSet::only(Seat(0)).with(Seat(2)))));
+        assert_eq!(read("north, south", &four), read("south and north", &four));
+        assert_eq!(
+            read("draw among west and east", &four),
+            Ok(GameResult::DrawAmong(SeatSet::only(Seat(1)).with(Seat(3))))
+        );
+        assert_eq!(read("white 1, brown 3, black 0", &three), Ok(GameResult::points(&[1, 3, 0])));
+        assert_eq!(read("1-3-0", &three), Ok(GameResult::points(&[1, 3, 0])));
+        for bad in ["", "brown", "white and black", "white white", "white 1", "white 16, black 0", "white x, black 1"] {
+            assert!(read(bad, &two).is_err(), "{bad:?} reads");
+        }
+        for (r, names) in [
+            (GameResult::Win(Seat(0)), &two),
+            (GameResult::Draw, &two),
+            (GameResult::Winners(SeatSet::only(Seat(1)).with(Seat(3))), &four),
+            (GameResult::DrawAmong(SeatSet::only(Seat(0)).with(Seat(2)).with(Seat(3))), &four),
+            (GameResult::points(&[3, 1, 0]), &three),
+        ] {
+            let text = r.decision_text(names).unwrap();
+            assert_eq!(read(&text, names), Ok(r), "{text}");
+        }
+        let aborted = Outcome::aborted();
+        assert!(!aborted.counts());
+        assert_eq!(aborted.recorded_result(&two), "*");
+        assert_eq!(aborted.text(&three), "no result (aborted)");
+        assert_eq!(EndReason::from_name("adjudicated"), Some(EndReason::Adjudicated));
     }
 }
 

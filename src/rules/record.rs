@@ -53,7 +53,7 @@ impl GameRecord {
     /// The result token of a two-seat PGN: `1-0`, `0-1`, `1/2-1/2`, or `*` while
     /// the game runs.
     pub fn result_token(&self) -> &'static str {
-        self.outcome.map_or("*", |o| o.result.two_seat_score())
+        self.outcome.filter(Outcome::counts).map_or("*", |o| o.result.two_seat_score())
     }
 
     /// The Seven Tag Roster for a two-seat game (`White` and `Black` from the

@@ -151,7 +151,10 @@ impl Steward {
 /// ("Accepted: move Nf3", the status), so its bytes stay sealed to the steward's
 /// own key until the drainer hands them over (issue 11 point 3). Its subject
 /// echoes the player's, which may name the move too: the row keeps a neutral one.
-fn seal_answer(keys: &crate::protocol::StewardKeys, mail: crate::store::OutboxRow) -> crate::store::OutboxRow {
+pub(super) fn seal_answer(
+    keys: &crate::protocol::StewardKeys,
+    mail: crate::store::OutboxRow,
+) -> crate::store::OutboxRow {
     crate::store::OutboxRow {
         subject: format!("Game {}: answer (sealed until sent)", mail.game_id),
         message: crate::protocol::seal_record(&mail.message, keys, crate::store::OUTBOX_LABEL),

@@ -14,6 +14,7 @@ mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
+mod desk; // the organiser's desk (issue 31)
 mod inbox;
 mod mails;
 mod moves;
@@ -34,6 +35,7 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
+pub use desk::{DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, NewToken, Organiser};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
@@ -929,7 +931,8 @@ impl Steward {
 
 /// The two-seat score (`1-0`) of an outcome, when the game has two seats.
 fn self_score(game: &Loaded, o: Outcome) -> Option<String> {
-    (game.seats.len() == 2).then(|| o.result.two_seat_score().to_owned())
+    // An aborted game (the desk) has no score: `*`, as PGN writes it.
+    (game.seats.len() == 2).then(|| if o.counts() { o.result.two_seat_score() } else { "*" }.to_owned())
 }
 
 /// A raw inbound message as kept for disputes: its first

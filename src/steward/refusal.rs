@@ -108,6 +108,10 @@ pub enum Refusal {
         /// When or how to ask again.
         wait: String,
     },
+    /// An organiser acting where it may not: a director's token acts on its
+    /// own tournament's games only (the organiser's desk, issue 31).
+    #[error("{0}")]
+    Forbidden(String),
     /// A draw declined where none is offered.
     #[error("no draw is offered in game {0}, so there is none to decline")]
     NoDrawOffered(String),
@@ -155,6 +159,7 @@ impl Refusal {
             Refusal::LeaveRefused(_) => "leave_refused",
             Refusal::TooMany { .. } => "too_many",
             Refusal::NoDrawOffered(_) => "no_draw_offered",
+            Refusal::Forbidden(_) => "forbidden",
         }
     }
 
@@ -238,6 +243,9 @@ impl Refusal {
                 "reply with `leave YYYY-MM-DD to YYYY-MM-DD` as the first line, both days included, from today on and within the yearly allowance".into()
             }
             (Refusal::TooMany { wait, .. }, _) => wait.clone(),
+            (Refusal::Forbidden(_), _) => {
+                "act on this game with the operator token, or with a director's token of the tournament it belongs to".into()
+            }
             (Refusal::NoDrawOffered(_), Http | Web) => "play on, or offer a draw yourself with {\"action\": \"offer\"}".into(),
             (Refusal::NoDrawOffered(_), Mail) => "play on, or reply `draw` to offer one yourself".into(),
             (Refusal::RevealMismatch { .. }, _) => {

@@ -21,6 +21,7 @@
 //! error instead. A closure that waits alone is committed alone, at once.
 
 mod clock;
+mod desk;
 mod events;
 mod files;
 mod games;

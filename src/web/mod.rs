@@ -4,6 +4,8 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+mod desk_api; // the organiser's desk (issue 31)
+mod desk_pages;
 mod guide;
 pub mod listen;
 mod pages;
@@ -64,9 +66,10 @@ impl From<StewardError> for ApiError {
                     | Refusal::CommitFirst
                     | Refusal::NoCommitment { .. }
                     | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
-                        StatusCode::FORBIDDEN
-                    }
+                    Refusal::BadSignature(_)
+                    | Refusal::SignatureRequired
+                    | Refusal::SignedActionRequired { .. }
+                    | Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
                 };
@@ -134,8 +137,13 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/steward", get(steward_keys))
         .route(
             "/api/games",
-            post(create_game).route_layer(axum::middleware::from_fn_with_state(operator, require_operator)),
+            // The desk (issue 31): an organiser lists the games.
+            get(desk_api::list_games).merge(
+                post(create_game).route_layer(axum::middleware::from_fn_with_state(operator.clone(), require_operator)),
+            ),
         )
+        .route("/api/me/games", get(desk_api::my_games))
+        .merge(desk_api::router())
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/resign", post(resign))
@@ -153,9 +161,11 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
         .route("/api/calendar/{key}/deadlines.ics", get(calendar))
         .merge(pages::router())
+        .merge(desk_pages::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
+        .layer(Extension(operator))
         .layer(axum::middleware::map_response(json_errors))
         .layer(axum::middleware::from_fn(private_answers))
         .with_state(steward)

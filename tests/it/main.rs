@@ -47,6 +47,7 @@
 
 mod cli;
 mod clock;
+mod desk;
 mod fuzz;
 mod games;
 mod house;

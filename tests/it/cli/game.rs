@@ -68,7 +68,7 @@ fn new_game(dir: &str, extra: &[&str]) -> Value {
 }
 
 fn count_games(dir: &str) -> usize {
-    json_of(&["game", "list", "--data-dir", dir]).as_array().expect("list prints an array").len()
+    json_of(&["game", "list", "--json", "--data-dir", dir]).as_array().expect("list prints an array").len()
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn game_new_prints_the_game_and_its_tokens_once() {
     // The tokens are shown only at creation: neither show nor list has them.
     let token = tokens[0]["token"].as_str().unwrap();
     let shown = json_of(&["game", "show", "--data-dir", &dir, id]).to_string();
-    let listed = json_of(&["game", "list", "--data-dir", &dir]).to_string();
+    let listed = json_of(&["game", "list", "--json", "--data-dir", &dir]).to_string();
     assert!(!shown.contains(token) && !listed.contains(token));
 }
 
@@ -120,7 +120,7 @@ fn game_show_and_list_see_the_games() {
     // Ids are read case-insensitively, as players type them from mails.
     assert_eq!(json_of(&["game", "show", "--data-dir", &dir, &a.to_ascii_lowercase()])["id"], a);
 
-    let list = json_of(&["game", "list", "--data-dir", &dir]);
+    let list = json_of(&["game", "list", "--json", "--data-dir", &dir]);
     let games = list.as_array().unwrap();
     let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 2, "{list}");
@@ -144,7 +144,7 @@ fn a_configuration_file_names_the_store() {
     assert_eq!(created["game"]["variant"], "fairschach", "fairschach is the default variant");
     assert!(data.join("steward.db").is_file());
     assert_eq!(count_games(&dir_arg(&data)), 1);
-    assert_eq!(json_of(&["game", "list", "--config", &config]).as_array().unwrap().len(), 1);
+    assert_eq!(json_of(&["game", "list", "--json", "--config", &config]).as_array().unwrap().len(), 1);
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn show_and_list_do_not_create_a_store() {
     let tmp = tempfile::tempdir().unwrap();
     let missing = tmp.path().join("nothing-here");
     let dir = dir_arg(&missing);
-    assert_eq!(json_of(&["game", "list", "--data-dir", &dir]), serde_json::json!([]));
+    assert_eq!(json_of(&["game", "list", "--json", "--data-dir", &dir]), serde_json::json!([]));
     fails(2, &["game", "show", "--data-dir", &dir, "8KQ2ZJ"], &["no game 8KQ2ZJ"]);
     assert!(!missing.exists(), "show and list must not create {}", missing.display());
 }

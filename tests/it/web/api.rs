@@ -1113,7 +1113,8 @@ async fn every_draw_offer_is_mailed_to_the_other_seat() {
 async fn framework_refusals_have_the_json_error_shape() {
     let s = Server::start().await;
     let g = s.create("fairschach", json!({})).await;
-    let wrong_method = s.get("/api/games", None).await;
+    // (GET /api/games is the organiser's list since issue 31: the moves take POST only.)
+    let wrong_method = s.get(&format!("/api/games/{}/moves", g.id), None).await;
     let big = format!("{{\"turn\": 1, \"move\": \"e4{}\"}}", " ".repeat(70 * 1024));
     let too_big = s.post(&format!("/api/games/{}/moves", g.id), Some(&g.white), big).await;
     for (a, status) in [(wrong_method, 405), (too_big, 413)] {
