@@ -22,4 +22,5 @@ pub mod rules;
 pub mod server;
 pub mod steward;
 pub mod store;
+pub mod tournament;
 pub mod web;

@@ -12,7 +12,7 @@ use std::fmt;
 
 use super::{
     AgreedDraw, BoardView, CheckedMove, EndReason, GameRecord, MoveError, MovePath, MoveText, Outcome, Resolution,
-    RulesError, Seat, SeatMove, SeatSet, StateError, TextResolution, VariantId,
+    RulesError, Score, Seat, SeatMove, SeatSet, StateError, TextResolution, VariantId,
 };
 
 /// Declares [`Variant`] (typed), [`DynVariant`] (over strings) and the blanket
@@ -445,6 +445,26 @@ variant_traits! {
     /// JSON only. The states in `record` are this variant's state strings.
     fn pgn(&self, _record: &GameRecord) -> Option<String> {
         None
+    }
+
+    /// Each seat's score (seat order) for a tournament table, by this game's own
+    /// scoring, for a game that ended with `outcome` after the states `history`
+    /// (start first, last state last). STAND-IN for slice A: by the result alone.
+    fn tournament_scores(&self, _history: &[Self::State], outcome: &Outcome) -> Vec<Score> {
+        let seats = self.seat_names().len();
+        match outcome.result {
+            super::GameResult::Points { points, .. } => {
+                points.iter().take(seats).map(|&p| Score::whole(u32::from(p))).collect()
+            }
+            r => (0..seats).map(|i| Score(u32::from(r.half_points(Seat::new(i as u8))))).collect(),
+        }
+    }
+    ///
+    /// # Errors
+    /// An invalid state string.
+    => fn tournament_scores(&self, history: &[String], outcome: &Outcome) -> Result<Vec<Score>, RulesError> {
+        let history = parse_history(self, history)?;
+        Ok(Variant::tournament_scores(self, &history, outcome))
     }
 
     /// The rules as players need them, in the project's own words: a text in

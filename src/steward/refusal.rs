@@ -111,6 +111,12 @@ pub enum Refusal {
     /// A draw declined where none is offered.
     #[error("no draw is offered in game {0}, so there is none to decline")]
     NoDrawOffered(String),
+    /// An organiser acting beyond its authority (a director outside its tournament).
+    #[error("{0}")]
+    Forbidden(String),
+    /// No tournament with this id (issue 31).
+    #[error("there is no tournament {0}")]
+    UnknownTournament(String),
     /// A reveal that does not match its commitment.
     #[error("the move and salt do not match your commitment {commitment}")]
     RevealMismatch {
@@ -155,6 +161,8 @@ impl Refusal {
             Refusal::LeaveRefused(_) => "leave_refused",
             Refusal::TooMany { .. } => "too_many",
             Refusal::NoDrawOffered(_) => "no_draw_offered",
+            Refusal::Forbidden(_) => "forbidden",
+            Refusal::UnknownTournament(_) => "unknown_tournament",
         }
     }
 
@@ -169,6 +177,10 @@ impl Refusal {
                 "check the game id in the path (six letters and digits, as in your board mail)".into()
             }
             (Refusal::UnknownGame(_), Mail) => "reply to the latest board mail of your game".into(),
+            (Refusal::Forbidden(_), _) => "use the operator token, or the director token of the tournament the game belongs to".into(),
+            (Refusal::UnknownTournament(_), _) => {
+                "check the tournament id in the path (T and six letters and digits, as the tournament's mails give it)".into()
+            }
             (Refusal::BadToken, Http | Web) => {
                 "send the seat token you were given at game creation as `Authorization: Bearer <token>`".into()
             }

@@ -48,7 +48,8 @@ impl From<StewardError> for ApiError {
         match e {
             StewardError::Refused(r) => {
                 let status = match &r {
-                    Refusal::UnknownGame(_) => StatusCode::NOT_FOUND,
+                    Refusal::UnknownGame(_) | Refusal::UnknownTournament(_) => StatusCode::NOT_FOUND,
+                    Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
                     Refusal::BadToken => StatusCode::UNAUTHORIZED,
                     Refusal::WrongTurn { .. }
                     | Refusal::NotYourTurn { .. }
