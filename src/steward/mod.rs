@@ -14,12 +14,15 @@ mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
+mod desk;
 mod inbox;
+mod invitations;
 mod mails;
 mod moves;
 mod page;
 mod refusal;
 mod senders;
+pub mod tournament;
 mod view;
 
 use std::collections::BTreeMap;
@@ -34,6 +37,7 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
+pub use desk::Organiser;
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
@@ -41,6 +45,7 @@ pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
 pub use senders::{
     ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,
 };
+pub use tournament::{CreatedTournament, LeavePolicy, NewPlayer, NewTournament, TournamentView};
 pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};
@@ -489,10 +494,8 @@ impl Steward {
         let tokens: Vec<SeatToken> = new.seats.iter().map(|_| SeatToken::random()).collect();
         let hashes: Vec<String> = tokens.iter().map(SeatToken::hash).collect();
         let this = self.clone();
-        let (id, view) = self
-            .store
-            .transaction(move |tx| this.create_game_in(tx, &prepared, &hashes, now, true))
-            .await?;
+        let (id, view) =
+            self.store.transaction(move |tx| this.create_game_in(tx, &prepared, &hashes, now, true)).await?;
         self.outbox.notify_one();
         tracing::info!(game = %id, variant = %variant, "game created");
         let tokens = view
@@ -687,6 +690,8 @@ impl Steward {
             &json!({"result": score, "winner": winner, "reason": o.reason.as_str()}),
         )?;
         tracing::info!(game = %game.row.id, result = %score, reason = %o.reason, "game over");
+        // A tournament hears of the end of its games (issue 31).
+        self.tournament_game_ended(tx, &game.row.id, now)?;
         Ok(())
     }
 

@@ -81,9 +81,13 @@ pub fn standings(players: usize, games: &[ScoredGame]) -> Vec<Standing> {
             played: played[p],
         })
         .collect();
-    lines.sort_by(|a, b| (b.points, b.tiebreak, b.wins).cmp(&(a.points, a.tiebreak, a.wins)).then(a.player.cmp(&b.player)));
+    lines.sort_by(|a, b| {
+        (b.points, b.tiebreak, b.wins).cmp(&(a.points, a.tiebreak, a.wins)).then(a.player.cmp(&b.player))
+    });
     for i in 0..lines.len() {
-        let tied = i > 0 && (lines[i].points, lines[i].tiebreak, lines[i].wins) == (lines[i - 1].points, lines[i - 1].tiebreak, lines[i - 1].wins);
+        let tied = i > 0
+            && (lines[i].points, lines[i].tiebreak, lines[i].wins)
+                == (lines[i - 1].points, lines[i - 1].tiebreak, lines[i - 1].wins);
         lines[i].rank = if tied { lines[i - 1].rank } else { i + 1 };
     }
     lines

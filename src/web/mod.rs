@@ -8,6 +8,8 @@ mod guide;
 pub mod listen;
 mod pages;
 pub mod session;
+mod tournament_api;
+mod tournament_pages;
 
 use std::sync::Arc;
 
@@ -135,7 +137,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/steward", get(steward_keys))
         .route(
             "/api/games",
-            post(create_game).route_layer(axum::middleware::from_fn_with_state(operator, require_operator)),
+            post(create_game).route_layer(axum::middleware::from_fn_with_state(operator.clone(), require_operator)),
         )
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
@@ -154,6 +156,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
         .route("/api/calendar/{key}/deadlines.ics", get(calendar))
         .merge(pages::router())
+        .merge(tournament_api::router(operator.clone()))
+        .merge(tournament_pages::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
