@@ -45,7 +45,8 @@ pub fn pair(players: usize, seats: usize, double: bool, teams: bool) -> Result<V
             for i in 0..n / 2 {
                 let (a, b) = (ring[i], ring[n - 1 - i]);
                 if a < players && b < players {
-                    let pair = if (r + i) % 2 == 0 { vec![a, b] } else { vec![b, a] };
+                    let flip = if i == 0 { r % 2 == 1 } else { i % 2 == 1 };
+                    let pair = if flip { vec![b, a] } else { vec![a, b] };
                     games.push(PlannedGame { round: r as u32 + 1, players: pair });
                 }
             }

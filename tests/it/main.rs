@@ -55,5 +55,6 @@ mod mail;
 mod operator;
 mod store;
 mod support;
+mod tournament;
 mod trust;
 mod web;
