@@ -2,4 +2,5 @@
 //! exports, directors, withdrawals, the end date, the mails and the pages.
 
 mod api;
+mod pages;
 mod play;
