@@ -67,6 +67,10 @@ fn templates() -> &'static Environment<'static> {
             ("clocks.txt", include_str!("../../templates/clocks.txt")),
             ("reminder.txt", include_str!("../../templates/reminder.txt")),
             ("leave.txt", include_str!("../../templates/leave.txt")),
+            // Tournaments (issue 31): one start mail per player, result notices.
+            ("tournament_started.txt", include_str!("../../templates/tournament_started.txt")),
+            ("tournament_result.txt", include_str!("../../templates/tournament_result.txt")),
+            ("tournament_standings.txt", include_str!("../../templates/tournament_standings.txt")),
         ] {
             // The templates are part of the binary; a syntax error is a build bug
             // caught by the tests below.

@@ -52,7 +52,7 @@ impl Organiser {
         match self {
             Organiser::Operator => Ok(()),
             Organiser::Director { tournament, .. } => {
-                if tx.tournament_of_game(game)?.as_ref() == Some(tournament) {
+                if tx.tournament_of_game(game)?.is_some_and(|(t, _)| &t == tournament) {
                     Ok(())
                 } else {
                     Err(Refusal::Forbidden(format!(
@@ -779,7 +779,7 @@ impl Steward {
             to_move: v.to_move,
             result: v.outcome.as_ref().map(|o| o.result.clone()),
             reason: v.outcome.as_ref().map(|o| o.reason.clone()),
-            tournament: tx.tournament_of_game(&g.row.id)?.map(|t| t.to_string()),
+            tournament: tx.tournament_of_game(&g.row.id)?.map(|(t, _)| t.to_string()),
             created_at: v.created_at,
             updated_at: v.updated_at,
         })

@@ -16,11 +16,13 @@ mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
 mod desk; // the organiser's desk (issue 31)
 mod inbox;
+mod invitations;
 mod mails;
 mod moves;
 mod page;
 mod refusal;
 mod senders;
+pub mod tournament;
 mod view;
 
 use std::collections::BTreeMap;
@@ -43,6 +45,7 @@ pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
 pub use senders::{
     ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,
 };
+pub use tournament::{CreatedTournament, LeavePolicy, NewPlayer, NewTournament, TournamentView};
 pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};
@@ -95,6 +98,23 @@ pub struct SeatSecret {
     pub token: String,
     /// The seat's calendar feed (read-only, its own key; not the token).
     pub calendar: String,
+}
+
+/// A game checked for creation ([`Steward::prepare_game`]), not yet stored.
+#[derive(Clone, Debug)]
+pub(crate) struct PreparedGame {
+    variant: VariantId,
+    options: Options,
+    auth: Auth,
+    secrecy: Secrecy,
+    clock_spec: Option<crate::clock::ClockSpec>,
+    spectator_delay: u32,
+    /// Each seat's checked name and address.
+    contacts: Vec<(String, String)>,
+    /// Each seat's public key, if given.
+    keys: Vec<Option<String>>,
+    /// Each seat's time zone, if given.
+    zones: Vec<Option<String>>,
 }
 
 /// A created game: its view and the seat tokens (shown only this once).
@@ -468,6 +488,37 @@ impl Steward {
     /// # Errors
     /// An unknown variant or option, a wrong number of seats, a bad address.
     pub async fn create_game(&self, new: NewGame, now: DateTime<Utc>) -> Result<CreatedGame, StewardError> {
+        let prepared = self.prepare_game(&new)?;
+        let variant = prepared.variant;
+        let addresses: Vec<String> = prepared.contacts.iter().map(|(_, e)| e.clone()).collect();
+        let tokens: Vec<SeatToken> = new.seats.iter().map(|_| SeatToken::random()).collect();
+        let hashes: Vec<String> = tokens.iter().map(SeatToken::hash).collect();
+        let this = self.clone();
+        let (id, view) =
+            self.store.transaction(move |tx| this.create_game_in(tx, &prepared, &hashes, now, true)).await?;
+        self.outbox.notify_one();
+        tracing::info!(game = %id, variant = %variant, "game created");
+        let tokens = view
+            .seats
+            .iter()
+            .zip(tokens)
+            .zip(&addresses)
+            .map(|((s, t), address)| SeatSecret {
+                seat: s.seat.clone(),
+                player: s.player.clone(),
+                token: t.reveal().to_owned(),
+                calendar: self.calendar_url(address, std::slice::from_ref(&view.id)),
+            })
+            .collect();
+        Ok(CreatedGame { game: view, tokens })
+    }
+
+    /// Checks a game to create, without the store: the variant, its options,
+    /// the trust and clock options, the seats' names, addresses, keys and zones.
+    ///
+    /// # Errors
+    /// An unknown variant or option, a wrong number of seats, a bad address.
+    pub(crate) fn prepare_game(&self, new: &NewGame) -> Result<PreparedGame, StewardError> {
         let variant: VariantId = new.variant.parse::<VariantId>().map_err(Refusal::from)?;
         let mut raw_options = new.options.clone();
         let (auth, secrecy) = trust_options(&mut raw_options)?;
@@ -487,7 +538,6 @@ impl Steward {
         }
         let mut contacts = Vec::new();
         let mut shown: Vec<String> = Vec::new();
-        let mut addresses = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
             let refuse =
@@ -508,7 +558,6 @@ impl Steward {
             }
             shown.push(name.shown_as());
             contacts.push((name.to_string(), email.to_string()));
-            addresses.push(email.to_string());
             match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
                 Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
                     return Err(Refusal::BadRequest(format!(
@@ -530,95 +579,100 @@ impl Steward {
             }
         }
         let zones = clock::time_zones(&new.seats, names)?;
-        let tokens: Vec<SeatToken> = new.seats.iter().map(|_| SeatToken::random()).collect();
-        let hashes: Vec<String> = tokens.iter().map(SeatToken::hash).collect();
-        let this = self.clone();
-        let start = rules.start();
-        let (id, view) = self
-            .store
-            .transaction(move |tx| {
-                let mut id = GameId::random();
-                while tx.game_exists(&id)? {
-                    id = GameId::random();
-                }
-                let row = GameRow {
-                    id: id.clone(),
-                    variant,
-                    options: options.clone(),
-                    auth,
-                    secrecy,
-                    spectator_delay,
-                    state: start.clone(),
-                    turn: 1,
-                    outcome: None,
-                    created_at: now,
-                    updated_at: now,
-                };
-                tx.insert_game(&row)?;
-                let mut seats = Vec::new();
-                for (i, ((s, hash), (name, email))) in new.seats.iter().zip(&hashes).zip(&contacts).enumerate() {
-                    let seat = SeatRow {
-                        seat: Seat::new(i as u8),
-                        name: name.clone(),
-                        email: email.clone(),
-                        public_key: s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned),
-                        draw_offer: false,
-                    };
-                    tx.insert_seat(&id, &seat, hash)?;
-                    seats.push(seat);
-                }
-                let game = Loaded { row, rules, seats };
-                let players: Vec<_> =
-                    game.seats.iter().map(|s| json!({"seat": game.seat_name(s.seat), "player": s.name})).collect();
-                let players: Vec<_> = players
-                    .into_iter()
-                    .zip(&game.seats)
-                    .map(|(mut p, s)| {
-                        if let Some(k) = &s.public_key {
-                            p["public_key"] = json!(k);
-                        }
-                        p
-                    })
-                    .collect();
-                let mut created = json!({
-                    "variant": variant.name(),
-                    "options": options.iter().collect::<BTreeMap<_, _>>(),
-                    "auth": auth.name(),
-                    "secrecy": secrecy.name(),
-                    "seats": players,
-                    "state": game.row.state,
-                    "steward_key": this.keys.signing_public_base64(),
-                });
-                // Clocks: the time control is part of the record.
-                if let Some(spec) = &clock_spec {
-                    created["clock"] = spec.to_json();
-                }
-                tx.append_event(&id, now, "created", &created)?;
-                this.clock_start(tx, &game, clock_spec, &zones, now)?;
-                let head = this.sign_head(tx, &id)?;
-                let clocks = this.clock_lines(tx, &game, now)?;
-                for mail in mails::started(&this, &game, &head, now, &clocks)? {
-                    tx.queue_mail(&mail, now)?;
-                }
-                let view = view::game_view(&this, tx, &game, None)?;
-                Ok::<_, StewardError>((id, view))
-            })
-            .await?;
-        self.outbox.notify_one();
-        tracing::info!(game = %id, variant = %variant, "game created");
-        let tokens = view
+        let keys = new
             .seats
             .iter()
-            .zip(tokens)
-            .zip(&addresses)
-            .map(|((s, t), address)| SeatSecret {
-                seat: s.seat.clone(),
-                player: s.player.clone(),
-                token: t.reveal().to_owned(),
-                calendar: self.calendar_url(address, std::slice::from_ref(&view.id)),
+            .map(|s| s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned))
+            .collect();
+        Ok(PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones })
+    }
+
+    /// In the caller's transaction: creates the game `p` with the seats' token
+    /// `hashes`, its `created` entry and clocks; with `start_mails`, queues the
+    /// per-seat start mails (a tournament sends one mail per player instead).
+    ///
+    /// # Errors
+    /// Store failures.
+    pub(crate) fn create_game_in(
+        &self,
+        tx: &Tx<'_>,
+        p: &PreparedGame,
+        hashes: &[String],
+        now: DateTime<Utc>,
+        start_mails: bool,
+    ) -> Result<(GameId, GameView), StewardError> {
+        let this = self;
+        let PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones } = p;
+        let (variant, auth, secrecy, clock_spec) = (*variant, *auth, *secrecy, *clock_spec);
+        let rules = variant.rulebook(options).map_err(|e| internal_while("the checked options of a new game", e))?;
+        let start = rules.start();
+        let mut id = GameId::random();
+        while tx.game_exists(&id)? {
+            id = GameId::random();
+        }
+        let row = GameRow {
+            id: id.clone(),
+            variant,
+            options: options.clone(),
+            auth,
+            secrecy,
+            spectator_delay: *spectator_delay,
+            state: start.clone(),
+            turn: 1,
+            outcome: None,
+            created_at: now,
+            updated_at: now,
+        };
+        tx.insert_game(&row)?;
+        let mut seats = Vec::new();
+        for (i, ((key, hash), (name, email))) in keys.iter().zip(hashes).zip(contacts).enumerate() {
+            let seat = SeatRow {
+                seat: Seat::new(i as u8),
+                name: name.clone(),
+                email: email.clone(),
+                public_key: key.clone(),
+                draw_offer: false,
+            };
+            tx.insert_seat(&id, &seat, hash)?;
+            seats.push(seat);
+        }
+        let game = Loaded { row, rules, seats };
+        let players: Vec<_> =
+            game.seats.iter().map(|s| json!({"seat": game.seat_name(s.seat), "player": s.name})).collect();
+        let players: Vec<_> = players
+            .into_iter()
+            .zip(&game.seats)
+            .map(|(mut p, s)| {
+                if let Some(k) = &s.public_key {
+                    p["public_key"] = json!(k);
+                }
+                p
             })
             .collect();
-        Ok(CreatedGame { game: view, tokens })
+        let mut created = json!({
+            "variant": variant.name(),
+            "options": options.iter().collect::<BTreeMap<_, _>>(),
+            "auth": auth.name(),
+            "secrecy": secrecy.name(),
+            "seats": players,
+            "state": game.row.state,
+            "steward_key": this.keys.signing_public_base64(),
+        });
+        // Clocks: the time control is part of the record.
+        if let Some(spec) = &clock_spec {
+            created["clock"] = spec.to_json();
+        }
+        tx.append_event(&id, now, "created", &created)?;
+        this.clock_start(tx, &game, clock_spec, zones, now)?;
+        let head = this.sign_head(tx, &id)?;
+        if start_mails {
+            let clocks = this.clock_lines(tx, &game, now)?;
+            for mail in mails::started(this, &game, &head, now, &clocks)? {
+                tx.queue_mail(&mail, now)?;
+            }
+        }
+        let view = view::game_view(this, tx, &game, None)?;
+        Ok((id, view))
     }
 
     fn end(&self, tx: &Tx<'_>, game: &Loaded, o: Outcome, now: DateTime<Utc>) -> Result<(), StewardError> {
@@ -636,6 +690,8 @@ impl Steward {
             &json!({"result": score, "winner": winner, "reason": o.reason.as_str()}),
         )?;
         tracing::info!(game = %game.row.id, result = %score, reason = %o.reason, "game over");
+        // A tournament hears of the end of its games (issue 31).
+        self.tournament_game_ended(tx, &game.row.id, now)?;
         Ok(())
     }
 

@@ -115,6 +115,9 @@ pub enum Refusal {
     /// A draw declined where none is offered.
     #[error("no draw is offered in game {0}, so there is none to decline")]
     NoDrawOffered(String),
+    /// No tournament with this id (issue 31).
+    #[error("there is no tournament {0}")]
+    UnknownTournament(String),
     /// A reveal that does not match its commitment.
     #[error("the move and salt do not match your commitment {commitment}")]
     RevealMismatch {
@@ -160,6 +163,7 @@ impl Refusal {
             Refusal::TooMany { .. } => "too_many",
             Refusal::NoDrawOffered(_) => "no_draw_offered",
             Refusal::Forbidden(_) => "forbidden",
+            Refusal::UnknownTournament(_) => "unknown_tournament",
         }
     }
 
@@ -174,6 +178,10 @@ impl Refusal {
                 "check the game id in the path (six letters and digits, as in your board mail)".into()
             }
             (Refusal::UnknownGame(_), Mail) => "reply to the latest board mail of your game".into(),
+            (Refusal::Forbidden(_), _) => "use the operator token, or the director token of the tournament the game belongs to".into(),
+            (Refusal::UnknownTournament(_), _) => {
+                "check the tournament id in the path (T and six letters and digits, as the tournament's mails give it)".into()
+            }
             (Refusal::BadToken, Http | Web) => {
                 "send the seat token you were given at game creation as `Authorization: Bearer <token>`".into()
             }
@@ -243,9 +251,6 @@ impl Refusal {
                 "reply with `leave YYYY-MM-DD to YYYY-MM-DD` as the first line, both days included, from today on and within the yearly allowance".into()
             }
             (Refusal::TooMany { wait, .. }, _) => wait.clone(),
-            (Refusal::Forbidden(_), _) => {
-                "act on this game with the operator token, or with a director's token of the tournament it belongs to".into()
-            }
             (Refusal::NoDrawOffered(_), Http | Web) => "play on, or offer a draw yourself with {\"action\": \"offer\"}".into(),
             (Refusal::NoDrawOffered(_), Mail) => "play on, or reply `draw` to offer one yourself".into(),
             (Refusal::RevealMismatch { .. }, _) => {

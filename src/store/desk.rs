@@ -1,62 +1,14 @@
 //! The organiser's desk (issue 31): directors and their tournaments' games, and
 //! the seat changes the director's tools make (a replaced player, a new token).
 
-use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, time_text};
+use super::tx::Tx;
 use crate::ids::{GameId, TournamentId};
 use crate::rules::Seat;
 
-fn tournament_id(text: String) -> Result<TournamentId, StoreError> {
-    text.parse().map_err(|_| StoreError::Corrupt(format!("tournament id {text:?}")))
-}
-
 impl<'c> Tx<'c> {
-    /// The director whose token has this hash: its tournament and name.
-    ///
-    /// # Errors
-    /// SQLite errors, a corrupt tournament id.
-    pub fn director(&self, token_hash: &str) -> Result<Option<(TournamentId, String)>, StoreError> {
-        let row: Option<(String, String)> = self
-            .0
-            .query_row_cached("SELECT tournament, name FROM directors WHERE token_hash = ?1", [token_hash], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
-        row.map(|(t, name)| Ok((tournament_id(t)?, name))).transpose()
-    }
-
-    /// Names a director of `tournament`, whose token has the hash `token_hash`.
-    ///
-    /// # Errors
-    /// SQLite errors (an unknown tournament among them).
-    pub fn insert_director(
-        &self,
-        token_hash: &str,
-        tournament: &TournamentId,
-        name: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        self.0
-            .prepare_cached("INSERT INTO directors (token_hash, tournament, name, created_at) VALUES (?1, ?2, ?3, ?4)")?
-            .execute(params![token_hash, tournament.to_string(), name, time_text(now)])?;
-        Ok(())
-    }
-
-    /// The tournament `game` belongs to, if any.
-    ///
-    /// # Errors
-    /// SQLite errors, a corrupt tournament id.
-    pub fn tournament_of_game(&self, game: &GameId) -> Result<Option<TournamentId>, StoreError> {
-        let t: Option<String> = self
-            .0
-            .query_row_cached("SELECT tournament FROM tournament_games WHERE game = ?1", [game.as_str()], |r| r.get(0))
-            .optional()?;
-        t.map(tournament_id).transpose()
-    }
-
     /// The games of `tournament` that exist, newest first.
     ///
     /// # Errors

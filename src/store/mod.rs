@@ -34,6 +34,7 @@ mod pictures;
 mod rates;
 mod reader;
 mod senders;
+mod tournaments;
 mod tx;
 
 use std::path::{Path, PathBuf};
@@ -58,6 +59,7 @@ pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use rates::LONGEST_WINDOW;
 pub use reader::Reader;
 pub use senders::{AddressKind, AddressRequestRow};
+pub use tournaments::{TournamentGameRow, TournamentPlayerRow, TournamentRow};
 pub use tx::{Tx, time_text};
 
 /// How many prepared statements the store's connection keeps (more than the

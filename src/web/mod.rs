@@ -10,6 +10,8 @@ mod guide;
 pub mod listen;
 mod pages;
 pub mod session;
+mod tournament_api;
+mod tournament_pages;
 
 use std::sync::Arc;
 
@@ -50,7 +52,8 @@ impl From<StewardError> for ApiError {
         match e {
             StewardError::Refused(r) => {
                 let status = match &r {
-                    Refusal::UnknownGame(_) => StatusCode::NOT_FOUND,
+                    Refusal::UnknownGame(_) | Refusal::UnknownTournament(_) => StatusCode::NOT_FOUND,
+                    Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
                     Refusal::BadToken => StatusCode::UNAUTHORIZED,
                     Refusal::WrongTurn { .. }
                     | Refusal::NotYourTurn { .. }
@@ -66,10 +69,9 @@ impl From<StewardError> for ApiError {
                     | Refusal::CommitFirst
                     | Refusal::NoCommitment { .. }
                     | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refusal::BadSignature(_)
-                    | Refusal::SignatureRequired
-                    | Refusal::SignedActionRequired { .. }
-                    | Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
+                    Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
+                        StatusCode::FORBIDDEN
+                    }
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
                 };
@@ -162,6 +164,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/calendar/{key}/deadlines.ics", get(calendar))
         .merge(pages::router())
         .merge(desk_pages::router())
+        .merge(tournament_api::router(operator.clone()))
+        .merge(tournament_pages::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))

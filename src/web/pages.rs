@@ -72,6 +72,7 @@ fn templates() -> &'static Environment<'static> {
             ("page/player.html", include_str!("../../templates/page/player.html")),
             ("page/rules.html", include_str!("../../templates/page/rules.html")),
             ("page/rules_index.html", include_str!("../../templates/page/rules_index.html")),
+            ("page/tournament.html", include_str!("../../templates/page/tournament.html")),
         ] {
             // Part of the binary: a syntax error is a build bug the tests catch.
             env.add_template(name, text).expect("embedded page template parses");
@@ -86,7 +87,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 
 /// An HTML answer with the pages' headers: not cached (it may show a seat's
 /// own pending move), no referrer, the policy above.
-fn html(status: StatusCode, body: String) -> Response {
+pub(super) fn html(status: StatusCode, body: String) -> Response {
     let mut r = (status, body).into_response();
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -178,20 +179,20 @@ fn reload() -> Response {
 }
 
 /// What every page knows of its visitor: the session, if signed in.
-struct Visitor {
+pub(super) struct Visitor {
     session: Option<Session>,
     csrf: String,
 }
 
 impl Visitor {
-    fn of(steward: &Steward, headers: &HeaderMap) -> Visitor {
+    pub(super) fn of(steward: &Steward, headers: &HeaderMap) -> Visitor {
         let session = Session::from_headers(steward.keys(), headers, steward.now().timestamp());
         let csrf = session.as_ref().map(|s| s.csrf(steward.keys())).unwrap_or_default();
         Visitor { session, csrf }
     }
 
     /// The variables every template gets.
-    fn context(&self) -> Value {
+    pub(super) fn context(&self) -> Value {
         context! { session => self.session.as_ref().map(|s| s.address.clone()), csrf => self.csrf.clone() }
     }
 
@@ -215,7 +216,7 @@ impl Visitor {
 
 /// Why a page cannot be shown as asked; every one is a page itself.
 #[derive(Debug)]
-enum PageError {
+pub(super) enum PageError {
     /// No such game, seat or page.
     NotFound(String),
     /// The request cannot be done; the message says why and what to do.
@@ -245,6 +246,9 @@ fn refusal(r: &Refusal) -> PageError {
             return PageError::NotFound(format!(
                 "{r}. Check the game id: six letters and digits, as in your board mail."
             ));
+        }
+        Refusal::UnknownTournament(_) => {
+            return PageError::NotFound(format!("{r}. Check the tournament id: T and six letters and digits."));
         }
         Refusal::BadToken => return PageError::SignIn,
         Refusal::TooMany { what, wait } => {
@@ -315,7 +319,7 @@ impl IntoResponse for PageError {
     }
 }
 
-fn render(name: &str, ctx: Value) -> Result<String, PageError> {
+pub(super) fn render(name: &str, ctx: Value) -> Result<String, PageError> {
     templates()
         .get_template(name)
         .and_then(|t| t.render(ctx))

@@ -138,6 +138,11 @@ impl Steward {
                 }
             }
         }
+        // Tournaments past their end date: what is unfinished is adjudicated (issue 31).
+        if let Err(e) = self.sweep_tournament_ends(now).await {
+            tracing::error!(error = %e, "the sweep could not adjudicate at a tournament's end date");
+            report.errors.push(format!("tournaments: {e}"));
+        }
         let this = self.clone();
         let (points, digests) = self.store.transaction(move |tx| this.send_reminders(tx, now)).await?;
         report.reminders = points;

@@ -1,5 +1,10 @@
-//! Tournaments as pure logic (issue 31): the pairing's balance for every
-//! size a club runs, and the standings against an independent computation.
+//! Tournaments (issue 31): the pairing's balance for every size a club runs, the
+//! standings against an independent computation, creation, play over HTTP,
+//! standings and their exports, directors, withdrawals, the end date, the mails
+//! and the pages.
 
+mod api;
+mod pages;
 mod pairing_balance;
+mod play;
 mod standings;

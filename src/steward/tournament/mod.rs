@@ -1,0 +1,88 @@
+//! Tournaments (issue 31): a plan of games among a list of players, created
+//! together (or round by round), with one start mail per player, standings by
+//! the game's own scoring, directors, withdrawals and the end date.
+//!
+//! Pairing and the table are pure logic in [`crate::tournament`]; here they meet
+//! the store: the plan is kept in `tournament_games`, each game is an ordinary
+//! game of the steward, and [`Steward::end`] tells the tournament when one of
+//! its games ends ([`Steward::tournament_game_ended`]).
+
+mod create;
+mod ends;
+mod mails;
+mod table;
+mod withdraw;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use create::NamedDirector;
+pub use create::{CreatedTournament, TournamentSeatSecret};
+pub use ends::END_DATE_REASON;
+pub(crate) use table::parse_id;
+pub use table::{CrossCell, StandingView, TournamentGameView, TournamentPlayerView, TournamentView};
+
+/// A tournament to create (`POST /api/tournaments`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTournament {
+    /// Its name, shown on the pages and in the mails.
+    pub name: String,
+    /// The variant's name, as `rules::VariantId` lists them.
+    pub variant: String,
+    /// As a new game's: the variant's options, `auth`, `secrecy`, `clock`,
+    /// `spectator_delay`. Every game of the tournament gets them.
+    #[serde(default)]
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// The leave policy: allowed (the steward's allowance), capped, or none.
+    #[serde(default)]
+    pub leave: Option<LeavePolicy>,
+    /// Every pairing twice (two seats: colours swapped).
+    #[serde(default)]
+    pub double: bool,
+    /// Round by round: the next round's games are created when the last game
+    /// of the round ends. Without it every game starts at once.
+    #[serde(default)]
+    pub rounds: bool,
+    /// Team mode (four-seat games): partners balanced.
+    #[serde(default)]
+    pub teams: bool,
+    /// The end date: RFC 3339, or a date (`2027-06-30`, the end of that day UTC).
+    #[serde(default)]
+    pub ends_at: Option<String>,
+    /// The players, in order (their numbers are 0.. in this order).
+    pub players: Vec<NewPlayer>,
+    /// Invite the players instead of seating them at once.
+    #[serde(default)]
+    pub invite: bool,
+}
+
+/// A player of a tournament to create.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewPlayer {
+    /// The name.
+    pub name: String,
+    /// The mail address.
+    pub email: String,
+    /// The Ed25519 public key (base64), optional.
+    #[serde(default)]
+    pub public_key: Option<String>,
+}
+
+/// How much leave the tournament's players may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum LeavePolicy {
+    /// The steward's own allowance (`"allowed"`).
+    Allowed,
+    /// At most this many days a year (`{"capped_days": 14}`).
+    CappedDays(u32),
+    /// No leave (`"none"`).
+    None,
+}
+
+/// The most players a tournament may have: a round robin of 40 is 780 games
+/// (1560 double), which bounds what one request can make the steward create.
+pub const MAX_PLAYERS: usize = 40;

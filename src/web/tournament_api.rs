@@ -1,0 +1,160 @@
+//! The tournaments' API (issue 31): create (organiser), standings, CSV, PGN
+//! (public), directors (operator), withdrawals and adjudications (the
+//! operator or the tournament's own director).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Extension, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use super::{ApiError, bearer, json_body};
+use crate::protocol::OperatorToken;
+use crate::steward::{NewTournament, Organiser, Steward};
+
+/// The tournament routes; `operator` is the operator token.
+pub(super) fn router(operator: Arc<OperatorToken>) -> Router<Steward> {
+    Router::new()
+        .route("/api/tournaments", post(create).get(list))
+        .route("/api/tournaments/{id}", get(show))
+        .route("/api/tournaments/{id}/standings.csv", get(csv))
+        .route("/api/tournaments/{id}/games.pgn", get(pgn))
+        .route("/api/tournaments/{id}/directors", post(director))
+        .route("/api/tournaments/{id}/players/{player}/withdraw", post(withdraw))
+        .route("/api/tournaments/{id}/adjudicate", post(adjudicate))
+        .layer(Extension(operator))
+}
+
+/// The organiser the request's bearer token names: the operator, or a
+/// tournament's director. Refused with 401 otherwise.
+pub(super) async fn organiser(
+    steward: &Steward,
+    operator: &OperatorToken,
+    headers: &HeaderMap,
+) -> Result<Organiser, ApiError> {
+    let refuse = |given: bool| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "organiser_token_required",
+            if given {
+                "this token is neither the operator token nor a director's; send Authorization: Bearer <operator token> (`fairsteward operator-token` prints it) or the director token the operator was given"
+            } else {
+                "this needs the operator token or a director's token: send Authorization: Bearer <token>"
+            },
+        )
+    };
+    let token = bearer(headers).ok_or_else(|| refuse(false))?;
+    steward.organiser(operator, &token).await?.ok_or_else(|| refuse(true))
+}
+
+async fn create(
+    State(steward): State<Steward>,
+    Extension(operator): Extension<Arc<OperatorToken>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let by = organiser(&steward, &operator, &headers).await?;
+    let new: NewTournament = json_body(
+        &body,
+        &format!(
+            r#"{{"name": "Club championship", "variant": "{}", "players": [{{"name": "Alice", "email": "alice@example.org"}}, {{"name": "Bob", "email": "bob@example.org"}}, {{"name": "Carol", "email": "carol@example.org"}}]}}"#,
+            crate::rules::VariantId::HEADLINE
+        ),
+    )?;
+    let created = steward.create_tournament(&by, new, steward.now()).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn list(
+    State(steward): State<Steward>,
+    Extension(operator): Extension<Arc<OperatorToken>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let by = organiser(&steward, &operator, &headers).await?;
+    let all = steward.tournaments().await?;
+    let mine: Vec<_> = all
+        .into_iter()
+        .filter(|t| match &by {
+            Organiser::Operator => true,
+            Organiser::Director { tournament, .. } => tournament.as_str() == t.id,
+        })
+        .collect();
+    Ok(Json(mine).into_response())
+}
+
+async fn show(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(Json(steward.tournament(id).await?).into_response())
+}
+
+async fn csv(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = steward.tournament_csv(id).await?;
+    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], text).into_response())
+}
+
+async fn pgn(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = steward.tournament_pgn(id).await?;
+    Ok(([(header::CONTENT_TYPE, crate::rules::record::PGN_MEDIA_TYPE)], text).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DirectorBody {
+    name: String,
+}
+
+async fn director(
+    State(steward): State<Steward>,
+    Extension(operator): Extension<Arc<OperatorToken>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let by = organiser(&steward, &operator, &headers).await?;
+    let id = crate::steward::tournament::parse_id(&id)?;
+    let body: DirectorBody = json_body(&body, r#"{"name": "Dana"}"#)?;
+    let named = steward.name_director(&by, &id, body.name, steward.now()).await?;
+    Ok((StatusCode::CREATED, Json(named)).into_response())
+}
+
+async fn withdraw(
+    State(steward): State<Steward>,
+    Extension(operator): Extension<Arc<OperatorToken>>,
+    Path((id, player)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let by = organiser(&steward, &operator, &headers).await?;
+    let player: usize = player.parse().map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("{player:?} is not a player number; players are numbered 0.. in the order they were given"),
+        )
+    })?;
+    Ok(Json(steward.withdraw_player(&by, id, player, steward.now()).await?).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdjudicateBody {
+    results: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+async fn adjudicate(
+    State(steward): State<Steward>,
+    Extension(operator): Extension<Arc<OperatorToken>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let by = organiser(&steward, &operator, &headers).await?;
+    let body: AdjudicateBody =
+        json_body(&body, r#"{"results": {"<game id>": "draw"}, "reason": "unfinished at the end date"}"#)?;
+    Ok(Json(steward.adjudicate_tournament(&by, id, body.results, body.reason, steward.now()).await?).into_response())
+}
