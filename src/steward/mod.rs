@@ -14,12 +14,15 @@ mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
+mod desk; // STAND-IN until the merge (slice B's file)
 mod inbox;
+mod invitations; // issue 31, slice D
 mod mails;
 mod moves;
 mod page;
 mod refusal;
 mod senders;
+mod tournament; // STAND-IN until the merge (slice C's folder)
 mod view;
 
 use std::collections::BTreeMap;
@@ -34,7 +37,12 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
+pub use desk::Organiser;
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
+pub use invitations::{
+    AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
+    InvitationView, Invited, Replacement,
+};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
@@ -51,7 +59,7 @@ use crate::rules::{DynVariant, Options, Outcome, Seat, SeatSet, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
 
 /// A seat of a game to create.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
     /// The player's name.
@@ -68,7 +76,7 @@ pub struct NewSeat {
 }
 
 /// A game to create.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// The variant's name, as `rules::VariantId` lists them.
@@ -80,6 +88,11 @@ pub struct NewGame {
     pub options: BTreeMap<String, serde_json::Value>,
     /// The seats, in the variant's seat order.
     pub seats: Vec<NewSeat>,
+    /// Invite the seats' players instead of seating them (issue 31): the game
+    /// is created once all have accepted, or when the organiser starts it
+    /// (see [`Steward::invite_game`]).
+    #[serde(default, skip_serializing)]
+    pub invite: bool,
 }
 
 /// A seat's secret, handed out once at creation.

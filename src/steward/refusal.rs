@@ -128,6 +128,18 @@ pub enum Refusal {
         /// Where to send it by HTTP.
         path: String,
     },
+    // --- issue 31 ---
+    /// An organiser acting outside its reach: a director's token on another
+    /// tournament (slice B's variant; the same here).
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such invitation (or invited game, or tournament that invites): what was looked for (slice D).
+    #[error("{0}")]
+    UnknownInvitation(String),
+    /// An invitation that takes no (other) answer: answered otherwise before,
+    /// replaced, or play started without it (slice D).
+    #[error("{0}")]
+    InvitationClosed(String),
 }
 
 impl Refusal {
@@ -155,6 +167,9 @@ impl Refusal {
             Refusal::LeaveRefused(_) => "leave_refused",
             Refusal::TooMany { .. } => "too_many",
             Refusal::NoDrawOffered(_) => "no_draw_offered",
+            Refusal::Forbidden(_) => "forbidden",
+            Refusal::UnknownInvitation(_) => "unknown_invitation",
+            Refusal::InvitationClosed(_) => "invitation_closed",
         }
     }
 
@@ -248,6 +263,14 @@ impl Refusal {
             }
             (Refusal::SignedActionRequired { command, .. }, Mail) => {
                 format!("make a signed envelope with `{command}` and paste it into a reply to the board mail")
+            }
+            (Refusal::Forbidden(_), _) => "use the operator token, or the director token of the tournament the game belongs to".into(),
+            (Refusal::UnknownInvitation(_), Http | Web) => {
+                "check the link in your invitation mail, or the id in the path, and that it is whole".into()
+            }
+            (Refusal::UnknownInvitation(_), Mail) => "reply to the invitation mail itself".into(),
+            (Refusal::InvitationClosed(_), _) => {
+                "an invitation is answered once; write to the organiser if you changed your mind".into()
             }
         }
     }

@@ -69,6 +69,10 @@ impl From<StewardError> for ApiError {
                     }
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+                    // issue 31
+                    Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
+                    Refusal::UnknownInvitation(_) => StatusCode::NOT_FOUND,
+                    Refusal::InvitationClosed(_) => StatusCode::CONFLICT,
                 };
                 ApiError::new(status, r.code(), r.message(crate::steward::Door::Http))
             }
