@@ -5,6 +5,8 @@
 //! with a generic message (nothing was accepted, resend).
 
 mod guide;
+mod invitation_api; // issue 31, slice D
+mod invitation_pages; // issue 31, slice D
 pub mod listen;
 mod pages;
 pub mod session;
@@ -134,6 +136,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 
 /// The API router over a steward; creating a game needs the `operator` token.
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
+    let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
     Router::new()
         .route("/api/steward", get(steward_keys))
         .route(
@@ -157,6 +160,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
         .route("/api/calendar/{key}/deadlines.ics", get(calendar))
         .merge(pages::router())
+        .merge(invitations) // issue 31, slice D
+        .merge(invitation_pages::router()) // issue 31, slice D
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
@@ -199,6 +204,8 @@ fn is_private(method: &axum::http::Method, path: &str, headers: &HeaderMap) -> b
         || session
         || path.starts_with("/api/seats/")
         || path.starts_with("/api/calendar/")
+        || path.starts_with("/api/invitations/") // issue 31: an invitation's token
+        || path.starts_with("/invitations/")
         || !(method == axum::http::Method::GET || method == axum::http::Method::HEAD)
 }
 
@@ -282,6 +289,11 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
             crate::rules::VariantId::HEADLINE
         ),
     )?;
+    // Invited seats (issue 31): the game waits for its players' answers.
+    if new.invite {
+        let invited = steward.invite_game(new, steward.now()).await?;
+        return Ok((StatusCode::CREATED, Json(invited)).into_response());
+    }
     let created = steward.create_game(new, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
