@@ -50,6 +50,7 @@ mod clock;
 mod fuzz;
 mod games;
 mod house;
+mod invitation;
 mod limits;
 mod mail;
 mod operator;
