@@ -112,8 +112,10 @@ async fn an_invited_game_is_checked_like_a_game() {
 /// A tournament of `players` as slice C's creation with `"invite": true`
 /// leaves it, written straight into the store (until the merge), and a
 /// director for it; returns its id and the director's token.
-fn tournament(db: &Path, id: &str, players: &[(&str, &str)]) -> String {
-    let conn = rusqlite::Connection::open(db).unwrap();
+async fn tournament(s: &Server, id: &str, players: &[(&str, &str)]) -> String {
+    // The steward answers once its store is open and its schema up to date.
+    s.get("/api/steward", None).await.ok(200);
+    let conn = rusqlite::Connection::open(s.config.database()).unwrap();
     conn.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
     conn.execute(
         "INSERT INTO tournaments (id, name, variant, spec, status, created_at) VALUES (?1, 'Club league', 'chess', '{}', 'inviting', '2026-01-01T00:00:00.000Z')",
@@ -142,8 +144,8 @@ async fn a_director_replaces_a_decliner_and_starts_the_tournament() {
     let s = Server::start().await;
     let spool = s.config.spool_dir.clone();
     let players = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cleo", "cleo@example.org")];
-    let director = tournament(&s.config.database(), "T8KQ2ZJ", &players);
-    let other = tournament(&s.config.database(), "T9KQ2ZJ", &[("Zed", "zed@example.org")]);
+    let director = tournament(&s, "T8KQ2ZJ", &players).await;
+    let other = tournament(&s, "T9KQ2ZJ", &[("Zed", "zed@example.org")]).await;
 
     let list = s.post("/api/tournaments/T8KQ2ZJ/invite", Some(&director), "").await.ok(200);
     assert_eq!(list["invitations"].as_array().unwrap().len(), 3);
@@ -191,7 +193,7 @@ async fn a_tournament_starts_when_its_last_player_accepts() {
     let s = Server::start().await;
     let spool = s.config.spool_dir.clone();
     let players = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")];
-    tournament(&s.config.database(), "T7KQ2ZJ", &players);
+    tournament(&s, "T7KQ2ZJ", &players).await;
     s.post("/api/tournaments/T7KQ2ZJ/invite", Some(&s.operator), "").await.ok(200);
     for (_, address) in players {
         let token = token_of(&link_for(&spool, address, 2).await);
@@ -227,7 +229,8 @@ async fn the_invitation_page_accepts_with_a_name_and_guards_its_forms() {
 
     let form = |fields: &[(&str, &str)]| serde_urlencoded::to_string(fields).unwrap();
     let post = |body: String, origin: Option<&str>| {
-        let mut req = s.client.post(format!("{}{path}", s.base)).header("Content-Type", "application/x-www-form-urlencoded");
+        let mut req =
+            s.client.post(format!("{}{path}", s.base)).header("Content-Type", "application/x-www-form-urlencoded");
         if let Some(o) = origin {
             req = req.header("Origin", o);
         }

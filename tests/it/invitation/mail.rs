@@ -68,13 +68,19 @@ async fn invitations_are_accepted_and_declined_by_reply() {
     assert!(door(mail("Ann <ann@example.org>", &forged, "e2", "accept")).await.starts_with("ignored"));
     // A reply that says neither is answered with what to write.
     assert_eq!(door(mail("Ann <ann@example.org>", &ann, "a0", "perhaps?")).await, "refused: unreadable");
-    assert_eq!(door(mail("Ann <ann@example.org>", &ann, "a1", "Hi,\r\n\r\nI accept, thanks!")).await, "accepted: invitation accepted");
+    assert_eq!(
+        door(mail("Ann <ann@example.org>", &ann, "a1", "Hi,\r\n\r\nI accept, thanks!")).await,
+        "accepted: invitation accepted"
+    );
     assert_eq!(door(mail("Bob <bob@example.org>", &bob, "b1", "decline")).await, "accepted: invitation declined");
     // A repeat is answered "already"; the other answer is refused.
     assert_eq!(door(mail("Bob <bob@example.org>", &bob, "b2", "decline")).await, "accepted: invitation declined");
     assert_eq!(door(mail("Bob <bob@example.org>", &bob, "b3", "accept")).await, "refused: invitation_closed");
-    let answers: Vec<String> =
-        outbox(&db).into_iter().filter(|m| m.0.contains(".answer-")).map(|m| format!("{} {}", m.1, body(&m.2))).collect();
+    let answers: Vec<String> = outbox(&db)
+        .into_iter()
+        .filter(|m| m.0.contains(".answer-"))
+        .map(|m| format!("{} {}", m.1, body(&m.2)))
+        .collect();
     assert!(answers.iter().any(|a| a.starts_with("ann@") && a.contains("neither accept nor decline")), "{answers:?}");
     assert!(answers.iter().any(|a| a.starts_with("ann@") && a.contains("You accepted")), "{answers:?}");
     assert!(answers.iter().any(|a| a.starts_with("bob@") && a.contains("already")), "{answers:?}");
@@ -84,7 +90,8 @@ async fn invitations_are_accepted_and_declined_by_reply() {
     // The organiser replaces Bob; the replacement and Cleo accept by mail: the game is created.
     let organiser = fairsteward::steward::Organiser::Operator;
     let what = fairsteward::steward::Invited::Game(invited.id.clone());
-    let carl = fairsteward::steward::Replacement { name: "Carl".into(), email: "carl@example.org".into(), public_key: None };
+    let carl =
+        fairsteward::steward::Replacement { name: "Carl".into(), email: "carl@example.org".into(), public_key: None };
     steward.replace_invited(&organiser, what.clone(), 1, carl, now).await.unwrap();
     let carl = outbox(&db).into_iter().find(|m| m.1 == "carl@example.org").map(|m| reply_to(&m.2)).unwrap();
     assert_eq!(door(mail("Carl <carl@example.org>", &carl, "c1", "yes")).await, "accepted: invitation accepted");
