@@ -223,7 +223,7 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE invited_games (
          id         TEXT PRIMARY KEY,          -- 'I' + 6 Crockford characters
          spec       TEXT NOT NULL,             -- JSON: the NewGame, seats as invited
-         status     TEXT NOT NULL,             -- 'inviting' | 'starting' | 'started'
+         status     TEXT NOT NULL,             -- 'inviting' | 'starting' | 'creating' | 'started'
          game       TEXT REFERENCES games (id),
          created_at TEXT NOT NULL
      ) STRICT;

@@ -920,6 +920,7 @@ impl Steward {
     /// the invitation must be the one the address names and the mail must come
     /// from the invited address; the answer goes to that address, worded by
     /// the door. Returns the outcome and whether a game now waits to be created.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn invitation_mail_in(
         &self,
         tx: &Tx<'_>,
