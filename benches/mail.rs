@@ -230,6 +230,7 @@ async fn set_up(dir: &Path) -> (Steward, PathBuf, Vec<Vec<u8>>) {
                     time_zone: None,
                 })
                 .collect(),
+            invite: false,
         };
         let created = steward.create_game(new, Utc::now()).await.expect("create a game");
         let game = created.game.id.clone();

@@ -330,7 +330,7 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
             if let Some(t) = now {
                 config.clock = crate::clock::Clock::manual(*t);
             }
-            let new = NewGame { variant: variant.clone(), options, seats };
+            let new = NewGame { variant: variant.clone(), options, seats, invite: false };
             with_steward(&config, |steward| async move {
                 let now = steward.now();
                 let created = steward.create_game(new, now).await?;

@@ -15,11 +15,12 @@ use chrono::{DateTime, Utc};
 use ring::digest;
 
 use crate::ids::hex;
-use crate::mail::inbound::{Intent, ReadMail, read_mail};
+use crate::mail::inbound::{Intent, InvitationIntent, ReadMail, read_mail};
 use crate::protocol::Envelope;
 use crate::protocol::capability::{self, Capability};
 use crate::steward::{
-    Answer, AnswerTo, Door, DrawAction, Inbound, MailCommand, MailIn, MailOutcome, Reading, Steward, StewardError,
+    Answer, AnswerTo, Door, DrawAction, Inbound, InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading,
+    Steward, StewardError,
 };
 
 /// What became of a message: the steward's typed outcome (`Display` gives the
@@ -178,6 +179,16 @@ fn inbound(steward: &Steward, mail: &ReadMail) -> Inbound {
     if let Some(c) = mail.recipients.iter().find_map(|r| capability::read_confirmation(&from, r)) {
         return Inbound::Confirmation(c);
     }
+    // A reply to an invitation (issue 31): `accept` or `decline`.
+    if let Some(reply) = mail.recipients.iter().find_map(|r| capability::read_invitation(&from, r)) {
+        let word = match crate::mail::inbound::invitation_intent(&mail.fresh) {
+            InvitationIntent::Accept => InvitationReplyWord::Accept,
+            InvitationIntent::Decline => InvitationReplyWord::Decline,
+            InvitationIntent::Other(line) => InvitationReplyWord::Unreadable(line),
+            InvitationIntent::Empty => InvitationReplyWord::Empty,
+        };
+        return Inbound::Invitation { reply, word };
+    }
     let capability: Option<Capability> =
         mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
     // The steward reads the mail for its game once it knows it (in the mail's
@@ -271,6 +282,15 @@ fn answer_text(answer: &Answer<'_>) -> String {
         Answer::Empty { forms } => {
             format!("Your mail holds nothing but quoted text. Write your move as the first line of the reply ({forms}).")
         }
+        // Invitations (issue 31).
+        Answer::Invitation(a) => a.message.clone(),
+        Answer::InvitationUnread { line } => format!(
+            "{}Reply to the invitation mail with `accept` or `decline` as the first line, or open the link in it to answer on the web (there you can also set your name and give a public key).",
+            match line {
+                Some(l) => format!("Your reply's first line, {l:?}, says neither accept nor decline. "),
+                None => "Your reply holds nothing but quoted text. ".to_owned(),
+            }
+        ),
     }
 }
 

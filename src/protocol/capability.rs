@@ -300,3 +300,77 @@ mod tests {
         assert_eq!(read_calendar_key(&k, "garbage"), None);
     }
 }
+
+// --- Invitations (issue 31, slice D) -----------------------------------------
+
+/// The tag of an invitation's reply address: `moves+invite.<id>.<mac>`.
+const INVITE: &str = "invite";
+
+fn invite_mac(keys: &StewardKeys, id: i64, address: &str) -> String {
+    let tag = keys.capability_tag(format!("invite|{id}|{}", address.trim().to_lowercase()).as_bytes());
+    hex(&tag.as_ref()[..MAC_BYTES])
+}
+
+/// The reply address of the invitation mail of invitation `id`, sent to
+/// `address`: `moves+invite.<id>.<mac>@steward.example`, the MAC bound to the
+/// invitation and its address, so a reply `accept` or `decline` proves it came
+/// through that mail. `None` if `from` has no `@`.
+pub fn invitation_address(keys: &StewardKeys, from: &str, id: i64, address: &str) -> Option<String> {
+    let (local, domain) = from.rsplit_once('@')?;
+    let local = local.split('+').next().unwrap_or(local);
+    Some(format!("{local}+{INVITE}.{id}.{}@{domain}", invite_mac(keys, id, address)))
+}
+
+/// An invitation's reply address read from a recipient; its MAC is checked
+/// against the stored invitation's address with [`invitation_matches`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvitationReply {
+    /// The invitation's id.
+    pub id: i64,
+    /// The MAC as given, lower-case hex.
+    mac: String,
+}
+
+/// Reads an invitation's reply address in `address`, a recipient of a mail to
+/// the steward whose address is `from`; `None` when it is not one.
+pub fn read_invitation(from: &str, address: &str) -> Option<InvitationReply> {
+    let address = address.trim().trim_start_matches('<').trim_end_matches('>');
+    let (local, domain) = address.rsplit_once('@')?;
+    let (base, base_domain) = from.rsplit_once('@')?;
+    let base = base.split('+').next().unwrap_or(base);
+    let (name, detail) = local.split_once('+')?;
+    if !domain.eq_ignore_ascii_case(base_domain) || !name.eq_ignore_ascii_case(base) {
+        return None;
+    }
+    let mut parts = detail.split('.');
+    let (tag, id, mac) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || !tag.eq_ignore_ascii_case(INVITE) {
+        return None;
+    }
+    Some(InvitationReply { id: id.parse().ok()?, mac: mac.to_ascii_lowercase() })
+}
+
+/// Whether `r` is the reply address of its invitation, sent to `address`.
+pub fn invitation_matches(keys: &StewardKeys, r: &InvitationReply, address: &str) -> bool {
+    same(&r.mac, &invite_mac(keys, r.id, address))
+}
+
+#[cfg(test)]
+mod invitation_tests {
+    use super::*;
+
+    #[test]
+    fn an_invitation_address_reads_back_and_binds_its_address() {
+        let k = StewardKeys::from_secrets_for_tests([1; 32], [2; 32]);
+        let a = invitation_address(&k, "moves@steward.example", 42, "Ann@Example.org").unwrap();
+        assert!(a.starts_with("moves+invite.42."), "{a}");
+        let r = read_invitation("moves@steward.example", &a.to_ascii_uppercase()).unwrap();
+        assert_eq!(r.id, 42);
+        assert!(invitation_matches(&k, &r, "ann@example.org"));
+        assert!(!invitation_matches(&k, &r, "bob@example.org"), "bound to the invited address");
+        let other = read_invitation("moves@steward.example", &a.replace(".42.", ".43.")).unwrap();
+        assert!(!invitation_matches(&k, &other, "ann@example.org"), "bound to the invitation");
+        assert_eq!(check(&k, "moves@steward.example", &a), None, "no game capability");
+        assert_eq!(read_confirmation("moves@steward.example", &a), None, "no confirmation");
+    }
+}

@@ -95,6 +95,14 @@ pub enum Inbound {
     Automatic(String),
     /// A reply to an address confirmation, to the confirmation address.
     Confirmation(Confirmation),
+    /// A reply to an invitation mail, to its reply address (issue 31): the
+    /// address read (its MAC is checked with the invitation) and what it says.
+    Invitation {
+        /// The reply address read.
+        reply: crate::protocol::capability::InvitationReply,
+        /// Accept, decline or neither.
+        word: super::InvitationReplyWord,
+    },
     /// A mail about a game: the reply capability its recipients carry (checked
     /// by the door), if any, and what it asks.
     Game {
@@ -160,6 +168,14 @@ pub enum Answer<'a> {
         /// The move forms of the game, with examples.
         forms: &'a str,
     },
+    /// An answer to an invitation taken (issue 31).
+    Invitation(&'a super::InvitationAnswered),
+    /// A reply to an invitation that says neither accept nor decline: its
+    /// first line, or none.
+    InvitationUnread {
+        /// The line read.
+        line: Option<&'a str>,
+    },
 }
 
 /// The door's words for an [`Answer`].
@@ -182,6 +198,8 @@ pub enum Taken {
     Leave,
     /// An address confirmation: `alias confirmed`, `address changed`, `already confirmed`.
     Confirmed(&'static str),
+    /// An invitation answered: `accepted` or `declined` (issue 31).
+    Invitation(&'static str),
 }
 
 /// Why a mail was refused (answered to the seat's registered address, or, for
@@ -246,6 +264,8 @@ impl fmt::Display for Taken {
             Taken::Help => "help",
             Taken::Leave => "leave",
             Taken::Confirmed(what) => what,
+            Taken::Invitation("accepted") => "invitation accepted",
+            Taken::Invitation(_) => "invitation declined",
         })
     }
 }
@@ -345,6 +365,10 @@ impl Steward {
             })
             .await?;
         self.outbox.notify_one();
+        // An acceptance by mail may complete an invited game: create it now.
+        if outcome == MailOutcome::Accepted(Taken::Invitation("accepted")) {
+            self.create_invited_games(now).await;
+        }
         Ok(outcome)
     }
 
@@ -360,6 +384,10 @@ impl Steward {
                     Ok((done, _)) => MailOutcome::Accepted(Taken::Confirmed(done)),
                     Err(r) => MailOutcome::Ignored(Ignored::ConfirmationNotTaken(r.to_string())),
                 });
+            }
+            Inbound::Invitation { reply, word } => {
+                let (sender, to) = (mail.sender.as_deref(), &mail.answer_to);
+                return self.invitation_mail_in(tx, reply, word, sender, to, t.word, t.now);
             }
             Inbound::Game { capability, reading } => (capability.as_ref(), reading),
         };

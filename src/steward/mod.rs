@@ -16,7 +16,7 @@ mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
 mod desk; // the organiser's desk (issue 31)
 mod inbox;
-mod invitations;
+mod invitations; // issue 31, slice D
 mod mails;
 mod moves;
 mod page;
@@ -39,6 +39,10 @@ pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView
 use command::{Ctx, Gate};
 pub use desk::{DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, NewToken, Organiser};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
+pub use invitations::{
+    AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
+    InvitationView, Invited, Replacement,
+};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
@@ -56,7 +60,7 @@ use crate::rules::{DynVariant, Options, Outcome, Seat, SeatSet, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
 
 /// A seat of a game to create.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
     /// The player's name.
@@ -73,7 +77,7 @@ pub struct NewSeat {
 }
 
 /// A game to create.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// The variant's name, as `rules::VariantId` lists them.
@@ -85,6 +89,11 @@ pub struct NewGame {
     pub options: BTreeMap<String, serde_json::Value>,
     /// The seats, in the variant's seat order.
     pub seats: Vec<NewSeat>,
+    /// Invite the seats' players instead of seating them (issue 31): the game
+    /// is created once all have accepted, or when the organiser starts it
+    /// (see [`Steward::invite_game`]).
+    #[serde(default, skip_serializing)]
+    pub invite: bool,
 }
 
 /// A seat's secret, handed out once at creation.

@@ -135,6 +135,14 @@ pub enum Refusal {
         /// Where to send it by HTTP.
         path: String,
     },
+    // --- issue 31 ---
+    /// No such invitation (or invited game, or tournament that invites): what was looked for (slice D).
+    #[error("{0}")]
+    UnknownInvitation(String),
+    /// An invitation that takes no (other) answer: answered otherwise before,
+    /// replaced, or play started without it (slice D).
+    #[error("{0}")]
+    InvitationClosed(String),
 }
 
 impl Refusal {
@@ -164,6 +172,8 @@ impl Refusal {
             Refusal::NoDrawOffered(_) => "no_draw_offered",
             Refusal::Forbidden(_) => "forbidden",
             Refusal::UnknownTournament(_) => "unknown_tournament",
+            Refusal::UnknownInvitation(_) => "unknown_invitation",
+            Refusal::InvitationClosed(_) => "invitation_closed",
         }
     }
 
@@ -261,6 +271,13 @@ impl Refusal {
             }
             (Refusal::SignedActionRequired { command, .. }, Mail) => {
                 format!("make a signed envelope with `{command}` and paste it into a reply to the board mail")
+            }
+            (Refusal::UnknownInvitation(_), Http | Web) => {
+                "check the link in your invitation mail, or the id in the path, and that it is whole".into()
+            }
+            (Refusal::UnknownInvitation(_), Mail) => "reply to the invitation mail itself".into(),
+            (Refusal::InvitationClosed(_), _) => {
+                "an invitation is answered once; write to the organiser if you changed your mind".into()
             }
         }
     }

@@ -216,6 +216,23 @@ const MIGRATIONS: &[&str] = &[
          answered_at TEXT,
          created_at TEXT NOT NULL
      ) STRICT;",
+    // 13 (issue 31, slice D: invitations): a game to create once its invited
+    // players accept (its spec as the organiser sent it, without the seats'
+    // answers); each invitation names its invited game, the name and key the
+    // invitee gave on accepting, and whether a replacement closed it.
+    "CREATE TABLE invited_games (
+         id         TEXT PRIMARY KEY,          -- 'I' + 6 Crockford characters
+         spec       TEXT NOT NULL,             -- JSON: the NewGame, seats as invited
+         status     TEXT NOT NULL,             -- 'inviting' | 'starting' | 'creating' | 'started'
+         game       TEXT REFERENCES games (id),
+         created_at TEXT NOT NULL
+     ) STRICT;
+     ALTER TABLE invitations ADD COLUMN invited_game TEXT REFERENCES invited_games (id);
+     ALTER TABLE invitations ADD COLUMN name TEXT;
+     ALTER TABLE invitations ADD COLUMN public_key TEXT;
+     ALTER TABLE invitations ADD COLUMN closed_at TEXT;
+     CREATE INDEX invitations_tournament ON invitations (tournament, player);
+     CREATE INDEX invitations_invited_game ON invitations (invited_game, player);",
 ];
 
 /// The schema version this program writes.

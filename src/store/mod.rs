@@ -26,6 +26,7 @@ mod events;
 mod files;
 mod games;
 mod inbound;
+mod invitations; // issue 31, slice D
 mod migrations;
 mod moves;
 mod outbox;
@@ -52,6 +53,7 @@ pub(crate) use files::temporary_for;
 pub(crate) use files::{is_leftover, write_renamed};
 pub use games::{GameRow, SeatRow, StoredOutcome};
 pub use inbound::{INBOUND_CAP, INBOUND_LABEL, InboundRow};
+pub use invitations::{InvitationRow, InvitedGameRow, InvitedPlayerRow, InvitedTournamentRow, NewInvitation}; // issue 31, slice D
 pub use moves::{CommitmentRow, MoveRow, SettledMove, TurnRow};
 pub use outbox::{OUTBOX_LABEL, OutboxRow};
 pub use picture_files::PictureFiles;

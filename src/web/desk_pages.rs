@@ -506,7 +506,8 @@ async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Byte
         serde_json::from_str(&f.options)
             .map_err(|e| bad(format!("The options are not a JSON object ({e}); give e.g. {{\"clock\": {{\"kind\": \"days_per_move\", \"days\": 3}}}} or nothing.")))?
     };
-    let created = steward.create_game(NewGame { variant: f.variant, options, seats }, steward.now()).await?;
+    let created =
+        steward.create_game(NewGame { variant: f.variant, options, seats, invite: false }, steward.now()).await?;
     let ctx = context! {
         done => format!("Game {} was created; its players have their start mails.", created.game.id),
         game => created.game.id.clone(),

@@ -7,6 +7,8 @@
 mod desk_api; // the organiser's desk (issue 31)
 mod desk_pages;
 mod guide;
+mod invitation_api; // issue 31, slice D
+mod invitation_pages; // issue 31, slice D
 pub mod listen;
 mod pages;
 pub mod session;
@@ -74,6 +76,9 @@ impl From<StewardError> for ApiError {
                     }
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+                    // issue 31
+                    Refusal::UnknownInvitation(_) => StatusCode::NOT_FOUND,
+                    Refusal::InvitationClosed(_) => StatusCode::CONFLICT,
                 };
                 ApiError::new(status, r.code(), r.message(crate::steward::Door::Http))
             }
@@ -135,6 +140,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 
 /// The API router over a steward; creating a game needs the `operator` token.
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
+    let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
     Router::new()
         .route("/api/steward", get(steward_keys))
         .route(
@@ -166,6 +172,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .merge(desk_pages::router())
         .merge(tournament_api::router(operator.clone()))
         .merge(tournament_pages::router())
+        .merge(invitations) // issue 31, slice D
+        .merge(invitation_pages::router()) // issue 31, slice D
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(Extension(Arc::new(Pictures::default())))
@@ -209,6 +217,8 @@ fn is_private(method: &axum::http::Method, path: &str, headers: &HeaderMap) -> b
         || session
         || path.starts_with("/api/seats/")
         || path.starts_with("/api/calendar/")
+        || path.starts_with("/api/invitations/") // issue 31: an invitation's token
+        || path.starts_with("/invitations/")
         || !(method == axum::http::Method::GET || method == axum::http::Method::HEAD)
 }
 
@@ -292,6 +302,11 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
             crate::rules::VariantId::HEADLINE
         ),
     )?;
+    // Invited seats (issue 31): the game waits for its players' answers.
+    if new.invite {
+        let invited = steward.invite_game(new, steward.now()).await?;
+        return Ok((StatusCode::CREATED, Json(invited)).into_response());
+    }
     let created = steward.create_game(new, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }

@@ -51,6 +51,7 @@ mod desk;
 mod fuzz;
 mod games;
 mod house;
+mod invitation;
 mod limits;
 mod mail;
 mod operator;

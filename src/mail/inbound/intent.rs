@@ -488,6 +488,77 @@ fn move_token(word: &str, variant: Option<&dyn DynVariant>) -> Option<String> {
     None
 }
 
+// ---------------------------------------------------------------------------
+// Invitations (issue 31, slice D)
+
+/// What a reply to an invitation mail says: accept, decline, or neither.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InvitationIntent {
+    /// `accept`, `yes`, `I accept`, `annehmen`, `zusagen` …
+    Accept,
+    /// `decline`, `no`, `ablehnen`, `absagen` …
+    Decline,
+    /// The first line, read as neither (clipped).
+    Other(String),
+    /// Nothing but quotes and signatures.
+    Empty,
+}
+
+const INVITATION_WORDS: &[(&str, bool)] = &[
+    ("accept", true),
+    ("accepted", true),
+    ("accept invitation", true),
+    ("yes", true),
+    ("join", true),
+    ("annehmen", true),
+    ("angenommen", true),
+    ("zusagen", true),
+    ("ja", true),
+    ("decline", false),
+    ("declined", false),
+    ("decline invitation", false),
+    ("no", false),
+    ("ablehnen", false),
+    ("abgelehnt", false),
+    ("absagen", false),
+    ("nein", false),
+];
+
+/// What the sender's own text `fresh` answers an invitation: its first
+/// meaningful line (greetings skipped), matched whole after dropping
+/// punctuation and filler words, so `I accept, thanks!` and `Decline.` are read.
+pub fn invitation_intent(fresh: &str) -> InvitationIntent {
+    let Some(line) = fresh.lines().map(str::trim).filter(|l| !l.is_empty()).find(|l| !is_greeting(l)) else {
+        return InvitationIntent::Empty;
+    };
+    let lower = line.to_lowercase();
+    let key: Vec<&str> = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(is_word_punct))
+        .filter(|w| !w.is_empty() && !FILLERS.contains(w))
+        .collect();
+    match INVITATION_WORDS.iter().find(|(k, _)| *k == key.join(" ")) {
+        Some((_, true)) => InvitationIntent::Accept,
+        Some((_, false)) => InvitationIntent::Decline,
+        None => InvitationIntent::Other(clip(line)),
+    }
+}
+
+#[cfg(test)]
+mod invitation_tests {
+    use super::*;
+
+    #[test]
+    fn invitation_answers_are_read_from_the_first_line() {
+        assert_eq!(invitation_intent("Accept"), InvitationIntent::Accept);
+        assert_eq!(invitation_intent("Hi Steward,\n\nI accept, thanks!\n"), InvitationIntent::Accept);
+        assert_eq!(invitation_intent("decline."), InvitationIntent::Decline);
+        assert_eq!(invitation_intent("Nein"), InvitationIntent::Decline);
+        assert_eq!(invitation_intent("maybe later"), InvitationIntent::Other("maybe later".into()));
+        assert_eq!(invitation_intent("  \n"), InvitationIntent::Empty);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

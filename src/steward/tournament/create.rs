@@ -397,6 +397,7 @@ pub(super) fn game_of(
                 time_zone: None,
             })
             .collect(),
+        invite: false,
     }
 }
 

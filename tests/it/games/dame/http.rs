@@ -176,6 +176,7 @@ async fn a_seat_that_resigns_or_runs_out_of_time_leaves_and_play_goes_on() {
                 variant: "trialectic-dame".into(),
                 options,
                 seats: vec![seat("Yara"), seat("Ruth"), seat("Ben")],
+                invite: false,
             },
             start,
         )
@@ -234,6 +235,7 @@ async fn a_draw_needs_the_seats_still_in_and_scores_them() {
                 variant: "trialectic-dame".into(),
                 options: Default::default(),
                 seats: vec![seat("Yara"), seat("Ruth"), seat("Ben")],
+                invite: false,
             },
             Utc::now(),
         )

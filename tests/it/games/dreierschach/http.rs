@@ -267,7 +267,10 @@ async fn a_timeout_is_a_resignation_at_that_moment() {
     options.insert("clock".to_owned(), json!({"kind": "days_per_move", "days": 1}));
     // `in_process::seat` gives each player the address PLAYERS lists.
     let seats = PLAYERS.iter().map(|(name, _)| in_process::seat(name)).collect();
-    let created = steward.create_game(NewGame { variant: "dreierschach".into(), options, seats }, start).await.unwrap();
+    let created = steward
+        .create_game(NewGame { variant: "dreierschach".into(), options, seats, invite: false }, start)
+        .await
+        .unwrap();
     let id = created.game.id.clone();
     let line = ["a3-d4", "e1-e2", "m12-m11", "d4-f7", "e2-e3", "l12-l11", "f7-h6"];
     let mut at = start;

@@ -180,7 +180,12 @@ async fn the_clock_runs_as_in_chess() {
     options.insert("clock".to_owned(), json!({"kind": "days_per_move", "days": 1}));
     let created = steward
         .create_game(
-            NewGame { variant: "tri-d-chess".into(), options, seats: vec![seat("Wanda"), seat("Boris")] },
+            NewGame {
+                variant: "tri-d-chess".into(),
+                options,
+                seats: vec![seat("Wanda"), seat("Boris")],
+                invite: false,
+            },
             start,
         )
         .await

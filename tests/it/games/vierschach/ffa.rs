@@ -21,6 +21,7 @@ async fn resigned_seats_leave_and_the_last_one_standing_wins() {
                 variant: "vierschach".into(),
                 options,
                 seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")],
+                invite: false,
             },
             Utc::now(),
         )
@@ -88,6 +89,7 @@ async fn a_seat_out_of_time_leaves_and_play_goes_on() {
                 variant: "vierschach".into(),
                 options,
                 seats: vec![seat("Sam"), seat("Wendy"), seat("Nora"), seat("Ed")],
+                invite: false,
             },
             start,
         )

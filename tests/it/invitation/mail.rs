@@ -1,0 +1,105 @@
+//! Invitations answered by mail, through the mail door: a reply `accept` or
+//! `decline` to the invitation mail's reply address, from the invited
+//! address, is taken and answered there; from anyone else, or to a forged
+//! address, nothing is taken. The last acceptance creates the game.
+
+use std::path::Path;
+
+use fairsteward::steward::{NewGame, NewSeat};
+use mail_parser::MessageParser;
+
+use crate::support::in_process::{config, open};
+
+/// The queued mails: (Message-ID, recipient, raw message).
+fn outbox(db: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare("SELECT message_id, recipient, message FROM outbox ORDER BY id").unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+}
+
+fn reply_to(raw: &[u8]) -> String {
+    let m = MessageParser::default().parse(raw).unwrap();
+    m.reply_to().and_then(|a| a.first()).and_then(|a| a.address()).expect("a Reply-To").to_owned()
+}
+
+fn body(raw: &[u8]) -> String {
+    MessageParser::default().parse(raw).unwrap().body_text(0).unwrap().into_owned()
+}
+
+fn mail(from: &str, to: &str, id: &str, text: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: Invitation\r\nMessage-ID: <{id}@client.example>\r\nDate: Mon, 23 Nov 2026 02:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n\r\n> you are invited\r\n"
+    )
+    .into_bytes()
+}
+
+fn seat(name: &str, email: &str) -> NewSeat {
+    NewSeat { name: name.into(), email: email.into(), public_key: None, time_zone: None }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invitations_are_accepted_and_declined_by_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let steward = open(&cfg);
+    let now = steward.now();
+    let new = NewGame {
+        variant: "dreierschach".into(),
+        options: Default::default(),
+        seats: vec![seat("Ann", "ann@example.org"), seat("Bob", "bob@example.org"), seat("Cleo", "cleo@example.org")],
+        invite: true,
+    };
+    let invited = steward.invite_game(new, now).await.unwrap();
+    let db = cfg.database();
+    let mails = outbox(&db);
+    assert_eq!(mails.len(), 3, "one invitation per seat");
+    let to = |who: &str| mails.iter().find(|m| m.1 == who).map(|m| reply_to(&m.2)).unwrap();
+    let (ann, bob, cleo) = (to("ann@example.org"), to("bob@example.org"), to("cleo@example.org"));
+    assert!(ann.contains("+invite."), "{ann}");
+    assert!(body(&mails[0].2).contains("accept"), "the mail says how to answer");
+
+    let door = |raw: Vec<u8>| {
+        let s = steward.clone();
+        async move { fairsteward::mail::door::handle(&s, &raw, s.now()).await.unwrap().to_string() }
+    };
+    // Another sender, or a forged address, takes nothing.
+    assert_eq!(door(mail("Eve <eve@example.org>", &ann, "e1", "accept")).await, "refused: foreign_sender");
+    let forged = ann.replace("+invite.", "+invite.9").to_owned();
+    assert!(door(mail("Ann <ann@example.org>", &forged, "e2", "accept")).await.starts_with("ignored"));
+    // A reply that says neither is answered with what to write.
+    assert_eq!(door(mail("Ann <ann@example.org>", &ann, "a0", "perhaps?")).await, "refused: unreadable");
+    assert_eq!(
+        door(mail("Ann <ann@example.org>", &ann, "a1", "Hi,\r\n\r\nI accept, thanks!")).await,
+        "accepted: invitation accepted"
+    );
+    assert_eq!(door(mail("Bob <bob@example.org>", &bob, "b1", "decline")).await, "accepted: invitation declined");
+    // A repeat is answered "already"; the other answer is refused.
+    assert_eq!(door(mail("Bob <bob@example.org>", &bob, "b2", "decline")).await, "accepted: invitation declined");
+    assert_eq!(door(mail("Bob <bob@example.org>", &bob, "b3", "accept")).await, "refused: invitation_closed");
+    let answers: Vec<String> = outbox(&db)
+        .into_iter()
+        .filter(|m| m.0.contains(".answer-"))
+        .map(|m| format!("{} {}", m.1, body(&m.2)))
+        .collect();
+    assert!(answers.iter().any(|a| a.starts_with("ann@") && a.contains("neither accept nor decline")), "{answers:?}");
+    assert!(answers.iter().any(|a| a.starts_with("ann@") && a.contains("You accepted")), "{answers:?}");
+    assert!(answers.iter().any(|a| a.starts_with("bob@") && a.contains("already")), "{answers:?}");
+    assert!(answers.iter().any(|a| a.starts_with("bob@") && a.contains("cannot be accepted")), "{answers:?}");
+    assert!(!answers.iter().any(|a| a.starts_with("eve@")), "a stranger hears nothing");
+
+    // The organiser replaces Bob; the replacement and Cleo accept by mail: the game is created.
+    let organiser = fairsteward::steward::Organiser::Operator;
+    let what = fairsteward::steward::Invited::Game(invited.id.clone());
+    let carl =
+        fairsteward::steward::Replacement { name: "Carl".into(), email: "carl@example.org".into(), public_key: None };
+    steward.replace_invited(&organiser, what.clone(), 1, carl, now).await.unwrap();
+    let carl = outbox(&db).into_iter().find(|m| m.1 == "carl@example.org").map(|m| reply_to(&m.2)).unwrap();
+    assert_eq!(door(mail("Carl <carl@example.org>", &carl, "c1", "yes")).await, "accepted: invitation accepted");
+    assert_eq!(door(mail("Cleo <cleo@example.org>", &cleo, "d1", "accept")).await, "accepted: invitation accepted");
+    let list = steward.invitations(&organiser, what).await.unwrap();
+    assert_eq!(list.status, "started");
+    let game = list.game.expect("the game is created");
+    let view = steward.status(game, None).await.unwrap();
+    let players: Vec<String> = view.seats.iter().map(|s| s.player.clone()).collect();
+    assert_eq!(players, ["Ann", "Carl", "Cleo"]);
+}

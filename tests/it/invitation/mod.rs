@@ -1,0 +1,5 @@
+//! Invitations (issue 31 point 3): games and tournaments with invited
+//! players, answered by link (HTTP, the page) and by mail (the mail door).
+
+mod http;
+mod mail;
