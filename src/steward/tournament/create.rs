@@ -259,7 +259,6 @@ impl Steward {
     ///
     /// # Errors
     /// An unknown tournament; store failures.
-    #[allow(dead_code)] // slice D (invitations) starts a tournament once its players answered
     pub(crate) fn start_tournament_in(
         &self,
         tx: &Tx<'_>,
