@@ -15,10 +15,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use super::{ApiError, bearer, json_body};
-use crate::ids::TournamentId;
+use super::desk_api::organiser;
+use super::{ApiError, json_body};
 use crate::protocol::OperatorToken;
-use crate::steward::{AcceptInvitation, InvitationAnswer, Invited, Organiser, Replacement, Steward};
+use crate::steward::{AcceptInvitation, InvitationAnswer, Invited, Replacement, Steward};
 
 /// The invitation routes (the state is the steward; the operator token rides
 /// as an extension).
@@ -38,28 +38,6 @@ pub(super) fn router(operator: Arc<OperatorToken>) -> Router<Steward> {
 }
 
 /// The organiser the request's bearer token names, or a 401 saying what to send.
-async fn organiser(steward: &Steward, operator: &OperatorToken, headers: &HeaderMap) -> Result<Organiser, ApiError> {
-    let refuse = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, "organiser_token_required", m.to_owned());
-    let Some(token) = bearer(headers) else {
-        return Err(refuse(
-            "this needs the organiser: send Authorization: Bearer <operator token> (`fairsteward operator-token` prints it) or a director token of the tournament",
-        ));
-    };
-    steward.organiser(operator, &token).await?.ok_or_else(|| {
-        refuse("this token is neither the operator token nor a director's; send Authorization: Bearer <operator or director token>")
-    })
-}
-
-fn tournament(id: &str) -> Result<TournamentId, ApiError> {
-    id.parse().map_err(|_| {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown_invitation",
-            format!("{id:?} is no tournament id; a tournament id is T and six letters and digits"),
-        )
-    })
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ListQuery {
@@ -75,7 +53,7 @@ async fn list(
 ) -> Result<Response, ApiError> {
     let by = organiser(&steward, &operator, &headers).await?;
     let what = match query.map(|Query(q)| (q.tournament, q.game)) {
-        Ok((Some(t), None)) => Invited::Tournament(tournament(&t)?),
+        Ok((Some(t), None)) => Invited::Tournament(crate::steward::tournament::parse_id(&t)?),
         Ok((None, Some(g))) => Invited::Game(g),
         _ => {
             return Err(ApiError::new(
@@ -115,7 +93,7 @@ async fn invite_tournament(
 ) -> Result<Response, ApiError> {
     let by = organiser(&steward, &operator, &headers).await?;
     let now = steward.now();
-    Ok(Json(steward.invite_tournament(&by, tournament(&id)?, now).await?).into_response())
+    Ok(Json(steward.invite_tournament(&by, crate::steward::tournament::parse_id(&id)?, now).await?).into_response())
 }
 
 async fn start_tournament(
@@ -126,7 +104,8 @@ async fn start_tournament(
 ) -> Result<Response, ApiError> {
     let by = organiser(&steward, &operator, &headers).await?;
     let now = steward.now();
-    Ok(Json(steward.start_invited(&by, Invited::Tournament(tournament(&id)?), now).await?).into_response())
+    Ok(Json(steward.start_invited(&by, Invited::Tournament(crate::steward::tournament::parse_id(&id)?), now).await?)
+        .into_response())
 }
 
 const REPLACEMENT: &str =
@@ -142,7 +121,12 @@ async fn replace_tournament_player(
     let by = organiser(&steward, &operator, &headers).await?;
     let new: Replacement = json_body(&body, REPLACEMENT)?;
     let now = steward.now();
-    Ok(Json(steward.replace_invited(&by, Invited::Tournament(tournament(&id)?), n, new, now).await?).into_response())
+    Ok(Json(
+        steward
+            .replace_invited(&by, Invited::Tournament(crate::steward::tournament::parse_id(&id)?), n, new, now)
+            .await?,
+    )
+    .into_response())
 }
 
 async fn show_invited_game(

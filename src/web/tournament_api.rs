@@ -13,7 +13,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use super::{ApiError, bearer, json_body};
+use super::desk_api::organiser;
+use super::{ApiError, json_body};
 use crate::protocol::OperatorToken;
 use crate::steward::{NewTournament, Organiser, Steward};
 
@@ -32,26 +33,6 @@ pub(super) fn router(operator: Arc<OperatorToken>) -> Router<Steward> {
 
 /// The organiser the request's bearer token names: the operator, or a
 /// tournament's director. Refused with 401 otherwise.
-pub(super) async fn organiser(
-    steward: &Steward,
-    operator: &OperatorToken,
-    headers: &HeaderMap,
-) -> Result<Organiser, ApiError> {
-    let refuse = |given: bool| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "organiser_token_required",
-            if given {
-                "this token is neither the operator token nor a director's; send Authorization: Bearer <operator token> (`fairsteward operator-token` prints it) or the director token the operator was given"
-            } else {
-                "this needs the operator token or a director's token: send Authorization: Bearer <token>"
-            },
-        )
-    };
-    let token = bearer(headers).ok_or_else(|| refuse(false))?;
-    steward.organiser(operator, &token).await?.ok_or_else(|| refuse(true))
-}
-
 async fn create(
     State(steward): State<Steward>,
     Extension(operator): Extension<Arc<OperatorToken>>,
