@@ -93,14 +93,20 @@ fn confirm_mac(keys: &StewardKeys, id: i64, address: &str) -> String {
 /// to the id and the new address (so it proves the reply came through a mail
 /// sent there). `None` if `from` has no `@`.
 pub fn confirmation_address(keys: &StewardKeys, from: &str, id: i64, address: &str) -> Option<String> {
-    let (local, domain) = from.rsplit_once('@')?;
-    let local = local.split('+').next().unwrap_or(local);
-    Some(format!("{local}+{CONFIRM}.{id}.{}@{domain}", confirm_mac(keys, id, address)))
+    tagged_address(from, CONFIRM, id, &confirm_mac(keys, id, address))
 }
 
-/// Reads a confirmation address in `address`, a recipient of a mail to the
-/// steward whose address is `from`; `None` when it is not one.
-pub fn read_confirmation(from: &str, address: &str) -> Option<Confirmation> {
+/// `from` with `+<tag>.<id>.<mac>` in its local part (after any `+` detail of
+/// its own is dropped); `None` if `from` has no `@`.
+fn tagged_address(from: &str, tag: &str, id: i64, mac: &str) -> Option<String> {
+    let (local, domain) = from.rsplit_once('@')?;
+    let local = local.split('+').next().unwrap_or(local);
+    Some(format!("{local}+{tag}.{id}.{mac}@{domain}"))
+}
+
+/// The id and the MAC (lower case) of `address` when it is one of the
+/// steward `from`'s `+<tag>.<id>.<mac>` addresses, any case; `None` otherwise.
+fn read_tagged(from: &str, address: &str, tag: &str) -> Option<(i64, String)> {
     let address = address.trim().trim_start_matches('<').trim_end_matches('>');
     let (local, domain) = address.rsplit_once('@')?;
     let (base, base_domain) = from.rsplit_once('@')?;
@@ -110,11 +116,18 @@ pub fn read_confirmation(from: &str, address: &str) -> Option<Confirmation> {
         return None;
     }
     let mut parts = detail.split('.');
-    let (tag, id, mac) = (parts.next()?, parts.next()?, parts.next()?);
-    if parts.next().is_some() || !tag.eq_ignore_ascii_case(CONFIRM) {
+    let (given_tag, id, mac) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || !given_tag.eq_ignore_ascii_case(tag) {
         return None;
     }
-    Some(Confirmation { id: id.parse().ok()?, mac: mac.to_ascii_lowercase() })
+    Some((id.parse().ok()?, mac.to_ascii_lowercase()))
+}
+
+/// Reads a confirmation address in `address`, a recipient of a mail to the
+/// steward whose address is `from`; `None` when it is not one.
+pub fn read_confirmation(from: &str, address: &str) -> Option<Confirmation> {
+    let (id, mac) = read_tagged(from, address, CONFIRM)?;
+    Some(Confirmation { id, mac })
 }
 
 /// Whether `c` is the confirmation address of its request, which asked for `address`.
@@ -316,9 +329,7 @@ fn invite_mac(keys: &StewardKeys, id: i64, address: &str) -> String {
 /// invitation and its address, so a reply `accept` or `decline` proves it came
 /// through that mail. `None` if `from` has no `@`.
 pub fn invitation_address(keys: &StewardKeys, from: &str, id: i64, address: &str) -> Option<String> {
-    let (local, domain) = from.rsplit_once('@')?;
-    let local = local.split('+').next().unwrap_or(local);
-    Some(format!("{local}+{INVITE}.{id}.{}@{domain}", invite_mac(keys, id, address)))
+    tagged_address(from, INVITE, id, &invite_mac(keys, id, address))
 }
 
 /// An invitation's reply address read from a recipient; its MAC is checked
@@ -334,20 +345,8 @@ pub struct InvitationReply {
 /// Reads an invitation's reply address in `address`, a recipient of a mail to
 /// the steward whose address is `from`; `None` when it is not one.
 pub fn read_invitation(from: &str, address: &str) -> Option<InvitationReply> {
-    let address = address.trim().trim_start_matches('<').trim_end_matches('>');
-    let (local, domain) = address.rsplit_once('@')?;
-    let (base, base_domain) = from.rsplit_once('@')?;
-    let base = base.split('+').next().unwrap_or(base);
-    let (name, detail) = local.split_once('+')?;
-    if !domain.eq_ignore_ascii_case(base_domain) || !name.eq_ignore_ascii_case(base) {
-        return None;
-    }
-    let mut parts = detail.split('.');
-    let (tag, id, mac) = (parts.next()?, parts.next()?, parts.next()?);
-    if parts.next().is_some() || !tag.eq_ignore_ascii_case(INVITE) {
-        return None;
-    }
-    Some(InvitationReply { id: id.parse().ok()?, mac: mac.to_ascii_lowercase() })
+    let (id, mac) = read_tagged(from, address, INVITE)?;
+    Some(InvitationReply { id, mac })
 }
 
 /// Whether `r` is the reply address of its invitation, sent to `address`.
