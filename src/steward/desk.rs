@@ -425,21 +425,12 @@ impl Steward {
                 ))
                 .into());
             }
-            let key = new.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned);
-            match &key {
-                Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
-                    return Err(Refusal::BadRequest(
-                        "the new player's public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it".into(),
-                    )
-                    .into());
-                }
-                None if g.row.auth == Auth::Signature => {
-                    return Err(Refusal::BadRequest(
-                        "this game needs signed moves (auth = signature): give the new player's public_key (`fairsteward player keygen`)".into(),
-                    )
-                    .into());
-                }
-                _ => {}
+            let key = super::checked_public_key(&format!("the new player of {seat_name}"), new.public_key.as_deref())?;
+            if key.is_none() && g.row.auth == Auth::Signature {
+                return Err(Refusal::BadRequest(
+                    "this game needs signed moves (auth = signature): give the new player's public_key (`fairsteward player keygen`)".into(),
+                )
+                .into());
             }
             let old = g.seats[seat.index()].name.clone();
             tx.replace_seat_player(&g.row.id, seat, name.as_str(), &email.to_string(), key.as_deref(), &hash)?;

@@ -408,6 +408,18 @@ fn session_seat(game: &Loaded, address: &str, seat: Option<&str>) -> Result<Seat
         .ok_or_else(|| Refusal::BadToken.into())
 }
 
+/// A player's public key as given (trimmed; `None` when absent or blank),
+/// refused when it is not an Ed25519 public key; `whose` names the player in the
+/// refusal ("seat 2 (black)").
+pub(crate) fn checked_public_key(whose: &str, key: Option<&str>) -> Result<Option<String>, Refusal> {
+    match key.map(str::trim).filter(|k| !k.is_empty()) {
+        Some(k) if crate::protocol::public_key_from_base64(k).is_none() => Err(Refusal::BadRequest(format!(
+            "{whose}: the public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it"
+        ))),
+        k => Ok(k.map(str::to_owned)),
+    }
+}
+
 fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Value>) -> Result<Options, Refusal> {
     let mut options = Options::new();
     for (k, v) in raw {
@@ -546,6 +558,7 @@ impl Steward {
             .into());
         }
         let mut contacts = Vec::new();
+        let mut keys = Vec::new();
         let mut shown: Vec<String> = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
@@ -567,32 +580,18 @@ impl Steward {
             }
             shown.push(name.shown_as());
             contacts.push((name.to_string(), email.to_string()));
-            match s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-                Some(k) if crate::protocol::public_key_from_base64(k).is_none() => {
-                    return Err(Refusal::BadRequest(format!(
-                        "seat {} ({}): the public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it",
-                        i + 1,
-                        names[i]
-                    ))
-                    .into());
-                }
-                None if auth == Auth::Signature => {
-                    return Err(Refusal::BadRequest(format!(
-                        "seat {} ({}) has no public_key, but auth = signature needs one per seat (`fairsteward player keygen`)",
-                        i + 1,
-                        names[i]
-                    ))
-                    .into());
-                }
-                _ => {}
+            let key = checked_public_key(&format!("seat {} ({})", i + 1, names[i]), s.public_key.as_deref())?;
+            if key.is_none() && auth == Auth::Signature {
+                return Err(Refusal::BadRequest(format!(
+                    "seat {} ({}) has no public_key, but auth = signature needs one per seat (`fairsteward player keygen`)",
+                    i + 1,
+                    names[i]
+                ))
+                .into());
             }
+            keys.push(key);
         }
         let zones = clock::time_zones(&new.seats, names)?;
-        let keys = new
-            .seats
-            .iter()
-            .map(|s| s.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned))
-            .collect();
         Ok(PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones })
     }
 

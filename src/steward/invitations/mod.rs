@@ -250,17 +250,8 @@ fn checked_player(
     let refuse = |e: crate::contact::ContactError| Refusal::BadRequest(format!("{what}: {e}"));
     let name = PlayerName::parse(name).map_err(refuse)?.to_string();
     let email = PlayerAddress::parse(email).map_err(refuse)?.to_string();
-    let key = checked_key(what, key)?;
+    let key = super::checked_public_key(what, key)?;
     Ok((name, email, key))
-}
-
-fn checked_key(what: &str, key: Option<&str>) -> Result<Option<String>, Refusal> {
-    match key.map(str::trim).filter(|k| !k.is_empty()) {
-        Some(k) if crate::protocol::public_key_from_base64(k).is_none() => Err(Refusal::BadRequest(format!(
-            "{what}: the public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it"
-        ))),
-        k => Ok(k.map(str::to_owned)),
-    }
 }
 
 /// The current invitation of each place: the newest that is not replaced

@@ -144,15 +144,8 @@ impl Steward {
             let refuse = |e: crate::contact::ContactError| Refusal::BadRequest(format!("player {}: {e}", i + 1));
             let shown = crate::contact::PlayerName::parse(&p.name).map_err(refuse)?;
             let email = crate::contact::PlayerAddress::parse(&p.email).map_err(refuse)?;
-            let key = p.public_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned);
-            if key.as_deref().is_some_and(|k| crate::protocol::public_key_from_base64(k).is_none()) {
-                return Err(Refusal::BadRequest(format!(
-                    "player {} ({}): the public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it",
-                    i + 1,
-                    p.name
-                ))
-                .into());
-            }
+            let key =
+                crate::steward::checked_public_key(&format!("player {} ({})", i + 1, p.name), p.public_key.as_deref())?;
             for (j, other) in players.iter().enumerate() {
                 let other: &(crate::contact::PlayerName, String, Option<String>) = other;
                 if other.0.shown_as() == shown.shown_as() {
