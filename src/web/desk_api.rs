@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Extension, Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -19,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::{ApiError, bearer, json_body};
 use crate::protocol::OperatorToken;
-use crate::steward::{Credential, GameFilter, NewSeat, Organiser, Refusal, Steward, StewardError};
+use crate::steward::{Credential, GameFilter, InternalError, NewSeat, Organiser, Refusal, Steward, StewardError};
 
 /// The routes of the director's tools (the lists are registered beside the
 /// game creation in [`super::router`]).
@@ -30,6 +31,25 @@ pub(super) fn router() -> Router<Steward> {
         .route("/api/games/{id}/seats/{seat}/extend", post(extend))
         .route("/api/games/{id}/seats/{seat}/replace", post(replace))
         .route("/api/games/{id}/seats/{seat}/relink", post(relink))
+}
+
+/// The organiser a request's bearer token proves, as an extractor: put it
+/// before the body in a handler's arguments, and a request without an
+/// organiser's token is answered 401 before anything else is read.
+pub(super) struct ByOrganiser(pub Organiser);
+
+impl FromRequestParts<Steward> for ByOrganiser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, steward: &Steward) -> Result<Self, ApiError> {
+        // Every router with organiser routes carries the operator token as an
+        // extension; a route without it is a wiring mistake, not the caller's.
+        let Some(operator) = parts.extensions.get::<Arc<OperatorToken>>().cloned() else {
+            let wiring = InternalError::of("an organiser route was registered without the operator token extension");
+            return Err(StewardError::Internal(wiring).into());
+        };
+        organiser(steward, &operator, &parts.headers).await.map(ByOrganiser)
+    }
 }
 
 /// The organiser a request's bearer token names; 401 without one.
@@ -58,11 +78,9 @@ pub(super) async fn organiser(
 /// `GET /api/games`: the games an organiser may act on, with filters.
 pub(super) async fn list_games(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     query: Result<Query<GameFilter>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let Query(filter) = query.map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -122,12 +140,10 @@ const ADJUDICATE_EXAMPLE: &str = r#"{"result": "white", "reason": "end date; whi
 
 async fn adjudicate(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let b: AdjudicateBody = json_body(&body, ADJUDICATE_EXAMPLE)?;
     let view = steward.adjudicate(id, b.result.decision(), b.reason, by, steward.now()).await?;
     Ok(Json(view).into_response())
@@ -141,12 +157,10 @@ struct ReasonBody {
 
 async fn abort(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let b: ReasonBody = json_body(&body, r#"{"reason": "both players left the club"}"#)?;
     Ok(Json(steward.abort(id, b.reason, by, steward.now()).await?).into_response())
 }
@@ -165,12 +179,10 @@ const EXTEND_EXAMPLE: &str = r#"{"days": 3, "reason": "illness"} (or "hours": 72
 
 async fn extend(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path((id, seat)): Path<(String, String)>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let b: ExtendBody = json_body(&body, EXTEND_EXAMPLE)?;
     let hours = match (b.hours, b.days) {
         (Some(h), None) => h,
@@ -198,12 +210,10 @@ struct ReplaceBody {
 
 async fn replace(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path((id, seat)): Path<(String, String)>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let b: ReplaceBody = json_body(
         &body,
         r#"{"name": "Carol", "email": "carol@example.org", "reason": "Bob withdrew"} (and "public_key" if Carol has one)"#,
@@ -215,12 +225,10 @@ async fn replace(
 
 async fn relink(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path((id, seat)): Path<(String, String)>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     // No body, or an empty object: nothing is chosen but the seat.
     if !body.trim_ascii().is_empty() {
         let _: serde_json::Map<String, Value> = json_body(&body, "{} or no body")?;

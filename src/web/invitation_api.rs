@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Extension, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use super::desk_api::organiser;
+use super::desk_api::ByOrganiser;
 use super::{ApiError, json_body};
 use crate::protocol::OperatorToken;
 use crate::steward::{AcceptInvitation, InvitationAnswer, Invited, Replacement, Steward};
@@ -37,7 +37,6 @@ pub(super) fn router(operator: Arc<OperatorToken>) -> Router<Steward> {
         .layer(Extension(operator))
 }
 
-/// The organiser the request's bearer token names, or a 401 saying what to send.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ListQuery {
@@ -47,11 +46,9 @@ struct ListQuery {
 
 async fn list(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let what = match query.map(|Query(q)| (q.tournament, q.game)) {
         Ok((Some(t), None)) => Invited::Tournament(crate::steward::tournament::parse_id(&t)?),
         Ok((None, Some(g))) => Invited::Game(g),
@@ -87,25 +84,32 @@ async fn decline(State(steward): State<Steward>, Path(token): Path<String>) -> R
 
 async fn invite_tournament(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let now = steward.now();
     Ok(Json(steward.invite_tournament(&by, crate::steward::tournament::parse_id(&id)?, now).await?).into_response())
 }
 
 async fn start_tournament(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let now = steward.now();
     Ok(Json(steward.start_invited(&by, Invited::Tournament(crate::steward::tournament::parse_id(&id)?), now).await?)
         .into_response())
+}
+
+/// A player's or a seat's number from the path (0, 1, … in the order given).
+fn player_number(n: &str) -> Result<u32, ApiError> {
+    n.parse().map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("{n:?} is not a player number; players and seats are numbered 0.. in the order they were given"),
+        )
+    })
 }
 
 const REPLACEMENT: &str =
@@ -113,12 +117,11 @@ const REPLACEMENT: &str =
 
 async fn replace_tournament_player(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
-    Path((id, n)): Path<(String, u32)>,
+    ByOrganiser(by): ByOrganiser,
+    Path((id, n)): Path<(String, String)>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
+    let n = player_number(&n)?;
     let new: Replacement = json_body(&body, REPLACEMENT)?;
     let now = steward.now();
     Ok(Json(
@@ -131,33 +134,28 @@ async fn replace_tournament_player(
 
 async fn show_invited_game(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     Ok(Json(steward.invitations(&by, Invited::Game(id)).await?).into_response())
 }
 
 async fn start_game(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let now = steward.now();
     Ok(Json(steward.start_invited(&by, Invited::Game(id), now).await?).into_response())
 }
 
 async fn replace_seat(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
-    Path((id, n)): Path<(String, u32)>,
+    ByOrganiser(by): ByOrganiser,
+    Path((id, n)): Path<(String, String)>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
+    let n = player_number(&n)?;
     let new: Replacement = json_body(&body, REPLACEMENT)?;
     let now = steward.now();
     Ok(Json(steward.replace_invited(&by, Invited::Game(id), n, new, now).await?).into_response())

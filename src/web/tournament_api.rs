@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Extension, Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use super::desk_api::organiser;
+use super::desk_api::ByOrganiser;
 use super::{ApiError, json_body};
 use crate::protocol::OperatorToken;
 use crate::steward::{NewTournament, Organiser, Steward};
@@ -31,15 +31,11 @@ pub(super) fn router(operator: Arc<OperatorToken>) -> Router<Steward> {
         .layer(Extension(operator))
 }
 
-/// The organiser the request's bearer token names: the operator, or a
-/// tournament's director. Refused with 401 otherwise.
 async fn create(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
+    ByOrganiser(by): ByOrganiser,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let new: NewTournament = json_body(
         &body,
         &format!(
@@ -51,12 +47,7 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn list(
-    State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
+async fn list(State(steward): State<Steward>, ByOrganiser(by): ByOrganiser) -> Result<Response, ApiError> {
     let all = steward.tournaments().await?;
     let mine: Vec<_> = all
         .into_iter()
@@ -90,12 +81,10 @@ struct DirectorBody {
 
 async fn director(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let id = crate::steward::tournament::parse_id(&id)?;
     let body: DirectorBody = json_body(&body, r#"{"name": "Dana"}"#)?;
     let named = steward.name_director(&by, &id, body.name, steward.now()).await?;
@@ -104,11 +93,9 @@ async fn director(
 
 async fn withdraw(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path((id, player)): Path<(String, String)>,
-    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let player: usize = player.parse().map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -129,12 +116,10 @@ struct AdjudicateBody {
 
 async fn adjudicate(
     State(steward): State<Steward>,
-    Extension(operator): Extension<Arc<OperatorToken>>,
+    ByOrganiser(by): ByOrganiser,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let by = organiser(&steward, &operator, &headers).await?;
     let body: AdjudicateBody =
         json_body(&body, r#"{"results": {"<game id>": "draw"}, "reason": "unfinished at the end date"}"#)?;
     Ok(Json(steward.adjudicate_tournament(&by, id, body.results, body.reason, steward.now()).await?).into_response())

@@ -167,6 +167,13 @@ async fn a_director_replaces_a_decliner_and_starts_the_tournament() {
     assert!(r.json()["message"].as_str().unwrap().contains("Bob"));
     // An accepted place is not replaced.
     let carl = json!({"name": "Carl", "email": "carl@example.org"});
+    // A player named by anything but a number is told how players are numbered.
+    let r = s.post_json("/api/tournaments/T8KQ2ZJ/players/bob/replace", Some(&director), &carl).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(r.json()["error"], "bad_request");
+    assert!(r.json()["message"].as_str().unwrap().contains("numbered 0.."), "{}", r.text);
+    // Without an organiser's token nothing else is looked at.
+    assert_eq!(s.post_json("/api/tournaments/T8KQ2ZJ/players/bob/replace", None, &carl).await.status, 401);
     assert_eq!(s.post_json("/api/tournaments/T8KQ2ZJ/players/0/replace", Some(&director), &carl).await.status, 400);
     let list = s.post_json("/api/tournaments/T8KQ2ZJ/players/1/replace", Some(&director), &carl).await.ok(200);
     assert_eq!(list["invitations"][1]["name"], "Carl");
