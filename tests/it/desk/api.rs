@@ -2,9 +2,9 @@
 //! transcripts checked by `fairsteward verify` (the binary), a director's
 //! token inserted into the real SQLite file of the steward.
 
-use std::path::Path;
 use std::process::Command;
 
+use crate::support::transcript::{kinds, resign_chain, verified};
 use crate::support::{Server, eventually, parse_mail, spool_files};
 use fairsteward::protocol::public_key_from_base64;
 use serde_json::{Value, json};
@@ -32,36 +32,6 @@ async fn create(s: &Server, variant: &str, options: Value, seats: usize) -> Game
         id: v["game"]["id"].as_str().unwrap().to_owned(),
         tokens: v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect(),
     }
-}
-
-/// `fairsteward verify` on the game's transcript: its output, which must say
-/// the transcript holds.
-async fn verify(s: &Server, id: &str) -> String {
-    let t = s.get(&format!("/api/games/{id}/transcript"), None).await;
-    assert_eq!(t.status, 200, "{}", t.text);
-    let info = s.get("/api/steward", None).await.ok(200);
-    let key = public_key_from_base64(info["signing_key"].as_str().unwrap()).unwrap();
-    fairsteward::protocol::verify::verify(&t.text, &key).expect("the library's verify holds");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.jsonl");
-    std::fs::write(&file, &t.text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["verify", "--transcript"])
-        .arg(&file)
-        .args(["--steward-key", info["signing_key"].as_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "verify fails: {text}");
-    text
-}
-
-fn kinds(transcript: &str) -> Vec<String> {
-    transcript
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["kind"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The operator adjudicates a chess, a Dreierschach and a Vierschach game in
@@ -102,7 +72,7 @@ async fn adjudication_in_two_three_and_four_seat_games_verifies_as_adjudicated()
         assert_eq!(v["outcome"]["reason"], "adjudicated", "{variant}: {v}");
         assert_eq!(v["outcome"]["result"], shown, "{variant}");
         assert_eq!(v["outcome"]["winner"], winner, "{variant}");
-        let out = verify(&s, &g.id).await;
+        let out = verified(&s.api(), &g.id).await;
         assert!(out.contains("decided by an organiser, not played to its end"), "{variant}: {out}");
         assert!(out.contains("the adjudication by the operator (the end date passed)"), "{variant}: {out}");
         // Over is over: a second decision is refused, and so are moves.
@@ -149,7 +119,7 @@ async fn an_aborted_game_has_no_result_and_verifies() {
     s.mv(&g.id, &g.tokens[1], 2, "e5").await.error(409, "game_over");
     let pgn = s.get(&format!("/api/games/{}/record.pgn", g.id), None).await;
     assert!(pgn.text.contains("[Result \"*\"]"), "{}", pgn.text);
-    let out = verify(&s, &g.id).await;
+    let out = verified(&s.api(), &g.id).await;
     assert!(out.contains("no result (aborted), after the abort by the operator (both players left)"), "{out}");
     s.shut_down().await;
 }
@@ -216,7 +186,7 @@ async fn a_replaced_player_inherits_the_seat_and_the_old_token_stops_working() {
         let t = s.get(&format!("/api/games/{}/transcript", g.id), None).await.text;
         assert!(kinds(&t).contains(&"replaced".to_owned()), "{variant}");
         assert!(!t.contains(&token), "the transcript holds no token");
-        let out = verify(&s, &g.id).await;
+        let out = verified(&s.api(), &g.id).await;
         assert!(out.contains("1 seats given to a new player by an organiser"), "{variant}: {out}");
     }
     s.shut_down().await;
@@ -247,7 +217,7 @@ async fn relink_mails_a_new_token_to_the_registered_address_and_the_old_one_stop
     assert!(holders.iter().all(|to| to.contains("bob@example.org")), "{holders:?}");
     let t = s.get(&format!("/api/games/{}/transcript", g.id), None).await.text;
     assert!(kinds(&t).contains(&"relinked".to_owned()) && !t.contains(&token));
-    verify(&s, &g.id).await;
+    verified(&s.api(), &g.id).await;
     // A seat the game does not have.
     let m = s.post(&format!("/api/games/{}/seats/brown/relink", g.id), Some(&s.operator), Vec::new()).await;
     assert!(m.error(400, "bad_request").contains("white, black"));
@@ -289,7 +259,7 @@ async fn an_extension_moves_the_deadline() {
         )
         .await;
     a.error(400, "bad_request");
-    verify(&s, &id).await;
+    verified(&s.api(), &id).await;
     // A game without a clock has no deadline to extend.
     let g = create(&s, "chess", json!({}), 2).await;
     let a = s
@@ -303,33 +273,6 @@ async fn an_extension_moves_the_deadline() {
     s.shut_down().await;
 }
 
-/// Names a director of a new tournament holding `games`, straight in the
-/// steward's SQLite file (slice C creates tournaments); returns its token.
-fn director(data_dir: &Path, tournament: &str, games: &[&str]) -> String {
-    let token = format!("director-token-{tournament}");
-    let hash = fairsteward::ids::SeatToken::from_presented(&token).hash();
-    let db = rusqlite::Connection::open(data_dir.join("steward.db")).unwrap();
-    db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
-    db.execute(
-        "INSERT INTO tournaments (id, name, variant, spec, status, created_at) VALUES (?1, 'Club 2026', 'chess', '{}', 'running', '2026-01-01T00:00:00.000Z')",
-        [tournament],
-    )
-    .unwrap();
-    db.execute(
-        "INSERT INTO directors (token_hash, tournament, name, created_at) VALUES (?1, ?2, 'Dora', '2026-01-01T00:00:00.000Z')",
-        [&hash, tournament],
-    )
-    .unwrap();
-    for (slot, g) in games.iter().enumerate() {
-        db.execute(
-            "INSERT INTO tournament_games (tournament, slot, round, players, game) VALUES (?1, ?2, 1, '[0,1]', ?3)",
-            rusqlite::params![tournament, slot as i64, g],
-        )
-        .unwrap();
-    }
-    token
-}
-
 /// A director acts on its tournament's games and lists them; anywhere else
 /// it gets a clear 403.
 #[tokio::test]
@@ -337,7 +280,7 @@ async fn a_directors_token_acts_on_its_tournaments_games_only() {
     let s = Server::start().await;
     let mine = create(&s, "chess", json!({}), 2).await;
     let other = create(&s, "chess", json!({}), 2).await;
-    let token = director(&s.config.data_dir, "TDESK01", &[&mine.id]);
+    let token = super::director(&s.config.data_dir, "TDESK01", "Dora", &[&mine.id]);
     let a = s.post_json(&format!("/api/games/{}/abort", other.id), Some(&token), &json!({"reason": "not mine"})).await;
     let m = a.error(403, "forbidden");
     assert!(m.contains("tournament TDESK01 only") && m.contains(&other.id), "{m}");
@@ -366,7 +309,7 @@ async fn a_directors_token_acts_on_its_tournaments_games_only() {
         .await
         .ok(200);
     assert_eq!(v["outcome"]["result"], "1/2-1/2");
-    let out = verify(&s, &mine.id).await;
+    let out = verified(&s.api(), &mine.id).await;
     assert!(out.contains("director Dora (tournament TDESK01)"), "{out}");
     s.shut_down().await;
 }
@@ -446,34 +389,6 @@ async fn game_list_prints_a_table() {
     assert!(run(&["--search", "nobody"]).contains("no games"));
     let raw: Value = serde_json::from_str(&run(&["--json"])).unwrap();
     assert_eq!(raw.as_array().unwrap().len(), 2);
-}
-
-/// Rebuilds the hash chain of `entries` and signs each signed entry and the
-/// last one with the steward's own key: what a steward rewriting an
-/// organiser's decision could publish.
-fn resign_chain(mut entries: Vec<Value>, keys: &fairsteward::protocol::StewardKeys) -> String {
-    use fairsteward::protocol::transcript::{Entry, GENESIS, head_message};
-    let mut prev = GENESIS.to_owned();
-    let n = entries.len();
-    for (i, e) in entries.iter_mut().enumerate() {
-        let seq = i as u32 + 1;
-        e["seq"] = json!(seq);
-        e["prev"] = json!(prev);
-        let body = e["body"].to_string();
-        let (game, at, kind) = (
-            e["game"].as_str().unwrap().to_owned(),
-            e["at"].as_str().unwrap().to_owned(),
-            e["kind"].as_str().unwrap().to_owned(),
-        );
-        let hash = Entry { game: &game, seq, at: &at, kind: &kind, prev: &prev, body: &body }.hash();
-        e["hash"] = json!(hash);
-        if e.get("signature").is_some() || i + 1 == n {
-            let sig = keys.sign(&head_message(&game, seq, &hash));
-            e["signature"] = json!(base64::Engine::encode(&base64::engine::general_purpose::STANDARD, sig));
-        }
-        prev = hash;
-    }
-    entries.iter().map(|e| format!("{e}\n")).collect()
 }
 
 /// `verify` holds an organiser's decision to its word: the `ended` entry must

@@ -5,3 +5,33 @@
 
 mod api;
 mod pages;
+
+use std::path::Path;
+
+/// Names `director` the director of a new tournament `tournament` holding
+/// `games`, written straight into the steward's SQLite file (the desk's tests
+/// need a director without playing a tournament); returns the director's token.
+fn director(data_dir: &Path, tournament: &str, director: &str, games: &[&str]) -> String {
+    let token = format!("director-token-{tournament}");
+    let hash = fairsteward::ids::SeatToken::from_presented(&token).hash();
+    let db = rusqlite::Connection::open(data_dir.join("steward.db")).unwrap();
+    db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+    db.execute(
+        "INSERT INTO tournaments (id, name, variant, spec, status, created_at) VALUES (?1, 'Club 2026', 'chess', '{}', 'running', '2026-01-01T00:00:00.000Z')",
+        [tournament],
+    )
+    .unwrap();
+    db.execute(
+        "INSERT INTO directors (token_hash, tournament, name, created_at) VALUES (?1, ?2, ?3, '2026-01-01T00:00:00.000Z')",
+        [&hash, tournament, director],
+    )
+    .unwrap();
+    for (slot, g) in games.iter().enumerate() {
+        db.execute(
+            "INSERT INTO tournament_games (tournament, slot, round, players, game) VALUES (?1, ?2, 1, '[0,1]', ?3)",
+            rusqlite::params![tournament, slot as i64, g],
+        )
+        .unwrap();
+    }
+    token
+}

@@ -3,8 +3,6 @@
 //! creating a game) and in headless Chromium (an organiser signs in,
 //! searches, adjudicates through the confirmation).
 
-use std::path::Path;
-
 use crate::support::Server;
 use crate::support::web::Browser;
 use crate::support::webdriver::Chromium;
@@ -15,32 +13,6 @@ async fn create(s: &Server, variant: &str, names: &[&str]) -> String {
         names.iter().map(|n| json!({"name": n, "email": format!("{}@example.org", n.to_lowercase())})).collect();
     let v = s.post_json("/api/games", None, &json!({"variant": variant, "seats": seats})).await.ok(201);
     v["game"]["id"].as_str().unwrap().to_owned()
-}
-
-/// A director of a tournament holding `games`, written into the SQLite file.
-fn director(data_dir: &Path, tournament: &str, games: &[&str]) -> String {
-    let token = format!("desk-page-director-{tournament}");
-    let hash = fairsteward::ids::SeatToken::from_presented(&token).hash();
-    let db = rusqlite::Connection::open(data_dir.join("steward.db")).unwrap();
-    db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
-    db.execute(
-        "INSERT INTO tournaments (id, name, variant, spec, status, created_at) VALUES (?1, 'League', 'chess', '{}', 'running', '2026-01-01T00:00:00.000Z')",
-        [tournament],
-    )
-    .unwrap();
-    db.execute(
-        "INSERT INTO directors (token_hash, tournament, name, created_at) VALUES (?1, ?2, 'Tess', '2026-01-01T00:00:00.000Z')",
-        [&hash, tournament],
-    )
-    .unwrap();
-    for (slot, g) in games.iter().enumerate() {
-        db.execute(
-            "INSERT INTO tournament_games (tournament, slot, round, players, game) VALUES (?1, ?2, 1, '[0,1]', ?3)",
-            rusqlite::params![tournament, slot as i64, g],
-        )
-        .unwrap();
-    }
-    token
 }
 
 #[tokio::test]
@@ -112,7 +84,7 @@ async fn the_desk_over_http_signs_in_lists_confirms_and_guards_its_forms() {
     assert_eq!(bad.status, 400, "{}", bad.text);
 
     // A director sees and acts on its tournament's games only.
-    let token = director(&s.config.data_dir, "TPAGES1", &[&b]);
+    let token = super::director(&s.config.data_dir, "TPAGES1", "Tess", &[&b]);
     let mut d = Browser::new(&s);
     assert_eq!(d.post("/desk/sign-in", &[("token", &token)]).await.status, 303);
     let list = d.get("/desk").await;

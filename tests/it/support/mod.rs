@@ -17,6 +17,7 @@ pub mod perft_data;
 pub mod pipe;
 pub mod rules_cli;
 pub mod table;
+pub mod transcript;
 pub mod web;
 pub mod webdriver;
 pub mod xorshift;

@@ -14,9 +14,10 @@ use crate::support as common;
 use std::path::Path;
 
 use common::pipe::fairsteward;
+use common::transcript::{steward_key, transcript};
 use common::{Api, Server, eventually, parse_mail, spool_files};
 use fairsteward::protocol::verify::verify;
-use fairsteward::protocol::{Body, Envelope, PlayerKey, commitment, public_key_from_base64, random_salt};
+use fairsteward::protocol::{Body, Envelope, PlayerKey, commitment, random_salt};
 use serde_json::{Value, json};
 
 struct Game {
@@ -78,17 +79,6 @@ fn sign_action(g: &Game, seat: usize, turn: u32, action: &str) -> String {
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
-}
-
-async fn transcript(api: &Api, id: &str) -> String {
-    let a = api.get(&format!("/api/games/{id}/transcript"), None).await;
-    assert_eq!(a.status, 200);
-    a.text
-}
-
-async fn steward_key(api: &Api) -> [u8; 32] {
-    let info = api.get("/api/steward", None).await.ok(200);
-    public_key_from_base64(info["signing_key"].as_str().unwrap()).unwrap()
 }
 
 fn last_kinds(t: &str, n: usize) -> Vec<String> {

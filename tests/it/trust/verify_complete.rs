@@ -11,12 +11,11 @@
 use crate::support as common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::transcript::{entries, kinds, resign_chain, steward_key, transcript, verify_cli};
 use common::{Api, Server, eventually, parse_mail, spool_files};
-use fairsteward::protocol::transcript::{Entry, head_message};
+use fairsteward::protocol::StewardKeys;
 use fairsteward::protocol::verify::{verify, verify_head};
-use fairsteward::protocol::{StewardKeys, public_key_from_base64};
 use serde_json::{Value, json};
 
 struct Game {
@@ -46,72 +45,9 @@ async fn play(api: &Api, g: &Game, seat: usize, turn: u32, text: &str) {
     assert_eq!(a.status, 200, "{text}: {}", a.text);
 }
 
-async fn transcript(api: &Api, id: &str) -> String {
-    let a = api.get(&format!("/api/games/{id}/transcript"), None).await;
-    assert_eq!(a.status, 200, "{}", a.text);
-    a.text
-}
-
-async fn steward_key(api: &Api) -> [u8; 32] {
-    let info = api.get("/api/steward", None).await.ok(200);
-    public_key_from_base64(info["signing_key"].as_str().unwrap()).unwrap()
-}
-
-fn entries(t: &str) -> Vec<Value> {
-    t.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
-fn kinds(t: &str) -> Vec<String> {
-    entries(t).iter().map(|e| e["kind"].as_str().unwrap().to_owned()).collect()
-}
-
 /// The transcript's first `n` entries.
 fn cut(t: &str, n: usize) -> String {
     t.lines().filter(|l| !l.trim().is_empty()).take(n).map(|l| format!("{l}\n")).collect()
-}
-
-/// Rebuilds the chain of `entries` from the first and signs the last entry and
-/// every entry that was signed, with the steward's own key: what a steward that
-/// rewrote history could publish.
-fn resign_chain(mut entries: Vec<Value>, keys: &StewardKeys) -> String {
-    let mut prev = fairsteward::protocol::transcript::GENESIS.to_owned();
-    let n = entries.len();
-    for (i, e) in entries.iter_mut().enumerate() {
-        let seq = i as u32 + 1;
-        e["seq"] = json!(seq);
-        e["prev"] = json!(prev);
-        let body = e["body"].to_string();
-        let (game, at, kind) = (
-            e["game"].as_str().unwrap().to_owned(),
-            e["at"].as_str().unwrap().to_owned(),
-            e["kind"].as_str().unwrap().to_owned(),
-        );
-        let hash = Entry { game: &game, seq, at: &at, kind: &kind, prev: &prev, body: &body }.hash();
-        e["hash"] = json!(hash);
-        if e.get("signature").is_some() || i + 1 == n {
-            let sig = keys.sign(&head_message(&game, seq, &hash));
-            e["signature"] = json!(base64::Engine::encode(&base64::engine::general_purpose::STANDARD, sig));
-        }
-        prev = hash;
-    }
-    entries.iter().map(|e| format!("{e}\n")).collect()
-}
-
-fn verify_cli(dir: &Path, transcript: &str, key: &[u8; 32], head: Option<&str>) -> Output {
-    let file = dir.join(format!("t-{}.jsonl", rand_name()));
-    std::fs::write(&file, transcript).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fairsteward"));
-    cmd.args(["verify", "--transcript"])
-        .arg(&file)
-        .args(["--steward-key", &base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key)]);
-    if let Some(h) = head {
-        cmd.args(["--head", h]);
-    }
-    cmd.output().unwrap()
-}
-
-fn rand_name() -> String {
-    fairsteward::protocol::random_nonce()
 }
 
 /// The head (64 hex digits) printed in the newest spooled mail to `who` whose

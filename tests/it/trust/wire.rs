@@ -18,9 +18,9 @@ use crate::support as common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use common::leak::{assert_nowhere_in_clear, clear_in, decoded_body, files_under};
+use common::transcript::verify_cli;
 use common::{Api, Server, Steward, eventually, spool_files};
 use fairsteward::protocol::verify::{Summary, verify};
 use fairsteward::protocol::{
@@ -93,15 +93,12 @@ impl Api {
     }
 
     async fn transcript(&self, id: &str) -> String {
-        let a = self.get(&format!("/api/games/{id}/transcript"), None).await;
-        assert_eq!(a.status, 200, "transcript: {}", a.text);
-        a.text
+        common::transcript::transcript(self, id).await
     }
 
     /// The steward's signing key (GET /api/steward).
     async fn steward_key(&self) -> [u8; 32] {
-        let info = self.get("/api/steward", None).await.ok(200);
-        public_key_from_base64(info["signing_key"].as_str().unwrap()).expect("a 32-byte signing key")
+        common::transcript::steward_key(self).await
     }
 
     /// Posts an envelope that must be accepted; returns the receipt.
@@ -370,18 +367,6 @@ async fn signed_game_takes_signed_envelopes_without_a_token_and_refuses_the_rest
     assert!(f.why.contains("signature"), "{f}");
 }
 
-/// Runs `fairsteward verify --transcript FILE --steward-key KEY`.
-fn verify_cli(dir: &Path, name: &str, transcript: &str, key: &[u8; 32]) -> Output {
-    let file = dir.join(name);
-    std::fs::write(&file, transcript).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["verify", "--transcript"])
-        .arg(&file)
-        .args(["--steward-key", &base64_of(key)])
-        .output()
-        .expect("run fairsteward verify")
-}
-
 /// Whether a failure text names entry `k` (`entry 5 (moved): …` or `entry 5: …`).
 fn names_entry(text: &str, k: usize) -> bool {
     text.contains(&format!("entry {k} (")) || text.contains(&format!("entry {k}:"))
@@ -419,7 +404,7 @@ async fn tampered_transcripts_fail_verify_naming_the_entry_in_library_and_cli() 
     let dir = tempfile::tempdir().unwrap();
 
     // The untouched transcript holds, for the CLI too.
-    let out = verify_cli(dir.path(), "good.jsonl", &t, &key);
+    let out = verify_cli(dir.path(), &t, &key, None);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "stdout {stdout} stderr {}", String::from_utf8_lossy(&out.stderr));
     assert!(
@@ -473,13 +458,13 @@ async fn tampered_transcripts_fail_verify_naming_the_entry_in_library_and_cli() 
     assert!(entries[n - 2].get("signature").is_none(), "{}", ls[n - 2]);
     cases.push(("the last entry cut off", with(n, None), n - 1, "not signed"));
 
-    for (i, (what, text, k, why)) in cases.iter().enumerate() {
+    for (_i, (what, text, k, why)) in cases.iter().enumerate() {
         assert_ne!(text, &t);
         let f = verify(text, &key).expect_err(what);
         assert_eq!(f.seq, *k, "{what}: {f}");
         assert!(names_entry(&f.to_string(), *k), "{what}: {f}");
         assert!(f.why.contains(why), "{what}: {f}");
-        let out = verify_cli(dir.path(), &format!("bad-{i}.jsonl"), text, &key);
+        let out = verify_cli(dir.path(), text, &key, None);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{what}: the CLI fails; stderr {stderr}");
         assert!(names_entry(&stderr, *k), "{what}: the CLI names entry {k}: {stderr}");
