@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Outcome, SeatMove};
+use super::{DynVariant, Outcome, SeatMove};
 
 /// The media type of a PGN file.
 pub const PGN_MEDIA_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
@@ -47,6 +47,21 @@ pub struct GameRecord {
     pub turns: Vec<RecordedTurn>,
     /// How it ended, if it has.
     pub outcome: Option<Outcome>,
+}
+
+/// Whether `rules` writes its games as PGN at all (asked of an unplayed game),
+/// so that a door offers a PGN download only where there is one.
+pub fn writes_pgn(rules: &dyn DynVariant) -> bool {
+    let unplayed = GameRecord {
+        game: String::new(),
+        site: String::new(),
+        date: String::new(),
+        players: Vec::new(),
+        start: rules.start(),
+        turns: Vec::new(),
+        outcome: None,
+    };
+    rules.pgn(&unplayed).is_some()
 }
 
 impl GameRecord {

@@ -335,7 +335,7 @@ impl Steward {
                     record,
                     legal,
                     fingerprint: this.keys.fingerprint(),
-                    has_pgn: g.rules.pgn(&GameRecord::default_for(&g)).is_some(),
+                    has_pgn: crate::rules::record::writes_pgn(g.rules.as_ref()),
                 })
             })
             .await
@@ -517,20 +517,5 @@ impl Steward {
                 Ok(RecordExport { json, pgn })
             })
             .await
-    }
-}
-
-impl GameRecord {
-    /// An empty record of `g`, to ask the variant whether it writes PGN.
-    fn default_for(g: &Loaded) -> GameRecord {
-        GameRecord {
-            game: g.row.id.to_string(),
-            site: String::new(),
-            date: String::new(),
-            players: Vec::new(),
-            start: g.row.state.clone(),
-            turns: Vec::new(),
-            outcome: None,
-        }
     }
 }

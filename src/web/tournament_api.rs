@@ -69,7 +69,15 @@ async fn csv(State(steward): State<Steward>, Path(id): Path<String>) -> Result<R
 }
 
 async fn pgn(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let text = steward.tournament_pgn(id).await?;
+    let text = steward.tournament_pgn(id.clone()).await?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_pgn",
+            format!(
+                "this tournament's variant has no PGN form; each game's record is at /api/games/<game id>/record.json (the games are listed at /api/tournaments/{id})"
+            ),
+        )
+    })?;
     Ok(([(header::CONTENT_TYPE, crate::rules::record::PGN_MEDIA_TYPE)], text).into_response())
 }
 

@@ -28,6 +28,8 @@ pub struct TournamentView {
     pub teams: bool,
     /// The seats of the game, in order.
     pub seats: Vec<String>,
+    /// Whether the variant writes PGN (then `games.pgn` holds every game).
+    pub has_pgn: bool,
     /// The end date, if any (RFC 3339).
     pub ends_at: Option<String>,
     /// The players, in order.
@@ -182,13 +184,14 @@ impl Steward {
             .filter(|s| s.player < n && !gone(s.player))
             .map(|line| StandingView { name: players[line.player].name.clone(), line })
             .collect();
-        let seats = match t.variant.parse::<crate::rules::VariantId>() {
-            Ok(v) => v
-                .rulebook(&crate::rules::Options::new())
-                .map(|r| r.seat_names().iter().map(|s| (*s).to_owned()).collect())
-                .unwrap_or_default(),
-            Err(_) => Vec::new(),
-        };
+        let rulebook = t
+            .variant
+            .parse::<crate::rules::VariantId>()
+            .ok()
+            .and_then(|v| v.rulebook(&crate::rules::Options::new()).ok());
+        let seats =
+            rulebook.as_ref().map(|r| r.seat_names().iter().map(|s| (*s).to_owned()).collect()).unwrap_or_default();
+        let has_pgn = rulebook.as_ref().is_some_and(|r| crate::rules::record::writes_pgn(r.as_ref()));
         Ok(TournamentView {
             id: t.id.to_string(),
             name: t.name.clone(),
@@ -198,6 +201,7 @@ impl Steward {
             rounds: t.spec["rounds"].as_bool().unwrap_or(false),
             teams: t.spec["teams"].as_bool().unwrap_or(false),
             seats,
+            has_pgn,
             ends_at: t.ends_at.map(time_text),
             players: players
                 .iter()
@@ -285,13 +289,16 @@ impl Steward {
         Ok(out)
     }
 
-    /// One PGN of every game of the tournament that has PGN (as spectators see
-    /// them), in plan order; empty when the game writes none.
+    /// One PGN of every game of the tournament (as spectators see them), in
+    /// plan order; `None` when its variant writes no PGN.
     ///
     /// # Errors
     /// An unknown tournament; store failures.
-    pub async fn tournament_pgn(&self, id: String) -> Result<String, StewardError> {
+    pub async fn tournament_pgn(&self, id: String) -> Result<Option<String>, StewardError> {
         let v = self.tournament(id).await?;
+        if !v.has_pgn {
+            return Ok(None);
+        }
         let mut out = String::new();
         for g in v.games.iter().filter(|g| g.status != "cancelled") {
             let Some(game) = &g.game else { continue };
@@ -300,7 +307,7 @@ impl Steward {
                 out.push_str("\n\n");
             }
         }
-        Ok(out)
+        Ok(Some(out))
     }
 }
 

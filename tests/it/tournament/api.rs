@@ -68,6 +68,23 @@ async fn check_meetings(s: &Server, variant: &str, n: usize, seats: usize) {
     assert_eq!(met.len(), n * (n - 1) / 2, "{variant}: every pair meets");
     let (lo, hi) = (games.iter().min().unwrap(), games.iter().max().unwrap());
     assert!(hi - lo <= 1, "{variant}: games per player {games:?}");
+    // Every player takes each seat about as often as the others (within one).
+    let mut at = vec![vec![0usize; seats]; n];
+    for g in v["games"].as_array().unwrap() {
+        for (seat, p) in g["players"].as_array().unwrap().iter().enumerate() {
+            at[p.as_u64().unwrap() as usize][seat] += 1;
+        }
+    }
+    for (p, counts) in at.iter().enumerate() {
+        let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+        assert!(hi - lo <= 1, "{variant}: player {p} sits {counts:?} times in each seat");
+    }
+    // These games have no PGN form: no download is offered, and asking for one says where the records are.
+    assert_eq!(v["has_pgn"], false, "{variant}");
+    let m = s.get(&format!("/api/tournaments/{}/games.pgn", t.id), None).await.error(404, "no_pgn");
+    assert!(m.contains("record.json"), "{m}");
+    let page = s.get(&format!("/tournaments/{}", t.id), None).await;
+    assert!(!page.text.contains("games.pgn"), "{variant}: the page offers a PGN it has not");
 }
 
 #[tokio::test]
