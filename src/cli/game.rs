@@ -26,7 +26,8 @@ use crate::store::AddressKind;
 
 /// `fairsteward game <command>`.
 #[derive(Debug, Args)]
-#[command(after_help = "Every command prints one JSON value on stdout. Bad input (an unknown game, a bad seat or \
+#[command(after_help = "Every command prints one JSON value on stdout, except `list`, which prints a table \
+                  (`list --json` for JSON). Bad input (an unknown game, a bad seat or \
                   option) prints one line on stderr and exits with status 2; a failure of the store or the \
                   configuration exits with status 1.")]
 pub struct GameArgs {

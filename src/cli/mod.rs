@@ -42,7 +42,7 @@ enum Command {
     /// Handle one mail on stdin (for an MTA pipe); exit 75 asks the MTA to retry.
     Ingest(ingest::IngestArgs),
     /// Admin commands on the steward's store: create, show and list games (JSON on
-    /// stdout).
+    /// stdout; `list` prints a table).
     Game(game::GameArgs),
     /// Run one deadline sweep as of a time (timeouts, grace notices, reminders),
     /// then write the queued mails to the spool (JSON report on stdout).
