@@ -52,6 +52,10 @@ pub struct Summary {
     /// Whether an organiser ended the game (adjudicated or aborted it) rather
     /// than the play: `ended` then names who and why.
     pub decided: bool,
+    /// A finished game an organiser cancelled afterwards (a tournament
+    /// withdrawal under ICCF's rule): who and why, in words. Its result stands
+    /// in the transcript but no longer counts in the standings.
+    pub cancelled: Option<String>,
 }
 
 /// The first thing that does not hold.
@@ -297,6 +301,23 @@ fn check_event(
         return Ok(());
     }
     let r = replay.as_mut().ok_or("the transcript does not start with the created entry")?;
+    // A cancellation follows the end: it takes a finished game out of a
+    // tournament's standings (a running one is aborted instead).
+    if kind == "cancelled" {
+        if !r.over {
+            return Err("a cancellation of a game that is not over (a running game is aborted, not cancelled)".into());
+        }
+        if summary.cancelled.is_some() {
+            return Err("a second cancellation".into());
+        }
+        let by = organiser(body)?;
+        let reason = text(body, "reason")?;
+        summary.cancelled = Some(format!("by {by} ({reason})"));
+        return Ok(());
+    }
+    if summary.cancelled.is_some() {
+        return Err("an event after the game was cancelled".into());
+    }
     if r.over {
         return Err("an event after the game ended".into());
     }
