@@ -8,4 +8,5 @@ mod leave;
 mod pages;
 mod pairing_balance;
 mod play;
+mod recovery;
 mod standings;
