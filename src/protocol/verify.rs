@@ -735,3 +735,36 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
     summary.turns += 1;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A replay just created, of the first variant the registry lists.
+    fn replay() -> (Option<Replay>, Summary) {
+        let v = VariantId::ALL[0];
+        let rules = v.rulebook(&Options::new()).unwrap();
+        let seats: Vec<Value> = rules.seat_names().iter().map(|n| json!({"seat": n})).collect();
+        let body = json!({"variant": v.name(), "seats": seats, "state": rules.start()});
+        let (mut r, mut s) = (None, Summary::default());
+        check_event(&mut r, "G", "created", &body, &mut s).unwrap();
+        (r, s)
+    }
+
+    #[test]
+    fn a_cancellation_follows_the_end_once_and_nothing_follows_it() {
+        let cancel = json!({"reason": "P0 withdrew", "by": {"role": "operator"}, "tournament": "T1"});
+        let (mut r, mut s) = replay();
+        let early = check_event(&mut r, "G", "cancelled", &cancel, &mut s).unwrap_err();
+        assert!(early.contains("not over"), "{early}");
+        r.as_mut().unwrap().over = true;
+        let unsigned = json!({"reason": "P0 withdrew"});
+        assert!(check_event(&mut r, "G", "cancelled", &unsigned, &mut s).unwrap_err().contains("by is missing"));
+        check_event(&mut r, "G", "cancelled", &cancel, &mut s).unwrap();
+        assert_eq!(s.cancelled.as_deref(), Some("by the operator (P0 withdrew)"));
+        assert!(check_event(&mut r, "G", "cancelled", &cancel, &mut s).unwrap_err().contains("second"));
+        assert!(check_event(&mut r, "G", "grace", &json!({}), &mut s).unwrap_err().contains("cancelled"));
+    }
+}
