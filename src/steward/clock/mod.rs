@@ -50,6 +50,9 @@ pub(super) fn leave_policy(tx: &Tx<'_>, game: &GameId) -> Result<(LeavePolicy, O
     Ok((policy, Some(t)))
 }
 
+/// A stretch of time `[start, end)` in which a game's clocks stand still.
+pub(super) type Stretch = (DateTime<Utc>, DateTime<Utc>);
+
 /// A leave row as a policy reads it.
 pub(super) fn declared(l: &LeaveRow) -> Declared<'_> {
     Declared { from: l.from, to: l.to, starts_at: l.starts_at, ends_at: l.ends_at, days: &l.days }
@@ -58,10 +61,7 @@ pub(super) fn declared(l: &LeaveRow) -> Declared<'_> {
 /// The days of each leave in `rows` (any players', each player's in the order
 /// declared) that stop a game's clocks under `policy`, by row id; and the
 /// stretches they stop them.
-pub(super) fn honoured(
-    policy: LeavePolicy,
-    rows: &[LeaveRow],
-) -> (BTreeMap<i64, Vec<NaiveDate>>, Vec<(DateTime<Utc>, DateTime<Utc>)>) {
+pub(super) fn honoured(policy: LeavePolicy, rows: &[LeaveRow]) -> (BTreeMap<i64, Vec<NaiveDate>>, Vec<Stretch>) {
     let mut by_player: BTreeMap<&str, Vec<&LeaveRow>> = BTreeMap::new();
     for l in rows {
         by_player.entry(l.player.as_str()).or_default().push(l);

@@ -35,9 +35,8 @@ impl Steward {
         }
         let mut over = true;
         for g in planned.iter().filter(|g| !g.cancelled) {
-            match &g.game {
-                Some(id) => over &= tx.game(id)?.is_some_and(|r| r.outcome.is_some()),
-                None => {}
+            if let Some(id) = &g.game {
+                over &= tx.game(id)?.is_some_and(|r| r.outcome.is_some());
             }
         }
         let next = planned.iter().filter(|g| !g.cancelled && g.game.is_none()).map(|g| g.round).min();
