@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::support::{Server, eventually, parse_mail, spool_files};
+use crate::support::{Server, eventually_within, parse_mail, spool_files};
 
 /// A created tournament as the test plays it.
 pub struct Played {
@@ -195,7 +195,9 @@ async fn a_five_player_round_robin_is_played_out() {
     // Mail: one start mail per player listing their four games, no per-game
     // start mails, and a result notice to all five players per game.
     let spool = s.config.spool_dir.clone();
-    let mails = eventually("the start mails and 50 result notices", || {
+    // 60 mails of board pictures: under a full parallel test run on two cores
+    // the outbox needs more than the usual 10 s.
+    let mails = eventually_within(std::time::Duration::from_secs(60), "the start mails and 50 result notices", || {
         let all: Vec<_> = spool_files(&spool).values().map(|m| parse_mail(m)).collect();
         let notices = all.iter().filter(|m| m.header("Subject").contains(" is over (")).count();
         (notices == 50).then_some(all)
