@@ -151,6 +151,12 @@ pub fn report(s: &Summary) -> String {
 ",
         ),
     }
+    if let Some(c) = &s.cancelled {
+        out.push_str(&format!(
+            "  cancelled afterwards {c}: its result no longer counts in the tournament's standings
+"
+        ));
+    }
     if s.head_checked {
         out.push_str(&format!(
             "  complete: it ends at the head you gave, {}

@@ -252,6 +252,94 @@ pub fn balance(taken: &BTreeSet<NaiveDate>, per_year: u32, year: i32) -> Balance
     Balance { year, used, left: per_year.saturating_sub(used) }
 }
 
+/// How much of its players' leave stops a game's clocks (issue 31): a
+/// tournament's rule for its games; a game outside a tournament follows the
+/// steward's allowance ([`LeavePolicy::Allowed`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum LeavePolicy {
+    /// Every day of leave the steward grants stops the clocks (`"allowed"`).
+    #[default]
+    Allowed,
+    /// At most this many days of a player's leave per calendar year stop the
+    /// clocks, the first ones declared first, as ICCF does (`{"capped_days": 14}`).
+    CappedDays(u32),
+    /// Leave does not stop the clocks (`"none"`).
+    None,
+}
+
+/// One of a player's leaves, as a policy reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Declared<'a> {
+    /// The first day.
+    pub from: NaiveDate,
+    /// The last day.
+    pub to: NaiveDate,
+    /// When the clocks stand still from (the first day's midnight or the declaration).
+    pub starts_at: DateTime<Utc>,
+    /// When they run again.
+    pub ends_at: DateTime<Utc>,
+    /// The days this leave added to the player's account (days already on leave are not counted twice).
+    pub days: &'a [NaiveDate],
+}
+
+impl LeavePolicy {
+    /// The days of each of one player's leaves (given in the order they were
+    /// declared, every leave of the years concerned) that stop a game's clocks
+    /// under this policy.
+    pub fn honoured(&self, leaves: &[Declared<'_>]) -> Vec<Vec<NaiveDate>> {
+        match *self {
+            LeavePolicy::Allowed => {
+                leaves.iter().map(|l| l.from.iter_days().take_while(|d| *d <= l.to).collect()).collect()
+            }
+            LeavePolicy::None => leaves.iter().map(|_| Vec::new()).collect(),
+            LeavePolicy::CappedDays(cap) => {
+                // Declaration order: a later leave never takes a day from an
+                // earlier one, so what a game's transcript records stays true.
+                let mut used: BTreeMap<i32, u32> = BTreeMap::new();
+                leaves
+                    .iter()
+                    .map(|l| {
+                        l.days
+                            .iter()
+                            .copied()
+                            .filter(|d| {
+                                let n = used.entry(d.year()).or_default();
+                                (*n < cap).then(|| *n += 1).is_some()
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The stretches in which one player's leaves (as for
+    /// [`LeavePolicy::honoured`]) stop a game's clocks.
+    pub fn stops(&self, leaves: &[Declared<'_>]) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
+        match self {
+            LeavePolicy::Allowed => leaves.iter().map(|l| (l.starts_at, l.ends_at)).collect(),
+            LeavePolicy::None => Vec::new(),
+            LeavePolicy::CappedDays(_) => leaves
+                .iter()
+                .zip(self.honoured(leaves))
+                .flat_map(|(l, days)| {
+                    days.into_iter().map(move |d| (start_of(d).max(l.starts_at), start_of(d) + TimeDelta::days(1)))
+                })
+                .collect(),
+        }
+    }
+
+    /// The policy in words, for mails and views.
+    pub fn words(&self) -> String {
+        match self {
+            LeavePolicy::Allowed => "leave allowed".to_owned(),
+            LeavePolicy::CappedDays(n) => format!("leave capped at {n} day(s) a year"),
+            LeavePolicy::None => "no leave".to_owned(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,6 +412,39 @@ mod tests {
             assert_eq!(err, LeaveError::TooFar { to: d(to), last: d("2028-12-05"), today });
             assert!(err.to_string().contains("2028-12-05 at the latest"), "{err}");
         }
+    }
+
+    #[test]
+    fn a_policy_honours_all_none_or_the_first_days_declared() {
+        let (a_days, b_days) =
+            (vec![d("2026-12-24"), d("2026-12-25"), d("2026-12-26")], vec![d("2026-12-20"), d("2026-12-21")]);
+        let a = Declared {
+            from: d("2026-12-24"),
+            to: d("2026-12-26"),
+            starts_at: start_of(d("2026-12-24")),
+            ends_at: start_of(d("2026-12-27")),
+            days: &a_days,
+        };
+        let declared = start_of(d("2026-12-20")) + TimeDelta::hours(6);
+        let b = Declared {
+            from: d("2026-12-20"),
+            to: d("2026-12-21"),
+            starts_at: declared,
+            ends_at: start_of(d("2026-12-22")),
+            days: &b_days,
+        };
+        assert_eq!(LeavePolicy::Allowed.honoured(&[a, b]), vec![a_days.clone(), b_days.clone()]);
+        assert_eq!(LeavePolicy::None.honoured(&[a, b]), vec![Vec::<NaiveDate>::new(), vec![]]);
+        assert!(LeavePolicy::None.stops(&[a, b]).is_empty());
+        // Capped at 4: the first leave declared takes 3, the second only 1.
+        let capped = LeavePolicy::CappedDays(4);
+        assert_eq!(capped.honoured(&[a, b]), vec![a_days.clone(), vec![d("2026-12-20")]]);
+        let stops = capped.stops(&[a, b]);
+        assert!(stops.contains(&(declared, start_of(d("2026-12-21")))), "{stops:?}");
+        assert_eq!(stops.len(), 4);
+        let policy: LeavePolicy = serde_json::from_str(r#"{"capped_days": 14}"#).unwrap();
+        assert_eq!(policy, LeavePolicy::CappedDays(14));
+        assert_eq!(serde_json::from_str::<LeavePolicy>(r#""none""#).unwrap(), LeavePolicy::None);
     }
 
     #[test]

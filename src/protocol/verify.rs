@@ -52,6 +52,10 @@ pub struct Summary {
     /// Whether an organiser ended the game (adjudicated or aborted it) rather
     /// than the play: `ended` then names who and why.
     pub decided: bool,
+    /// A finished game an organiser cancelled afterwards (a tournament
+    /// withdrawal under ICCF's rule): who and why, in words. Its result stands
+    /// in the transcript but no longer counts in the standings.
+    pub cancelled: Option<String>,
 }
 
 /// The first thing that does not hold.
@@ -297,6 +301,23 @@ fn check_event(
         return Ok(());
     }
     let r = replay.as_mut().ok_or("the transcript does not start with the created entry")?;
+    // A cancellation follows the end: it takes a finished game out of a
+    // tournament's standings (a running one is aborted instead).
+    if kind == "cancelled" {
+        if !r.over {
+            return Err("a cancellation of a game that is not over (a running game is aborted, not cancelled)".into());
+        }
+        if summary.cancelled.is_some() {
+            return Err("a second cancellation".into());
+        }
+        let by = organiser(body)?;
+        let reason = text(body, "reason")?;
+        summary.cancelled = Some(format!("by {by} ({reason})"));
+        return Ok(());
+    }
+    if summary.cancelled.is_some() {
+        return Err("an event after the game was cancelled".into());
+    }
     if r.over {
         return Err("an event after the game ended".into());
     }
@@ -713,4 +734,37 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
     r.turn += 1;
     summary.turns += 1;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A replay just created, of the first variant the registry lists.
+    fn replay() -> (Option<Replay>, Summary) {
+        let v = VariantId::ALL[0];
+        let rules = v.rulebook(&Options::new()).unwrap();
+        let seats: Vec<Value> = rules.seat_names().iter().map(|n| json!({"seat": n})).collect();
+        let body = json!({"variant": v.name(), "seats": seats, "state": rules.start()});
+        let (mut r, mut s) = (None, Summary::default());
+        check_event(&mut r, "G", "created", &body, &mut s).unwrap();
+        (r, s)
+    }
+
+    #[test]
+    fn a_cancellation_follows_the_end_once_and_nothing_follows_it() {
+        let cancel = json!({"reason": "P0 withdrew", "by": {"role": "operator"}, "tournament": "T1"});
+        let (mut r, mut s) = replay();
+        let early = check_event(&mut r, "G", "cancelled", &cancel, &mut s).unwrap_err();
+        assert!(early.contains("not over"), "{early}");
+        r.as_mut().unwrap().over = true;
+        let unsigned = json!({"reason": "P0 withdrew"});
+        assert!(check_event(&mut r, "G", "cancelled", &unsigned, &mut s).unwrap_err().contains("by is missing"));
+        check_event(&mut r, "G", "cancelled", &cancel, &mut s).unwrap();
+        assert_eq!(s.cancelled.as_deref(), Some("by the operator (P0 withdrew)"));
+        assert!(check_event(&mut r, "G", "cancelled", &cancel, &mut s).unwrap_err().contains("second"));
+        assert!(check_event(&mut r, "G", "grace", &json!({}), &mut s).unwrap_err().contains("cancelled"));
+    }
 }

@@ -291,18 +291,16 @@ impl<'c> Tx<'c> {
             .optional()?)
     }
 
-    /// Claims the invited games whose players all accepted (status
-    /// `starting`): marks them `creating` and returns their ids, so that one
-    /// caller creates each.
+    /// The invited games waiting to be created: `starting`, and `creating`
+    /// with no game (left by a steward that died while creating it).
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn claim_invited_games(&self) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.0.prepare_cached("SELECT id FROM invited_games WHERE status = 'starting' ORDER BY id")?;
+    pub fn invited_games_to_create(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT id FROM invited_games WHERE status IN ('starting', 'creating') AND game IS NULL ORDER BY id",
+        )?;
         let ids: Vec<String> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        for id in &ids {
-            self.set_invited_game(id, "creating", None)?;
-        }
         Ok(ids)
     }
 

@@ -588,7 +588,9 @@ fn flash(done: Option<&str>) -> Option<&'static str> {
         "draw-accept" => "You accept the draw.",
         "draw-decline" => "You decline the draw; play goes on.",
         "resigned" => "You resigned.",
-        "leave" => "Your leave is recorded; your clocks stand still for those days.",
+        "leave" => {
+            "Your leave is recorded; your clocks stand still for those days, except where a tournament's leave rule allows fewer (the mail that confirms it says which)."
+        }
         _ => return None,
     })
 }

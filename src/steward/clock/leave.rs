@@ -16,7 +16,7 @@ use super::super::{Refusal, Steward, StewardError, load};
 use super::mail_time;
 use super::mails::{self, LeaveGame};
 use crate::clock::ics;
-use crate::clock::leave::{Balance, LeaveError, LeaveRequest, balance, start_of};
+use crate::clock::leave::{Balance, LeaveError, LeavePolicy, LeaveRequest, balance, start_of};
 use crate::ids::{GameId, SeatToken};
 use crate::rules::Seat;
 use crate::store::{LeaveRow, Tx, time_text};
@@ -27,7 +27,7 @@ pub const LEAVES_PER_DAY: u32 = 5;
 
 /// Midnight UTC of New Year's Day of `year`: leaves ending after it are those
 /// with days in `year` or later.
-fn new_year(year: i32) -> DateTime<Utc> {
+pub(super) fn new_year(year: i32) -> DateTime<Utc> {
     start_of(NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN))
 }
 
@@ -39,9 +39,14 @@ pub struct LeaveAnswer {
     /// The leave just granted, if this answers a declaration.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub granted: Option<serde_json::Value>,
-    /// The running games whose clocks the leave stops.
+    /// The running games whose clocks the leave stops (on at least one of its days).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<Vec<String>>,
+    /// Every running game of the player and what the leave does there:
+    /// `{"game", "tournament", "leave_policy", "days_honoured"}` — the days
+    /// that stop its clock under its tournament's leave rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_game: Option<Vec<serde_json::Value>>,
     /// Days allowed per calendar year.
     pub allowance_days: u32,
     /// This year's and next year's account.
@@ -89,6 +94,7 @@ impl Steward {
             player: player.to_owned(),
             granted: None,
             games: None,
+            per_game: None,
             allowance_days: per_year,
             balance: vec![balance(&taken, per_year, year), balance(&taken, per_year, year + 1)],
             leaves: leaves.iter().map(leave_json).collect(),
@@ -263,17 +269,58 @@ impl Steward {
         let mut own_name = player.to_owned();
         let mut own_games = Vec::new();
         let mut ids = Vec::new();
+        // The days each policy honours of this leave, given the player's
+        // earlier leave of its years (declaration order: see LeavePolicy).
+        let mut account_rows = earlier.clone();
+        account_rows.push(row.clone());
+        let mut per_policy: BTreeMap<String, Vec<NaiveDate>> = BTreeMap::new();
+        let mut honoured_of = |policy: LeavePolicy| {
+            let key = serde_json::to_string(&policy).unwrap_or_default();
+            per_policy
+                .entry(key)
+                .or_insert_with(|| super::honoured(policy, &account_rows).0.remove(&row.id).unwrap_or_default())
+                .clone()
+        };
+        let mut per_game = Vec::new();
         for id in tx.running_games_of(&key)? {
             let g = load(tx, id.as_str())?;
             let mine: Vec<_> = g.seats.iter().filter(|s| s.email.to_lowercase() == key).collect();
             if let Some(s) = mine.first() {
                 own_name = s.name.clone();
             }
+            let (policy, tournament) = super::leave_policy(tx, &id)?;
+            let honoured = honoured_of(policy);
             let mut body = json!({
                 "seats": mine.iter().map(|s| g.seat_name(s.seat)).collect::<Vec<_>>(),
                 "from": request.from.to_string(), "to": request.to.to_string(),
                 "starts_at": time_text(starts_at), "ends_at": time_text(ends_at),
+                "leave_policy": policy,
+                "days_honoured": honoured.iter().map(ToString::to_string).collect::<Vec<_>>(),
             });
+            // What this game does with the leave, in words, when it is not the whole of it.
+            let whose = tournament.as_ref().map_or_else(|| "this game".to_owned(), |t| format!("tournament {t}"));
+            let note = match policy {
+                LeavePolicy::Allowed => None,
+                LeavePolicy::None => Some(format!("Its clock does NOT stop: {whose} allows no leave.")),
+                LeavePolicy::CappedDays(n) if honoured.len() as u32 == request.len() => {
+                    Some(format!("Its clock stops ({whose} caps leave at {n} day(s) a year)."))
+                }
+                LeavePolicy::CappedDays(n) => Some(format!(
+                    "Its clock stops on {} of these days only ({}): {whose} caps leave at {n} day(s) a year.",
+                    honoured.len(),
+                    if honoured.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        honoured.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                    }
+                )),
+            };
+            per_game.push(json!({
+                "game": id.to_string(),
+                "tournament": tournament.as_ref().map(ToString::to_string),
+                "leave_policy": policy,
+                "days_honoured": honoured.len(),
+            }));
             if let Some((_, text)) = signed.as_ref().filter(|(signed_in, _)| *signed_in == id) {
                 body["envelope"] = json!(text); // signed: the game it names proves who asked
             }
@@ -281,7 +328,12 @@ impl Steward {
             self.sign_head(tx, &id)?;
             let players =
                 g.seats.iter().map(|s| format!("{} {}", g.seat_name(s.seat), s.name)).collect::<Vec<_>>().join(", ");
-            let entry = LeaveGame { game: id.to_string(), variant: g.row.variant.name().to_owned(), players };
+            let entry = LeaveGame { game: id.to_string(), variant: g.row.variant.name().to_owned(), players, note };
+            if honoured.is_empty() {
+                // Its clocks do not stop: the opponents are not told they do.
+                own_games.push(entry);
+                continue;
+            }
             for s in g.seats.iter().filter(|s| s.email.to_lowercase() != key) {
                 let slot =
                     told.entry(s.email.to_lowercase()).or_insert_with(|| (s.name.clone(), s.email.clone(), Vec::new()));
@@ -302,10 +354,14 @@ impl Steward {
         let mut account = self.leave_account(tx, &key, now)?;
         let own_text = if own_games.is_empty() {
             format!(
-                "Your leave {span} is recorded. You have no running game now; it will stop the clocks of games that run then."
+                "Your leave {span} is recorded. You have no running game now; it will stop the clocks of games that run then (as their tournament's leave rule allows)."
             )
-        } else {
+        } else if own_games.iter().all(|g| g.note.is_none()) {
             format!("Your leave {span} is recorded. The clocks of these games stop for it:")
+        } else {
+            format!(
+                "Your leave {span} is recorded. The clocks of these games stop for it, except where a tournament's leave rule says otherwise (as noted):"
+            )
         };
         let mail = mails::leave(
             self,
@@ -320,9 +376,15 @@ impl Steward {
         )?;
         tx.queue_mail(&mail, now)?;
         for (name, address, games) in told.values() {
-            let text = format!(
-                "{own_name} is on leave {span}. The clocks of your games with {own_name} stand still for those days:"
-            );
+            let text = if games.iter().all(|g| g.note.is_none()) {
+                format!(
+                    "{own_name} is on leave {span}. The clocks of your games with {own_name} stand still for those days:"
+                )
+            } else {
+                format!(
+                    "{own_name} is on leave {span}. The clocks of these games with {own_name} stand still for those days, except where a tournament's leave rule says otherwise (as noted):"
+                )
+            };
             let mail = mails::leave(
                 self,
                 row.id,
@@ -339,6 +401,7 @@ impl Steward {
         tracing::info!(player = %key, from = %request.from, to = %request.to, games = ids.len(), "leave recorded");
         account.granted = Some(leave_json(&row));
         account.games = Some(ids);
+        account.per_game = Some(per_game);
         Ok(account)
     }
 

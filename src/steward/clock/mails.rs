@@ -109,6 +109,8 @@ pub(super) struct LeaveGame {
     pub(super) game: String,
     pub(super) variant: String,
     pub(super) players: String,
+    /// What the game's leave rule does with this leave, when not all of it stops the clock.
+    pub(super) note: Option<String>,
 }
 
 /// A leave mail to one player (the one on leave, or an opponent).
@@ -126,7 +128,7 @@ pub(super) fn leave(
 ) -> Result<OutboxRow, StewardError> {
     let list: Vec<_> = games
         .iter()
-        .map(|g| context! { game => g.game.clone(), variant => g.variant.clone(), players => g.players.clone() })
+        .map(|g| context! { game => g.game.clone(), variant => g.variant.clone(), players => g.players.clone(), note => g.note.clone() })
         .collect();
     Ok(compose_digest(DigestDraft {
         from: &steward.from,

@@ -12,7 +12,7 @@ mod sweep;
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, SecondsFormat, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::Value;
@@ -21,7 +21,9 @@ pub use leave::{LEAVES_PER_DAY, LeaveAnswer};
 pub use sweep::{GameSweep, SweepReport, TimeoutReport};
 
 use super::{Loaded, NewSeat, Refusal, Steward, StewardError};
+use crate::clock::leave::{Declared, LeavePolicy};
 use crate::clock::{ClockSpec, SeatClock, SeatStatus, Stops, human};
+use crate::ids::{GameId, TournamentId};
 use crate::rules::{Seat, SeatSet};
 use crate::store::{LeaveRow, Tx, time_text};
 
@@ -33,6 +35,47 @@ pub(super) struct GameClock {
     pub(super) stops: Stops,
     pub(super) zones: Vec<Option<Tz>>,
     pub(super) leaves: Vec<LeaveRow>,
+    /// How much of the players' leave stops these clocks.
+    pub(super) policy: LeavePolicy,
+}
+
+/// A game's leave policy: its tournament's (with the tournament), or the
+/// steward's allowance for a game outside a tournament.
+pub(super) fn leave_policy(tx: &Tx<'_>, game: &GameId) -> Result<(LeavePolicy, Option<TournamentId>), StewardError> {
+    let Some((t, _)) = tx.tournament_of_game(game)? else { return Ok((LeavePolicy::Allowed, None)) };
+    let policy = tx
+        .tournament(&t)?
+        .and_then(|row| serde_json::from_value::<Option<LeavePolicy>>(row.spec["leave"].clone()).ok().flatten())
+        .unwrap_or_default();
+    Ok((policy, Some(t)))
+}
+
+/// A stretch of time `[start, end)` in which a game's clocks stand still.
+pub(super) type Stretch = (DateTime<Utc>, DateTime<Utc>);
+
+/// A leave row as a policy reads it.
+pub(super) fn declared(l: &LeaveRow) -> Declared<'_> {
+    Declared { from: l.from, to: l.to, starts_at: l.starts_at, ends_at: l.ends_at, days: &l.days }
+}
+
+/// The days of each leave in `rows` (any players', each player's in the order
+/// declared) that stop a game's clocks under `policy`, by row id; and the
+/// stretches they stop them.
+pub(super) fn honoured(policy: LeavePolicy, rows: &[LeaveRow]) -> (BTreeMap<i64, Vec<NaiveDate>>, Vec<Stretch>) {
+    let mut by_player: BTreeMap<&str, Vec<&LeaveRow>> = BTreeMap::new();
+    for l in rows {
+        by_player.entry(l.player.as_str()).or_default().push(l);
+    }
+    let (mut days, mut stops) = (BTreeMap::new(), Vec::new());
+    for mut theirs in by_player.into_values() {
+        theirs.sort_by_key(|l| l.id);
+        let d: Vec<Declared<'_>> = theirs.iter().map(|l| declared(l)).collect();
+        for (l, honoured) in theirs.iter().zip(policy.honoured(&d)) {
+            days.insert(l.id, honoured);
+        }
+        stops.extend(policy.stops(&d));
+    }
+    (days, stops)
 }
 
 impl GameClock {
@@ -103,8 +146,11 @@ pub struct ClockView {
     pub as_of: String,
     /// Whether the clocks stand still now because a player is on leave.
     pub on_leave: bool,
-    /// The players' leave that touches this game: `{"from", "to"}`, days included.
+    /// The players' leave that stops this game's clocks: `{"from", "to"}`, days included.
     pub leave: Vec<Value>,
+    /// How much leave stops this game's clocks: `"allowed"`, `"none"` or
+    /// `{"capped_days": N}` (its tournament's rule).
+    pub leave_policy: LeavePolicy,
 }
 
 /// One seat's clock, as the API shows it.
@@ -163,10 +209,19 @@ impl Steward {
         // The clocks reckon from the earliest running clock's announcement (or
         // now): a leave over before then changes nothing they compute.
         let since = seats.iter().filter_map(|c| c.announced_at).chain([self.now()]).min().unwrap_or_else(|| self.now());
-        let leaves = tx.leaves_ending_after(&players, since)?;
-        let stops = Stops::new(leaves.iter().map(|l| (l.starts_at, l.ends_at)).collect());
+        // Under a cap, every leave of the year counts towards it.
+        let (policy, _) = leave_policy(tx, id)?;
+        let from = match policy {
+            LeavePolicy::CappedDays(_) => leave::new_year(since.year()),
+            _ => since,
+        };
+        let all = if policy == LeavePolicy::None { Vec::new() } else { tx.leaves_ending_after(&players, from)? };
+        let (days, stops) = honoured(policy, &all);
+        let stops = Stops::new(stops);
+        let leaves =
+            all.into_iter().filter(|l| l.ends_at > since && days.get(&l.id).is_some_and(|d| !d.is_empty())).collect();
         let zones = tx.time_zones(id)?.into_iter().map(|z| z.and_then(|z| z.parse::<Tz>().ok())).collect();
-        Ok(Some(GameClock { spec, seats, stops, zones, leaves }))
+        Ok(Some(GameClock { spec, seats, stops, zones, leaves, policy }))
     }
 
     fn save_clock(tx: &Tx<'_>, game: &Loaded, seat: Seat, c: &SeatClock) -> Result<(), StewardError> {
@@ -341,6 +396,7 @@ impl Steward {
                 .iter()
                 .map(|l| serde_json::json!({"from": l.from.to_string(), "to": l.to.to_string()}))
                 .collect(),
+            leave_policy: gc.policy,
         };
         Ok((Some(view), seats))
     }

@@ -46,6 +46,9 @@ pub struct SweepReport {
     pub digests: usize,
     /// Games the sweep could not handle (logged; tried again next time).
     pub errors: Vec<String>,
+    /// Work a crash left half done and this sweep finished: invited games
+    /// created (`invited I… → game G…`) and tournaments resumed (`tournament T…`).
+    pub resumed: Vec<String>,
 }
 
 /// One timeout.
@@ -115,8 +118,23 @@ impl Steward {
     /// Store failures outside a single game (one game's failure is reported in
     /// [`SweepReport::errors`] and the sweep goes on).
     pub async fn sweep(&self, now: DateTime<Utc>) -> Result<SweepReport, StewardError> {
+        // First what a crash may have left half done (the start-up sweep finds
+        // it): invited games waiting to be created, tournaments half started.
+        let mut resumed = Vec::new();
+        let mut errors = Vec::new();
+        for (invited, made) in self.create_invited_games(now).await {
+            match made {
+                Ok(game) => resumed.push(format!("invited {invited} → game {game}")),
+                Err(e) => errors.push(format!("invited {invited}: {e}")),
+            }
+        }
+        match self.resume_tournaments(now).await {
+            Ok(ids) => resumed.extend(ids.iter().map(|t| format!("tournament {t}"))),
+            Err(e) => errors.push(format!("tournaments: {e}")),
+        }
         let ids = self.store.transaction(|tx| Ok::<_, StewardError>(tx.running_clock_games()?)).await?;
-        let mut report = SweepReport { now: time_text(now), games: ids.len(), ..SweepReport::default() };
+        let mut report =
+            SweepReport { now: time_text(now), games: ids.len(), resumed, errors, ..SweepReport::default() };
         for id in ids {
             let this = self.clone();
             let text = id.to_string();

@@ -14,9 +14,11 @@
 //!
 //! A game with invited seats is not a game until it is created: its spec waits
 //! in `invited_games` (migration 13), `inviting` → `starting` (all accepted,
-//! or started by the organiser) → `creating` (claimed by the one caller that
-//! creates it, after the commit that accepted) → `started`. The game is made
-//! by [`Steward::create_game`] with the seats as the invitees answered.
+//! or started by the organiser) → `started`, the game made (by
+//! [`Steward::create_game_in`], with the seats as the invitees answered) in the
+//! same transaction that marks it started. A store written by an earlier
+//! steward may hold `creating` (claimed, then the steward died): it is
+//! created like `starting`, by the next sweep — the one at start-up first.
 
 mod mail;
 
@@ -711,35 +713,49 @@ impl Steward {
     }
 
     /// Creates the invited games waiting to start (all accepted, or started
-    /// by the organiser): each is claimed in one transaction, created, then
-    /// marked started. Returns the games created. A game whose creation is
-    /// refused goes back to `inviting` (logged), so the organiser can replace
-    /// a player and start it again.
+    /// by the organiser), each in ONE transaction with its marking `started`,
+    /// so that a crash leaves either no game and the invited game waiting, or
+    /// both: the next call (every sweep, the start-up one included) finishes
+    /// what a crash interrupted, and never makes a game twice. Returns the
+    /// games created. A game whose creation is refused goes back to
+    /// `inviting` (logged), so the organiser can replace a player and start it
+    /// again.
     pub async fn create_invited_games(&self, now: DateTime<Utc>) -> Vec<(String, Result<GameId, StewardError>)> {
-        let claimed = match self.store.transaction(|tx| Ok::<_, StewardError>(tx.claim_invited_games()?)).await {
+        let waiting = match self.store.transaction(|tx| Ok::<_, StewardError>(tx.invited_games_to_create()?)).await {
             Ok(ids) => ids,
             Err(e) => {
-                tracing::error!(error = %e, "invited games could not be claimed for creation");
+                tracing::error!(error = %e, "the invited games waiting to start could not be read");
                 return Vec::new();
             }
         };
         let mut out = Vec::new();
-        for id in claimed {
-            let made = self.create_invited_game(&id, now).await;
-            if let Err(e) = &made {
-                tracing::warn!(invited = %id, error = %e, "an invited game could not be created; it waits for the organiser");
+        for id in waiting {
+            match self.create_invited_game(&id, now).await {
+                Ok(None) => {} // made meanwhile by another caller
+                Ok(Some(game)) => out.push((id, Ok(game))),
+                Err(e) => {
+                    tracing::warn!(invited = %id, error = %e, "an invited game could not be created; it waits for the organiser");
+                    out.push((id, Err(e)));
+                }
             }
-            out.push((id, made));
         }
         out
     }
 
-    async fn create_invited_game(&self, id: &str, now: DateTime<Utc>) -> Result<GameId, StewardError> {
+    /// Creates invited game `id` if it still waits (`starting`, or `creating`
+    /// as a steward before this one left it when it died): the game, its
+    /// start mails, the status `started` and the closed invitations in one
+    /// transaction. `None` when it was made already.
+    async fn create_invited_game(&self, id: &str, now: DateTime<Utc>) -> Result<Option<GameId>, StewardError> {
         let key = id.to_owned();
-        let new = self
+        let this = self.clone();
+        let made = self
             .store
             .transaction(move |tx| {
                 let row = tx.invited_game(&key)?.ok_or_else(|| internal(format!("invited game {key} vanished")))?;
+                if row.game.is_some() || !matches!(row.status.as_str(), "starting" | "creating") {
+                    return Ok(None);
+                }
                 let mut spec = parse_spec(&row.spec)?;
                 for (p, r) in current(&tx.invited_game_invitations(&key)?) {
                     if let Some(seat) = spec.seats.get_mut(p as usize) {
@@ -749,27 +765,28 @@ impl Steward {
                     }
                 }
                 spec.invite = false;
-                Ok::<_, StewardError>(spec)
+                let prepared = this.prepare_game(&spec)?;
+                // The seats' links reach the players in the start mails; the
+                // tokens themselves are answered to nobody.
+                let hashes: Vec<String> = spec.seats.iter().map(|_| SeatToken::random().hash()).collect();
+                let (game, _) = this.create_game_in(tx, &prepared, &hashes, now, true)?;
+                tx.set_invited_game(&key, "started", Some(game.as_str()))?;
+                for r in current(&tx.invited_game_invitations(&key)?).values() {
+                    tx.close_invitation(r.id, now)?;
+                }
+                Ok::<_, StewardError>(Some(game))
             })
-            .await?;
-        let key = id.to_owned();
-        match self.create_game(new, now).await {
-            Ok(created) => {
-                let game: GameId = created.game.id.parse().map_err(internal)?;
-                let g = game.to_string();
-                self.store
-                    .transaction(move |tx| {
-                        tx.set_invited_game(&key, "started", Some(&g))?;
-                        for r in current(&tx.invited_game_invitations(&key)?).values() {
-                            tx.close_invitation(r.id, now)?;
-                        }
-                        Ok::<_, StewardError>(())
-                    })
-                    .await?;
-                tracing::info!(invited = %id, game = %game, "invited game created");
+            .await;
+        match made {
+            Ok(game) => {
+                if let Some(game) = &game {
+                    self.outbox.notify_one();
+                    tracing::info!(invited = %id, game = %game, "invited game created");
+                }
                 Ok(game)
             }
             Err(e) => {
+                let key = id.to_owned();
                 self.store
                     .transaction(move |tx| Ok::<_, StewardError>(tx.set_invited_game(&key, "inviting", None)?))
                     .await?;

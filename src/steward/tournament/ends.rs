@@ -35,9 +35,8 @@ impl Steward {
         }
         let mut over = true;
         for g in planned.iter().filter(|g| !g.cancelled) {
-            match &g.game {
-                Some(id) => over &= tx.game(id)?.is_some_and(|r| r.outcome.is_some()),
-                None => {}
+            if let Some(id) = &g.game {
+                over &= tx.game(id)?.is_some_and(|r| r.outcome.is_some());
             }
         }
         let next = planned.iter().filter(|g| !g.cancelled && g.game.is_none()).map(|g| g.round).min();
@@ -49,6 +48,70 @@ impl Steward {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Finishes what a crash may have left half done in the running
+    /// tournaments (every sweep calls this, the one at start-up first): the
+    /// planned games not created although they are due — all of them in a
+    /// tournament without rounds, the next round once every game begun is
+    /// over — are created, and a tournament with nothing left to play is
+    /// finished. Each tournament in a transaction of its own; a tournament
+    /// with nothing to do is left as it is, so calling this again does
+    /// nothing. Returns the tournaments it changed.
+    ///
+    /// # Errors
+    /// Store failures reading the tournaments; a tournament that cannot be
+    /// resumed is logged and tried again next time.
+    pub async fn resume_tournaments(&self, now: DateTime<Utc>) -> Result<Vec<TournamentId>, StewardError> {
+        let running: Vec<TournamentId> = self
+            .store
+            .transaction(|tx| {
+                Ok::<_, StewardError>(
+                    tx.tournaments()?.into_iter().filter(|t| t.status == "running").map(|t| t.id).collect(),
+                )
+            })
+            .await?;
+        let mut resumed = Vec::new();
+        for id in running {
+            let this = self.clone();
+            let key = id.clone();
+            match self.store.transaction(move |tx| this.resume_tournament_in(tx, &key, now)).await {
+                Ok(true) => {
+                    tracing::warn!(tournament = %id, "a tournament left half started was resumed");
+                    resumed.push(id);
+                }
+                Ok(false) => {}
+                Err(e) => tracing::error!(tournament = %id, error = %e, "a tournament could not be resumed"),
+            }
+        }
+        if !resumed.is_empty() {
+            self.outbox.notify_one();
+        }
+        Ok(resumed)
+    }
+
+    /// [`Steward::resume_tournaments`] for one tournament, in the caller's
+    /// transaction: whether it did anything.
+    fn resume_tournament_in(&self, tx: &Tx<'_>, id: &TournamentId, now: DateTime<Utc>) -> Result<bool, StewardError> {
+        let Some(t) = tx.tournament(id)? else { return Ok(false) };
+        if t.status != "running" {
+            return Ok(false);
+        }
+        let planned = tx.tournament_games(id)?;
+        let mut over = true;
+        for g in planned.iter().filter(|g| !g.cancelled) {
+            if let Some(game) = &g.game {
+                over &= tx.game(game)?.is_some_and(|r| r.outcome.is_some());
+            }
+        }
+        let next = planned.iter().filter(|g| !g.cancelled && g.game.is_none()).map(|g| g.round).min();
+        let rounds = t.spec["rounds"].as_bool().unwrap_or(false);
+        match next {
+            Some(_) if !rounds => self.start_round_in(tx, &t, None, now).map(|_| true),
+            Some(r) if over => self.start_round_in(tx, &t, Some(r), now).map(|_| true),
+            None if over => tx.set_tournament_status(id, "finished").map(|()| true).map_err(Into::into),
+            _ => Ok(false),
+        }
     }
 
     /// The director's adjudications: `results` maps game ids of tournament

@@ -15,7 +15,7 @@ mod withdraw;
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 pub use create::NamedDirector;
 pub use create::{CreatedTournament, TournamentSeatSecret};
@@ -71,17 +71,8 @@ pub struct NewPlayer {
     pub public_key: Option<String>,
 }
 
-/// How much leave the tournament's players may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum LeavePolicy {
-    /// The steward's own allowance (`"allowed"`).
-    Allowed,
-    /// At most this many days a year (`{"capped_days": 14}`).
-    CappedDays(u32),
-    /// No leave (`"none"`).
-    None,
-}
+/// How much leave stops the clocks of the tournament's games.
+pub use crate::clock::leave::LeavePolicy;
 
 /// The most players a tournament may have: a round robin of 40 is 780 games
 /// (1560 double), which bounds what one request can make the steward create.

@@ -3,6 +3,7 @@
 //! their unfinished games are lost by default.
 
 use chrono::{DateTime, Utc};
+use serde_json::json;
 
 use super::create::forfeit_result;
 use super::table::{TournamentView, game_scores, parse_id};
@@ -61,8 +62,17 @@ impl Steward {
                     }
                     for g in &theirs {
                         let Some(game) = &g.game else { continue };
-                        if tx.game(game)?.is_some_and(|r| r.outcome.is_none()) {
-                            this.abort_in(tx, game, &reason, &by, now)?;
+                        match tx.game(game)? {
+                            Some(r) if r.outcome.is_none() => this.abort_in(tx, game, &reason, &by, now)?,
+                            // A finished game keeps its result in its transcript,
+                            // but a signed entry says it no longer counts, so that
+                            // a player verifying it sees why it left the standings.
+                            Some(_) => {
+                                let body = json!({"reason": reason, "by": by.record(), "tournament": id.to_string()});
+                                tx.append_event(game, now, "cancelled", &body)?;
+                                this.sign_head(tx, game)?;
+                            }
+                            None => {}
                         }
                     }
                 } else {

@@ -4,7 +4,9 @@
 //! and the pages.
 
 mod api;
+mod leave;
 mod pages;
 mod pairing_balance;
 mod play;
+mod recovery;
 mod standings;

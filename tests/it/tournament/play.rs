@@ -251,3 +251,145 @@ async fn a_six_player_fairschach_double_round_robin_is_played_out() {
     assert_eq!(v["finished"], 30);
     assert_eq!(v["status"], "finished");
 }
+
+/// How a game of [`timeouts_score_and_every_kind_of_end_verifies`] ends.
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    Play(End),
+    /// The seat runs out of time (white before its first move, black after white's).
+    Timeout(usize),
+    /// White's player is replaced by the operator; the new player opens, black resigns.
+    Replaced,
+}
+
+/// `fairsteward sweep --now T` (the real binary) on the steward's data directory.
+fn sweep(s: &Server, at: chrono::DateTime<chrono::Utc>) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["sweep", "--data-dir"])
+        .arg(&s.config.data_dir)
+        .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "sweep: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sweep printed no JSON ({e}): {stdout}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timeouts_score_and_every_kind_of_end_verifies() {
+    use super::leave::verify;
+    let t0 = chrono::DateTime::parse_from_rfc3339("2026-03-02T12:00:00Z").unwrap().with_timezone(&chrono::Utc);
+    let clock = fairsteward::clock::Clock::manual(t0);
+    let s = Server::start_at(clock.clone()).await;
+    let t = create(
+        &s,
+        json!({"name": "Timed cup", "variant": "chess", "options": {"clock": "days_per_move days=3"}, "players": players(5, "tm")}),
+    )
+    .await;
+    let plan = [
+        Plan::Play(End::Mate),
+        Plan::Play(End::Resign(0)),
+        Plan::Timeout(0),
+        Plan::Play(End::Draw),
+        Plan::Play(End::Adjudicate("white")),
+        Plan::Timeout(1),
+        Plan::Play(End::Resign(1)),
+        Plan::Replaced,
+        Plan::Play(End::Adjudicate("draw")),
+        Plan::Play(End::Resign(0)),
+    ];
+    let games: Vec<(String, Vec<usize>)> = t.seats.clone().into_iter().collect();
+    let mut results = Vec::new();
+    let mut timed = Vec::new();
+    let mut by_plan: BTreeMap<&str, String> = BTreeMap::new();
+    for ((g, seats), p) in games.iter().zip(plan) {
+        let tok = &t.tokens[g];
+        let scores = match p {
+            Plan::Play(end) => finish(&s, &t, g, end).await,
+            Plan::Timeout(seat) => {
+                if seat == 1 {
+                    s.mv(g, &tok[0], 1, "e4").await.ok(200);
+                }
+                timed.push(g.clone());
+                if seat == 0 { vec![0, 2] } else { vec![2, 0] }
+            }
+            Plan::Replaced => {
+                let a = s
+                    .post_json(
+                        &format!("/api/games/{g}/seats/white/replace"),
+                        Some(&s.operator),
+                        &json!({"name": "Erin", "email": "erin.tm@example.org", "reason": "the player vanished"}),
+                    )
+                    .await
+                    .ok(201);
+                let erin = a["token"].as_str().unwrap();
+                s.mv(g, &tok[0], 1, "e4").await.error(401, "bad_token");
+                s.mv(g, erin, 1, "e4").await.ok(200);
+                s.post_json(&format!("/api/games/{g}/resign"), Some(&tok[1]), &json!({})).await.ok(200);
+                vec![2, 0]
+            }
+        };
+        let kind = match p {
+            Plan::Play(End::Mate) => "mate",
+            Plan::Play(End::Adjudicate("white")) => "adjudicated",
+            Plan::Timeout(1) => "timeout",
+            Plan::Replaced => "replaced",
+            _ => "",
+        };
+        by_plan.insert(kind, g.clone());
+        results.push((seats.clone(), scores));
+    }
+    // Time runs out for the two games nobody finished: the sweep at the
+    // latest final deadline takes both.
+    let mut flag = t0;
+    for g in &timed {
+        let v = s.get(&format!("/api/games/{g}"), None).await.ok(200);
+        for seat in v["seats"].as_array().unwrap() {
+            if let Some(f) = seat["clock"]["final_deadline"].as_str() {
+                flag = flag.max(chrono::DateTime::parse_from_rfc3339(f).unwrap().with_timezone(&chrono::Utc));
+            }
+        }
+    }
+    assert!(flag > t0 + chrono::TimeDelta::days(3) - chrono::TimeDelta::seconds(1), "{flag}");
+    clock.set(flag + chrono::TimeDelta::seconds(1));
+    let report = sweep(&s, flag + chrono::TimeDelta::seconds(1));
+    assert_eq!(report["timeouts"].as_array().unwrap().len(), 2, "{report}");
+    assert_eq!(report["errors"], json!([]), "{report}");
+    // The timeouts score like any loss: the table against our own computation.
+    let v = view(&s, &t.id).await;
+    check_standings(&v, 5, &results);
+    assert_eq!(v["finished"], 10, "{v}");
+    assert_eq!(v["status"], "finished");
+
+    // verify (the real binary) on each kind of end, and its words for it.
+    let out = verify(&s, &by_plan["mate"]).await;
+    assert!(out.contains("as the rules give it"), "{out}");
+    let out = verify(&s, &by_plan["adjudicated"]).await;
+    assert!(out.contains("decided by an organiser, not played to its end"), "{out}");
+    assert!(out.contains("adjudicat"), "{out}");
+    let out = verify(&s, &by_plan["timeout"]).await;
+    assert!(out.contains("after the timeout of"), "{out}");
+    let out = verify(&s, &by_plan["replaced"]).await;
+    assert!(out.contains("1 seats given to a new player by an organiser"), "{out}");
+    assert!(out.contains("as the rules give it"), "{out}");
+
+    // A withdrawal before half: the finished game is cancelled (a signed
+    // entry says so), the running ones aborted; each verifies and says how.
+    let w = create(&s, json!({"name": "Short-lived", "variant": "chess", "players": players(4, "wd")})).await;
+    let p0: Vec<&String> = w.seats.iter().filter(|(_, ps)| ps.contains(&0)).map(|(g, _)| g).collect();
+    assert_eq!(p0.len(), 3);
+    finish(&s, &w, p0[0], End::Resign(0)).await;
+    s.post_json(&format!("/api/tournaments/{}/players/0/withdraw", w.id), Some(&s.operator), &json!({})).await.ok(200);
+    let out = verify(&s, p0[0]).await;
+    assert!(out.contains("as the rules give it"), "{out}");
+    assert!(out.contains("cancelled afterwards by the operator"), "{out}");
+    assert!(out.contains("no longer counts"), "{out}");
+    let transcript = s.get(&format!("/api/games/{}/transcript", p0[0]), None).await.text;
+    assert!(transcript.lines().last().unwrap().contains("\"cancelled\""), "{transcript}");
+    let out = verify(&s, p0[1]).await;
+    assert!(out.contains("decided by an organiser"), "{out}");
+    assert!(out.contains("abort"), "{out}");
+    let wv = view(&s, &w.id).await;
+    assert_eq!(wv["finished"], 0, "the cancelled game left the standings: {wv}");
+}
