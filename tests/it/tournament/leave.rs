@@ -7,6 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use fairsteward::clock::Clock;
 use serde_json::{Value, json};
 
+use crate::support::transcript::verified;
 use crate::support::{Server, eventually, parse_mail, spool_files};
 
 fn t(s: &str) -> DateTime<Utc> {
@@ -38,24 +39,6 @@ async fn tournament(s: &Server, other: &str, leave: Value) -> (String, String, V
     let game = tokens[0]["game"].as_str().unwrap().to_owned();
     let by_seat = tokens.iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
     (created["tournament"]["id"].as_str().unwrap().to_owned(), game, by_seat)
-}
-
-pub async fn verify(s: &Server, g: &str) -> String {
-    let keys = s.get("/api/steward", None).await.ok(200);
-    let transcript = s.get(&format!("/api/games/{g}/transcript"), None).await;
-    assert_eq!(transcript.status, 200);
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.jsonl");
-    std::fs::write(&file, &transcript.text).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["verify", "--transcript"])
-        .arg(&file)
-        .args(["--steward-key", keys["signing_key"].as_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "verify {g}: {stdout}{}\n{}", String::from_utf8_lossy(&out.stderr), transcript.text);
-    stdout
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,7 +104,7 @@ async fn a_tournaments_leave_rule_governs_its_games_clocks() {
             .find(|e| e["kind"] == "leave")
             .unwrap_or_else(|| panic!("a leave entry in {g}: {transcript}"));
         assert_eq!(first["body"]["days_honoured"].as_array().map(Vec::len), Some(days), "{first}");
-        verify(&s, g).await;
+        verified(&s.api(), g).await;
     }
 
     // The mails say which clocks stop: Alice's names the none tournament's game

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::support::transcript::verified;
 use crate::support::{Server, eventually_within, parse_mail, spool_files};
 
 /// A created tournament as the test plays it.
@@ -278,7 +279,6 @@ fn sweep(s: &Server, at: chrono::DateTime<chrono::Utc>) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeouts_score_and_every_kind_of_end_verifies() {
-    use super::leave::verify;
     let t0 = chrono::DateTime::parse_from_rfc3339("2026-03-02T12:00:00Z").unwrap().with_timezone(&chrono::Utc);
     let clock = fairsteward::clock::Clock::manual(t0);
     let s = Server::start_at(clock.clone()).await;
@@ -363,14 +363,14 @@ async fn timeouts_score_and_every_kind_of_end_verifies() {
     assert_eq!(v["status"], "finished");
 
     // verify (the real binary) on each kind of end, and its words for it.
-    let out = verify(&s, &by_plan["mate"]).await;
+    let out = verified(&s.api(), &by_plan["mate"]).await;
     assert!(out.contains("as the rules give it"), "{out}");
-    let out = verify(&s, &by_plan["adjudicated"]).await;
+    let out = verified(&s.api(), &by_plan["adjudicated"]).await;
     assert!(out.contains("decided by an organiser, not played to its end"), "{out}");
     assert!(out.contains("adjudicat"), "{out}");
-    let out = verify(&s, &by_plan["timeout"]).await;
+    let out = verified(&s.api(), &by_plan["timeout"]).await;
     assert!(out.contains("after the timeout of"), "{out}");
-    let out = verify(&s, &by_plan["replaced"]).await;
+    let out = verified(&s.api(), &by_plan["replaced"]).await;
     assert!(out.contains("1 seats given to a new player by an organiser"), "{out}");
     assert!(out.contains("as the rules give it"), "{out}");
 
@@ -381,13 +381,13 @@ async fn timeouts_score_and_every_kind_of_end_verifies() {
     assert_eq!(p0.len(), 3);
     finish(&s, &w, p0[0], End::Resign(0)).await;
     s.post_json(&format!("/api/tournaments/{}/players/0/withdraw", w.id), Some(&s.operator), &json!({})).await.ok(200);
-    let out = verify(&s, p0[0]).await;
+    let out = verified(&s.api(), p0[0]).await;
     assert!(out.contains("as the rules give it"), "{out}");
     assert!(out.contains("cancelled afterwards by the operator"), "{out}");
     assert!(out.contains("no longer counts"), "{out}");
     let transcript = s.get(&format!("/api/games/{}/transcript", p0[0]), None).await.text;
     assert!(transcript.lines().last().unwrap().contains("\"cancelled\""), "{transcript}");
-    let out = verify(&s, p0[1]).await;
+    let out = verified(&s.api(), p0[1]).await;
     assert!(out.contains("decided by an organiser"), "{out}");
     assert!(out.contains("abort"), "{out}");
     let wv = view(&s, &w.id).await;
