@@ -23,6 +23,8 @@ use minijinja::{Environment, Value, context};
 use serde::Deserialize;
 use std::sync::Arc;
 
+mod tournaments;
+
 use super::session;
 use crate::ids::{SeatToken, hex};
 use crate::protocol::OperatorToken;
@@ -45,6 +47,7 @@ pub(super) fn router() -> Router<Steward> {
         .route("/desk/new", get(new_game_page).post(new_game))
         .route("/desk/games/{id}", get(game_page))
         .route("/desk/games/{id}/{tool}", post(tool))
+        .merge(tournaments::router())
 }
 
 fn templates() -> &'static Environment<'static> {
@@ -52,15 +55,18 @@ fn templates() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         for (name, text) in [
-            ("page/base.html", include_str!("../../templates/page/base.html")),
-            ("page/desk_sign_in.html", include_str!("../../templates/page/desk_sign_in.html")),
-            ("page/desk.html", include_str!("../../templates/page/desk.html")),
-            ("page/desk_game.html", include_str!("../../templates/page/desk_game.html")),
-            ("page/desk_confirm.html", include_str!("../../templates/page/desk_confirm.html")),
-            ("page/desk_done.html", include_str!("../../templates/page/desk_done.html")),
-            ("page/desk_new.html", include_str!("../../templates/page/desk_new.html")),
-            ("page/desk_error.html", include_str!("../../templates/page/desk_error.html")),
-        ] {
+            ("page/base.html", include_str!("../../../templates/page/base.html")),
+            ("page/desk_sign_in.html", include_str!("../../../templates/page/desk_sign_in.html")),
+            ("page/desk.html", include_str!("../../../templates/page/desk.html")),
+            ("page/desk_game.html", include_str!("../../../templates/page/desk_game.html")),
+            ("page/desk_confirm.html", include_str!("../../../templates/page/desk_confirm.html")),
+            ("page/desk_done.html", include_str!("../../../templates/page/desk_done.html")),
+            ("page/desk_new.html", include_str!("../../../templates/page/desk_new.html")),
+            ("page/desk_error.html", include_str!("../../../templates/page/desk_error.html")),
+        ]
+        .into_iter()
+        .chain(tournaments::TEMPLATES)
+        {
             env.add_template(name, text).expect("embedded desk template parses");
         }
         env
@@ -473,6 +479,9 @@ struct NewGameForm {
     /// The options as JSON (`{"clock": {...}}`), or empty.
     #[serde(default)]
     options: String,
+    /// Invite the players instead of seating them at once.
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, DeskError> {
@@ -506,6 +515,11 @@ async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Byte
         serde_json::from_str(&f.options)
             .map_err(|e| bad(format!("The options are not a JSON object ({e}); give e.g. {{\"clock\": {{\"kind\": \"days_per_move\", \"days\": 3}}}} or nothing.")))?
     };
+    if ticked(&f.invite) {
+        let new = NewGame { variant: f.variant, options, seats, invite: true };
+        let invited = steward.invite_game(new, steward.now()).await?;
+        return Ok(see_other(&format!("/desk/invited/{}", invited.id), None));
+    }
     let created =
         steward.create_game(NewGame { variant: f.variant, options, seats, invite: false }, steward.now()).await?;
     let ctx = context! {
