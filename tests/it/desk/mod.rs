@@ -5,3 +5,4 @@
 
 mod api;
 mod pages;
+mod tournament_pages;
