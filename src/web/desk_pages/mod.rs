@@ -2,13 +2,17 @@
 //! tournament's director in with their token, lists the games with filters and
 //! a search, shows a game's admin view with the director's tools (each behind
 //! a confirmation step), and offers a form to create a game (operator only).
+//! The tournaments' and invited games' pages are in [`tournaments`].
 //!
 //! Server-rendered like the player pages. The desk has its own session cookie
 //! (`fairsteward_desk`, `Path=/desk`, `HttpOnly`, `SameSite=Strict`, 12 hours):
 //! `d1.<who>.<expiry>.<HMAC>`, where `who` is `op` for the operator or the hash
 //! of a director's token (the token itself is never stored), so a director
 //! removed from the store is signed out at once. Every form carries a CSRF token
-//! derived from the cookie, and a POST from another site is refused.
+//! derived from the cookie, and a POST from another site is refused. The cookie
+//! is signed, read and compared with the player pages' primitives
+//! ([`session::mac`], [`session::cookie_values`], [`session::same`]), under
+//! labels of its own, so neither cookie is taken for the other.
 
 use std::sync::OnceLock;
 
@@ -25,8 +29,8 @@ use std::sync::Arc;
 
 mod tournaments;
 
-use super::session;
-use crate::ids::{SeatToken, hex};
+use super::session::{self, same};
+use crate::ids::SeatToken;
 use crate::protocol::OperatorToken;
 use crate::rules::VariantId;
 use crate::steward::{GameFilter, NewGame, NewSeat, Organiser, Steward, StewardError};
@@ -123,8 +127,10 @@ fn render(name: &str, ctx: Value) -> Result<String, DeskError> {
     })
 }
 
+/// The desk's cookies and CSRF tokens are signed as the player pages' are
+/// ([`session::mac`]), under labels of their own.
 fn mac(steward: &Steward, label: &str, text: &str) -> String {
-    hex(&steward.keys().capability_tag(format!("{label}|{text}").as_bytes()).as_ref()[..16])
+    session::mac(steward.keys(), label, text)
 }
 
 /// A signed-in organiser, from the desk cookie.
@@ -162,19 +168,8 @@ impl Desk {
     }
 }
 
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 fn cookie(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value.trim().to_owned())
+    session::cookie_values(headers, COOKIE).next().map(str::to_owned)
 }
 
 fn set_cookie(steward: &Steward, value: &str, max_age: i64) -> HeaderValue {
