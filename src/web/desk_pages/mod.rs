@@ -33,7 +33,7 @@ use super::session::{self, same};
 use crate::ids::SeatToken;
 use crate::protocol::OperatorToken;
 use crate::rules::VariantId;
-use crate::steward::{GameFilter, NewGame, NewSeat, Organiser, Steward, StewardError};
+use crate::steward::{GameFilter, Invited, NewGame, NewSeat, Organiser, Steward, StewardError};
 
 /// The desk's cookie.
 pub const COOKIE: &str = "fairsteward_desk";
@@ -258,8 +258,15 @@ async fn desk(
         q: q.q.clone().filter(|s| !s.trim().is_empty()),
     };
     let games = steward.desk_games(desk.by.clone(), filter).await?;
+    // The games with invited seats still waiting for their players (the
+    // operator's: only the operator creates them).
+    let mut invited = Vec::new();
+    for id in steward.waiting_invited_games(&desk.by).await? {
+        invited.push(steward.invitations(&desk.by, Invited::Game(id)).await?);
+    }
     let ctx = context! {
         games => Serde(&games),
+        invited => Serde(&invited),
         status => status,
         to_move => to_move,
         overdue => ticked(&q.overdue),

@@ -251,10 +251,17 @@ async fn the_desk_shows_who_answered_an_invitation_and_starts_play() {
     let page = op.get(&at).await;
     assert!(page.text.contains("gil@example.org") && page.text.contains("Waiting for the players"), "{}", page.text);
     let id = at.rsplit('/').next().unwrap().to_owned();
+    let desk = op.get("/desk").await;
+    assert!(
+        desk.text.contains(&format!("href=\"/desk/invited/{id}\"")) && desk.text.contains("Gil: invited, Hal: invited"),
+        "the desk lists the invited game waiting: {}",
+        desk.text
+    );
     let started = op.post(&format!("/desk/invited/{id}/start"), &[("csrf", &csrf), ("confirm", "yes")]).await;
     assert!(started.text.contains("has started"), "{}", started.text);
     let page = op.get(&at).await;
     assert!(page.text.contains("Started: the game is"), "{}", page.text);
+    assert!(!op.get("/desk").await.text.contains("id=\"invited\""), "a started game waits no more");
     s.shut_down().await;
 }
 
