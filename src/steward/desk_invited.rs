@@ -18,9 +18,6 @@ impl Steward {
         if *by != Organiser::Operator {
             return Ok(Vec::new());
         }
-        Ok(self
-            .store
-            .transaction(|tx| Ok::<_, StewardError>(tx.waiting_invited_games(MAX_WAITING_INVITED_GAMES)?))
-            .await?)
+        self.store.transaction(|tx| Ok::<_, StewardError>(tx.waiting_invited_games(MAX_WAITING_INVITED_GAMES)?)).await
     }
 }

@@ -299,7 +299,7 @@ async fn tournament_page(
     let t = steward.tournament(id).await?;
     // The invitations carry each player's address and answer; a tournament
     // created with fixed seats answers "not invited" for every player.
-    let invitations = steward.invitations(&desk.by, Invited::Tournament(tid)).await.ok();
+    let invitations = Some(steward.invitations(&desk.by, Invited::Tournament(tid)).await?);
     let invited = invitations.as_ref().is_some_and(|l| l.invitations.iter().any(|i| i.answer != "not invited"));
     let players: Vec<Value> = t
         .players
