@@ -15,6 +15,7 @@ pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
 mod desk; // the organiser's desk (issue 31)
+mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
 mod invitations; // issue 31, slice D
 mod mails;

@@ -22,6 +22,7 @@
 
 mod clock;
 mod desk;
+mod desk_invited; // issue 31, slice E
 mod events;
 mod files;
 mod games;

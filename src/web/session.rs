@@ -51,13 +51,27 @@ pub struct Session {
     value: String,
 }
 
-fn mac(keys: &StewardKeys, label: &str, text: &str) -> String {
+/// The steward's tag of `text` for the purpose `label` (a session cookie, a
+/// CSRF token): the player pages' and the desk's cookies are signed alike.
+pub(super) fn mac(keys: &StewardKeys, label: &str, text: &str) -> String {
     hex(&keys.capability_tag(format!("{label}|{text}").as_bytes()).as_ref()[..16])
 }
 
 /// Constant-time comparison of two texts.
-fn same(a: &str, b: &str) -> bool {
+pub(super) fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The values of the request's cookies named `name`, in order.
+pub(super) fn cookie_values<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(move |(n, _)| *n == name)
+        .map(|(_, value)| value.trim())
 }
 
 /// Whether `id` may stand in a cookie's list of games: letters and digits.
@@ -116,14 +130,7 @@ impl Session {
 
     /// The session in a request's cookies, if any is valid at `now`.
     pub fn from_headers(keys: &StewardKeys, headers: &HeaderMap, now: i64) -> Option<Session> {
-        headers
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().split_once('='))
-            .filter(|(name, _)| *name == COOKIE)
-            .find_map(|(_, value)| Session::from_value(keys, value.trim(), now))
+        cookie_values(headers, COOKIE).find_map(|value| Session::from_value(keys, value, now))
     }
 
     /// The CSRF token of this session's forms.

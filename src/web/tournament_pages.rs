@@ -1,8 +1,8 @@
 //! The tournaments' pages (issue 31): the public standings page
 //! `/tournaments/{id}` (standings, crosstable, games with links).
 //!
-//! The desk's tournament pages (list, create form, withdraw, adjudicate,
-//! directors) are not here yet: the API under `/api/tournaments` does all of it.
+//! The organisers' tournament pages (list, creation form, withdraw,
+//! adjudicate, start, directors) are the desk's: `super::desk_pages`.
 
 use axum::Router;
 use axum::extract::{Path, State};

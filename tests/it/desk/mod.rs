@@ -5,6 +5,7 @@
 
 mod api;
 mod pages;
+mod tournament_pages;
 
 use std::path::Path;
 

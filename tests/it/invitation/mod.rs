@@ -1,5 +1,6 @@
 //! Invitations (issue 31 point 3): games and tournaments with invited
 //! players, answered by link (HTTP, the page) and by mail (the mail door).
 
+mod browser;
 mod http;
 mod mail;

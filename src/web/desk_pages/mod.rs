@@ -2,13 +2,17 @@
 //! tournament's director in with their token, lists the games with filters and
 //! a search, shows a game's admin view with the director's tools (each behind
 //! a confirmation step), and offers a form to create a game (operator only).
+//! The tournaments' and invited games' pages are in [`tournaments`].
 //!
 //! Server-rendered like the player pages. The desk has its own session cookie
 //! (`fairsteward_desk`, `Path=/desk`, `HttpOnly`, `SameSite=Strict`, 12 hours):
 //! `d1.<who>.<expiry>.<HMAC>`, where `who` is `op` for the operator or the hash
 //! of a director's token (the token itself is never stored), so a director
 //! removed from the store is signed out at once. Every form carries a CSRF token
-//! derived from the cookie, and a POST from another site is refused.
+//! derived from the cookie, and a POST from another site is refused. The cookie
+//! is signed, read and compared with the player pages' primitives
+//! ([`session::mac`], [`session::cookie_values`], [`session::same`]), under
+//! labels of its own, so neither cookie is taken for the other.
 
 use std::sync::OnceLock;
 
@@ -23,11 +27,13 @@ use minijinja::{Environment, Value, context};
 use serde::Deserialize;
 use std::sync::Arc;
 
-use super::session;
-use crate::ids::{SeatToken, hex};
+mod tournaments;
+
+use super::session::{self, same};
+use crate::ids::SeatToken;
 use crate::protocol::OperatorToken;
 use crate::rules::VariantId;
-use crate::steward::{GameFilter, NewGame, NewSeat, Organiser, Steward, StewardError};
+use crate::steward::{GameFilter, Invited, NewGame, NewSeat, Organiser, Steward, StewardError};
 
 /// The desk's cookie.
 pub const COOKIE: &str = "fairsteward_desk";
@@ -45,6 +51,7 @@ pub(super) fn router() -> Router<Steward> {
         .route("/desk/new", get(new_game_page).post(new_game))
         .route("/desk/games/{id}", get(game_page))
         .route("/desk/games/{id}/{tool}", post(tool))
+        .merge(tournaments::router())
 }
 
 fn templates() -> &'static Environment<'static> {
@@ -52,15 +59,18 @@ fn templates() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         for (name, text) in [
-            ("page/base.html", include_str!("../../templates/page/base.html")),
-            ("page/desk_sign_in.html", include_str!("../../templates/page/desk_sign_in.html")),
-            ("page/desk.html", include_str!("../../templates/page/desk.html")),
-            ("page/desk_game.html", include_str!("../../templates/page/desk_game.html")),
-            ("page/desk_confirm.html", include_str!("../../templates/page/desk_confirm.html")),
-            ("page/desk_done.html", include_str!("../../templates/page/desk_done.html")),
-            ("page/desk_new.html", include_str!("../../templates/page/desk_new.html")),
-            ("page/desk_error.html", include_str!("../../templates/page/desk_error.html")),
-        ] {
+            ("page/base.html", include_str!("../../../templates/page/base.html")),
+            ("page/desk_sign_in.html", include_str!("../../../templates/page/desk_sign_in.html")),
+            ("page/desk.html", include_str!("../../../templates/page/desk.html")),
+            ("page/desk_game.html", include_str!("../../../templates/page/desk_game.html")),
+            ("page/desk_confirm.html", include_str!("../../../templates/page/desk_confirm.html")),
+            ("page/desk_done.html", include_str!("../../../templates/page/desk_done.html")),
+            ("page/desk_new.html", include_str!("../../../templates/page/desk_new.html")),
+            ("page/desk_error.html", include_str!("../../../templates/page/desk_error.html")),
+        ]
+        .into_iter()
+        .chain(tournaments::TEMPLATES)
+        {
             env.add_template(name, text).expect("embedded desk template parses");
         }
         env
@@ -117,8 +127,10 @@ fn render(name: &str, ctx: Value) -> Result<String, DeskError> {
     })
 }
 
+/// The desk's cookies and CSRF tokens are signed as the player pages' are
+/// ([`session::mac`]), under labels of their own.
 fn mac(steward: &Steward, label: &str, text: &str) -> String {
-    hex(&steward.keys().capability_tag(format!("{label}|{text}").as_bytes()).as_ref()[..16])
+    session::mac(steward.keys(), label, text)
 }
 
 /// A signed-in organiser, from the desk cookie.
@@ -156,19 +168,8 @@ impl Desk {
     }
 }
 
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 fn cookie(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value.trim().to_owned())
+    session::cookie_values(headers, COOKIE).next().map(str::to_owned)
 }
 
 fn set_cookie(steward: &Steward, value: &str, max_age: i64) -> HeaderValue {
@@ -257,8 +258,15 @@ async fn desk(
         q: q.q.clone().filter(|s| !s.trim().is_empty()),
     };
     let games = steward.desk_games(desk.by.clone(), filter).await?;
+    // The games with invited seats still waiting for their players (the
+    // operator's: only the operator creates them).
+    let mut invited = Vec::new();
+    for id in steward.waiting_invited_games(&desk.by).await? {
+        invited.push(steward.invitations(&desk.by, Invited::Game(id)).await?);
+    }
     let ctx = context! {
         games => Serde(&games),
+        invited => Serde(&invited),
         status => status,
         to_move => to_move,
         overdue => ticked(&q.overdue),
@@ -473,6 +481,9 @@ struct NewGameForm {
     /// The options as JSON (`{"clock": {...}}`), or empty.
     #[serde(default)]
     options: String,
+    /// Invite the players instead of seating them at once.
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, DeskError> {
@@ -506,6 +517,11 @@ async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Byte
         serde_json::from_str(&f.options)
             .map_err(|e| bad(format!("The options are not a JSON object ({e}); give e.g. {{\"clock\": {{\"kind\": \"days_per_move\", \"days\": 3}}}} or nothing.")))?
     };
+    if ticked(&f.invite) {
+        let new = NewGame { variant: f.variant, options, seats, invite: true };
+        let invited = steward.invite_game(new, steward.now()).await?;
+        return Ok(see_other(&format!("/desk/invited/{}", invited.id), None));
+    }
     let created =
         steward.create_game(NewGame { variant: f.variant, options, seats, invite: false }, steward.now()).await?;
     let ctx = context! {
