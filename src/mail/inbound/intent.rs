@@ -24,7 +24,8 @@
 //! and filler words (`I`, `please`, `the`, `thanks` …), so `I resign.`, `Draw?` and
 //! `Accept the draw, please` are read, but `I resign if you take my queen` is not.
 //! English and German: `resign`/`aufgeben`, `draw`/`remis`, `accept draw`/`remis
-//! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `help`/`hilfe`, and
+//! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `standings`/`tabelle`
+//! (a tournament's table), `help`/`hilfe`, and
 //! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`).
 
 use chrono::NaiveDate;
@@ -54,6 +55,8 @@ pub enum Intent {
     DeclineDraw,
     /// Send me the game's state.
     Status,
+    /// Send me the standings of the tournament this game belongs to (issue 31).
+    Standings,
     /// Send me the commands.
     Help,
     /// I am away on these days, both included (for the clock).
@@ -280,6 +283,11 @@ const COMMANDS: &[(&str, Intent)] = &[
     ("status", Intent::Status),
     ("board", Intent::Status),
     ("show board", Intent::Status),
+    ("standings", Intent::Standings),
+    ("standing", Intent::Standings),
+    ("show standings", Intent::Standings),
+    ("table", Intent::Standings),
+    ("tabelle", Intent::Standings),
     ("help", Intent::Help),
     ("hilfe", Intent::Help),
     ("commands", Intent::Help),
@@ -677,6 +685,9 @@ mod tests {
             ("decline draw", Intent::DeclineDraw),
             ("No draw, thanks.", Intent::DeclineDraw),
             ("STATUS", Intent::Status),
+            ("standings", Intent::Standings),
+            ("Standings, please!", Intent::Standings),
+            ("Tabelle bitte", Intent::Standings),
             ("help", Intent::Help),
             ("?", Intent::Help),
             ("I resign. Well played, Alice!", Intent::Resign),
