@@ -4,6 +4,7 @@
 //! and the pages.
 
 mod api;
+mod mail;
 mod pages;
 mod pairing_balance;
 mod play;
