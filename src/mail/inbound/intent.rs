@@ -517,6 +517,7 @@ const INVITATION_WORDS: &[(&str, bool)] = &[
     ("accepted", true),
     ("accept invitation", true),
     ("yes", true),
+    ("yes accept", true),
     ("join", true),
     ("annehmen", true),
     ("angenommen", true),
@@ -526,6 +527,8 @@ const INVITATION_WORDS: &[(&str, bool)] = &[
     ("declined", false),
     ("decline invitation", false),
     ("no", false),
+    ("no decline", false),
+    ("sorry decline", false),
     ("ablehnen", false),
     ("abgelehnt", false),
     ("absagen", false),
@@ -561,6 +564,8 @@ mod invitation_tests {
         assert_eq!(invitation_intent("Accept"), InvitationIntent::Accept);
         assert_eq!(invitation_intent("Hi Steward,\n\nI accept, thanks!\n"), InvitationIntent::Accept);
         assert_eq!(invitation_intent("decline."), InvitationIntent::Decline);
+        assert_eq!(invitation_intent("Yes, I accept!"), InvitationIntent::Accept);
+        assert_eq!(invitation_intent("Sorry, I decline."), InvitationIntent::Decline);
         assert_eq!(invitation_intent("Nein"), InvitationIntent::Decline);
         assert_eq!(invitation_intent("maybe later"), InvitationIntent::Other("maybe later".into()));
         assert_eq!(invitation_intent("  \n"), InvitationIntent::Empty);
