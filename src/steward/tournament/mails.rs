@@ -213,3 +213,61 @@ impl Steward {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use minijinja::context;
+
+    use crate::letters::compose::render;
+
+    /// One game of a start mail's list, as `queue_start_mails` gives it.
+    fn game(id: &str, you_owe: bool, signed: bool, commit_reveal: bool) -> minijinja::Value {
+        context! {
+            game => id,
+            seat => "white",
+            opponents => "Bob (black)",
+            you_owe => you_owe,
+            mail_to => you_owe.then(|| format!("moves+{id}.white.1.mac@steward.example")),
+            forms => you_owe.then_some("write moves like Nf3"),
+            next_turn => 1,
+            signed => signed,
+            commit_reveal => commit_reveal,
+            links => context! { page => format!("http://s/games/{id}") },
+        }
+    }
+
+    #[test]
+    fn the_start_mail_says_where_each_first_move_goes_and_what_to_send() {
+        let text = render(
+            "tournament_started.txt",
+            &context! {
+                tournament => "T8KQ2ZJ",
+                tournament_name => "Club",
+                variant => "chess",
+                player => "Ann",
+                games => vec![
+                    game("AAAAAA", true, false, false),
+                    game("BBBBBB", true, true, false),
+                    game("CCCCCC", true, false, true),
+                    game("DDDDDD", false, false, false),
+                ],
+                reply_game => "AAAAAA",
+                public_url => "http://s",
+            },
+        )
+        .unwrap();
+        assert!(
+            text.contains(
+                "To move by mail, write to moves+AAAAAA.white.1.mac@steward.example\n  with your move as the first line (write moves like Nf3)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("fairsteward player sign --key <YOUR-KEY> --game BBBBBB"), "{text}");
+        assert!(text.contains("send the envelope it prints by mail to moves+BBBBBB.white.1.mac@"), "{text}");
+        assert!(text.contains("fairsteward player commit --game CCCCCC"), "{text}");
+        assert!(text.contains("send the envelope it prints by mail to moves+CCCCCC.white.1.mac@"), "{text}");
+        assert!(!text.contains("DDDDDD.white"), "no address where the player does not move first: {text}");
+        assert!(text.contains("A reply to this mail is read for game AAAAAA."), "{text}");
+        assert!(text.contains("Reply `standings` to this mail"), "{text}");
+    }
+}

@@ -161,6 +161,16 @@ async fn a_tournament_by_mail_first_move_and_standings_over_smtp_and_imap() {
     // A look: nothing was played or written for it.
     assert_eq!(steward.game(&game).await["history"].as_array().map(Vec::len), Some(1));
 
+    // `standings` in reply to the start mail (whose Reply-To names a turn played since) works too.
+    let raw =
+        reply(&format!("{} <{}>", names[mover], emails[mover]), &starts[mover], &unique("ss"), "standings\r\n", false);
+    send(&stack, &emails[mover], &reply_to, &raw).await;
+    let mine = wait_for(&stack, &users[mover], WITHIN, "the standings answer to the start mail", |m| {
+        !answers_with(m, "Standings (1 games finished, 2 running)").is_empty()
+    })
+    .await;
+    assert_eq!(answers_with(&mine, "Standings (").len(), 1);
+
     // A game of no tournament: `standings` is answered with what is read instead.
     let (x, y) = (unique("x"), unique("y"));
     let created = steward
