@@ -218,7 +218,12 @@ fn message_id(from: &Mailbox, game: &GameId, turn: u32, seat: usize, kind: MailK
     format!("{game}.{turn}.{seat}.{}{extra}@{}", kind.as_str(), from.email.domain())
 }
 
-fn render(template: &str, context: &minijinja::Value) -> Result<String, ComposeError> {
+/// Renders `template` with `context` (a part of a mail's text, such as a
+/// tournament's table in an answer).
+///
+/// # Errors
+/// A template problem.
+pub(crate) fn render(template: &str, context: &minijinja::Value) -> Result<String, ComposeError> {
     templates()
         .get_template(template)
         .and_then(|t| t.render(context))
@@ -610,6 +615,15 @@ pub struct DigestDraft<'a> {
 /// # Errors
 /// A template or address problem.
 pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
+    compose_digest_replying(d, None)
+}
+
+/// Renders and formats a digest mail with a `Reply-To` (a tournament's start
+/// mail: the reply capability of one of its games, so that a reply acts).
+///
+/// # Errors
+/// A template or address problem.
+pub fn compose_digest_replying(d: DigestDraft<'_>, reply_to: Option<&Mailbox>) -> Result<OutboxRow, ComposeError> {
     let body = render(d.template, &d.context)?;
     let to = recipient(d.to_name, d.to_email)?;
     let id = format!("{}.{}@{}", d.kind.as_str(), d.key, d.from.email.domain());
@@ -619,6 +633,10 @@ pub fn compose_digest(d: DigestDraft<'_>) -> Result<OutboxRow, ComposeError> {
         .subject(header_text(&d.subject))
         .date(d.date.into())
         .message_id(Some(format!("<{id}>")));
+    let message = match reply_to {
+        Some(r) => message.reply_to(r.clone()),
+        None => message,
+    };
     // A digest may cover several games: it belongs to no one game's list.
     let message = automatic(message).header(ContentType::TEXT_PLAIN).body(body)?;
     Ok(OutboxRow {

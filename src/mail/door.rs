@@ -38,6 +38,7 @@ fn help(forms: &str) -> String {
   accept draw  accept the draw offered
   decline draw decline it
   status       the game as it stands
+  standings    the table of the game's tournament
   help         this text
 A move typed only into the subject (after ours) is read when the reply holds none.
 A signed or sealed envelope (fairsteward player …) may be pasted instead.
@@ -212,6 +213,7 @@ fn command(intent: &Intent) -> MailCommand {
         Intent::AcceptDraw => MailCommand::Draw(DrawAction::Accept),
         Intent::DeclineDraw => MailCommand::Draw(DrawAction::Decline),
         Intent::Status => MailCommand::Status,
+        Intent::Standings => MailCommand::Standings,
         Intent::Help => MailCommand::Help,
         Intent::Leave { from, to } => MailCommand::Leave(crate::clock::leave::LeaveRequest { from: *from, to: *to }),
         Intent::Forwarded => MailCommand::Forwarded,
@@ -265,6 +267,13 @@ fn answer_text(answer: &Answer<'_>) -> String {
             )
         }
         Answer::Help { forms } => help(forms),
+        Answer::Standings(s) => format!(
+            "{} (tournament {}), as it stands now.\n\n{}\nThe crosstable and all games: {}",
+            s.name, s.tournament, s.table, s.page
+        ),
+        Answer::NoTournament { game } => format!(
+            "Game {game} is not part of a tournament, so there are no standings to send. A reply to its board mail is read as your move (its first line), or one of: resign, draw, accept draw, decline draw, status, leave, help."
+        ),
         Answer::Leave { request, answer } => {
             let balance: Vec<String> = answer.balance.iter().map(|b| format!("{b}")).collect();
             format!(
@@ -277,7 +286,7 @@ fn answer_text(answer: &Answer<'_>) -> String {
         Answer::Refused(r) => format!("Not accepted: {}\nNothing already accepted was changed.", r.message(Door::Mail)),
         Answer::Forwarded => "Your mail is a forwarded mail with nothing of your own to act on. To move, reply to the board mail with your move as the first line.".to_owned(),
         Answer::Unreadable { line, forms } => format!(
-            "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, help."
+            "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, standings, help."
         ),
         Answer::Empty { forms } => {
             format!("Your mail holds nothing but quoted text. Write your move as the first line of the reply ({forms}).")

@@ -1,6 +1,6 @@
 //! A mail, taken whole in ONE store transaction (docs/architecture.md): the seen-check, the
 //! sender check, the command (move, commitment, reveal, resign, draw, leave,
-//! status, help), its resolution and notices, the answer, the seen-mark and the
+//! status, standings, help), its resolution and notices, the answer, the seen-mark and the
 //! kept copy. A crash anywhere leaves nothing (the mail is offered again) or
 //! everything. A refused command runs under a savepoint, so it leaves nothing
 //! but its answer; a timeout settled before it stands.
@@ -74,6 +74,8 @@ pub enum MailCommand {
     Draw(DrawAction),
     /// `status`.
     Status,
+    /// `standings`: the table of the game's tournament (issue 31).
+    Standings,
     /// `help`.
     Help,
     /// `leave FROM to TO`.
@@ -140,6 +142,13 @@ pub enum Answer<'a> {
         /// The seat asking.
         seat: &'a str,
     },
+    /// The table of the tournament the game belongs to (issue 31).
+    Standings(&'a super::StandingsAnswer),
+    /// `standings` asked in a game that belongs to no tournament.
+    NoTournament {
+        /// The game.
+        game: &'a str,
+    },
     /// The commands the door reads, and the game's move forms.
     Help {
         /// The move forms of the game, with examples (the variant's words).
@@ -192,6 +201,8 @@ pub enum Taken {
     Draw,
     /// The status, answered.
     Status,
+    /// The tournament's standings, answered.
+    Standings,
     /// Help, answered.
     Help,
     /// Leave granted, answered.
@@ -212,6 +223,8 @@ pub enum Refused {
     ForeignSender,
     /// A forwarded mail.
     Forwarded,
+    /// `standings` in a game that belongs to no tournament.
+    NoTournament,
     /// Nothing readable.
     Unreadable,
     /// Only quoted text.
@@ -261,6 +274,7 @@ impl fmt::Display for Taken {
             Taken::Resignation => "resignation",
             Taken::Draw => "draw",
             Taken::Status => "status",
+            Taken::Standings => "standings",
             Taken::Help => "help",
             Taken::Leave => "leave",
             Taken::Confirmed(what) => what,
@@ -276,6 +290,7 @@ impl fmt::Display for Refused {
             Refused::Command(code) => code,
             Refused::ForeignSender => "foreign_sender",
             Refused::Forwarded => "forwarded",
+            Refused::NoTournament => "no_tournament",
             Refused::Unreadable => "unreadable",
             Refused::Empty => "empty",
         })
@@ -481,6 +496,23 @@ impl Steward {
                     Ok(view) => {
                         let outcome = MailOutcome::Accepted(Taken::Status);
                         self.reply(tx, game, seat, &Answer::Status { view: &view, seat }, outcome, t)
+                    }
+                    Err(r) => self.refused(tx, game, seat, &r, t),
+                }
+            }
+            MailCommand::Standings => {
+                // A look, like `status`: nothing is written in the game's transcript.
+                let found = self.command_in(tx, game, &Gate::Look(credential), t.now, |c| {
+                    self.standings_answer_in(c.tx, &c.game.row.id)
+                });
+                match refusal(found)? {
+                    Ok(Some(s)) => {
+                        let outcome = MailOutcome::Accepted(Taken::Standings);
+                        self.reply(tx, game, seat, &Answer::Standings(&s), outcome, t)
+                    }
+                    Ok(None) => {
+                        let outcome = MailOutcome::Refused(Refused::NoTournament);
+                        self.reply(tx, game, seat, &Answer::NoTournament { game }, outcome, t)
                     }
                     Err(r) => self.refused(tx, game, seat, &r, t),
                 }

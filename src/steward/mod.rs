@@ -50,6 +50,7 @@ pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
 pub use senders::{
     ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,
 };
+pub use tournament::StandingsAnswer;
 pub use tournament::{CreatedTournament, LeavePolicy, NewPlayer, NewTournament, TournamentView};
 pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 

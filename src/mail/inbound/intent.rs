@@ -24,7 +24,8 @@
 //! and filler words (`I`, `please`, `the`, `thanks` …), so `I resign.`, `Draw?` and
 //! `Accept the draw, please` are read, but `I resign if you take my queen` is not.
 //! English and German: `resign`/`aufgeben`, `draw`/`remis`, `accept draw`/`remis
-//! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `help`/`hilfe`, and
+//! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `standings`/`tabelle`
+//! (a tournament's table), `help`/`hilfe`, and
 //! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`).
 
 use chrono::NaiveDate;
@@ -54,6 +55,8 @@ pub enum Intent {
     DeclineDraw,
     /// Send me the game's state.
     Status,
+    /// Send me the standings of the tournament this game belongs to (issue 31).
+    Standings,
     /// Send me the commands.
     Help,
     /// I am away on these days, both included (for the clock).
@@ -280,6 +283,11 @@ const COMMANDS: &[(&str, Intent)] = &[
     ("status", Intent::Status),
     ("board", Intent::Status),
     ("show board", Intent::Status),
+    ("standings", Intent::Standings),
+    ("standing", Intent::Standings),
+    ("show standings", Intent::Standings),
+    ("table", Intent::Standings),
+    ("tabelle", Intent::Standings),
     ("help", Intent::Help),
     ("hilfe", Intent::Help),
     ("commands", Intent::Help),
@@ -509,6 +517,7 @@ const INVITATION_WORDS: &[(&str, bool)] = &[
     ("accepted", true),
     ("accept invitation", true),
     ("yes", true),
+    ("yes accept", true),
     ("join", true),
     ("annehmen", true),
     ("angenommen", true),
@@ -518,6 +527,8 @@ const INVITATION_WORDS: &[(&str, bool)] = &[
     ("declined", false),
     ("decline invitation", false),
     ("no", false),
+    ("no decline", false),
+    ("sorry decline", false),
     ("ablehnen", false),
     ("abgelehnt", false),
     ("absagen", false),
@@ -553,6 +564,8 @@ mod invitation_tests {
         assert_eq!(invitation_intent("Accept"), InvitationIntent::Accept);
         assert_eq!(invitation_intent("Hi Steward,\n\nI accept, thanks!\n"), InvitationIntent::Accept);
         assert_eq!(invitation_intent("decline."), InvitationIntent::Decline);
+        assert_eq!(invitation_intent("Yes, I accept!"), InvitationIntent::Accept);
+        assert_eq!(invitation_intent("Sorry, I decline."), InvitationIntent::Decline);
         assert_eq!(invitation_intent("Nein"), InvitationIntent::Decline);
         assert_eq!(invitation_intent("maybe later"), InvitationIntent::Other("maybe later".into()));
         assert_eq!(invitation_intent("  \n"), InvitationIntent::Empty);
@@ -677,6 +690,9 @@ mod tests {
             ("decline draw", Intent::DeclineDraw),
             ("No draw, thanks.", Intent::DeclineDraw),
             ("STATUS", Intent::Status),
+            ("standings", Intent::Standings),
+            ("Standings, please!", Intent::Standings),
+            ("Tabelle bitte", Intent::Standings),
             ("help", Intent::Help),
             ("?", Intent::Help),
             ("I resign. Well played, Alice!", Intent::Resign),

@@ -1,5 +1,7 @@
-//! A tournament's mails: one start mail per player listing all their games,
-//! and a result notice to every player when one of its games ends.
+//! A tournament's mails: one start mail per player listing all their games
+//! (with, for each game where the player moves first, the address to send that
+//! first move to), a result notice to every player when one of its games ends,
+//! and the standings, answered to a player's `standings` by mail.
 
 use chrono::{DateTime, Utc};
 use minijinja::{Value, context};
@@ -7,12 +9,30 @@ use minijinja::{Value, context};
 use super::create::TournamentSeatSecret;
 use super::table::TournamentView;
 use crate::ids::GameId;
-use crate::letters::compose::{DigestDraft, MailKind, compose_digest};
+use crate::letters::compose::{DigestDraft, MailKind, compose_digest, compose_digest_replying, render};
 use crate::steward::{Steward, StewardError, internal, load, mails};
 use crate::store::{TournamentRow, Tx};
 
 /// The lines of the table a mail shows (the top ones when there are many).
 pub(crate) const MAIL_STANDING_LINES: usize = 10;
+
+/// The lines of the table an answer to `standings` shows: the whole table of
+/// any tournament a club runs, bounded all the same.
+pub const ANSWER_STANDING_LINES: usize = 60;
+
+/// The standings of a game's tournament, as an answer to `standings` by mail
+/// (the mail door words the answer around them).
+#[derive(Clone, Debug)]
+pub struct StandingsAnswer {
+    /// The tournament's id.
+    pub tournament: String,
+    /// Its name.
+    pub name: String,
+    /// The table as `tournament_standings.txt` renders it.
+    pub table: String,
+    /// The tournament's public page (crosstable and all games).
+    pub page: String,
+}
 
 /// The standings as the mails' `tournament_standings.txt` reads them.
 pub(crate) fn standings_context(v: &TournamentView, lines: usize) -> Value {
@@ -40,6 +60,25 @@ pub(crate) fn standings_context(v: &TournamentView, lines: usize) -> Value {
 }
 
 impl Steward {
+    /// The standings of the tournament `game` belongs to, for an answer by
+    /// mail; `None` when the game belongs to no tournament. Reads only.
+    pub(crate) fn standings_answer_in(
+        &self,
+        tx: &Tx<'_>,
+        game: &GameId,
+    ) -> Result<Option<StandingsAnswer>, StewardError> {
+        let Some((id, _)) = tx.tournament_of_game(game)? else { return Ok(None) };
+        let view = self.tournament_view_in(tx, &id)?;
+        let table =
+            render("tournament_standings.txt", &standings_context(&view, ANSWER_STANDING_LINES)).map_err(internal)?;
+        Ok(Some(StandingsAnswer {
+            page: format!("{}/tournaments/{id}", self.public_url),
+            tournament: id.to_string(),
+            name: view.name,
+            table,
+        }))
+    }
+
     /// Queues one mail per player of `t` with a game in `secrets` (the games
     /// just created), listing those games with their links.
     pub(super) fn queue_start_mails(
@@ -61,6 +100,9 @@ impl Steward {
                 continue;
             }
             let mut games = Vec::new();
+            // A reply to the start mail acts for one game: the first where the
+            // player moves first, else the first listed.
+            let mut reply_to: Option<(bool, String, lettre::message::Mailbox)> = None;
             for s in &mine {
                 let g = load(tx, &s.game)?;
                 let seat = g.rules.seat(&s.seat).map_err(internal)?;
@@ -75,38 +117,57 @@ impl Steward {
                     let slot = tx.tournament_of_game(&g.row.id)?.map(|(_, slot)| slot);
                     round = tx.tournament_games(&t.id)?.into_iter().find(|x| Some(x.slot) == slot).map(|x| x.round);
                 }
+                let you_owe = to_move.contains(seat);
+                // The first move by mail: the game's reply capability for this
+                // seat and turn is the authority, with or without a mail to reply to.
+                let capability = self.reply_address(&g, seat, g.row.turn);
+                if let Some(c) = &capability
+                    && reply_to.as_ref().is_none_or(|(owed, _, _)| you_owe && !owed)
+                {
+                    reply_to = Some((you_owe, s.game.to_string(), c.clone()));
+                }
                 games.push(context! {
                     game => s.game.clone(),
                     seat => s.seat.clone(),
                     opponents => opponents.join(" and "),
-                    you_owe => to_move.contains(seat),
+                    you_owe => you_owe,
+                    mail_to => capability.filter(|_| you_owe).map(|c| c.email.to_string()),
+                    forms => if you_owe { mails::move_forms(&g, &g.row.state, seat) } else { None },
+                    next_turn => g.row.turn + 1,
+                    signed => g.row.auth == crate::protocol::policy::Auth::Signature,
+                    commit_reveal => g.row.secrecy == crate::protocol::policy::Secrecy::CommitReveal,
                     links => mails::links(self, &g, seat, Some(now)),
                 });
             }
             let key = format!("{}.{}.{}", t.id, p.player, mine[0].game);
-            let mail = compose_digest(DigestDraft {
-                from: &self.from,
-                kind: MailKind::Started,
-                key,
-                game: mine[0].game.clone(),
-                to_name: &p.name,
-                to_email: &p.email,
-                subject: match round {
-                    Some(r) => format!("{}: round {r} begins, your {} games", t.name, games.len()),
-                    None => format!("{}: the tournament begins, your {} games", t.name, games.len()),
+            let mail = compose_digest_replying(
+                DigestDraft {
+                    from: &self.from,
+                    kind: MailKind::Started,
+                    key,
+                    game: mine[0].game.clone(),
+                    to_name: &p.name,
+                    to_email: &p.email,
+                    subject: match round {
+                        Some(r) => format!("{}: round {r} begins, your {} games", t.name, games.len()),
+                        None => format!("{}: the tournament begins, your {} games", t.name, games.len()),
+                    },
+                    template: "tournament_started.txt",
+                    context: context! {
+                        tournament => t.id.as_str(),
+                        tournament_name => t.name.clone(),
+                        variant => t.variant.clone(),
+                        round => round,
+                        player => p.name.clone(),
+                        games => games,
+                        by_mail => reply_to.as_ref().is_some_and(|(owed, _, _)| *owed),
+                    reply_game => reply_to.as_ref().map(|(_, game, _)| game.clone()),
+                        public_url => self.public_url.as_str(),
+                    },
+                    date: now,
                 },
-                template: "tournament_started.txt",
-                context: context! {
-                    tournament => t.id.as_str(),
-                    tournament_name => t.name.clone(),
-                    variant => t.variant.clone(),
-                    round => round,
-                    player => p.name.clone(),
-                    games => games,
-                    public_url => self.public_url.as_str(),
-                },
-                date: now,
-            })
+                reply_to.as_ref().map(|(_, _, mailbox)| mailbox),
+            )
             .map_err(internal)?;
             tx.queue_mail(&mail, now)?;
         }
@@ -151,5 +212,64 @@ impl Steward {
             tx.queue_mail(&mail, now)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use minijinja::context;
+
+    use crate::letters::compose::render;
+
+    /// One game of a start mail's list, as `queue_start_mails` gives it.
+    fn game(id: &str, you_owe: bool, signed: bool, commit_reveal: bool) -> minijinja::Value {
+        context! {
+            game => id,
+            seat => "white",
+            opponents => "Bob (black)",
+            you_owe => you_owe,
+            mail_to => you_owe.then(|| format!("moves+{id}.white.1.mac@steward.example")),
+            forms => you_owe.then_some("write moves like Nf3"),
+            next_turn => 1,
+            signed => signed,
+            commit_reveal => commit_reveal,
+            links => context! { page => format!("http://s/games/{id}") },
+        }
+    }
+
+    #[test]
+    fn the_start_mail_says_where_each_first_move_goes_and_what_to_send() {
+        let text = render(
+            "tournament_started.txt",
+            &context! {
+                tournament => "T8KQ2ZJ",
+                tournament_name => "Club",
+                variant => "chess",
+                player => "Ann",
+                games => vec![
+                    game("AAAAAA", true, false, false),
+                    game("BBBBBB", true, true, false),
+                    game("CCCCCC", true, false, true),
+                    game("DDDDDD", false, false, false),
+                ],
+                by_mail => true,
+                reply_game => "AAAAAA",
+                public_url => "http://s",
+            },
+        )
+        .unwrap();
+        assert!(
+            text.contains(
+                "To move by mail, write to moves+AAAAAA.white.1.mac@steward.example\n  with your move as the first line (write moves like Nf3)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("fairsteward player sign --key <YOUR-KEY> --game BBBBBB"), "{text}");
+        assert!(text.contains("send the envelope it prints by mail to moves+BBBBBB.white.1.mac@"), "{text}");
+        assert!(text.contains("fairsteward player commit --game CCCCCC"), "{text}");
+        assert!(text.contains("send the envelope it prints by mail to moves+CCCCCC.white.1.mac@"), "{text}");
+        assert!(!text.contains("DDDDDD.white"), "no address where the player does not move first: {text}");
+        assert!(text.contains("A reply to this mail is read for game AAAAAA."), "{text}");
+        assert!(text.contains("Reply `standings` to this mail"), "{text}");
     }
 }

@@ -20,6 +20,7 @@ use serde::Deserialize;
 pub use create::NamedDirector;
 pub use create::{CreatedTournament, TournamentSeatSecret};
 pub use ends::END_DATE_REASON;
+pub use mails::{ANSWER_STANDING_LINES, StandingsAnswer};
 pub(crate) use table::parse_id;
 pub use table::{CrossCell, StandingView, TournamentGameView, TournamentPlayerView, TournamentView};
 

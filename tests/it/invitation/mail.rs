@@ -1,7 +1,11 @@
-//! Invitations answered by mail, through the mail door: a reply `accept` or
-//! `decline` to the invitation mail's reply address, from the invited
-//! address, is taken and answered there; from anyone else, or to a forged
-//! address, nothing is taken. The last acceptance creates the game.
+//! Invitations answered by mail: over the real servers `scripts/test` starts
+//! (OpenSMTPD and Dovecot, as tests/it/mail/e2e.rs uses them), the invitation
+//! mails of a tournament and of a game are read over IMAP and answered by
+//! reply over SMTP, and the organiser's status shows the answers; and through
+//! the mail door directly, the refusals: a reply `accept` or `decline` to the
+//! invitation mail's reply address, from the invited address, is taken and
+//! answered there; from anyone else, or to a forged address, nothing is taken.
+//! The last acceptance creates the game.
 
 use std::path::Path;
 
@@ -102,4 +106,125 @@ async fn invitations_are_accepted_and_declined_by_reply() {
     let view = steward.status(game, None).await.unwrap();
     let players: Vec<String> = view.seats.iter().map(|s| s.player.clone()).collect();
     assert_eq!(players, ["Ann", "Carl", "Cleo"]);
+}
+
+// ---------------------------------------------------------------------------
+// Over the real SMTP and IMAP servers
+
+mod real {
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+
+    use crate::mail::e2e::{DOMAIN, Mail, Steward, bare, is_answer, reply, send, text_of, wait_for};
+    use crate::support::mailstack::{stack, unique};
+
+    /// As in tests/it/tournament/mail.rs: beyond Dovecot's 30 s check of an idling mailbox.
+    const WITHIN: Duration = Duration::from_secs(45);
+
+    /// A request with the operator token; the status and the JSON answer.
+    async fn call(steward: &Steward, method: reqwest::Method, path: &str, body: Option<&Value>) -> (u16, Value) {
+        let mut req = steward.client.request(method, format!("{}{path}", steward.base)).bearer_auth(&steward.operator);
+        if let Some(body) = body {
+            req = req.json(body);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `user`'s invitation mail (the one mail not an answer), read over IMAP.
+    async fn invitation(user: &str) -> Mail {
+        let stack = stack();
+        let mails = wait_for(&stack, user, WITHIN, "the invitation mail", |m| m.iter().any(|x| !is_answer(x))).await;
+        let mail = mails.into_iter().find(|m| !is_answer(m)).unwrap();
+        assert!(mail.message_id.starts_with("invite."), "{}", mail.message_id);
+        mail
+    }
+
+    /// Replies `word` to `user`'s invitation over SMTP; waits for the answer
+    /// that contains `expect`.
+    async fn answer(user: &str, name: &str, word: &str, expect: &str) {
+        let stack = stack();
+        let mail = invitation(user).await;
+        let to = bare(&mail.header("Reply-To").expect("a Reply-To"));
+        assert!(to.contains("+invite."), "{to}");
+        let from = format!("{user}@{DOMAIN}");
+        let body = format!("{word}\r\n\r\nOn Monday, Fairsteward wrote:\r\n> You are invited\r\n");
+        send(&stack, &from, &to, &reply(&format!("{name} <{from}>"), &mail, &unique("r"), &body, false)).await;
+        let mails = wait_for(&stack, user, WITHIN, "the answer to the reply", |m| {
+            m.iter().any(|x| is_answer(x) && text_of(x).contains(expect))
+        })
+        .await;
+        assert_eq!(mails.iter().filter(|m| is_answer(m)).count(), 1, "one answer to {user}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_tournaments_invitations_accepted_and_declined_by_reply_over_smtp_and_imap() {
+        let stack = stack();
+        let moves = unique("m");
+        let users: Vec<String> = (0..3).map(|i| unique(&format!("i{i}"))).collect();
+        let names = ["Ann", "Bob", "Cleo"];
+        let steward = Steward::start(&stack, &moves).await;
+        let players: Vec<Value> =
+            names.iter().zip(&users).map(|(n, u)| json!({"name": n, "email": format!("{u}@{DOMAIN}")})).collect();
+        let body = json!({"name": "Invited Cup", "variant": "chess", "invite": true, "players": players});
+        let (status, created) = call(&steward, reqwest::Method::POST, "/api/tournaments", Some(&body)).await;
+        assert_eq!(status, 201, "{created}");
+        let tid = created["tournament"]["id"].as_str().unwrap().to_owned();
+        assert_eq!(created["tournament"]["status"], "inviting", "{created}");
+
+        // Every invitee has the mail; Ann accepts and Bob declines by reply.
+        for user in &users {
+            let text = text_of(&invitation(user).await);
+            assert!(text.contains("Invited Cup") && text.contains("accept"), "{text}");
+        }
+        answer(&users[0], names[0], "Yes, I accept!", "You accepted").await;
+        answer(&users[1], names[1], "No, I decline.", "You declined").await;
+
+        // The organiser sees both answers; Cleo's is pending, nothing has started.
+        let (status, list) =
+            call(&steward, reqwest::Method::GET, &format!("/api/invitations?tournament={tid}"), None).await;
+        assert_eq!(status, 200, "{list}");
+        let answers: Vec<&str> =
+            list["invitations"].as_array().unwrap().iter().map(|i| i["answer"].as_str().unwrap()).collect();
+        assert_eq!(answers, ["accepted", "declined", "pending"], "{list}");
+        assert_eq!(list["status"], "inviting", "{list}");
+        let (_, view) = call(&steward, reqwest::Method::GET, &format!("/api/tournaments/{tid}"), None).await;
+        assert_eq!(view["status"], "inviting", "{view}");
+        steward.stop().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_invited_game_accepted_by_reply_starts_and_its_start_mails_arrive() {
+        let stack = stack();
+        let moves = unique("m");
+        let (ann, bob) = (unique("ia"), unique("ib"));
+        let steward = Steward::start(&stack, &moves).await;
+        let body = json!({"variant": "chess", "invite": true, "seats": [
+            {"name": "Ann", "email": format!("{ann}@{DOMAIN}")},
+            {"name": "Bob", "email": format!("{bob}@{DOMAIN}")},
+        ]});
+        let (status, invited) = call(&steward, reqwest::Method::POST, "/api/games", Some(&body)).await;
+        assert_eq!(status, 201, "{invited}");
+        let id = invited["id"].as_str().unwrap().to_owned();
+
+        answer(&ann, "Ann", "accept", "You accepted").await;
+        let (_, list) = call(&steward, reqwest::Method::GET, &format!("/api/invited-games/{id}"), None).await;
+        assert_eq!(list["status"], "inviting", "{list}");
+        answer(&bob, "Bob", "I accept, thanks", "You accepted").await;
+
+        // The last acceptance by mail creates the game: its start mails come.
+        let (_, list) = call(&steward, reqwest::Method::GET, &format!("/api/invited-games/{id}"), None).await;
+        assert_eq!(list["status"], "started", "{list}");
+        let game = list["game"].as_str().expect("the game is created").to_owned();
+        for user in [&ann, &bob] {
+            let started = format!("{game}.0.");
+            wait_for(&stack, user, WITHIN, "the game's start mail", |m| {
+                m.iter().any(|x| x.message_id.starts_with(&started) && x.message_id.contains(".started@"))
+            })
+            .await;
+        }
+        steward.stop().await;
+    }
 }

@@ -29,25 +29,25 @@ use tokio::sync::oneshot;
 
 use common::mailstack::{Stack, stack, unique};
 
-const DOMAIN: &str = "example.org";
+pub(crate) const DOMAIN: &str = "example.org";
 
 /// A message in a mailbox, with its IMAP flags.
 #[derive(Clone, Debug)]
-struct Mail {
-    raw: Vec<u8>,
-    flags: Vec<String>,
-    message_id: String,
+pub(crate) struct Mail {
+    pub(crate) raw: Vec<u8>,
+    pub(crate) flags: Vec<String>,
+    pub(crate) message_id: String,
 }
 
 impl Mail {
-    fn header(&self, name: &str) -> Option<String> {
+    pub(crate) fn header(&self, name: &str) -> Option<String> {
         let m = MessageParser::default().parse(&self.raw).unwrap();
         m.header_raw(name).map(|v| v.trim().to_owned())
     }
 }
 
 /// Every message in `user`'s INBOX (read with BODY.PEEK, so nothing is marked).
-async fn mailbox(stack: &Stack, user: &str) -> Vec<Mail> {
+pub(crate) async fn mailbox(stack: &Stack, user: &str) -> Vec<Mail> {
     let tcp = TcpStream::connect((stack.imap_host.as_str(), stack.imap_port)).await.expect("connect to IMAP");
     let mut client = async_imap::Client::new(tcp);
     client.read_response().await.expect("the IMAP greeting").expect("a greeting line");
@@ -91,7 +91,7 @@ async fn unmark(stack: &Stack, user: &str) {
 }
 
 /// Polls `user`'s mailbox until `done` holds (at most `within`).
-async fn wait_for(
+pub(crate) async fn wait_for(
     stack: &Stack,
     user: &str,
     within: Duration,
@@ -113,7 +113,7 @@ async fn wait_for(
 }
 
 /// Sends `raw` from `from` to `to` through the real SMTP server.
-async fn send(stack: &Stack, from: &str, to: &str, raw: &[u8]) {
+pub(crate) async fn send(stack: &Stack, from: &str, to: &str, raw: &[u8]) {
     let transport =
         AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(stack.smtp_host.as_str()).port(stack.smtp_port).build();
     let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
@@ -121,19 +121,19 @@ async fn send(stack: &Stack, from: &str, to: &str, raw: &[u8]) {
 }
 
 /// The bare address in a `Reply-To` header value.
-fn bare(header: &str) -> String {
+pub(crate) fn bare(header: &str) -> String {
     header.rsplit_once('<').map_or(header, |(_, a)| a.trim_end_matches('>')).trim().to_owned()
 }
 
-fn is_answer(m: &Mail) -> bool {
+pub(crate) fn is_answer(m: &Mail) -> bool {
     m.message_id.contains(".answer-")
 }
 
-struct Steward {
-    base: String,
-    client: reqwest::Client,
+pub(crate) struct Steward {
+    pub(crate) base: String,
+    pub(crate) client: reqwest::Client,
     /// The operator token, which creating a game needs.
-    operator: String,
+    pub(crate) operator: String,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), fairsteward::server::ServerError>>>,
     _dir: tempfile::TempDir,
@@ -142,7 +142,7 @@ struct Steward {
 impl Steward {
     /// A steward sending through the mailstack as `moves@example.org` and
     /// reading `moves`'s mailbox over IMAP.
-    async fn start(stack: &Stack, moves: &str) -> Steward {
+    pub(crate) async fn start(stack: &Stack, moves: &str) -> Steward {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let dir = tempfile::tempdir().unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -185,21 +185,21 @@ impl Steward {
         Steward { base: format!("http://{addr}"), client, operator, stop: Some(stop), task: Some(task), _dir: dir }
     }
 
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         drop(self.stop.take());
         let task = self.task.take().unwrap();
         tokio::time::timeout(Duration::from_secs(15), task).await.expect("the steward stops").unwrap().unwrap();
     }
 
     /// Creates a game over HTTP with the operator token; the answer (201).
-    async fn create(&self, body: &Value) -> Value {
+    pub(crate) async fn create(&self, body: &Value) -> Value {
         let resp = self.client.post(format!("{}/api/games", self.base)).bearer_auth(&self.operator).json(body).send();
         let resp = resp.await.unwrap();
         assert_eq!(resp.status().as_u16(), 201);
         resp.json().await.unwrap()
     }
 
-    async fn game(&self, id: &str) -> Value {
+    pub(crate) async fn game(&self, id: &str) -> Value {
         let resp = self.client.get(format!("{}/api/games/{id}", self.base)).send().await.unwrap();
         assert_eq!(resp.status().as_u16(), 200);
         resp.json().await.unwrap()
@@ -207,7 +207,7 @@ impl Steward {
 }
 
 /// A player's reply to the board mail `to`, as a mail client writes it.
-fn reply(from: &str, board: &Mail, id: &str, body: &str, auto: bool) -> Vec<u8> {
+pub(crate) fn reply(from: &str, board: &Mail, id: &str, body: &str, auto: bool) -> Vec<u8> {
     let reply_to = bare(&board.header("Reply-To").expect("a Reply-To"));
     let subject = board.header("Subject").unwrap_or_default();
     // `Name <address>` as a name and an address: given whole, mail-builder
@@ -358,7 +358,7 @@ async fn a_turn_played_by_replying_over_smtp_and_read_over_imap() {
 }
 
 /// The text of a mail's first text part.
-fn text_of(m: &Mail) -> String {
+pub(crate) fn text_of(m: &Mail) -> String {
     MessageParser::default().parse(&m.raw).unwrap().body_text(0).unwrap_or_default().into_owned()
 }
 

@@ -2,6 +2,6 @@
 
 mod board_mails;
 mod door;
-mod e2e;
+pub(crate) mod e2e;
 mod read;
 mod smtp;

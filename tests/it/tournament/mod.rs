@@ -5,6 +5,7 @@
 
 mod api;
 mod leave;
+mod mail;
 mod pages;
 mod pairing_balance;
 mod play;
