@@ -455,21 +455,18 @@ async fn tool(
 
 async fn new_game_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, DeskError> {
     let desk = Desk::of(&steward, &headers).await?.ok_or_else(signed_out)?;
-    operator_only(&desk)?;
+    operator_only(&desk, ONLY_OPERATOR_CREATES_GAMES)?;
     let ctx = context! { variants => VariantId::names().collect::<Vec<_>>(), ..desk.context() };
     Ok(html(StatusCode::OK, render("page/desk_new.html", ctx)?))
 }
 
-fn operator_only(desk: &Desk) -> Result<(), DeskError> {
-    if desk.by == Organiser::Operator {
-        Ok(())
-    } else {
-        Err(DeskError(
-            StatusCode::FORBIDDEN,
-            "Only the operator creates games here; a director's games are its tournament's.".into(),
-        ))
-    }
+/// What only the operator may do at the desk; a director hears `refusal`.
+fn operator_only(desk: &Desk, refusal: &str) -> Result<(), DeskError> {
+    if desk.by == Organiser::Operator { Ok(()) } else { Err(DeskError(StatusCode::FORBIDDEN, refusal.to_owned())) }
 }
+
+const ONLY_OPERATOR_CREATES_GAMES: &str =
+    "Only the operator creates games here; a director's games are its tournament's.";
 
 #[derive(Deserialize)]
 struct NewGameForm {
@@ -489,7 +486,7 @@ struct NewGameForm {
 async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, DeskError> {
     let f: NewGameForm = form(&body)?;
     let desk = acting(&steward, &headers, &f.csrf).await?;
-    operator_only(&desk)?;
+    operator_only(&desk, ONLY_OPERATOR_CREATES_GAMES)?;
     let bad = |m: String| DeskError(StatusCode::BAD_REQUEST, m);
     let seats = f
         .seats
