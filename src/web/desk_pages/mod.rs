@@ -29,6 +29,8 @@ use std::sync::Arc;
 
 mod tournaments;
 
+// The player pages' answer with their headers (policy, no caching, no referrer, no framing).
+use super::pages::html;
 use super::session::{self, same};
 use crate::ids::SeatToken;
 use crate::protocol::OperatorToken;
@@ -75,20 +77,6 @@ fn templates() -> &'static Environment<'static> {
         }
         env
     })
-}
-
-/// The pages' policy, as the player pages have it.
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-fn html(status: StatusCode, body: String) -> Response {
-    let mut r = (status, body).into_response();
-    let h = r.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    r
 }
 
 fn see_other(to: &str, cookie: Option<HeaderValue>) -> Response {
