@@ -2,8 +2,9 @@
 //! tournaments an organiser may see (`/desk/tournaments`), the form creating
 //! one (`/desk/tournaments/new`, operator only), a tournament's admin view
 //! (`/desk/tournaments/{id}`: standings, players with their invitation's
-//! answer, games linking to their desk view) with the director's tools, each
-//! behind the desk's confirmation step, and an invited game's status
+//! answer, games linking to their desk view, the leave policy) with the
+//! director's tools (withdraw, adjudicate, invite, replace, start, name a
+//! director), each behind the desk's confirmation step, and an invited game's status
 //! (`/desk/invited/{id}`) with its start and replacement tools.
 //!
 //! Everything acts through the same steward functions as the API under
