@@ -9,13 +9,15 @@ use std::sync::OnceLock;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::get;
 use minijinja::value::Serde;
 use minijinja::{Environment, context};
 use serde::Deserialize;
 
+// The player pages' answer with their headers (policy, no caching, no referrer, no framing).
+use super::pages::html;
 use super::session;
 use crate::ids::hex;
 use crate::steward::{AcceptInvitation, Door, InvitationAnswer, Steward, StewardError};
@@ -35,19 +37,6 @@ fn templates() -> &'static Environment<'static> {
             .expect("embedded page template parses");
         env
     })
-}
-
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-fn html(status: StatusCode, body: String) -> Response {
-    let mut r = (status, body).into_response();
-    let h = r.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    r
 }
 
 /// The CSRF token of the forms of invitation `token`.

@@ -73,6 +73,7 @@ fn templates() -> &'static Environment<'static> {
             ("page/rules.html", include_str!("../../templates/page/rules.html")),
             ("page/rules_index.html", include_str!("../../templates/page/rules_index.html")),
             ("page/tournament.html", include_str!("../../templates/page/tournament.html")),
+            ("page/tournament_tables.html", include_str!("../../templates/page/tournament_tables.html")),
         ] {
             // Part of the binary: a syntax error is a build bug the tests catch.
             env.add_template(name, text).expect("embedded page template parses");

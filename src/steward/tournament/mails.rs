@@ -9,9 +9,10 @@ use minijinja::{Value, context};
 use super::create::TournamentSeatSecret;
 use super::table::TournamentView;
 use crate::ids::GameId;
-use crate::letters::compose::{DigestDraft, MailKind, compose_digest, compose_digest_replying, render};
+use crate::letters::compose::{DigestDraft, MailKind, compose_digest_replying, render};
+use crate::rules::Seat;
 use crate::steward::{Steward, StewardError, internal, load, mails};
-use crate::store::{TournamentRow, Tx};
+use crate::store::{TournamentGameRow, TournamentRow, Tx};
 
 /// The lines of the table a mail shows (the top ones when there are many).
 pub(crate) const MAIL_STANDING_LINES: usize = 10;
@@ -187,31 +188,71 @@ impl Steward {
         let view = self.tournament_view_in(tx, &t.id)?;
         let g = load(tx, game.as_str())?;
         let names: Vec<String> = g.seats.iter().map(|s| format!("{} ({})", s.name, g.seat_name(s.seat))).collect();
+        let planned = tx.tournament_games(&t.id)?;
         for p in tx.tournament_players(&t.id)?.iter().filter(|p| p.withdrawn_at.is_none()) {
-            let mail = compose_digest(DigestDraft {
-                from: &self.from,
-                kind: MailKind::Ended,
-                key: format!("{}.{}.{}", t.id, game, p.player),
-                game: game.to_string(),
-                to_name: &p.name,
-                to_email: &p.email,
-                subject: format!("{}: game {game} is over ({})", t.name, names.join(" - ")),
-                template: "tournament_result.txt",
-                context: context! {
-                    tournament => t.id.as_str(),
-                    tournament_name => t.name.clone(),
-                    game => game.as_str(),
-                    names => names.join(" - "),
-                    result => result,
-                    public_url => self.public_url.as_str(),
-                    ..standings_context(&view, MAIL_STANDING_LINES)
+            let reply_to = self.standings_reply_to(tx, &planned, p.player, game)?;
+            let mail = compose_digest_replying(
+                DigestDraft {
+                    from: &self.from,
+                    kind: MailKind::Ended,
+                    key: format!("{}.{}.{}", t.id, game, p.player),
+                    game: game.to_string(),
+                    to_name: &p.name,
+                    to_email: &p.email,
+                    subject: format!("{}: game {game} is over ({})", t.name, names.join(" - ")),
+                    template: "tournament_result.txt",
+                    context: context! {
+                        tournament => t.id.as_str(),
+                        tournament_name => t.name.clone(),
+                        game => game.as_str(),
+                        names => names.join(" - "),
+                        result => result,
+                        public_url => self.public_url.as_str(),
+                        standings_by_reply => reply_to.is_some(),
+                        ..standings_context(&view, MAIL_STANDING_LINES)
+                    },
+                    date: now,
                 },
-                date: now,
-            })
+                reply_to.as_ref(),
+            )
             .map_err(internal)?;
             tx.queue_mail(&mail, now)?;
         }
         Ok(())
+    }
+
+    /// The Reply-To of a result notice to `player`: their own reply
+    /// capability in one of their games of the tournament (`planned`), so that
+    /// `standings` in a reply is answered with the table — the game that
+    /// ended when they played in it, else the first of theirs still running,
+    /// else the first of theirs. The door reads `standings` as a look, which
+    /// no turn played since makes stale. `None` when they have no game or the
+    /// capability makes no valid address.
+    fn standings_reply_to(
+        &self,
+        tx: &Tx<'_>,
+        planned: &[TournamentGameRow],
+        player: usize,
+        ended: &GameId,
+    ) -> Result<Option<lettre::message::Mailbox>, StewardError> {
+        let mut best: Option<(u8, &GameId, usize)> = None;
+        for g in planned.iter().filter(|g| !g.cancelled) {
+            let (Some(id), Some(seat)) = (&g.game, g.players.iter().position(|&x| x == player)) else { continue };
+            let rank = if id == ended {
+                0
+            } else if tx.game(id)?.is_some_and(|r| r.outcome.is_none()) {
+                1
+            } else {
+                2
+            };
+            if best.is_none_or(|(r, _, _)| rank < r) {
+                best = Some((rank, id, seat));
+            }
+        }
+        let Some((_, id, seat)) = best else { return Ok(None) };
+        let g = load(tx, id.as_str())?;
+        let seat = u8::try_from(seat).map_err(internal)?;
+        Ok(self.reply_address(&g, Seat::new(seat), g.row.turn))
     }
 }
 

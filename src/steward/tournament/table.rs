@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::clock::leave::LeavePolicy;
 use crate::ids::{GameId, TournamentId};
 use crate::rules::{Outcome, Score};
 use crate::steward::{Refusal, Steward, StewardError, internal, load};
@@ -26,6 +27,9 @@ pub struct TournamentView {
     pub rounds: bool,
     /// Team mode.
     pub teams: bool,
+    /// How much of a player's leave stops the clocks of its games:
+    /// `"allowed"`, `"none"` or `{"capped_days": N}` (days a year).
+    pub leave: LeavePolicy,
     /// The seats of the game, in order.
     pub seats: Vec<String>,
     /// Whether the variant writes PGN (then `games.pgn` holds every game).
@@ -200,6 +204,11 @@ impl Steward {
             double: t.spec["double"].as_bool().unwrap_or(false),
             rounds: t.spec["rounds"].as_bool().unwrap_or(false),
             teams: t.spec["teams"].as_bool().unwrap_or(false),
+            // Read as the clocks read it: a tournament created without one allows leave.
+            leave: serde_json::from_value::<Option<LeavePolicy>>(t.spec["leave"].clone())
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
             seats,
             has_pgn,
             ends_at: t.ends_at.map(time_text),

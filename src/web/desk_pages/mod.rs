@@ -29,6 +29,8 @@ use std::sync::Arc;
 
 mod tournaments;
 
+// The player pages' answer with their headers (policy, no caching, no referrer, no framing).
+use super::pages::html;
 use super::session::{self, same};
 use crate::ids::SeatToken;
 use crate::protocol::OperatorToken;
@@ -75,20 +77,6 @@ fn templates() -> &'static Environment<'static> {
         }
         env
     })
-}
-
-/// The pages' policy, as the player pages have it.
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-fn html(status: StatusCode, body: String) -> Response {
-    let mut r = (status, body).into_response();
-    let h = r.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    r
 }
 
 fn see_other(to: &str, cookie: Option<HeaderValue>) -> Response {
@@ -455,21 +443,18 @@ async fn tool(
 
 async fn new_game_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, DeskError> {
     let desk = Desk::of(&steward, &headers).await?.ok_or_else(signed_out)?;
-    operator_only(&desk)?;
+    operator_only(&desk, ONLY_OPERATOR_CREATES_GAMES)?;
     let ctx = context! { variants => VariantId::names().collect::<Vec<_>>(), ..desk.context() };
     Ok(html(StatusCode::OK, render("page/desk_new.html", ctx)?))
 }
 
-fn operator_only(desk: &Desk) -> Result<(), DeskError> {
-    if desk.by == Organiser::Operator {
-        Ok(())
-    } else {
-        Err(DeskError(
-            StatusCode::FORBIDDEN,
-            "Only the operator creates games here; a director's games are its tournament's.".into(),
-        ))
-    }
+/// What only the operator may do at the desk; a director hears `refusal`.
+fn operator_only(desk: &Desk, refusal: &str) -> Result<(), DeskError> {
+    if desk.by == Organiser::Operator { Ok(()) } else { Err(DeskError(StatusCode::FORBIDDEN, refusal.to_owned())) }
 }
+
+const ONLY_OPERATOR_CREATES_GAMES: &str =
+    "Only the operator creates games here; a director's games are its tournament's.";
 
 #[derive(Deserialize)]
 struct NewGameForm {
@@ -489,7 +474,7 @@ struct NewGameForm {
 async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, DeskError> {
     let f: NewGameForm = form(&body)?;
     let desk = acting(&steward, &headers, &f.csrf).await?;
-    operator_only(&desk)?;
+    operator_only(&desk, ONLY_OPERATOR_CREATES_GAMES)?;
     let bad = |m: String| DeskError(StatusCode::BAD_REQUEST, m);
     let seats = f
         .seats

@@ -2,8 +2,9 @@
 //! tournaments an organiser may see (`/desk/tournaments`), the form creating
 //! one (`/desk/tournaments/new`, operator only), a tournament's admin view
 //! (`/desk/tournaments/{id}`: standings, players with their invitation's
-//! answer, games linking to their desk view) with the director's tools, each
-//! behind the desk's confirmation step, and an invited game's status
+//! answer, games linking to their desk view, the leave policy) with the
+//! director's tools (withdraw, adjudicate, invite, replace, start, name a
+//! director), each behind the desk's confirmation step, and an invited game's status
 //! (`/desk/invited/{id}`) with its start and replacement tools.
 //!
 //! Everything acts through the same steward functions as the API under
@@ -22,11 +23,15 @@ use minijinja::value::Serde;
 use minijinja::{Value, context};
 use serde::Deserialize;
 
-use super::{Desk, DeskError, acting, form, html, render, signed_out};
+use super::{Desk, DeskError, acting, form, html, operator_only, render, signed_out};
+use crate::ids::TournamentId;
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::rules::VariantId;
 use crate::steward::tournament::parse_id;
-use crate::steward::{InvitationList, Invited, LeavePolicy, NewPlayer, NewTournament, Organiser, Replacement, Steward};
+use crate::steward::{
+    InvitationList, Invited, LeavePolicy, NewPlayer, NewTournament, Organiser, Refusal, Replacement, Steward,
+    StewardError,
+};
 
 /// The desk's tournament routes.
 pub(super) fn router() -> Router<Steward> {
@@ -40,7 +45,9 @@ pub(super) fn router() -> Router<Steward> {
 }
 
 /// The templates this module adds to the desk's.
-pub(super) const TEMPLATES: [(&str, &str); 4] = [
+pub(super) const TEMPLATES: [(&str, &str); 6] = [
+    ("page/desk_invite_tools.html", include_str!("../../../templates/page/desk_invite_tools.html")),
+    ("page/tournament_tables.html", include_str!("../../../templates/page/tournament_tables.html")),
     ("page/desk_tournaments.html", include_str!("../../../templates/page/desk_tournaments.html")),
     ("page/desk_tournament.html", include_str!("../../../templates/page/desk_tournament.html")),
     ("page/desk_tournament_new.html", include_str!("../../../templates/page/desk_tournament_new.html")),
@@ -165,7 +172,7 @@ fn new_form_context(desk: &Desk, f: &NewTournamentForm, error: Option<String>) -
 
 async fn new_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, DeskError> {
     let desk = Desk::of(&steward, &headers).await?.ok_or_else(signed_out)?;
-    operator_only(&desk)?;
+    operator_only(&desk, ONLY_OPERATOR_CREATES)?;
     let f = NewTournamentForm {
         variant: VariantId::HEADLINE.name().to_owned(),
         leave: "allowed".into(),
@@ -176,16 +183,7 @@ async fn new_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<
     Ok(html(StatusCode::OK, render("page/desk_tournament_new.html", new_form_context(&desk, &f, None))?))
 }
 
-fn operator_only(desk: &Desk) -> Result<(), DeskError> {
-    if desk.by == Organiser::Operator {
-        Ok(())
-    } else {
-        Err(DeskError(
-            StatusCode::FORBIDDEN,
-            "Only the operator creates tournaments; a director acts for its own tournament.".into(),
-        ))
-    }
-}
+const ONLY_OPERATOR_CREATES: &str = "Only the operator creates tournaments; a director acts for its own tournament.";
 
 /// One player line: `Name <address>`, optionally followed by a public key.
 fn player_line(line: &str) -> Result<NewPlayer, String> {
@@ -248,7 +246,7 @@ fn read_new(f: &NewTournamentForm) -> Result<NewTournament, String> {
 async fn create(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, DeskError> {
     let f: NewTournamentForm = form(&body)?;
     let desk = acting(&steward, &headers, &f.csrf).await?;
-    operator_only(&desk)?;
+    operator_only(&desk, ONLY_OPERATOR_CREATES)?;
     let refused = |status: StatusCode, message: String| -> Result<Response, DeskError> {
         Ok(html(status, render("page/desk_tournament_new.html", new_form_context(&desk, &f, Some(message)))?))
     };
@@ -295,7 +293,7 @@ async fn tournament_page(
 ) -> Result<Response, DeskError> {
     let desk = Desk::of(&steward, &headers).await?.ok_or_else(signed_out)?;
     let tid = parse_id(&id)?;
-    Steward::may_direct(&desk.by, &tid)?;
+    may_direct(&desk, &tid)?;
     let t = steward.tournament(id).await?;
     // The invitations carry each player's address and answer; a tournament
     // created with fixed seats answers "not invited" for every player.
@@ -314,32 +312,14 @@ async fn tournament_page(
             }
         })
         .collect();
-    let standings: Vec<Value> = t
-        .standings
-        .iter()
-        .map(|s| {
-            context! {
-                rank => s.line.rank, name => s.name.clone(), points => s.line.points.to_string(),
-                tiebreak => s.line.tiebreak.to_string(), wins => s.line.wins, played => s.line.played,
-            }
-        })
-        .collect();
-    let cross: Vec<Value> = t
-        .players
-        .iter()
-        .map(|p| {
-            let cells: Vec<String> = (0..t.players.len())
-                .map(|q| if q == p.player { "x".to_owned() } else { t.crosstable[p.player][q].scores.join(" ") })
-                .collect();
-            context! { name => p.name.clone(), withdrawn => p.withdrawn_at.is_some(), cells => cells }
-        })
-        .collect();
+    let shown = crate::web::tournament_pages::Shown::of(&t);
     let ctx = context! {
         t => Serde(&t),
         players => players,
         invited => invited,
-        standings => standings,
-        cross => cross,
+        standings => shown.standings,
+        cross => shown.cross,
+        leave => shown.leave,
         unfinished => t.games.iter().filter(|g| g.status == "running").count(),
         seats_example => t.seats.first().cloned().unwrap_or_else(|| "white".into()),
         ..desk.context()
@@ -385,6 +365,16 @@ impl ToolForm {
         })
     }
 
+    /// The fields a replacement's confirmation sends again.
+    fn replacement_fields(&self, player: u32) -> Vec<(String, String)> {
+        vec![
+            ("player".into(), player.to_string()),
+            ("name".into(), self.name.clone()),
+            ("email".into(), self.email.clone()),
+            ("public_key".into(), self.public_key.clone()),
+        ]
+    }
+
     fn replacement(&self) -> Replacement {
         Replacement {
             name: self.name.clone(),
@@ -422,7 +412,7 @@ async fn tournament_tool(
     let f: ToolForm = form(&body)?;
     let desk = acting(&steward, &headers, &f.csrf).await?;
     let tid = parse_id(&id)?;
-    Steward::may_direct(&desk.by, &tid)?;
+    may_direct(&desk, &tid)?;
     let back = format!("/desk/tournaments/{tid}");
     let action = format!("/desk/tournaments/{tid}/{tool}");
     let now = steward.now();
@@ -464,6 +454,13 @@ async fn tournament_tool(
                 "The games are created at once and every player gets a start mail.",
                 vec![],
             ),
+            "invite" => (
+                format!(
+                    "invite every player of tournament {tid} who has no invitation yet (one mail each; players already invited keep theirs)"
+                ),
+                "Each new invitation is mailed at once with its private link to accept or decline.",
+                vec![],
+            ),
             "replace" => {
                 let p = f.player()?;
                 (
@@ -474,16 +471,11 @@ async fn tournament_tool(
                         f.email.trim()
                     ),
                     "The old invitation stops working.",
-                    vec![
-                        ("player".into(), p.to_string()),
-                        ("name".into(), f.name.clone()),
-                        ("email".into(), f.email.clone()),
-                        ("public_key".into(), f.public_key.clone()),
-                    ],
+                    f.replacement_fields(p),
                 )
             }
             "director" => {
-                operator_only_to_name(&desk)?;
+                operator_only(&desk, ONLY_OPERATOR_NAMES)?;
                 (
                     format!("name {} a director of tournament {tid}", f.name.trim()),
                     "The director's token is shown once, on the next page: give it to the director yourself.",
@@ -514,13 +506,18 @@ async fn tournament_tool(
             steward.start_invited(&by, Invited::Tournament(tid.clone()), now).await?;
             (format!("Tournament {tid} has started; its players have their start mails."), None)
         }
+        "invite" => {
+            let list = steward.invite_tournament(&by, tid.clone(), now).await?;
+            let pending = list.invitations.iter().filter(|i| i.answer == "pending").count();
+            (format!("Every player of tournament {tid} has an invitation now; {pending} have not answered yet."), None)
+        }
         "replace" => {
             let p = f.player()?;
             steward.replace_invited(&by, Invited::Tournament(tid.clone()), p, f.replacement(), now).await?;
             (format!("{} <{}> is invited in place {p}.", f.name.trim(), f.email.trim()), None)
         }
         "director" => {
-            operator_only_to_name(&desk)?;
+            operator_only(&desk, ONLY_OPERATOR_NAMES)?;
             let named = steward.name_director(&by, &tid, f.name.clone(), now).await?;
             (format!("{} directs tournament {tid} now.", named.name), Some(named))
         }
@@ -530,16 +527,22 @@ async fn tournament_tool(
     Ok(html(StatusCode::OK, render("page/desk_done.html", ctx)?))
 }
 
-fn operator_only_to_name(desk: &Desk) -> Result<(), DeskError> {
-    if desk.by == Organiser::Operator {
-        Ok(())
-    } else {
-        Err(DeskError(
+/// [`Steward::may_direct`] worded for a tournament's desk page: the API's
+/// hint speaks of "the tournament the game belongs to", which on a
+/// tournament's page would be wrong.
+fn may_direct(desk: &Desk, tid: &TournamentId) -> Result<(), DeskError> {
+    Steward::may_direct(&desk.by, tid).map_err(|e| match e {
+        StewardError::Refused(Refusal::Forbidden(why)) => DeskError(
             StatusCode::FORBIDDEN,
-            "Only the operator names directors; sign in with the operator token.".into(),
-        ))
-    }
+            format!(
+                "{why}; to open this tournament's page, sign in at the desk with the operator token or with a director token of tournament {tid}"
+            ),
+        ),
+        e => e.into(),
+    })
 }
+
+const ONLY_OPERATOR_NAMES: &str = "Only the operator names directors; sign in with the operator token.";
 
 fn no_tool(tool: &str) -> DeskError {
     DeskError(StatusCode::NOT_FOUND, format!("There is no tool {tool:?} at the desk."))
@@ -585,12 +588,7 @@ async fn invited_tool(
                 (
                     format!("give seat {} of invited game {id} to {} <{}>", p + 1, f.name.trim(), f.email.trim()),
                     "The old invitation stops working; the new player is invited at once.",
-                    vec![
-                        ("player".into(), p.to_string()),
-                        ("name".into(), f.name.clone()),
-                        ("email".into(), f.email.clone()),
-                        ("public_key".into(), f.public_key.clone()),
-                    ],
+                    f.replacement_fields(p),
                 )
             }
             _ => return Err(no_tool(&tool)),

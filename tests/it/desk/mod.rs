@@ -9,6 +9,38 @@ mod tournament_pages;
 
 use std::path::Path;
 
+use serde_json::json;
+
+use crate::support::Server;
+use crate::support::webdriver::Chromium;
+
+/// Headless Chromium signed in at the desk with the operator token.
+async fn chromium_operator(s: &Server) -> Chromium {
+    let shots = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    let browser = Chromium::start(1000, 900, &shots).await;
+    browser.open(&format!("{}/desk", s.base)).await;
+    browser.wait_for_text("Operator or director token").await;
+    browser.script("document.querySelector('#token').value = arguments[0];", json!([s.operator])).await;
+    browser.click("#desk-sign-in").await;
+    browser.wait_for_text("Signed in as the operator").await;
+    browser
+}
+
+/// A two-player chess tournament `name` (Eve and Fay) created over the API; its id.
+async fn two_player_cup(s: &Server, name: &str) -> String {
+    s.post_json(
+        "/api/tournaments",
+        Some(&s.operator),
+        &json!({"name": name, "variant": "chess", "players": [
+            {"name": "Eve", "email": "eve@example.org"}, {"name": "Fay", "email": "fay@example.org"}]}),
+    )
+    .await
+    .ok(201)["tournament"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// Names `director` the director of a new tournament `tournament` holding
 /// `games`, written straight into the steward's SQLite file (the desk's tests
 /// need a director without playing a tournament); returns the director's token.

@@ -5,7 +5,6 @@
 
 use crate::support::Server;
 use crate::support::web::Browser;
-use crate::support::webdriver::Chromium;
 use serde_json::{Value, json};
 
 async fn create(s: &Server, variant: &str, names: &[&str]) -> String {
@@ -109,13 +108,7 @@ async fn an_organiser_adjudicates_at_the_desk_in_chromium() {
     let s = Server::start().await;
     let a = create(&s, "chess", &["Hanna", "Ivo"]).await;
     let b = create(&s, "vierschach", &["Jan", "Kim", "Lea", "Max"]).await;
-    let shots = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
-    let browser = Chromium::start(1000, 900, &shots).await;
-    browser.open(&format!("{}/desk", s.base)).await;
-    browser.wait_for_text("Operator or director token").await;
-    browser.script("document.querySelector('#token').value = arguments[0];", json!([s.operator])).await;
-    browser.click("#desk-sign-in").await;
-    browser.wait_for_text("Signed in as the operator").await;
+    let browser = super::chromium_operator(&s).await;
     assert_eq!(browser.document_cookie().await, "", "the desk cookie is HttpOnly");
     browser.script("document.querySelector('#q').value = 'lea@';", json!([])).await;
     browser.click("#filter").await;

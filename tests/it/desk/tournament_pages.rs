@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 
 use crate::support::Server;
 use crate::support::web::{Browser, Page};
-use crate::support::webdriver::Chromium;
 
 /// The text between `id="<id>">` and the next `<`.
 fn text_of(page: &Page, id: &str) -> String {
@@ -100,18 +99,7 @@ async fn the_tournament_desk_over_http_creates_lists_confirms_and_confines_direc
     let api: Value = s.get(&format!("/api/tournaments/{t}"), None).await.ok(200);
     assert_eq!((api["double"].as_bool(), api["games"].as_array().unwrap().len()), (Some(true), 12));
     assert_eq!(api["ends_at"].as_str().map(|e| e.starts_with("2027-06-30")), Some(true));
-    let other = s
-        .post_json(
-            "/api/tournaments",
-            Some(&s.operator),
-            &json!({"name": "Blitz cup", "variant": "chess", "players": [
-                {"name": "Eve", "email": "eve@example.org"}, {"name": "Fay", "email": "fay@example.org"}]}),
-        )
-        .await
-        .ok(201)["tournament"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let other = super::two_player_cup(&s, "Blitz cup").await;
 
     // The list and its filters.
     let list = op.get("/desk/tournaments").await;
@@ -125,6 +113,13 @@ async fn the_tournament_desk_over_http_creates_lists_confirms_and_confines_direc
     let view = op.get(&format!("/desk/tournaments/{t}")).await;
     assert_eq!(view.status, 200, "{}", view.text);
     assert!(view.text.contains("cid@example.org") && view.text.contains("id=\"standings\""), "{}", view.text);
+    // The leave policy: in the JSON, on the desk's page and on the public page.
+    assert_eq!(api["leave"], json!({"capped_days": 10}), "{api}");
+    assert_eq!(text_of(&view, "leave"), "leave capped at 10 days a year", "{}", view.text);
+    let public = op.get(&format!("/tournaments/{t}")).await;
+    assert_eq!(text_of(&public, "leave"), "leave capped at 10 days a year", "{}", public.text);
+    let other_api: Value = s.get(&format!("/api/tournaments/{other}"), None).await.ok(200);
+    assert_eq!(other_api["leave"], "allowed", "no policy given: leave allowed");
     let first_game = api["games"][0]["game"].as_str().unwrap();
     assert!(view.text.contains(&format!("href=\"/desk/games/{first_game}\"")), "{}", view.text);
 
@@ -176,7 +171,16 @@ async fn the_tournament_desk_over_http_creates_lists_confirms_and_confines_direc
     assert!(mine.text.contains(&t) && !mine.text.contains(&other), "{}", mine.text);
     let refused = d.get(&format!("/desk/tournaments/{other}")).await;
     assert_eq!(refused.status, 403, "{}", refused.text);
-    assert!(text_of(&refused, "desk-error").contains(&format!("tournament {t} only")), "{}", refused.text);
+    let why = text_of(&refused, "desk-error");
+    assert!(why.contains(&format!("tournament {t} only")), "{}", refused.text);
+    // Worded for the tournament's page, not for a game's.
+    assert!(
+        why.contains(&format!(
+            "sign in at the desk with the operator token or with a director token of tournament {other}"
+        )),
+        "{why}"
+    );
+    assert!(!why.contains("the game belongs to"), "{why}");
     let dpage = d.get("/desk").await;
     assert!(dpage.text.contains("csrf"), "{} {}", dpage.status, dpage.text);
     let dcsrf = dpage.csrf();
@@ -226,10 +230,25 @@ async fn the_desk_shows_who_answered_an_invitation_and_starts_play() {
     assert!(replaced.text.contains("Bea &lt;bea@example.org&gt; is invited"), "{}", replaced.text);
     let view = op.get(&format!("/desk/tournaments/{t}")).await;
     assert!(view.text.contains("bea@example.org") && view.text.contains("before: Bob"), "{}", view.text);
+    // The invitations again: the tool asks first, then invites whoever has none.
+    assert!(view.text.contains("id=\"invite\""), "{}", view.text);
+    let ask = op.post(&format!("/desk/tournaments/{t}/invite"), &[("csrf", &csrf)]).await;
+    assert!(ask.text.contains("Please confirm") && ask.text.contains("who has no invitation yet"), "{}", ask.text);
+    let invited = op.post(&format!("/desk/tournaments/{t}/invite"), &[("csrf", &csrf), ("confirm", "yes")]).await;
+    assert_eq!(invited.status, 200, "{}", invited.text);
+    assert!(
+        invited
+            .text
+            .contains(&format!("Every player of tournament {t} has an invitation now; 3 have not answered yet")),
+        "{}",
+        invited.text
+    );
     let ask = op.post(&format!("/desk/tournaments/{t}/start"), &[("csrf", &csrf)]).await;
     assert!(ask.text.contains("Please confirm"), "{}", ask.text);
     let started = op.post(&format!("/desk/tournaments/{t}/start"), &[("csrf", &csrf), ("confirm", "yes")]).await;
     assert!(started.text.contains("has started"), "{}", started.text);
+    let late = op.post(&format!("/desk/tournaments/{t}/invite"), &[("csrf", &csrf), ("confirm", "yes")]).await;
+    assert_eq!(late.status, 409, "a running tournament invites nobody: {}", late.text);
     let api: Value = s.get(&format!("/api/tournaments/{t}"), None).await.ok(200);
     assert_eq!((api["status"].as_str(), api["running"].as_u64()), (Some("running"), Some(3)), "{api}");
 
@@ -272,25 +291,8 @@ async fn the_desk_shows_who_answered_an_invitation_and_starts_play() {
 #[tokio::test]
 async fn an_operator_runs_a_tournament_at_the_desk_in_chromium() {
     let s = Server::start().await;
-    let other = s
-        .post_json(
-            "/api/tournaments",
-            Some(&s.operator),
-            &json!({"name": "Other cup", "variant": "chess", "players": [
-                {"name": "Eve", "email": "eve@example.org"}, {"name": "Fay", "email": "fay@example.org"}]}),
-        )
-        .await
-        .ok(201)["tournament"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let shots = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
-    let browser = Chromium::start(1000, 900, &shots).await;
-    browser.open(&format!("{}/desk", s.base)).await;
-    browser.wait_for_text("Operator or director token").await;
-    browser.script("document.querySelector('#token').value = arguments[0];", json!([s.operator])).await;
-    browser.click("#desk-sign-in").await;
-    browser.wait_for_text("Signed in as the operator").await;
+    let other = super::two_player_cup(&s, "Other cup").await;
+    let browser = super::chromium_operator(&s).await;
     browser.click("#to-tournaments").await;
     browser.wait_for_text("Other cup").await;
     browser.click("a[href='/desk/tournaments/new']").await;

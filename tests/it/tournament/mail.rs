@@ -3,7 +3,7 @@
 //! the start mail read over IMAP gives, for a game where the player moves
 //! first, the address to send that move to; a mail to it (not a reply) is
 //! taken as the move and the board mail follows; `standings` replied to a
-//! board mail brings the table; in a game of no tournament it is answered
+//! board mail, to the start mail or to a result notice brings the table; in a game of no tournament it is answered
 //! with what is read instead.
 
 use std::time::{Duration, Instant};
@@ -189,6 +189,26 @@ async fn a_tournament_by_mail_first_move_and_standings_over_smtp_and_imap() {
     let text = text_of(answer.iter().find(|m| is_answer(m)).unwrap());
     assert!(text.contains(&format!("Game {lone} is not part of a tournament")), "{text}");
     assert!(text.contains("status") && text.contains("resign"), "says what is read: {text}");
+
+    // The result notice of the other game has a Reply-To of the player's own:
+    // `standings` in reply to it brings the full table.
+    let who = *loser;
+    let notice_of = |m: &Mail| !is_answer(m) && text_of(m).contains(&format!("game {other} is over"));
+    let got = wait_for(&stack, &users[who], WITHIN, "the result notice", |m| m.iter().any(notice_of)).await;
+    let notice = got.iter().find(|m| notice_of(m)).unwrap().clone();
+    let text = text_of(&notice);
+    assert!(text.contains("Reply `standings` for the full table"), "{text}");
+    let to = bare(&notice.header("Reply-To").expect("a Reply-To on the result notice"));
+    assert!(to.starts_with(&format!("{moves}+{other}.")), "the capability of the game that ended: {to}");
+    let before = answers_with(&got, "Standings (").len();
+    let raw = reply(&format!("{} <{}>", names[who], emails[who]), &notice, &unique("sr"), "standings\r\n", false);
+    send(&stack, &emails[who], &to, &raw).await;
+    let got = wait_for(&stack, &users[who], WITHIN, "the standings answer to the result notice", |m| {
+        answers_with(m, "Standings (1 games finished, 2 running)").len() > before
+    })
+    .await;
+    let table = text_of(answers_with(&got, "Standings (").last().unwrap());
+    assert!(table.contains(&format!("Mail Cup (tournament {tid})")), "{table}");
 
     // Nothing else for the mover but the start mail, the receipt and the
     // result notice of the other game (if the mover played in it).

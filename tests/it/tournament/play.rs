@@ -76,10 +76,8 @@ pub async fn finish(s: &Server, t: &Played, g: &str, end: End) -> Vec<u32> {
             if seat == 0 { vec![0, 2] } else { vec![2, 0] }
         }
         End::Draw => {
-            for seat in 0..2 {
-                s.post_json(&format!("/api/games/{g}/draw"), Some(&tok[seat]), &json!({"action": "offer"}))
-                    .await
-                    .ok(200);
+            for token in &tok[..2] {
+                s.post_json(&format!("/api/games/{g}/draw"), Some(token), &json!({"action": "offer"})).await.ok(200);
             }
             vec![1, 1]
         }
