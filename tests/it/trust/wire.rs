@@ -458,7 +458,7 @@ async fn tampered_transcripts_fail_verify_naming_the_entry_in_library_and_cli() 
     assert!(entries[n - 2].get("signature").is_none(), "{}", ls[n - 2]);
     cases.push(("the last entry cut off", with(n, None), n - 1, "not signed"));
 
-    for (_i, (what, text, k, why)) in cases.iter().enumerate() {
+    for (what, text, k, why) in cases.iter() {
         assert_ne!(text, &t);
         let f = verify(text, &key).expect_err(what);
         assert_eq!(f.seq, *k, "{what}: {f}");
