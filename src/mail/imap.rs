@@ -404,12 +404,18 @@ async fn connected(
             return Ok(());
         }
         if config.idle && can_idle && swept.retry == 0 {
+            // What the server says before its `+ idling` (an EXISTS among
+            // it) the library sets aside, not into the wait: look there too.
+            let aside = session.unsolicited_responses.clone();
             let mut idle = session.idle();
             within(config, "IDLE", idle.init()).await?;
+            let told_already = std::iter::from_fn(|| aside.try_recv().ok()).fold(false, |new, r| {
+                new | matches!(r, UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_))
+            });
             // IDLE is bounded by the recheck: a server's notification can be
             // lost (seen with Dovecot handing a hibernated IDLE back), and a
             // mail must not wait for the next delivery or Dovecot's own 30 s.
-            let woken = {
+            let woken = told_already || {
                 let (wait, _interrupt) = idle.wait_with_timeout(IDLE_REISSUE);
                 tokio::select! {
                     r = wait => {
