@@ -16,9 +16,20 @@
 //!   again. A store failure in [`handle`](super::door::handle) leaves it
 //!   unmarked too, and it is offered again at the next pass.
 //! * **Waiting.** With `idle = true` and a server that advertises `IDLE`, the
-//!   door waits in IDLE (re-issued every 5 minutes) and sweeps on any news;
-//!   otherwise it sweeps every `poll_seconds`. While a message waits for a retry
-//!   it polls.
+//!   door waits in IDLE and sweeps on any news; otherwise it sweeps every
+//!   `poll_seconds`. While a message waits for a retry it polls, every
+//!   `recheck_seconds` at most.
+//! * **Not trusting IDLE alone.** A server announces a new message once. If
+//!   the announcement (`EXISTS`) comes in the answer to a FETCH or STORE of a
+//!   sweep (the mail arrived after the sweep's SEARCH), the door sweeps again
+//!   instead of idling (before this, such mail sat unhandled until the next
+//!   delivery; under load it happened dozens of times in one run of
+//!   `mail::e2e`). An `EXISTS` told before the server's `+ idling` ends the
+//!   wait at once too. And since an announcement could still be lost, no IDLE
+//!   lasts longer than
+//!   `recheck_seconds` (default 10): then the door ends it and asks with one
+//!   `UID SEARCH` whether anything waits, sweeping only if so (and logging a
+//!   warning, since that mail was not announced).
 //! * **Reconnecting.** Any error (connect, TLS, login, a lost connection) drops
 //!   the connection; the door reconnects after 1 s, 2, 4, … up to 5 minutes,
 //!   and the first good login resets the wait. A shutdown ends it at once.
@@ -32,7 +43,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_imap::types::{Flag, Mailbox};
+use async_imap::types::{Flag, Mailbox, UnsolicitedResponse};
 use async_imap::{Client, Session};
 use chrono::Utc;
 use futures_util::TryStreamExt;
@@ -84,6 +95,10 @@ pub const HELD_KEYWORD: &str = "$FairstewardHeld";
 
 /// How long one IDLE lasts before it is ended and issued again.
 const IDLE_REISSUE: Duration = Duration::from_secs(5 * 60);
+
+/// How long the door idles at most before it looks for unhandled mail itself
+/// (`[mail.imap] recheck_seconds`).
+const DEFAULT_RECHECK: Duration = Duration::from_secs(10);
 
 /// The longest wait between reconnection attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(5 * 60);
@@ -139,6 +154,9 @@ pub struct RawImap {
     pub idle: Option<bool>,
     /// Seconds between looks when not idling (default 30).
     pub poll_seconds: Option<u64>,
+    /// While idling, seconds between the door's own look for unhandled mail,
+    /// in case the server's word of a delivery was lost (default 10).
+    pub recheck_seconds: Option<u64>,
     /// Seconds to wait for the connection and for each answer (default 60).
     pub timeout_seconds: Option<u64>,
     /// A PEM file with the CA certificate(s) to trust instead of the public roots.
@@ -156,6 +174,7 @@ impl fmt::Debug for RawImap {
             .field("mailbox", &self.mailbox)
             .field("idle", &self.idle)
             .field("poll_seconds", &self.poll_seconds)
+            .field("recheck_seconds", &self.recheck_seconds)
             .field("timeout_seconds", &self.timeout_seconds)
             .field("ca_file", &self.ca_file)
             .finish()
@@ -181,6 +200,9 @@ pub struct ImapConfig {
     pub idle: bool,
     /// The time between looks when not idling.
     pub poll: Duration,
+    /// The longest the door idles before it looks for unhandled mail itself
+    /// (one `UID SEARCH`), and the wait before a retry.
+    pub recheck: Duration,
     /// The connect and per-command timeout.
     pub timeout: Duration,
     /// CA certificates to trust instead of the public roots.
@@ -199,6 +221,7 @@ impl fmt::Debug for ImapConfig {
             .field("mailbox", &self.mailbox)
             .field("idle", &self.idle)
             .field("poll", &self.poll)
+            .field("recheck", &self.recheck)
             .field("timeout", &self.timeout)
             .field("ca_file", &self.ca_file)
             .finish()
@@ -254,6 +277,11 @@ impl ImapConfig {
             Some(s) => Duration::from_secs(s),
             None => Duration::from_secs(30),
         };
+        let recheck = match raw.recheck_seconds {
+            Some(0) => return Err(ImapError::Config("mail.imap.recheck_seconds must be at least 1 (it bounds how long a mail the server did not announce waits; 10 is the default)".into())),
+            Some(s) => Duration::from_secs(s),
+            None => DEFAULT_RECHECK,
+        };
         let timeout = match raw.timeout_seconds {
             Some(0) => return Err(ImapError::Config("mail.imap.timeout_seconds must be at least 1".into())),
             Some(s) => Duration::from_secs(s),
@@ -268,6 +296,7 @@ impl ImapConfig {
             mailbox,
             idle: raw.idle.unwrap_or(true),
             poll,
+            recheck,
             timeout,
             ca_file: raw.ca_file,
         })
@@ -350,38 +379,99 @@ async fn connected(
         "IMAP door: reading the mailbox"
     );
     let mut failures = HashMap::new();
+    let unhandled = unhandled_search(keywords);
+    // Whether the next turn sweeps, or first asks (one UID SEARCH) whether
+    // there is anything to sweep: after a quiet IDLE that the recheck ended.
+    let mut look_first = false;
     loop {
-        let swept = sweep_session(steward, config, &mut session, keywords, &mut failures).await?;
+        let skip = look_first && !has_unhandled(config, &mut session, &unhandled).await?;
+        look_first = false;
+        let swept = if skip {
+            Swept::default()
+        } else {
+            sweep_session(steward, config, &mut session, keywords, &mut failures).await?
+        };
         if !swept.handled.is_empty() {
             tracing::info!(imap = %config.describe(), messages = swept.handled.len(), "IMAP door: mailbox swept");
         }
-        // Drop what the server told us on the side; the next sweep looks anyway.
-        while session.unsolicited_responses.try_recv().is_ok() {}
+        // A delivery after the sweep's SEARCH is announced (EXISTS) in the
+        // answer to a later FETCH or STORE, and the server does not announce it
+        // again in IDLE: that news means sweep again, not wait.
+        if news(&mut session) {
+            tracing::debug!(imap = %config.describe(), "IMAP door: new mail arrived during the sweep; sweeping again");
+            continue;
+        }
         if *shutdown.borrow() {
             let _ = within(config, "LOGOUT", session.logout()).await;
             return Ok(());
         }
         if config.idle && can_idle && swept.retry == 0 {
+            // What the server says before its `+ idling` (an EXISTS among
+            // it) the library sets aside, not into the wait: look there too.
+            let aside = session.unsolicited_responses.clone();
             let mut idle = session.idle();
             within(config, "IDLE", idle.init()).await?;
-            {
+            let told_already = std::iter::from_fn(|| aside.try_recv().ok()).fold(false, |new, r| {
+                new | matches!(r, UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_))
+            });
+            // IDLE is bounded by the recheck: a server's notification can be
+            // lost (seen with Dovecot handing a hibernated IDLE back), and a
+            // mail must not wait for the next delivery or Dovecot's own 30 s.
+            let woken = told_already || {
                 let (wait, _interrupt) = idle.wait_with_timeout(IDLE_REISSUE);
                 tokio::select! {
-                    r = wait => { r.map_err(|e| ImapError::step("IDLE", e))?; }
-                    () = tokio::time::sleep(IDLE_REISSUE) => {}
-                    _ = shutdown.changed() => {}
+                    r = wait => {
+                        let r = r.map_err(|e| ImapError::step("IDLE", e))?;
+                        tracing::debug!(imap = %config.describe(), response = ?r, "IMAP door: IDLE ended");
+                        true
+                    }
+                    () = tokio::time::sleep(config.recheck.min(IDLE_REISSUE)) => false,
+                    _ = shutdown.changed() => true,
                 }
-            }
+            };
             session = within(config, "DONE (ending IDLE)", idle.done()).await?;
+            // News told before the server's `+ idling` (or with the DONE) lands
+            // on the side, not in the wait: it counts as waking too.
+            look_first = !woken && !news(&mut session);
         } else {
+            let wait = if swept.retry > 0 { config.poll.min(config.recheck) } else { config.poll };
             tokio::select! {
-                () = tokio::time::sleep(config.poll) => {}
+                () = tokio::time::sleep(wait) => {}
                 _ = shutdown.changed() => {}
             }
             // Keep the session alive and learn of new mail.
             within(config, "NOOP", session.noop()).await?;
+            let _ = news(&mut session);
         }
     }
+}
+
+/// The `UID SEARCH` criteria of the messages not handled yet.
+fn unhandled_search(keywords: bool) -> String {
+    if keywords { format!("UNKEYWORD {DONE_KEYWORD}") } else { "UNSEEN".to_owned() }
+}
+
+/// Whether any message waits to be handled: one `UID SEARCH`.
+async fn has_unhandled(config: &ImapConfig, session: &mut Session<Conn>, unhandled: &str) -> Result<bool, ImapError> {
+    let waiting = within(config, "UID SEARCH", session.uid_search(unhandled)).await?;
+    if !waiting.is_empty() {
+        tracing::warn!(
+            imap = %config.describe(),
+            messages = waiting.len(),
+            "IMAP door: the periodic re-check found mail the server did not announce; handling it now"
+        );
+    }
+    Ok(!waiting.is_empty())
+}
+
+/// Takes what the server said on the side (untagged answers the library set
+/// aside) and tells whether it announced new mail (`EXISTS`, `RECENT`).
+fn news(session: &mut Session<Conn>) -> bool {
+    let mut new_mail = false;
+    while let Ok(r) = session.unsolicited_responses.try_recv() {
+        new_mail |= matches!(r, UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_));
+    }
+    new_mail
 }
 
 /// Whether the mailbox takes new keywords (`\*` in PERMANENTFLAGS).
@@ -510,7 +600,7 @@ async fn sweep_session(
     keywords: bool,
     failures: &mut HashMap<u32, u32>,
 ) -> Result<Swept, ImapError> {
-    let unhandled = if keywords { format!("UNKEYWORD {DONE_KEYWORD}") } else { "UNSEEN".to_owned() };
+    let unhandled = unhandled_search(keywords);
     let mark =
         if keywords { format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})") } else { "+FLAGS.SILENT (\\Seen)".to_owned() };
     let held = if keywords {
@@ -636,6 +726,9 @@ mod tests {
         let c = parse("host = \"imap.example.org\"\nusername = \"moves\"\npassword = \"p\"").unwrap();
         assert_eq!((c.tls, c.port, c.mailbox.as_str(), c.idle), (ImapTls::Starttls, 143, "INBOX", true));
         assert_eq!((c.poll, c.timeout), (Duration::from_secs(30), Duration::from_secs(60)));
+        assert_eq!(c.recheck, Duration::from_secs(10));
+        let c = parse("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nrecheck_seconds = 25").unwrap();
+        assert_eq!(c.recheck, Duration::from_secs(25));
         let c = parse("host = \"imap.example.org\"\ntls = \"tls\"\nusername = \"m\"\npassword = \"p\"").unwrap();
         assert_eq!(c.port, 993);
         let c = parse(
@@ -659,6 +752,10 @@ mod tests {
         );
         assert!(err("host = \"x:143\"\nusername = \"m\"\npassword = \"p\"").contains("mail.imap.port"));
         assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\npoll_seconds = 0").contains("at least 1"));
+        assert!(
+            err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nrecheck_seconds = 0")
+                .contains("mail.imap.recheck_seconds must be at least 1")
+        );
         assert!(err("host = \"x\"\nusername = \"m\"\npassword = \"p\"\nmailbox = \" \"").contains("mail.imap.mailbox"));
     }
 

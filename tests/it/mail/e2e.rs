@@ -144,6 +144,10 @@ impl Steward {
     /// reading `moves`'s mailbox over IMAP.
     pub(crate) async fn start(stack: &Stack, moves: &str) -> Steward {
         let _ = rustls::crypto::ring::default_provider().install_default();
+        // FAIRSTEWARD_TEST_LOG=fairsteward::mail=debug shows what the doors do.
+        if let Ok(filter) = std::env::var("FAIRSTEWARD_TEST_LOG") {
+            let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
+        }
         let dir = tempfile::tempdir().unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
