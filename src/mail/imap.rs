@@ -22,11 +22,9 @@
 //! * **Not trusting IDLE alone.** A server announces a new message once. If
 //!   the announcement (`EXISTS`) comes in the answer to a FETCH or STORE of a
 //!   sweep (the mail arrived after the sweep's SEARCH), the door sweeps again
-//!   instead of idling (before this, such mail sat unhandled until the next
-//!   delivery; under load it happened dozens of times in one run of
-//!   `mail::e2e`). An `EXISTS` told before the server's `+ idling` ends the
-//!   wait at once too. And since an announcement could still be lost, no IDLE
-//!   lasts longer than
+//!   instead of idling: idling, it would wait for the next delivery. An
+//!   `EXISTS` told before the server's `+ idling` ends the wait at once too.
+//!   And since an announcement could still be lost, no IDLE lasts longer than
 //!   `recheck_seconds` (default 10): then the door ends it and asks with one
 //!   `UID SEARCH` whether anything waits, sweeping only if so (and logging a
 //!   warning, since that mail was not announced).
