@@ -9,7 +9,7 @@ use super::table::{TournamentView, game_scores, parse_game, parse_id};
 use crate::ids::{GameId, TournamentId};
 use crate::rules::{GameResult, Seat, SeatSet};
 use crate::steward::{Organiser, Refusal, Steward, StewardError, internal, load};
-use crate::store::Tx;
+use crate::store::{TournamentGameRow, TournamentRow, Tx};
 
 /// What the end date's sweep writes as the reason of its adjudications.
 pub const END_DATE_REASON: &str = "unfinished at the tournament's end date: adjudicated as the game's own draw";
@@ -33,21 +33,39 @@ impl Steward {
         {
             self.queue_result_notices(tx, &t, game, &text, now)?;
         }
+        self.advance_in(tx, &t, &planned, now)?;
+        Ok(())
+    }
+
+    /// Moves the running tournament `t` on from its `planned` games: the due
+    /// games not created yet — all of them without rounds, the next round once
+    /// every game begun is over — are created, and a tournament with nothing
+    /// left to play is finished. Whether it changed anything (so a second call
+    /// does nothing).
+    fn advance_in(
+        &self,
+        tx: &Tx<'_>,
+        t: &TournamentRow,
+        planned: &[TournamentGameRow],
+        now: DateTime<Utc>,
+    ) -> Result<bool, StewardError> {
+        if t.status != "running" {
+            return Ok(false);
+        }
         let mut over = true;
         for g in planned.iter().filter(|g| !g.cancelled) {
-            if let Some(id) = &g.game {
-                over &= tx.game(id)?.is_some_and(|r| r.outcome.is_some());
+            if let Some(game) = &g.game {
+                over &= tx.game(game)?.is_some_and(|r| r.outcome.is_some());
             }
         }
         let next = planned.iter().filter(|g| !g.cancelled && g.game.is_none()).map(|g| g.round).min();
+        let rounds = t.spec["rounds"].as_bool().unwrap_or(false);
         match next {
-            Some(r) if over && t.status == "running" => {
-                self.start_round_in(tx, &t, Some(r), now)?;
-            }
-            None if over => tx.set_tournament_status(&id, "finished")?,
-            _ => {}
+            Some(_) if !rounds => self.start_round_in(tx, t, None, now).map(|_| true),
+            Some(r) if over => self.start_round_in(tx, t, Some(r), now).map(|_| true),
+            None if over => tx.set_tournament_status(&t.id, "finished").map(|()| true).map_err(Into::into),
+            _ => Ok(false),
         }
-        Ok(())
     }
 
     /// Finishes what a crash may have left half done in the running
@@ -94,24 +112,8 @@ impl Steward {
     /// transaction: whether it did anything.
     fn resume_tournament_in(&self, tx: &Tx<'_>, id: &TournamentId, now: DateTime<Utc>) -> Result<bool, StewardError> {
         let Some(t) = tx.tournament(id)? else { return Ok(false) };
-        if t.status != "running" {
-            return Ok(false);
-        }
         let planned = tx.tournament_games(id)?;
-        let mut over = true;
-        for g in planned.iter().filter(|g| !g.cancelled) {
-            if let Some(game) = &g.game {
-                over &= tx.game(game)?.is_some_and(|r| r.outcome.is_some());
-            }
-        }
-        let next = planned.iter().filter(|g| !g.cancelled && g.game.is_none()).map(|g| g.round).min();
-        let rounds = t.spec["rounds"].as_bool().unwrap_or(false);
-        match next {
-            Some(_) if !rounds => self.start_round_in(tx, &t, None, now).map(|_| true),
-            Some(r) if over => self.start_round_in(tx, &t, Some(r), now).map(|_| true),
-            None if over => tx.set_tournament_status(id, "finished").map(|()| true).map_err(Into::into),
-            _ => Ok(false),
-        }
+        self.advance_in(tx, &t, &planned, now)
     }
 
     /// The director's adjudications: `results` maps game ids of tournament
