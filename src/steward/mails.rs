@@ -208,6 +208,7 @@ pub(super) fn turn(
     head: &Head,
     now: DateTime<Utc>,
     clocks: &[String],
+    conditional: &std::collections::BTreeMap<Seat, String>, // issue 32: which conditional line fired, which were dropped
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
@@ -252,6 +253,7 @@ pub(super) fn turn(
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),
+                    conditional => conditional.get(&s.seat).cloned(),
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),

@@ -14,6 +14,7 @@ mod answers;
 pub mod board;
 mod clock; // clocks: deadlines, sweep, reminders, leave, calendar feed
 mod command;
+mod conditional; // issue 32, slice C: conditional moves
 mod desk; // the organiser's desk (issue 31)
 mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
@@ -38,6 +39,7 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
+pub use conditional::{ConditionalInput, ConditionalLines, ConditionalOp, MAX_LINES, MAX_MOVE_BYTES, MAX_STEPS}; // issue 32, slice C
 pub use desk::{DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, NewToken, Organiser};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use invitations::{

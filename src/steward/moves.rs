@@ -78,6 +78,8 @@ struct Claim {
     /// The envelope it came in (signed or sealed), as text.
     envelope: Option<String>,
     nonce: Option<String>,
+    /// Played from the seat's conditional line (issue 32), not sent.
+    conditional: bool,
 }
 
 /// A pending move as held (sealed to the steward's own key) until resolution.
@@ -162,7 +164,7 @@ impl Steward {
             let (tx, game) = (c.tx, &c.game);
             let claim = self.claim(tx, game, req)?;
             let receipt = match claim.intent {
-                Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, game, claim, req, now)?,
+                Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, game, claim, Some(req), now)?,
                 Intent::Commit(_) => self.accept_commit(tx, game, claim, req, now)?,
             };
             self.sign_head(tx, &game.row.id)?;
@@ -197,7 +199,7 @@ impl Steward {
                     }
                     Submission::Envelope(_) => unreachable!("matched above"),
                 };
-                return Ok(Claim { seat, turn, intent, envelope: None, nonce: None });
+                return Ok(Claim { seat, turn, intent, envelope: None, nonce: None, conditional: false });
             }
         };
 
@@ -236,7 +238,14 @@ impl Steward {
                 .into());
             }
         };
-        Ok(Claim { seat, turn: env.turn, intent, envelope: Some(env.to_text()), nonce: env.nonce.clone() })
+        Ok(Claim {
+            seat,
+            turn: env.turn,
+            intent,
+            envelope: Some(env.to_text()),
+            nonce: env.nonce.clone(),
+            conditional: false,
+        })
     }
 
     /// A signed envelope must be signed by its own seat's registered key.
@@ -391,11 +400,12 @@ impl Steward {
         tx: &Tx<'_>,
         game: &Loaded,
         claim: Claim,
-        req: &MoveRequest,
+        req: Option<&MoveRequest>,
         now: DateTime<Utc>,
     ) -> Result<Receipt, StewardError> {
         let id = &game.row.id;
         let seat = claim.seat;
+        let conditional = claim.conditional;
         let seat_name = game.seat_name(seat);
         let (text, salt) = match &claim.intent {
             Intent::Move(t) => (t.clone(), None),
@@ -503,11 +513,17 @@ impl Steward {
         }
         tx.insert_move(id, &row)?;
         self.clock_moved(tx, game, seat, now, salt.is_none())?; // clocks: a reveal was counted at its commitment
-        tx.insert_inbound(&req.kept.row(now, req.door, Some(id), "accepted"))?;
+        if let Some(req) = req {
+            tx.insert_inbound(&req.kept.row(now, req.door, Some(id), "accepted"))?;
+        }
         // The transcript says that the seat moved, never what, until resolution.
         let event = if salt.is_some() { "revealed" } else { "moved" };
-        let (_, entry) =
-            tx.append_event(id, now, event, &json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt}))?;
+        let mut body = json!({"turn": row.turn, "seat": seat_name, "receipt": row.receipt});
+        if conditional {
+            // Played from the seat's conditional line (issue 32): the steward submitted it.
+            body["conditional"] = json!(true);
+        }
+        let (_, entry) = tx.append_event(id, now, event, &body)?;
         if complete {
             self.resolve_turn(tx, game, now)?;
             // A move written with a draw offer (a game's own mark, see Variant::move_text) offers it once
@@ -645,12 +661,40 @@ impl Steward {
         if let Some(o) = r.outcome {
             self.end(tx, game, o, now)?;
         }
+        // Conditional lines (issue 32): decided before the board mails, so that
+        // they tell what fired and what was dropped; played after them.
+        let fires = if r.outcome.is_none() { self.decide_conditionals(tx, id, now)? } else { Vec::new() };
+        let conditional = self.take_conditional_notices(tx, game, now)?;
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks)? {
+        for mail in mails::turn(self, game, &r, &head, now, &clocks, &conditional)? {
             tx.queue_mail(&mail, now)?;
         }
-        Ok(())
+        self.fire_conditionals(tx, id, fires, now)
+    }
+
+    /// Plays `canonical` for `seat` from its conditional line (issue 32):
+    /// through the ordinary move path, validated again, marked in the
+    /// transcript as played from a conditional line.
+    pub(super) fn accept_conditional(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        seat: Seat,
+        canonical: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Receipt, StewardError> {
+        let claim = Claim {
+            seat,
+            turn: game.row.turn,
+            intent: Intent::Move(canonical.to_owned()),
+            envelope: None,
+            nonce: None,
+            conditional: true,
+        };
+        let receipt = self.accept_move(tx, game, claim, None, now)?;
+        self.sign_head(tx, &game.row.id)?;
+        Ok(receipt)
     }
 }
 

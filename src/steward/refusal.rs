@@ -143,6 +143,13 @@ pub enum Refusal {
     /// replaced, or play started without it (slice D).
     #[error("{0}")]
     InvitationClosed(String),
+    // --- issue 32, slice C ---
+    /// Conditional lines that cannot be read or played (the line and step named).
+    #[error("{0}")]
+    BadConditional(String),
+    /// A game that offers no conditional lines (commit-reveal, signatures): why.
+    #[error("conditional moves are not offered in this game: {0}")]
+    ConditionalNotOffered(String),
 }
 
 impl Refusal {
@@ -174,6 +181,8 @@ impl Refusal {
             Refusal::UnknownTournament(_) => "unknown_tournament",
             Refusal::UnknownInvitation(_) => "unknown_invitation",
             Refusal::InvitationClosed(_) => "invitation_closed",
+            Refusal::BadConditional(_) => "bad_conditional",
+            Refusal::ConditionalNotOffered(_) => "conditional_not_offered",
         }
     }
 
@@ -276,6 +285,13 @@ impl Refusal {
                 "check the link in your invitation mail, or the id in the path, and that it is whole".into()
             }
             (Refusal::UnknownInvitation(_), Mail) => "reply to the invitation mail itself".into(),
+            (Refusal::BadConditional(_), Http | Web) => {
+                "send the lines as {\"lines\": [[\"THEIR-MOVE\", \"YOUR-MOVE\", ...], ...]}, each step legal where it would be played (docs/http-api.md, Conditional moves)".into()
+            }
+            (Refusal::BadConditional(_), Mail) => {
+                "write the lines as `if THEIR-MOVE then YOUR-MOVE`, lines separated by commas, each step legal where it would be played".into()
+            }
+            (Refusal::ConditionalNotOffered(_), _) => "send each move yourself when it is your turn".into(),
             (Refusal::InvitationClosed(_), _) => {
                 "an invitation is answered once; write to the organiser if you changed your mind".into()
             }

@@ -233,6 +233,20 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE invitations ADD COLUMN closed_at TEXT;
      CREATE INDEX invitations_tournament ON invitations (tournament, player);
      CREATE INDEX invitations_invited_game ON invitations (invited_game, player);",
+    // 14 (issue 32, slice C: conditional moves): a seat's conditional lines,
+    // sealed at rest as a pending move is (never in clear), the turn whose
+    // moves of the others their first conditions answer, and the sealed
+    // paragraph its next board mail carries (which line fired, how many were
+    // dropped).
+    "CREATE TABLE conditional_lines (
+         game_id    TEXT NOT NULL REFERENCES games (id),
+         seat       INTEGER NOT NULL,
+         from_turn  INTEGER NOT NULL,          -- the first turn whose moves the first conditions answer
+         held       BLOB,                      -- the lines, sealed (JSON inside); NULL when none are kept
+         notice     BLOB,                      -- for the next board mail, sealed; NULL when none
+         updated_at TEXT NOT NULL,
+         PRIMARY KEY (game_id, seat)
+     ) STRICT;",
 ];
 
 /// The schema version this program writes.

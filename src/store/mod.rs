@@ -21,6 +21,7 @@
 //! error instead. A closure that waits alone is committed alone, at once.
 
 mod clock;
+mod conditional; // issue 32, slice C
 mod desk;
 mod desk_invited; // issue 31, slice E
 mod events;
@@ -48,6 +49,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 pub use clock::LeaveRow;
+pub use conditional::ConditionalRow; // issue 32, slice C
 pub use events::EventRow;
 #[cfg(test)]
 pub(crate) use files::temporary_for;

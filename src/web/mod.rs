@@ -79,6 +79,9 @@ impl From<StewardError> for ApiError {
                     // issue 31
                     Refusal::UnknownInvitation(_) => StatusCode::NOT_FOUND,
                     Refusal::InvitationClosed(_) => StatusCode::CONFLICT,
+                    // issue 32, slice C
+                    Refusal::BadConditional(_) => StatusCode::UNPROCESSABLE_ENTITY,
+                    Refusal::ConditionalNotOffered(_) => StatusCode::CONFLICT,
                 };
                 ApiError::new(status, r.code(), r.message(crate::steward::Door::Http))
             }
