@@ -4,6 +4,7 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+mod conditional_api; // issue 32, slice C
 mod desk_api; // the organiser's desk (issue 31)
 mod desk_pages;
 mod guide;
@@ -155,6 +156,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         )
         .route("/api/me/games", get(desk_api::my_games))
         .merge(desk_api::router())
+        .merge(conditional_api::router()) // issue 32, slice C
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/resign", post(resign))

@@ -47,6 +47,7 @@
 
 mod cli;
 mod clock;
+mod conditional; // issue 32, slice C
 mod desk;
 mod fuzz;
 mod games;
