@@ -292,7 +292,11 @@ impl Steward {
                         };
                         let c = remaining.remove(idx);
                         let checked = rules.check_move(&state, s, &c.text).map_err(|e| {
-                            bad(format!("{at}: the condition {:?} is not a move {} can play there: {e}", c.text, name(s)))
+                            bad(format!(
+                                "{at}: the condition {:?} is not a move {} can play there: {e}",
+                                c.text,
+                                name(s)
+                            ))
                         })?;
                         condition.push(KeptMove {
                             seat: s.index() as u8,
@@ -511,7 +515,8 @@ impl Steward {
                 Err(StewardError::Refused(r)) => {
                     tracing::warn!(game = %id, code = r.code(), "a conditional reply was refused");
                     tx.set_conditional(id, fire.seat, game.row.turn, None, now)?;
-                    let text = format!("the reply of your conditional line was refused ({r}), so your lines were dropped.");
+                    let text =
+                        format!("the reply of your conditional line was refused ({r}), so your lines were dropped.");
                     self.add_notice(tx, &game, fire.seat, &text, now)?;
                 }
                 Err(e) => return Err(e),

@@ -61,7 +61,11 @@ async fn set(
     run(steward, id, &headers, ConditionalOp::Set(input)).await
 }
 
-async fn list(State(steward): State<Steward>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn list(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     run(steward, id, &headers, ConditionalOp::List).await
 }
 

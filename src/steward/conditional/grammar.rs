@@ -149,7 +149,10 @@ pub fn parse_text(text: &str, seats: &[&str]) -> Result<Vec<Line>, GrammarError>
             _ => return Err(GrammarError::Words("a `then` with no move after it".into())),
         };
         i += 1;
-        current.get_or_insert_with(|| Line { steps: Vec::new() }).steps.push(Step { condition, reply: reply.to_owned() });
+        current
+            .get_or_insert_with(|| Line { steps: Vec::new() })
+            .steps
+            .push(Step { condition, reply: reply.to_owned() });
         // A line goes on with an `if` right after the reply; anything else ends it.
         match toks.get(i) {
             Some(Token::Word(w)) if is(w, "if") => {}
@@ -351,7 +354,8 @@ mod tests {
 
     #[test]
     fn seats_name_the_moves_of_a_condition() {
-        let lines = parse_text("if west Nc6, North:e5 and east d5 then d4", &["south", "west", "north", "east"]).unwrap();
+        let lines =
+            parse_text("if west Nc6, North:e5 and east d5 then d4", &["south", "west", "north", "east"]).unwrap();
         let c = &lines[0].steps[0].condition;
         assert_eq!(c.len(), 3);
         assert_eq!(c[0], CondMove { seat: Some("west".into()), text: "Nc6".into() });
