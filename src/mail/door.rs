@@ -15,12 +15,12 @@ use chrono::{DateTime, Utc};
 use ring::digest;
 
 use crate::ids::hex;
-use crate::mail::inbound::{Intent, InvitationIntent, ReadMail, read_mail};
+use crate::mail::inbound::{ConditionalWords, Intent, InvitationIntent, ReadMail, read_mail};
 use crate::protocol::Envelope;
 use crate::protocol::capability::{self, Capability};
 use crate::steward::{
-    Answer, AnswerTo, Door, DrawAction, Inbound, InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading,
-    Steward, StewardError,
+    Answer, AnswerTo, ConditionalInput, ConditionalLines, ConditionalOp, Door, DrawAction, Inbound,
+    InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, Steward, StewardError,
 };
 
 /// What became of a message: the steward's typed outcome (`Display` gives the
@@ -38,11 +38,29 @@ fn help(forms: &str) -> String {
   accept draw  accept the draw offered
   decline draw decline it
   status       the game as it stands
+  if Nf6 then e5, if Nc6 then Nf3 if d6 then d4
+               conditional moves: played for you when the others play so
+  conditional  your conditional lines (`conditional clear` drops them)
   standings    the table of the game's tournament
   help         this text
 A move typed only into the subject (after ours) is read when the reply holds none.
 A signed or sealed envelope (fairsteward player …) may be pasted instead.
 Only mails from your registered address, or an alias you confirmed, act for your seat."
+    )
+}
+
+/// The answer to a mail about conditional moves (issue 32): the lines kept,
+/// which only this seat ever sees.
+fn conditional_text(c: &ConditionalLines) -> String {
+    if c.count == 0 {
+        return format!(
+            "You keep no conditional lines in game {}. To set some, reply with lines like: if Nf6 then e5, if Nc6 then Nf3 if d6 then d4",
+            c.game
+        );
+    }
+    format!(
+        "Your conditional lines in game {} ({} kept; nobody else sees them):\n{}\nWhen the others play the moves of a line's first `if`, its reply is played for you. Replying with new lines replaces these; `conditional clear` drops them.",
+        c.game, c.count, c.text
     )
 }
 
@@ -219,6 +237,12 @@ fn command(intent: &Intent) -> MailCommand {
         Intent::Forwarded => MailCommand::Forwarded,
         Intent::Unreadable(line) => MailCommand::Unreadable(line.clone()),
         Intent::Empty => MailCommand::Empty,
+        // issue 32
+        Intent::Conditional(words) => MailCommand::Conditional(match words {
+            ConditionalWords::Set(text) => ConditionalOp::Set(ConditionalInput::Text(text.clone())),
+            ConditionalWords::List => ConditionalOp::List,
+            ConditionalWords::Clear => ConditionalOp::Clear,
+        }),
     }
 }
 
@@ -267,6 +291,7 @@ fn answer_text(answer: &Answer<'_>) -> String {
             )
         }
         Answer::Help { forms } => help(forms),
+        Answer::Conditional(c) => conditional_text(c), // issue 32
         Answer::Standings(s) => format!(
             "{} (tournament {}), as it stands now.\n\n{}\nThe crosstable and all games: {}",
             s.name, s.tournament, s.table, s.page

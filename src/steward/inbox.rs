@@ -86,6 +86,8 @@ pub enum MailCommand {
     Unreadable(String),
     /// Nothing but quoted text.
     Empty,
+    /// Conditional moves: set, list or clear the seat's lines (issue 32).
+    Conditional(super::ConditionalOp),
 }
 
 /// What the door found a mail to be.
@@ -161,6 +163,8 @@ pub enum Answer<'a> {
         /// The account after it.
         answer: &'a LeaveAnswer,
     },
+    /// The seat's conditional lines as kept (issue 32).
+    Conditional(&'a super::ConditionalLines),
     /// A command refused, with why; nothing was taken.
     Refused(&'a Refusal),
     /// A forwarded mail with nothing to act on.
@@ -205,6 +209,8 @@ pub enum Taken {
     Standings,
     /// Help, answered.
     Help,
+    /// Conditional lines kept, listed or cleared (issue 32).
+    Conditional,
     /// Leave granted, answered.
     Leave,
     /// An address confirmation: `alias confirmed`, `address changed`, `already confirmed`.
@@ -276,6 +282,7 @@ impl fmt::Display for Taken {
             Taken::Status => "status",
             Taken::Standings => "standings",
             Taken::Help => "help",
+            Taken::Conditional => "conditional",
             Taken::Leave => "leave",
             Taken::Confirmed(what) => what,
             Taken::Invitation("accepted") => "invitation accepted",
@@ -496,6 +503,23 @@ impl Steward {
                     Ok(view) => {
                         let outcome = MailOutcome::Accepted(Taken::Status);
                         self.reply(tx, game, seat, &Answer::Status { view: &view, seat }, outcome, t)
+                    }
+                    Err(r) => self.refused(tx, game, seat, &r, t),
+                }
+            }
+            MailCommand::Conditional(op) => {
+                // issue 32: the reply proves the seat; the answer is sealed in the outbox.
+                let kept = self.command_in(
+                    tx,
+                    game,
+                    &Gate::Seat(credential.clone().ok_or_else(|| super::internal("a bound reply without capability"))?),
+                    t.now,
+                    |c| self.conditional_in(c.tx, &c.game, c.seat()?, op, t.now),
+                );
+                match refusal(kept)? {
+                    Ok(kept) => {
+                        let outcome = MailOutcome::Accepted(Taken::Conditional);
+                        self.reply(tx, game, seat, &Answer::Conditional(&kept), outcome, t)
                     }
                     Err(r) => self.refused(tx, game, seat, &r, t),
                 }

@@ -73,6 +73,53 @@ pub enum Intent {
     Unreadable(String),
     /// No text at all besides quotes and signatures.
     Empty,
+    /// Conditional moves (issue 32): lines to keep, or list or clear them.
+    Conditional(ConditionalWords),
+}
+
+/// What a mail says about conditional moves (issue 32).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ConditionalWords {
+    /// `if Nf6 then e5, if Nc6 then Nf3 if d6 then d4`: the lines as written
+    /// (the lines of text from the first `if` on), for the steward to read.
+    Set(String),
+    /// `conditional`: list mine.
+    List,
+    /// `conditional clear`: drop mine.
+    Clear,
+}
+
+/// Conditional moves (issue 32) from the line `lines[0]` on: `conditional`,
+/// `conditional clear`, or lines of `if … then …` (an optional `conditional`
+/// before the first `if`); the lines that follow belong to them as long as
+/// each starts with `if`.
+fn conditional(lines: &[&str]) -> Option<Intent> {
+    let first = lines.first()?.to_lowercase();
+    let words: Vec<&str> = first
+        .split_whitespace()
+        .map(|w| w.trim_matches(is_word_punct))
+        .filter(|w| !w.is_empty() && !FILLERS.contains(w))
+        .collect();
+    let head = |w: &str| matches!(w, "conditional" | "conditionals" | "conditional-moves");
+    match words.as_slice() {
+        [w] | [w, "list" | "show"] if head(w) => return Some(Intent::Conditional(ConditionalWords::List)),
+        [w, "clear" | "delete" | "cancel" | "none" | "off"] | ["clear" | "delete" | "cancel", w] if head(w) => {
+            return Some(Intent::Conditional(ConditionalWords::Clear));
+        }
+        _ => {}
+    }
+    let starts_if = |l: &str| l.to_lowercase().trim_start().starts_with("if ");
+    let mut taken: Vec<String> = Vec::new();
+    let first_line = lines[0].trim_start();
+    let after_head =
+        first_line.split_once(char::is_whitespace).filter(|(w, _)| head(&w.to_lowercase().trim_matches(is_word_punct)));
+    match after_head {
+        Some((_, rest)) if starts_if(rest) => taken.push(rest.trim().to_owned()),
+        _ if starts_if(first_line) => taken.push(first_line.trim().to_owned()),
+        _ => return None,
+    }
+    taken.extend(lines[1..].iter().take_while(|l| starts_if(l)).map(|l| l.trim().to_owned()));
+    Some(Intent::Conditional(ConditionalWords::Set(taken.join("\n"))))
 }
 
 /// What `fresh` (the sender's own text), `full_text` (the whole body, quotes
@@ -87,6 +134,9 @@ pub fn intent(fresh: &str, full_text: &str, subject_added: &str, variant: Option
     let lines: Vec<&str> = fresh.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let mut first = None;
     for (n, line) in lines.iter().enumerate() {
+        if let Some(found) = conditional(&lines[n..]) {
+            return found; // issue 32
+        }
         if let Some(found) = command(line) {
             return found;
         }
@@ -590,6 +640,26 @@ mod tests {
     fn vierschach(fresh: &str) -> Intent {
         let v = VariantId::Vierschach.rulebook(&Options::new()).unwrap();
         intent(fresh, fresh, "", Some(v.as_ref()))
+    }
+
+    #[test]
+    fn conditional_lines_commands_and_their_end() {
+        // issue 32: lines from the first `if` on, as long as lines start with `if`.
+        let c = |words: ConditionalWords| Intent::Conditional(words);
+        assert_eq!(
+            chess("if Nf6 then e5, if Nc6 then Nf3", ""),
+            c(ConditionalWords::Set("if Nf6 then e5, if Nc6 then Nf3".into()))
+        );
+        assert_eq!(
+            chess("Hello,\nIF Nf6 then e5\nif Nc6 then Nf3 if d6 then d4\n\nBest, Bob", ""),
+            c(ConditionalWords::Set("IF Nf6 then e5\nif Nc6 then Nf3 if d6 then d4".into()))
+        );
+        assert_eq!(chess("Conditional: if e4 then e5", ""), c(ConditionalWords::Set("if e4 then e5".into())));
+        assert_eq!(chess("conditional", ""), c(ConditionalWords::List));
+        assert_eq!(chess("Conditionals please", ""), c(ConditionalWords::List));
+        assert_eq!(chess("conditional clear", ""), c(ConditionalWords::Clear));
+        // A move that starts with none of these is still a move.
+        assert_eq!(chess("e4", "e4"), Intent::Move("e4".into()));
     }
 
     #[test]

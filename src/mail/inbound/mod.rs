@@ -22,5 +22,5 @@ pub mod intent;
 mod own_mails;
 pub mod read;
 
-pub use intent::{Intent, InvitationIntent, intent, invitation_intent, subject_added};
+pub use intent::{ConditionalWords, Intent, InvitationIntent, intent, invitation_intent, subject_added};
 pub use read::{AutoReason, ReadError, ReadMail, Sender, read_mail};
