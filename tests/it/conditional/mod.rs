@@ -5,3 +5,4 @@
 //! not offer them say why.
 
 mod http;
+mod mail;
