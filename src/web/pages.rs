@@ -50,6 +50,7 @@ pub(super) fn router() -> Router<Steward> {
         .route("/games/{id}/move", post(send_move))
         .route("/games/{id}/envelope", post(send_envelope))
         .route("/games/{id}/draw", post(draw))
+        .route("/games/{id}/conditional", post(set_conditional)) // issue 32, slice C
         .route("/games/{id}/resign", get(resign_page).post(resign))
         .route("/games/{id}/rules", get(game_rules))
         .route("/games/{id}/record.pgn", get(record_pgn))
@@ -271,7 +272,8 @@ fn refusal(r: &Refusal) -> PageError {
         Refusal::IllegalMove(_)
         | Refusal::BadEnvelope(_)
         | Refusal::EnvelopeMismatch(_)
-        | Refusal::RevealMismatch { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        | Refusal::RevealMismatch { .. }
+        | Refusal::BadConditional(_) => StatusCode::UNPROCESSABLE_ENTITY, // issue 32: BadConditional
         Refusal::BadRequest(_) | Refusal::BadGame(_) => StatusCode::BAD_REQUEST,
         Refusal::BadSignature(_) | Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => {
             StatusCode::FORBIDDEN
@@ -540,7 +542,7 @@ macro_rules! acting_forms {
     )*};
 }
 
-acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm);
+acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm, ConditionalForm);
 
 #[derive(Deserialize)]
 struct CsrfForm {
@@ -589,6 +591,8 @@ fn flash(done: Option<&str>) -> Option<&'static str> {
         "draw-accept" => "You accept the draw.",
         "draw-decline" => "You decline the draw; play goes on.",
         "resigned" => "You resigned.",
+        "conditional" => "Your conditional lines are kept; only you see them.",
+        "conditional-clear" => "Your conditional lines are dropped.",
         "leave" => {
             "Your leave is recorded; your clocks stand still for those days, except where a tournament's leave rule allows fewer (the mail that confirms it says which)."
         }
@@ -626,7 +630,17 @@ async fn game_response(
         other => other?,
     };
     let svg = board_svg_interactive(&page.board.view, &page.board.marks, page.board.viewer);
+    // The seat's own conditional lines (issue 32): only for the seat itself.
+    let conditional = match (&page.viewer, credential) {
+        (Some(_), Some(c)) => {
+            steward.conditional(page.game.id.clone(), c, crate::steward::ConditionalOp::List, steward.now()).await.ok()
+        }
+        _ => None,
+    };
+    let conditional_offered = page.game.auth == "token" && page.game.secrecy == "hold";
     let ctx = context! {
+        conditional => conditional.map(|c| Value::from(Serde(c))),
+        conditional_offered => conditional_offered,
         game => Value::from(Serde(&page.game)),
         viewer => Value::from(Serde(&page.viewer)),
         board_svg => svg,
@@ -758,6 +772,35 @@ async fn send_envelope(
         }
     };
     after_act(&steward, &v, id, &seat, result, "envelope").await
+}
+
+/// The page's form for conditional lines (issue 32): the lines in the mail
+/// grammar, or `clear`.
+#[derive(Deserialize)]
+struct ConditionalForm {
+    #[serde(default)]
+    csrf: String,
+    seat: Option<String>,
+    #[serde(default)]
+    lines: String,
+    #[serde(default)]
+    clear: Option<String>,
+}
+
+async fn set_conditional(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    use crate::steward::{ConditionalInput, ConditionalOp};
+    let (v, f, s) = acting_form::<ConditionalForm>(&steward, &headers, &body)?;
+    let credential = acts_for(&s, f.seat.clone());
+    let clear = f.clear.is_some() || f.lines.trim().is_empty();
+    let op = if clear { ConditionalOp::Clear } else { ConditionalOp::Set(ConditionalInput::Text(f.lines)) };
+    let result = steward.conditional(id.clone(), credential, op, steward.now()).await.map(|_| ());
+    let done = if clear { "conditional-clear" } else { "conditional" };
+    after_act(&steward, &v, id, f.seat.as_deref().unwrap_or_default(), result, done).await
 }
 
 #[derive(Deserialize)]

@@ -6,3 +6,4 @@
 
 mod http;
 mod mail;
+mod page;
