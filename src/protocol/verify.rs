@@ -491,6 +491,11 @@ fn check_event(
             organiser(body)?;
             r.seat_of(body)?;
         }
+        // A move played from the seat's conditional line (issue 32) is marked
+        // `"conditional": true`; its move is checked with the turn's resolution.
+        "moved" if body.get("conditional").is_some_and(|c| !c.is_boolean()) => {
+            return Err("the conditional mark of a move is not true or false".into());
+        }
         "moved" | "revealed" | "reveals_requested" | "grace" | "key_rotated" => {}
         other => return Err(format!("unknown kind {other:?}")),
     }

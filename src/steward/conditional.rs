@@ -6,7 +6,7 @@
 //! seat.
 //!
 //! A step's condition is what the others play since the seat's own last move:
-//! the opponent's move in two-seat games; in simultaneous games (Fairschach)
+//! the opponent's move in two-seat games; in games where the seats move at once
 //! the opponent's move of the same turn as the seat's own; in games of three
 //! and four seats the moves of each other seat, in the order they play. After
 //! each resolved turn, a seat that now owes a move and holds lines gets the
