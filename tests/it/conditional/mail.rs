@@ -119,3 +119,34 @@ async fn vierschach_lines_by_mail_name_the_seats() {
     verified(&s.api(), &id).await;
     s.shut_down().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairschach_and_dreierschach_lines_by_mail_fire() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let s = Server::start_in(&data).await;
+    let spool = s.config.spool_dir.clone();
+
+    // Fairschach: White moved for turn 1; its line answers Black's move of that pair.
+    let (id, tokens) = create(&s, "fairschach", &["Alice", "Bob"]).await;
+    s.mv(&id, &tokens[0], 1, "e4").await.ok(200);
+    let alice = reply_address(&spool, &id, "alice@").await;
+    let from = "Alice <alice@example.org>";
+    assert_eq!(ingest(&data, &mail(from, &alice, "f1", "if d5 then Nf3")), "accepted: conditional");
+    s.mv(&id, &tokens[1], 1, "d5").await.ok(200);
+    let v = s.game(&id, Some(&tokens[0])).await;
+    assert_eq!(v["turn"], 2, "{v}");
+    let mine = v["seats"][0]["moved_at"].clone();
+    assert!(!mine.is_null(), "White's Nf3 is in for turn 2: {v}");
+    verified(&s.api(), &id).await;
+
+    // Dreierschach: Brown answers White's first move.
+    let (id, tokens) = create(&s, "dreierschach", &["Wanda", "Bruno", "Karl"]).await;
+    let bruno = reply_address(&spool, &id, "bruno@").await;
+    let body = "if white a3-d4 then e1-e2";
+    assert_eq!(ingest(&data, &mail("Bruno <bruno@example.org>", &bruno, "d1", body)), "accepted: conditional");
+    s.mv(&id, &tokens[0], 1, "a3-d4").await.ok(200);
+    assert_eq!(s.game(&id, None).await["turn"], 3, "Brown's e1-e2 was played from the line");
+    verified(&s.api(), &id).await;
+    s.shut_down().await;
+}
