@@ -112,7 +112,7 @@ fn conditional(lines: &[&str]) -> Option<Intent> {
     let mut taken: Vec<String> = Vec::new();
     let first_line = lines[0].trim_start();
     let after_head =
-        first_line.split_once(char::is_whitespace).filter(|(w, _)| head(&w.to_lowercase().trim_matches(is_word_punct)));
+        first_line.split_once(char::is_whitespace).filter(|(w, _)| head(w.to_lowercase().trim_matches(is_word_punct)));
     match after_head {
         Some((_, rest)) if starts_if(rest) => taken.push(rest.trim().to_owned()),
         _ if starts_if(first_line) => taken.push(first_line.trim().to_owned()),
