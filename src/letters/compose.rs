@@ -67,6 +67,8 @@ fn templates() -> &'static Environment<'static> {
             ("clocks.txt", include_str!("../../templates/clocks.txt")),
             ("reminder.txt", include_str!("../../templates/reminder.txt")),
             ("leave.txt", include_str!("../../templates/leave.txt")),
+            // Issue 32: the daily digest of a player who chose it.
+            ("digest.txt", include_str!("../../templates/digest.txt")),
             // Tournaments (issue 31): one start mail per player, result notices.
             ("tournament_started.txt", include_str!("../../templates/tournament_started.txt")),
             ("tournament_result.txt", include_str!("../../templates/tournament_result.txt")),

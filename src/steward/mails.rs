@@ -8,7 +8,7 @@ use crate::letters::compose::{Draft, Extras, MailKind, queue, queue_with_suffix}
 use crate::letters::record::RecordQuery;
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
-use crate::store::{BoardPicture, OutboxRow, PictureSource};
+use crate::store::{BoardPicture, MailSettings, OutboxRow, PictureSource, Pictures};
 
 /// The boards of one position as its mails show them, each seen from the
 /// reader's side (that seat at the bottom): the text board, and the picture.
@@ -208,6 +208,7 @@ pub(super) fn turn(
     head: &Head,
     now: DateTime<Utc>,
     clocks: &[String],
+    mail: &[MailSettings],
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
@@ -221,8 +222,14 @@ pub(super) fn turn(
     let mut boards = Boards::new(game, &r.state, paths, to_move)?;
     game.seats
         .iter()
+        .filter(|s| {
+            // The player's mail setting (issue 32): the mail that ends the game always goes.
+            let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
+            outcome.is_some() || super::mail_settings::wants_board_mail(setting, to_move.contains(s.seat))
+        })
         .map(|s| {
             let you_owe = to_move.contains(s.seat);
+            let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
             let subject = match (&outcome, you_owe) {
                 (Some(o), _) => format!("Game {} is over: {o}", game.row.id),
                 (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
@@ -255,12 +262,14 @@ pub(super) fn turn(
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),
+                    picture_link => super::mail_settings::picture_link(steward, game, s.seat, setting),
+                    mail_setting => setting.describe(),
                 },
                 date: now,
                 extras: Extras {
                     html: Some("turn.html"),
                     text_board: picture.source.clone(),
-                    picture: Some(picture),
+                    picture: (setting.pictures == Pictures::Attached).then_some(picture),
                     record: Some(RecordQuery::new(&game.row.id, game.row.variant, &game.row.options, turn, s.seat)),
                     // Worked out from the board's position when formatted.
                     forms: you_owe,

@@ -18,6 +18,7 @@ mod desk; // the organiser's desk (issue 31)
 mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
 mod invitations; // issue 31, slice D
+mod mail_settings; // issue 32, slice M: mail as the player wants it
 mod mails;
 mod moves;
 mod page;

@@ -647,7 +647,8 @@ impl Steward {
         }
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks)? {
+        let mail_settings = super::mail_settings::of_seats(tx, game)?;
+        for mail in mails::turn(self, game, &r, &head, now, &clocks, &mail_settings)? {
             tx.queue_mail(&mail, now)?;
         }
         Ok(())
