@@ -477,7 +477,13 @@ impl Letter {
             let source =
                 PictureSource::from_text(source).map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
             let board = source.text().map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
-            context = minijinja::context! { board => board, ..context };
+            // The font size that fits the text board's widest line in a
+            // 600-pixel mail window (issue 32): a monospace character is
+            // about 0.62 of the font size wide, and about 500 pixels are left
+            // inside the margins.
+            let widest = board.lines().map(|l| l.chars().count()).max().unwrap_or(1).max(1);
+            let board_font_px = (500.0 / (0.62 * widest as f64)).floor().clamp(6.0, 14.0) as u32;
+            context = minijinja::context! { board => board, board_font_px => board_font_px, ..context };
             if self.forms {
                 context = minijinja::context! { forms => source.move_forms(), ..context };
             }

@@ -45,6 +45,7 @@ pub use invitations::{
     AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
     InvitationView, Invited, Replacement,
 };
+pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};

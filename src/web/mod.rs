@@ -9,6 +9,7 @@ mod desk_pages;
 mod guide;
 mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
+mod mail_settings; // issue 32, slice M
 pub mod listen;
 mod pages;
 pub mod session;
@@ -151,6 +152,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
             ),
         )
         .route("/api/me/games", get(desk_api::my_games))
+        .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
         .merge(desk_api::router())
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
