@@ -66,6 +66,15 @@ pub enum Intent {
         /// The last day away.
         to: NaiveDate,
     },
+    /// `mail …` (issue 32): change the player's mail setting; nothing named
+    /// (`mail` alone) asks for it.
+    Mail(crate::store::MailSettingsChange),
+    /// `alias you@example.org` (issue 32): add an alias, with the confirmation
+    /// round trip.
+    Alias(String),
+    /// `address new@example.org` or `email …` (issue 32): change the seat's
+    /// registered address, with the confirmation round trip.
+    Address(String),
     /// A forwarded mail with nothing of the forwarder's own to act on.
     Forwarded,
     /// Text that is none of the above: the line we looked at, for the error reply
@@ -347,6 +356,19 @@ fn whole_command(line: &str) -> Option<Intent> {
     if words.first() == Some(&"leave") {
         return leave(&words[1..]).or_else(|| Some(Intent::Unreadable(clip(line))));
     }
+    // Issue 32: the mail setting, an alias, a new address.
+    if matches!(words.first(), Some(&"mail" | &"mails")) {
+        return mail_setting(&words[1..]).or_else(|| Some(Intent::Unreadable(clip(line))));
+    }
+    if let [first, rest @ ..] = words.as_slice()
+        && let Some(make) = address_command(first)
+    {
+        return match rest {
+            [address] if address.contains('@') => Some(make((*address).to_owned())),
+            // `alias` followed by nothing like an address is not this command.
+            _ => rest.iter().any(|w| w.contains('@')).then(|| Intent::Unreadable(clip(line))),
+        };
+    }
     let mut kept: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -361,6 +383,90 @@ fn whole_command(line: &str) -> Option<Intent> {
     }
     let key = kept.join(" ");
     COMMANDS.iter().find(|(k, _)| *k == key).map(|(_, intent)| intent.clone())
+}
+
+/// The command word of `alias ADDRESS` and `address ADDRESS` (also `email`,
+/// `new address`'s first word is not one: the whole line is one word and an
+/// address).
+fn address_command(word: &str) -> Option<fn(String) -> Intent> {
+    match word {
+        "alias" | "add-alias" => Some(Intent::Alias),
+        "address" | "email" | "e-mail" | "adresse" => Some(Intent::Address),
+        _ => None,
+    }
+}
+
+/// The words after `mail`: `every`, `my turn`, `digest [at] 7`, `pictures
+/// attached|linked|none`, in any order and with filler words; nothing asks
+/// for the setting. `None` for a word that is none of these.
+fn mail_setting(words: &[&str]) -> Option<Intent> {
+    use crate::store::{Delivery, MailSettingsChange, Pictures};
+    const SKIP: &[&str] = &[
+        "at", "only", "when", "it", "is", "it's", "its", "a", "per", "day", "please", "pls", "on", "hour", "utc", "me",
+        "send", "mail", "mails", "me", "to", "be", "one", "o'clock", "oclock", "h", "am", "and", "with", "setting",
+        "settings", "thanks", "danke", "bitte", "board",
+    ];
+    let mut change = MailSettingsChange::default();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let next = words.get(i + 1).copied();
+        match w {
+            "every" | "all" | "each" | "always" => change.delivery = Some(Delivery::Every),
+            "my" => {
+                if !matches!(next, Some("turn" | "move" | "moves" | "turns")) {
+                    return None;
+                }
+                change.delivery = Some(Delivery::MyTurn);
+                i += 1;
+            }
+            "my_turn" | "myturn" => change.delivery = Some(Delivery::MyTurn),
+            "move" | "moves" | "turn" | "turns" => {}
+            "digest" | "daily" | "once" => change.delivery = Some(Delivery::Digest),
+            "picture" | "pictures" | "image" | "images" | "png" => {
+                let p = match next {
+                    Some("attached" | "attach" | "on" | "yes" | "inline") => Pictures::Attached,
+                    Some("linked" | "link" | "links") => Pictures::Linked,
+                    Some("none" | "off" | "no" | "never") => Pictures::None,
+                    _ => return None,
+                };
+                change.pictures = Some(p);
+                i += 1;
+            }
+            "attached" => change.pictures = Some(Pictures::Attached),
+            "linked" => change.pictures = Some(Pictures::Linked),
+            "no" if matches!(next, Some("picture" | "pictures" | "images" | "image")) => {
+                change.pictures = Some(Pictures::None);
+                i += 1;
+            }
+            "text" if matches!(next, Some("only")) => {
+                change.pictures = Some(Pictures::None);
+                i += 1;
+            }
+            w if SKIP.contains(&w) => {}
+            w => {
+                // An hour: `7`, `07`, `7h`, `7:00`, `07.00`, `7am`, `7pm`.
+                let (digits, rest) = w.split_at(w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len()));
+                let hour: u32 = digits.parse().ok()?;
+                let pm = matches!(rest, "pm" | "p.m") || next == Some("pm");
+                let hour = match rest {
+                    "" | "h" | "am" | "pm" | "a.m" | "p.m" | ":00" | ".00" | "uhr" => hour,
+                    _ => return None,
+                };
+                let hour = if pm && hour < 12 { hour + 12 } else { hour };
+                // Out of range is the steward's to refuse, with what to send.
+                change.digest_hour = Some(u8::try_from(hour.min(255)).ok()?);
+                if change.delivery.is_none() {
+                    change.delivery = Some(Delivery::Digest);
+                }
+                if next == Some("pm") {
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    Some(Intent::Mail(change))
 }
 
 /// `leave D1 [to|until|till|bis|-] D2` or `leave D1`: dates as `2026-12-24` or
