@@ -11,9 +11,9 @@ use minijinja::context;
 use serde::Serialize;
 
 use super::{Credential, Loaded, Refusal, Steward, StewardError, load, senders::address_key};
+use crate::ids::SeatToken;
 use crate::ids::sha256_hex;
 use crate::letters::compose::{DigestDraft, MailKind, compose_digest};
-use crate::ids::SeatToken;
 use crate::rules::Seat;
 use crate::store::{Delivery, MailSettings, MailSettingsChange, Pictures, Tx};
 

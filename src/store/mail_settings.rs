@@ -252,7 +252,8 @@ mod tests {
         let d = s.with(&MailSettingsChange { delivery: Some(Delivery::Digest), ..Default::default() });
         assert_eq!(d.digest_hour, Some(DEFAULT_DIGEST_HOUR));
         assert_eq!(d.pictures, Pictures::Attached);
-        let d = d.with(&MailSettingsChange { digest_hour: Some(19), pictures: Some(Pictures::None), ..Default::default() });
+        let d =
+            d.with(&MailSettingsChange { digest_hour: Some(19), pictures: Some(Pictures::None), ..Default::default() });
         assert_eq!((d.delivery, d.digest_hour, d.pictures), (Delivery::Digest, Some(19), Pictures::None));
         let e = d.with(&MailSettingsChange { delivery: Some(Delivery::MyTurn), ..Default::default() });
         assert_eq!((e.delivery, e.digest_hour), (Delivery::MyTurn, None), "no hour outside digest");

@@ -55,7 +55,9 @@ pub(super) async fn put_mail(
     let b: MailBody = json_body(&body, EXAMPLE)?;
     let change = MailSettingsChange { delivery: b.delivery, digest_hour: b.digest_hour, pictures: b.pictures };
     if change.is_empty() {
-        return Err(StewardError::Refused(Refusal::BadRequest(format!("the body changes nothing; send {EXAMPLE}"))).into());
+        return Err(
+            StewardError::Refused(Refusal::BadRequest(format!("the body changes nothing; send {EXAMPLE}"))).into()
+        );
     }
     Ok(Json(steward.mail_settings(c, change).await?).into_response())
 }

@@ -9,8 +9,8 @@ mod desk_pages;
 mod guide;
 mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
-mod mail_settings; // issue 32, slice M
 pub mod listen;
+mod mail_settings; // issue 32, slice M
 mod pages;
 pub mod session;
 mod tournament_api;
