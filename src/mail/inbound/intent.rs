@@ -364,7 +364,7 @@ fn whole_command(line: &str) -> Option<Intent> {
         && let Some(make) = address_command(first)
     {
         return match rest {
-            [address] if address.contains('@') => Some(make((*address).to_owned())),
+            [address] if address.contains('@') => Some(make(address.trim_matches(['<', '>']).to_owned())),
             // `alias` followed by nothing like an address is not this command.
             _ => rest.iter().any(|w| w.contains('@')).then(|| Intent::Unreadable(clip(line))),
         };
@@ -861,5 +861,63 @@ mod tests {
         assert_eq!(dequote("> > -----BEGIN FAIRSTEWARD MOVE-----"), "-----BEGIN FAIRSTEWARD MOVE-----");
         assert_eq!(dequote("- -----END FAIRSTEWARD MOVE-----"), "-----END FAIRSTEWARD MOVE-----");
         assert_eq!(dequote(">>seat: white  "), "seat: white");
+    }
+}
+
+#[cfg(test)]
+mod settings_tests {
+    //! Issue 32: `mail …`, `alias …`, `address …` / `email …`.
+    use super::*;
+    use crate::rules::chess::Chess;
+    use crate::store::{Delivery, MailSettingsChange, Pictures};
+
+    fn read(line: &str) -> Intent {
+        intent(line, line, "", Some(&Chess))
+    }
+
+    fn mail(delivery: Option<Delivery>, digest_hour: Option<u8>, pictures: Option<Pictures>) -> Intent {
+        Intent::Mail(MailSettingsChange { delivery, digest_hour, pictures })
+    }
+
+    #[test]
+    fn the_mail_setting_is_read_tolerantly() {
+        use Delivery::*;
+        for (line, want) in [
+            ("mail", mail(None, None, None)),
+            ("Mail?", mail(None, None, None)),
+            ("mail every", mail(Some(Every), None, None)),
+            ("mail every move, please", mail(Some(Every), None, None)),
+            ("mail my turn", mail(Some(MyTurn), None, None)),
+            ("Mail: only when it is my move", mail(Some(MyTurn), None, None)),
+            ("mail digest", mail(Some(Digest), None, None)),
+            ("mail digest at 7", mail(Some(Digest), Some(7), None)),
+            ("mail daily at 7pm", mail(Some(Digest), Some(19), None)),
+            ("mail at 18:00", mail(Some(Digest), Some(18), None)),
+            ("mail pictures none", mail(None, None, Some(Pictures::None))),
+            ("mail pictures linked", mail(None, None, Some(Pictures::Linked))),
+            ("mail pictures attached", mail(None, None, Some(Pictures::Attached))),
+            ("mail no pictures", mail(None, None, Some(Pictures::None))),
+            ("mail my turn, pictures off", mail(Some(MyTurn), None, Some(Pictures::None))),
+            // Out of range is the steward's to refuse, saying what to send.
+            ("mail digest at 25", mail(Some(Digest), Some(25), None)),
+        ] {
+            assert_eq!(read(line), want, "{line}");
+        }
+        assert_eq!(read("mail me later"), Intent::Unreadable("mail me later".into()));
+        assert_eq!(read("mail pictures maybe"), Intent::Unreadable("mail pictures maybe".into()));
+    }
+
+    #[test]
+    fn alias_and_address_take_one_address() {
+        assert_eq!(read("alias Work@Example.org"), Intent::Alias("work@example.org".into()));
+        assert_eq!(read("Alias: <me@example.org>."), Intent::Alias("me@example.org".into()));
+        assert_eq!(read("address new@example.org"), Intent::Address("new@example.org".into()));
+        assert_eq!(read("email new@example.org"), Intent::Address("new@example.org".into()));
+        assert_eq!(
+            read("alias a@example.org b@example.org"),
+            Intent::Unreadable("alias a@example.org b@example.org".into())
+        );
+        // `alias` without an address is not this command (and not a move either).
+        assert_eq!(read("alias"), Intent::Unreadable("alias".into()));
     }
 }
