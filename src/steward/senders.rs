@@ -47,6 +47,14 @@ pub enum Asker {
     Token(String),
     /// The operator (CLI), for the seat of this name.
     Operator(String),
+    /// A player signed in on the web (issue 32: the `/me` page), for their
+    /// seat in the game asked about.
+    Session {
+        /// The session's registered address.
+        address: String,
+        /// The games the session was signed in for.
+        games: Vec<String>,
+    },
 }
 
 /// A request made: the answer to `POST /api/games/{id}/aliases` and `…/email`.
@@ -187,6 +195,7 @@ impl Steward {
         let gate = match asker {
             Asker::Token(t) => Gate::Seat(Credential::Token(t)),
             Asker::Operator(name) => Gate::Named(name),
+            Asker::Session { address, games } => Gate::Seat(Credential::Session { address, seat: None, games }),
         };
         self.command(game, gate, now, move |c| this.request_address_in(c.tx, &c.game, c.seat()?, kind, &address, now))
             .await

@@ -422,3 +422,64 @@ async fn attached_is_the_default_and_keeps_the_picture() {
     assert!(has_picture(&boards[&(1, 0)]) && has_picture(&boards[&(1, 1)]));
     assert!(text_of(&boards[&(1, 0)]).contains("board picture attached"));
 }
+
+/// The `/me` page's forms (a seat signed in by its private link): the mail
+/// setting, and an alias asked with its confirmation mail; refusals shown on
+/// the page; a form without the session's CSRF token takes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_player_page_sets_the_mail_and_asks_for_another_address() {
+    use crate::support::web::{Browser, sign_in_link};
+    let server = crate::support::Server::start().await;
+    let n = std::process::id();
+    let (ann, ben) = (format!("ann.{n}@example.org"), format!("ben.{n}@example.org"));
+    let body = json!({"variant": "chess", "seats": [{"name": "Ann", "email": ann}, {"name": "Ben", "email": ben}]});
+    let created = server.post_json("/api/games", None, &body).await.ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let token = created["tokens"][0]["token"].as_str().unwrap().to_owned();
+    let spool = server.config.data_dir.join("spool");
+    let link = sign_in_link(&spool, &id, "white").await;
+    let mut b = Browser::new(&server);
+    assert_eq!(b.open_link(&link).await.status, 200);
+    let me = b.get("/me").await;
+    assert_eq!(me.status, 200, "{}", me.text);
+    assert!(me.text.contains(r#"id="mail-form""#) && me.text.contains(r#"id="address-form""#), "{}", me.text);
+    assert!(me.text.contains("a board mail after every turn"), "the setting now: {}", me.text);
+    let csrf = me.csrf();
+
+    // The mail setting.
+    let fields = [("csrf", csrf.as_str()), ("delivery", "digest"), ("digest_hour", "19"), ("pictures", "none")];
+    let p = b.post("/me/mail", &fields).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    assert!(p.text.contains("Your mail setting is saved: one digest a day at 19:00"), "{}", p.text);
+    let v = server.get("/api/me/mail", Some(&token)).await.ok(200);
+    assert_eq!(
+        (v["delivery"].as_str(), v["digest_hour"].as_u64(), v["pictures"].as_str()),
+        (Some("digest"), Some(19), Some("none"))
+    );
+    let p = b
+        .post("/me/mail", &[("csrf", "stale"), ("delivery", "every"), ("digest_hour", ""), ("pictures", "attached")])
+        .await;
+    assert_eq!(p.status, 403, "{}", p.text);
+    let p =
+        b.post("/me/mail", &[("csrf", &csrf), ("delivery", "weekly"), ("digest_hour", ""), ("pictures", "none")]).await;
+    assert_eq!(p.status, 400, "{}", p.text);
+    assert_eq!(server.get("/api/me/mail", Some(&token)).await.ok(200)["delivery"], "digest", "nothing changed");
+
+    // Another address: an alias, confirmed by mail to that address.
+    let work = format!("work.{n}@example.org");
+    let fields = [("csrf", csrf.as_str()), ("game", id.as_str()), ("kind", "alias"), ("address", work.as_str())];
+    let p = b.post("/me/address", &fields).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    assert!(p.text.contains(&format!("a confirmation mail was sent to {work}")), "{}", p.text);
+    crate::support::eventually("the confirmation mail in the spool", || {
+        crate::support::spool_files(&spool)
+            .into_iter()
+            .find(|(name, bytes)| name.contains(".confirm-") && String::from_utf8_lossy(bytes).contains(&work))
+    })
+    .await;
+    // Its own address is refused, and the page says why.
+    let fields = [("csrf", csrf.as_str()), ("game", id.as_str()), ("kind", "email"), ("address", ann.as_str())];
+    let p = b.post("/me/address", &fields).await;
+    assert_eq!(p.status, 400, "{}", p.text);
+    assert!(p.text.contains("already the registered address"), "{}", p.text);
+}
