@@ -56,33 +56,28 @@ async fn an_alias_and_a_new_address_by_mail_command_with_the_confirmation_round_
     assert_eq!(steward.game(&game).await["moved"], json!(["white"]), "the confirmed alias moved");
 
     // An alias acts for the seat but may not move it or add aliases: refused, nothing mailed to the address.
-    let before = mailbox(&stack, &alice).await.iter().filter(|m| is_answer(m)).count();
+    // An answer to Alice whose text holds `needle` (answers come in any order).
+    let answer_with = |needle: &'static str| {
+        let (stack, alice) = (&stack, &alice);
+        async move {
+            let found = wait_for(stack, alice, within, needle, |m| {
+                m.iter().any(|x| is_answer(x) && text_of(x).contains(needle))
+            })
+            .await;
+            found.iter().filter(|m| is_answer(m)).map(text_of).find(|t| t.contains(needle)).unwrap()
+        }
+    };
     let cmd = format!("address {o_mail}");
     send_and_wait(&stack, &moves, &w_mail, &a_cap, &plain(&w_mail, &a_cap, &unique("w3"), &cmd), 6).await;
-    let to_alice =
-        wait_for(&stack, &alice, within, "the refusal", |m| m.iter().filter(|x| is_answer(x)).count() > before).await;
-    let refusal = to_alice.iter().filter(|m| is_answer(m)).map(text_of).find(|t| t.contains("Not accepted")).unwrap();
+    let refusal = answer_with("Not accepted").await;
     assert!(refusal.contains("registered address") && refusal.contains("not from an alias"), "{refusal}");
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(mailbox(&stack, &other).await.is_empty(), "no confirmation to an address an alias asked for");
 
     // The mail setting by mail command (an alias may set it: it is the player's).
-    let before = mailbox(&stack, &alice).await.iter().filter(|m| is_answer(m)).count();
-    send_and_wait(
-        &stack,
-        &moves,
-        &w_mail,
-        &a_cap,
-        &plain(&w_mail, &a_cap, &unique("w4"), "mail my turn, pictures none"),
-        7,
-    )
-    .await;
-    let to_alice = wait_for(&stack, &alice, within, "the mail setting answer", |m| {
-        m.iter().filter(|x| is_answer(x)).count() > before
-    })
-    .await;
-    let answer =
-        to_alice.iter().filter(|m| is_answer(m)).map(text_of).find(|t| t.contains("Your mail setting")).unwrap();
+    let cmd = "mail my turn, pictures none";
+    send_and_wait(&stack, &moves, &w_mail, &a_cap, &plain(&w_mail, &a_cap, &unique("w4"), cmd), 7).await;
+    let answer = answer_with("Your mail setting").await;
     assert!(answer.contains("only when it is your move") && answer.contains("text board only"), "{answer}");
 
     // Bob moves to a new address by mail: `email NEW` from his registered address.
