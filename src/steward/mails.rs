@@ -137,6 +137,7 @@ pub(super) fn started(
     head: &Head,
     now: DateTime<Utc>,
     clocks: &[String],
+    mail: &[MailSettings],
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
@@ -160,6 +161,8 @@ pub(super) fn started(
                 format!("Game {} ({}) begins", game.row.id, game.row.variant)
             };
             let picture = boards.picture_for(s.seat);
+            // The player's picture setting (issue 32); the start mail always goes.
+            let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
             Ok(queue(Draft {
                 from,
                 game: &game.row.id,
@@ -183,12 +186,13 @@ pub(super) fn started(
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),
+                    picture_link => super::mail_settings::picture_link(steward, game, s.seat, setting),
                 },
                 date: now,
                 extras: Extras {
                     html: Some("started.html"),
                     text_board: picture.source.clone(),
-                    picture: Some(picture),
+                    picture: (setting.pictures == Pictures::Attached).then_some(picture),
                     reply_to: steward.reply_address(game, s.seat, game.row.turn),
                     ..Extras::default()
                 },

@@ -679,7 +679,8 @@ impl Steward {
         let head = this.sign_head(tx, &id)?;
         if start_mails {
             let clocks = this.clock_lines(tx, &game, now)?;
-            for mail in mails::started(this, &game, &head, now, &clocks)? {
+            let mail_settings = mail_settings::of_seats(tx, &game)?; // issue 32
+            for mail in mails::started(this, &game, &head, now, &clocks, &mail_settings)? {
                 tx.queue_mail(&mail, now)?;
             }
         }

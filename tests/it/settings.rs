@@ -377,6 +377,15 @@ async fn board_mails_without_pictures_are_small_and_fit_600_pixels_in_every_game
             assert_eq!(html.replace("&#x2f;", "/").contains(&link), seat == 0, "{variant} seat {seat}");
             assert!(text.contains("mail my turn"), "the how-to line: {text}");
             htmls.push((format!("{variant}-{seat}"), html));
+            // The start mail too (with its picture: the game began before the setting).
+            let start = spool.get(&format!("{}.0.{seat}.started@steward.example.eml", g.id));
+            if let Some(raw) = start.or_else(|| {
+                spool.iter().find(|(k, _)| k.starts_with(&format!("{}.0.{seat}.started@", g.id))).map(|(_, v)| v)
+            }) {
+                htmls.push((format!("{variant}-{seat}-start"), html_of(raw)));
+            } else {
+                panic!("{variant}: no start mail for seat {seat}: {:?}", spool.keys().collect::<Vec<_>>());
+            }
         }
         if variant == VariantId::Chess {
             // The linked picture is there to see.
@@ -421,6 +430,19 @@ async fn attached_is_the_default_and_keeps_the_picture() {
     let boards = board_mails(&spool, &g.id);
     assert!(has_picture(&boards[&(1, 0)]) && has_picture(&boards[&(1, 1)]));
     assert!(text_of(&boards[&(1, 0)]).contains("board picture attached"));
+    // A game that begins after the setting: its start mail follows it too.
+    lab.put_mail(&g.tokens[0], json!({"pictures": "none"})).await;
+    let g2 = lab.create("chess", &["Ann", "Ben"]).await;
+    let spool = lab.drained().await;
+    let start = |seat: usize| {
+        spool
+            .iter()
+            .find(|(k, _)| k.starts_with(&format!("{}.0.{seat}.started@", g2.id)))
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    assert!(!has_picture(&start(0)), "Ann chose no pictures");
+    assert!(has_picture(&start(1)), "Ben did not");
 }
 
 /// The `/me` page's forms (a seat signed in by its private link): the mail
