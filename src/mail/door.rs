@@ -301,7 +301,7 @@ fn answer_text(answer: &Answer<'_>) -> String {
         Answer::Refused(r) => format!("Not accepted: {}\nNothing already accepted was changed.", r.message(Door::Mail)),
         Answer::Forwarded => "Your mail is a forwarded mail with nothing of your own to act on. To move, reply to the board mail with your move as the first line.".to_owned(),
         Answer::Unreadable { line, forms } => format!(
-            "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, standings, help."
+            "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, standings, help, mail (your mail setting: mail every, mail my turn, mail digest at 7, mail pictures none)."
         ),
         Answer::Empty { forms } => {
             format!("Your mail holds nothing but quoted text. Write your move as the first line of the reply ({forms}).")

@@ -505,3 +505,25 @@ async fn the_player_page_sets_the_mail_and_asks_for_another_address() {
     assert_eq!(p.status, 400, "{}", p.text);
     assert!(p.text.contains("already the registered address"), "{}", p.text);
 }
+
+/// The digest hour is read in the time zone of a seat of the player that gave
+/// one: 9 in Berlin (UTC+1 in March) is 08:00 UTC.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_digest_hour_is_the_players_time_zone() {
+    let lab = Lab::new("2026-03-02T06:00:00Z").await;
+    let body = json!({"variant": "chess", "seats": [
+        {"name": "Ann", "email": "ann@example.org", "time_zone": "Europe/Berlin"},
+        {"name": "Ben", "email": "ben@example.org"},
+    ]})
+    .to_string();
+    let (status, v) = lab.send(reqwest::Method::POST, "/api/games", Some(&lab.operator), Some(&body)).await;
+    assert_eq!(status, 201, "{v}");
+    let token = v["tokens"][0]["token"].as_str().unwrap().to_owned();
+    let m = lab.put_mail(&token, json!({"delivery": "digest", "digest_hour": 9})).await;
+    assert_eq!(m["time_zone"], "Europe/Berlin", "{m}");
+    assert_eq!(lab.sweep(t("2026-03-02T07:59:00Z"))["daily_digests"], 0, "08:59 in Berlin");
+    assert_eq!(lab.sweep(t("2026-03-02T08:01:00Z"))["daily_digests"], 1, "09:01 in Berlin");
+    let spool = lab.drained().await;
+    let digest = spool.iter().find(|(k, _)| k.starts_with("reminder.digest.")).expect("the digest").1;
+    assert!(text_of(digest).contains("(Europe/Berlin)"), "{}", text_of(digest));
+}
