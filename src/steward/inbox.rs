@@ -1,6 +1,6 @@
 //! A mail, taken whole in ONE store transaction (docs/architecture.md): the seen-check, the
 //! sender check, the command (move, commitment, reveal, resign, draw, leave,
-//! status, standings, help), its resolution and notices, the answer, the seen-mark and the
+//! status, standings, help, mail setting, alias or new address), its resolution and notices, the answer, the seen-mark and the
 //! kept copy. A crash anywhere leaves nothing (the mail is offered again) or
 //! everything. A refused command runs under a savepoint, so it leaves nothing
 //! but its answer; a timeout settled before it stands.

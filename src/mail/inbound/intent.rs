@@ -26,7 +26,9 @@
 //! English and German: `resign`/`aufgeben`, `draw`/`remis`, `accept draw`/`remis
 //! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `standings`/`tabelle`
 //! (a tournament's table), `help`/`hilfe`, and
-//! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`).
+//! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`),
+//! and (issue 32) `mail every|my turn|digest [at] 7|pictures attached|linked|none`,
+//! `alias ADDRESS`, `address ADDRESS` (also `email ADDRESS`).
 
 use chrono::NaiveDate;
 use serde::Serialize;
