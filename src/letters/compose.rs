@@ -676,6 +676,7 @@ pub(crate) mod tests {
             "started.html",
             "reminder.txt",
             "leave.txt",
+            "digest.txt",
             "answer.txt",
         ] {
             let t = templates().get_template(name).unwrap();
