@@ -67,6 +67,8 @@ fn templates() -> &'static Environment<'static> {
             ("clocks.txt", include_str!("../../templates/clocks.txt")),
             ("reminder.txt", include_str!("../../templates/reminder.txt")),
             ("leave.txt", include_str!("../../templates/leave.txt")),
+            // Issue 32: the daily digest of a player who chose it.
+            ("digest.txt", include_str!("../../templates/digest.txt")),
             // Tournaments (issue 31): one start mail per player, result notices.
             ("tournament_started.txt", include_str!("../../templates/tournament_started.txt")),
             ("tournament_result.txt", include_str!("../../templates/tournament_result.txt")),
@@ -475,7 +477,13 @@ impl Letter {
             let source =
                 PictureSource::from_text(source).map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
             let board = source.text().map_err(|e| ComposeError::Context(format!("the text board: {e}")))?;
-            context = minijinja::context! { board => board, ..context };
+            // The font size that fits the text board's widest line in a
+            // 600-pixel mail window (issue 32): a monospace character is
+            // about 0.62 of the font size wide, and about 500 pixels are left
+            // inside the margins.
+            let widest = board.lines().map(|l| l.chars().count()).max().unwrap_or(1).max(1);
+            let board_font_px = (500.0 / (0.62 * widest as f64)).floor().clamp(6.0, 14.0) as u32;
+            context = minijinja::context! { board => board, board_font_px => board_font_px, ..context };
             if self.forms {
                 context = minijinja::context! { forms => source.move_forms(), ..context };
             }
@@ -668,6 +676,7 @@ pub(crate) mod tests {
             "started.html",
             "reminder.txt",
             "leave.txt",
+            "digest.txt",
             "answer.txt",
         ] {
             let t = templates().get_template(name).unwrap();

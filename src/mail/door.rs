@@ -43,6 +43,10 @@ fn help(forms: &str) -> String {
   conditional  your conditional lines (`conditional clear` drops them)
   standings    the table of the game's tournament
   help         this text
+  mail my turn  board mails only when it is your move (also: mail every,
+               mail digest at 7, mail pictures attached|linked|none; mail alone: your setting)
+  alias you@example.org    let another address of yours act for you (confirmed by mail)
+  address new@example.org  move your seat to a new address (confirmed by mail)
 A move typed only into the subject (after ours) is read when the reply holds none.
 A signed or sealed envelope (fairsteward player …) may be pasted instead.
 Only mails from your registered address, or an alias you confirmed, act for your seat."
@@ -234,6 +238,9 @@ fn command(intent: &Intent) -> MailCommand {
         Intent::Standings => MailCommand::Standings,
         Intent::Help => MailCommand::Help,
         Intent::Leave { from, to } => MailCommand::Leave(crate::clock::leave::LeaveRequest { from: *from, to: *to }),
+        Intent::Mail(change) => MailCommand::Mail(*change),
+        Intent::Alias(address) => MailCommand::Address(crate::store::AddressKind::Alias, address.clone()),
+        Intent::Address(address) => MailCommand::Address(crate::store::AddressKind::Email, address.clone()),
         Intent::Forwarded => MailCommand::Forwarded,
         Intent::Unreadable(line) => MailCommand::Unreadable(line.clone()),
         Intent::Empty => MailCommand::Empty,
@@ -308,10 +315,18 @@ fn answer_text(answer: &Answer<'_>) -> String {
                 balance.join("; ")
             )
         }
+        Answer::MailSettings(m) => format!(
+            "Your mail setting: {}.\nIt belongs to your address {} and holds in all your games. Reminders, deadline notices and the mail that ends a game always come.\nTo change it, reply with one line: mail every | mail my turn | mail digest at 7 | mail pictures attached | mail pictures linked | mail pictures none",
+            m.message, m.player
+        ),
+        Answer::AddressAsked(r) => format!(
+            "Asked: {}. Nothing changes until then; the confirmation is valid until {}.",
+            r.message, r.expires_at
+        ),
         Answer::Refused(r) => format!("Not accepted: {}\nNothing already accepted was changed.", r.message(Door::Mail)),
         Answer::Forwarded => "Your mail is a forwarded mail with nothing of your own to act on. To move, reply to the board mail with your move as the first line.".to_owned(),
         Answer::Unreadable { line, forms } => format!(
-            "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, standings, help."
+            "The steward could not read a move or a command in your mail; the first line was {line:?}. Send your move as the first line ({forms}), or one of: resign, draw, accept draw, decline draw, status, standings, help, mail (your mail setting: mail every, mail my turn, mail digest at 7, mail pictures none)."
         ),
         Answer::Empty { forms } => {
             format!("Your mail holds nothing but quoted text. Write your move as the first line of the reply ({forms}).")

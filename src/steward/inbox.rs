@@ -1,6 +1,6 @@
 //! A mail, taken whole in ONE store transaction (docs/architecture.md): the seen-check, the
 //! sender check, the command (move, commitment, reveal, resign, draw, leave,
-//! status, standings, help), its resolution and notices, the answer, the seen-mark and the
+//! status, standings, help, mail setting, alias or new address), its resolution and notices, the answer, the seen-mark and the
 //! kept copy. A crash anywhere leaves nothing (the mail is offered again) or
 //! everything. A refused command runs under a savepoint, so it leaves nothing
 //! but its answer; a timeout settled before it stands.
@@ -80,6 +80,11 @@ pub enum MailCommand {
     Help,
     /// `leave FROM to TO`.
     Leave(LeaveRequest),
+    /// `mail …`: the player's mail setting, changed or asked (issue 32).
+    Mail(crate::store::MailSettingsChange),
+    /// `alias …` or `address …`: an alias or a new registered address, with
+    /// the confirmation round trip (issue 32); only from the registered address.
+    Address(crate::store::AddressKind, String),
     /// A forwarded mail with nothing of the sender's own.
     Forwarded,
     /// A first line that is neither a move nor a command.
@@ -165,6 +170,10 @@ pub enum Answer<'a> {
     },
     /// The seat's conditional lines as kept (issue 32).
     Conditional(&'a super::ConditionalLines),
+    /// The player's mail setting, as it is now (issue 32).
+    MailSettings(&'a super::MailSettingsAnswer),
+    /// An alias or a new address asked: the confirmation mail went out (issue 32).
+    AddressAsked(&'a super::AddressRequest),
     /// A command refused, with why; nothing was taken.
     Refused(&'a Refusal),
     /// A forwarded mail with nothing to act on.
@@ -213,6 +222,10 @@ pub enum Taken {
     Conditional,
     /// Leave granted, answered.
     Leave,
+    /// The mail setting changed or asked, answered (issue 32).
+    MailSettings,
+    /// An alias or a new address asked, answered (issue 32).
+    AddressAsked,
     /// An address confirmation: `alias confirmed`, `address changed`, `already confirmed`.
     Confirmed(&'static str),
     /// An invitation answered: `accepted` or `declined` (issue 31).
@@ -284,6 +297,8 @@ impl fmt::Display for Taken {
             Taken::Help => "help",
             Taken::Conditional => "conditional",
             Taken::Leave => "leave",
+            Taken::MailSettings => "mail setting",
+            Taken::AddressAsked => "address asked",
             Taken::Confirmed(what) => what,
             Taken::Invitation("accepted") => "invitation accepted",
             Taken::Invitation(_) => "invitation declined",
@@ -543,6 +558,42 @@ impl Steward {
             }
             MailCommand::Help => {
                 self.reply(tx, game, seat, &Answer::Help { forms: &forms }, MailOutcome::Accepted(Taken::Help), t)
+            }
+            MailCommand::Mail(change) => {
+                let done = self.command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
+                    let player = super::senders::address_key(&c.game.seats[c.seat()?.index()].email);
+                    Steward::change_mail_in(c.tx, &player, change, t.now)
+                });
+                match refusal(done)? {
+                    Ok(m) => {
+                        let outcome = MailOutcome::Accepted(Taken::MailSettings);
+                        self.reply(tx, game, seat, &Answer::MailSettings(&m), outcome, t)
+                    }
+                    Err(r) => self.refused(tx, game, seat, &r, t),
+                }
+            }
+            MailCommand::Address(kind, address) => {
+                let sender = mail.sender.as_deref().map(super::senders::address_key).unwrap_or_default();
+                let done = self.command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
+                    let s = c.seat()?;
+                    // An alias acts for the seat, but may not add aliases or move the seat.
+                    if sender != super::senders::address_key(&c.game.seats[s.index()].email) {
+                        return Err(Refusal::BadRequest(format!(
+                            "an alias or a new address is asked only from the seat's registered address, not from an alias ({sender}); send `{} {address}` from the registered address, or use your games page ({}/me)",
+                            if *kind == crate::store::AddressKind::Alias { "alias" } else { "address" },
+                            self.public_url
+                        ))
+                        .into());
+                    }
+                    self.request_address_in(c.tx, &c.game, s, *kind, address, t.now)
+                });
+                match refusal(done)? {
+                    Ok(r) => {
+                        let outcome = MailOutcome::Accepted(Taken::AddressAsked);
+                        self.reply(tx, game, seat, &Answer::AddressAsked(&r), outcome, t)
+                    }
+                    Err(r) => self.refused(tx, game, seat, &r, t),
+                }
             }
             MailCommand::Forwarded => {
                 self.reply(tx, game, seat, &Answer::Forwarded, MailOutcome::Refused(Refused::Forwarded), t)

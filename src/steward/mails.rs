@@ -8,7 +8,7 @@ use crate::letters::compose::{Draft, Extras, MailKind, queue, queue_with_suffix}
 use crate::letters::record::RecordQuery;
 use crate::render::svg::Marks;
 use crate::rules::{MovePath, Outcome, Seat, SeatResult, SeatSet, TextResolution};
-use crate::store::{BoardPicture, OutboxRow, PictureSource};
+use crate::store::{BoardPicture, MailSettings, OutboxRow, PictureSource, Pictures};
 
 /// The boards of one position as its mails show them, each seen from the
 /// reader's side (that seat at the bottom): the text board, and the picture.
@@ -137,6 +137,7 @@ pub(super) fn started(
     head: &Head,
     now: DateTime<Utc>,
     clocks: &[String],
+    mail: &[MailSettings],
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let to_move = game.rules.seats_to_move(&game.row.state).map_err(internal)?;
@@ -160,6 +161,8 @@ pub(super) fn started(
                 format!("Game {} ({}) begins", game.row.id, game.row.variant)
             };
             let picture = boards.picture_for(s.seat);
+            // The player's picture setting (issue 32); the start mail always goes.
+            let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
             Ok(queue(Draft {
                 from,
                 game: &game.row.id,
@@ -183,12 +186,13 @@ pub(super) fn started(
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),
+                    picture_link => super::mail_settings::picture_link(steward, game, s.seat, setting),
                 },
                 date: now,
                 extras: Extras {
                     html: Some("started.html"),
                     text_board: picture.source.clone(),
-                    picture: Some(picture),
+                    picture: (setting.pictures == Pictures::Attached).then_some(picture),
                     reply_to: steward.reply_address(game, s.seat, game.row.turn),
                     ..Extras::default()
                 },
@@ -209,6 +213,7 @@ pub(super) fn turn(
     now: DateTime<Utc>,
     clocks: &[String],
     conditional: &std::collections::BTreeMap<Seat, String>, // issue 32: which conditional line fired, which were dropped
+    mail: &[MailSettings],
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
@@ -222,8 +227,14 @@ pub(super) fn turn(
     let mut boards = Boards::new(game, &r.state, paths, to_move)?;
     game.seats
         .iter()
+        .filter(|s| {
+            // The player's mail setting (issue 32): the mail that ends the game always goes.
+            let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
+            outcome.is_some() || super::mail_settings::wants_board_mail(setting, to_move.contains(s.seat))
+        })
         .map(|s| {
             let you_owe = to_move.contains(s.seat);
+            let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
             let subject = match (&outcome, you_owe) {
                 (Some(o), _) => format!("Game {} is over: {o}", game.row.id),
                 (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
@@ -257,12 +268,14 @@ pub(super) fn turn(
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),
+                    picture_link => super::mail_settings::picture_link(steward, game, s.seat, setting),
+                    mail_setting => setting.describe(),
                 },
                 date: now,
                 extras: Extras {
                     html: Some("turn.html"),
                     text_board: picture.source.clone(),
-                    picture: Some(picture),
+                    picture: (setting.pictures == Pictures::Attached).then_some(picture),
                     record: Some(RecordQuery::new(&game.row.id, game.row.variant, &game.row.options, turn, s.seat)),
                     // Worked out from the board's position when formatted.
                     forms: you_owe,

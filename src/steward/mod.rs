@@ -19,6 +19,7 @@ mod desk; // the organiser's desk (issue 31)
 mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
 mod invitations; // issue 31, slice D
+mod mail_settings; // issue 32, slice M: mail as the player wants it
 mod mails;
 mod moves;
 mod page;
@@ -46,6 +47,7 @@ pub use invitations::{
     AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
     InvitationView, Invited, Replacement,
 };
+pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
@@ -679,7 +681,8 @@ impl Steward {
         let head = this.sign_head(tx, &id)?;
         if start_mails {
             let clocks = this.clock_lines(tx, &game, now)?;
-            for mail in mails::started(this, &game, &head, now, &clocks)? {
+            let mail_settings = mail_settings::of_seats(tx, &game)?; // issue 32
+            for mail in mails::started(this, &game, &head, now, &clocks, &mail_settings)? {
                 tx.queue_mail(&mail, now)?;
             }
         }

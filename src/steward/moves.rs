@@ -667,7 +667,8 @@ impl Steward {
         let conditional = self.take_conditional_notices(tx, game, now)?;
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks, &conditional)? {
+        let mail_settings = super::mail_settings::of_seats(tx, game)?;
+        for mail in mails::turn(self, game, &r, &head, now, &clocks, &conditional, &mail_settings)? {
             tx.queue_mail(&mail, now)?;
         }
         self.fire_conditionals(tx, id, fires, now)

@@ -47,6 +47,14 @@ pub enum Asker {
     Token(String),
     /// The operator (CLI), for the seat of this name.
     Operator(String),
+    /// A player signed in on the web (issue 32: the `/me` page), for their
+    /// seat in the game asked about.
+    Session {
+        /// The session's registered address.
+        address: String,
+        /// The games the session was signed in for.
+        games: Vec<String>,
+    },
 }
 
 /// A request made: the answer to `POST /api/games/{id}/aliases` and `…/email`.
@@ -140,37 +148,29 @@ impl Steward {
             return Ok(false);
         }
         let (id, name, from) = (g.row.id.as_str(), g.seat_name(s), quote(from));
-        // The commands are shown only for a plain address: a sender may
-        // choose one that would do harm pasted into a shell.
+        // The command is shown with the address only for a plain one: a
+        // sender may choose one that would do harm pasted somewhere.
         let plain = from.chars().all(|c| c.is_ascii_alphanumeric() || "@.+-_".contains(c));
-        let how = if plain {
-            format!(
-                "with your seat token:\n\n  \
-                 curl -X POST {url}/api/games/{id}/aliases -H 'Authorization: Bearer <your seat token>' \
-                 -H 'Content-Type: application/json' -d '{{\"address\": \"{from}\"}}'\n\n\
-                 then reply from {from} to the confirmation mail the steward sends there; or ask the \
-                 steward's operator (fairsteward game alias {id} {name} {from}).",
-                url = this.public_url,
-            )
-        } else {
-            format!(
-                "with your seat token (POST {url}/api/games/{id}/aliases, see the steward's docs/http-api.md), then \
-                 reply from it to the confirmation mail the steward sends there; or ask the steward's operator.",
-                url = this.public_url,
-            )
-        };
+        let shown = if plain { from.clone() } else { "<that address>".to_owned() };
         let text = format!(
             "A mail from {from} (subject: {subject:?}) tried to act for your seat ({name}) in game {id}. \
              Nothing was taken, and nothing was sent to that address.\n\n\
              Only mails from your registered address or from an alias you confirmed act for your seat. \
-             If {from} is yours, add it as an alias {how}\n\
+             If {from} is yours, add it as an alias: reply to this mail, from your registered address, \
+             with the line\n\n  alias {shown}\n\n\
+             then reply from {from} to the confirmation mail the steward sends there. \
+             Or, signed in on the web (the private link in your latest board mail), use \
+             \"Another address of yours\" on your games page: {url}/me\n\
              You hear of such mails at most once an hour for this seat.",
             subject = quote(subject),
+            url = this.public_url,
         );
         let row = &g.seats[s.index()];
         let suffix = format!("-{}", now.timestamp_millis());
         let subject = format!("Game {id}: a mail from another address tried to act for you");
-        let mail = this.letter(g, s, &row.email, MailKind::Sender, &suffix, subject, text, None, now)?;
+        // Its reply address is the seat's, so `alias …` written in the reply acts.
+        let reply_to = this.reply_address(g, s, g.row.turn);
+        let mail = this.letter(g, s, &row.email, MailKind::Sender, &suffix, subject, text, reply_to, now)?;
         tx.queue_mail(&mail, now)?;
         Ok(true)
     }
@@ -195,98 +195,109 @@ impl Steward {
         let gate = match asker {
             Asker::Token(t) => Gate::Seat(Credential::Token(t)),
             Asker::Operator(name) => Gate::Named(name),
+            Asker::Session { address, games } => Gate::Seat(Credential::Session { address, seat: None, games }),
         };
-        self.command(game, gate, now, move |c| {
-            let (tx, g, s) = (c.tx, &c.game, c.seat()?);
-            {
-                let address = address.trim().to_owned();
-                this.check_new_address(tx, g, s, kind, &address)?;
-                if tx.address_requests_since(&g.row.id, s, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_DAY {
-                    return Err(Refusal::TooMany {
-                        what: format!(
-                            "this seat asked for {ADDRESS_REQUESTS_PER_DAY} aliases or changes of address in the last 24 hours"
-                        ),
-                        wait: "wait a day, or reply to the confirmation mails already sent".into(),
-                    }
-                    .into());
-                }
-                let row = &g.seats[s.index()];
-                let player = address_key(&row.email);
-                // Per player too: a player with many seats must not multiply the
-                // confirmation mails sent to addresses nobody has verified.
-                super::spend_daily(tx, &format!("address|{player}"), ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, now, || {
-                    (
-                        format!(
-                            "the player of this seat asked for {ADDRESS_REQUESTS_PER_PLAYER_PER_DAY} aliases or changes of address in the last 24 hours, over all their games"
-                        ),
-                        "wait a day, or reply to the confirmation mails already sent".into(),
-                    )
-                })?;
-                let id = tx.insert_address_request(kind, &g.row.id, s, &player, &address, now)?;
-                let (game_id, name) = (g.row.id.as_str(), g.seat_name(s));
-                let what = match kind {
-                    AddressKind::Alias => format!(
-                        "be added as an alias of the player of seat {name} in game {game_id}: mails from it would act for every seat registered at the player's address"
-                    ),
-                    AddressKind::Email => format!("become the registered address of seat {name} in game {game_id}"),
-                };
-                let expires = now + Duration::days(CONFIRM_DAYS);
-                let confirm_at = capability::confirmation_address(&this.keys, this.from.email.as_ref(), id, &address)
-                    .and_then(|a| format!("Fairsteward <{a}>").parse::<Mailbox>().ok())
-                    .ok_or_else(|| {
-                        super::internal("the confirmation address is not a mail address (use a shorter mail.from)")
-                    })?;
-                let confirm = this.letter(
-                    g,
-                    s,
-                    &address,
-                    MailKind::Confirm,
-                    &format!("-{id}"),
-                    format!("Game {game_id}: confirm this address"),
-                    format!(
-                        "It was asked that this address, {address}, {what}.\n\n\
-                         To confirm, reply to this mail from {address}: the reply goes to the confirmation address \
-                         in its Reply-To, and what you write does not matter. Until then nothing changes. \
-                         The confirmation is valid until {}. If you did not ask for this, ignore this mail.",
-                        crate::store::time_text(expires)
-                    ),
-                    Some(confirm_at),
-                    now,
-                )?;
-                let told = this.letter(
-                    g,
-                    s,
-                    &row.email,
-                    MailKind::Confirm,
-                    &format!("-{id}-asked"),
-                    format!("Game {game_id}: a new address was asked for your seat"),
-                    format!(
-                        "It was asked that {address} {what}. A confirmation mail went to {address}; nothing changes \
-                         unless it is answered from there. If you did not ask for this, tell the steward's operator."
-                    ),
-                    None,
-                    now,
-                )?;
-                tx.queue_mail(&confirm, now)?;
-                tx.queue_mail(&told, now)?;
-                Ok::<_, StewardError>(AddressRequest {
-                    request: id,
-                    kind: kind.name(),
-                    game: game_id.to_owned(),
-                    seat: name,
-                    address: address.clone(),
-                    expires_at: crate::store::time_text(expires),
-                    message: format!(
-                        "a confirmation mail was sent to {address}; the {} takes effect when it is answered from {address}",
-                        match kind {
-                            AddressKind::Alias => "alias",
-                            AddressKind::Email => "new address",
-                        }
-                    ),
-                })
+        self.command(game, gate, now, move |c| this.request_address_in(c.tx, &c.game, c.seat()?, kind, &address, now))
+            .await
+    }
+
+    /// [`Steward::request_address`] in the caller's transaction, for `seat`
+    /// of `g` (the mail door's commands `alias …` and `address …` too).
+    pub(super) fn request_address_in(
+        &self,
+        tx: &Tx<'_>,
+        g: &Loaded,
+        s: Seat,
+        kind: AddressKind,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<AddressRequest, StewardError> {
+        let this = self;
+        let address = address.trim().to_owned();
+        this.check_new_address(tx, g, s, kind, &address)?;
+        if tx.address_requests_since(&g.row.id, s, now - Duration::days(1))? >= ADDRESS_REQUESTS_PER_DAY {
+            return Err(Refusal::TooMany {
+                what: format!(
+                    "this seat asked for {ADDRESS_REQUESTS_PER_DAY} aliases or changes of address in the last 24 hours"
+                ),
+                wait: "wait a day, or reply to the confirmation mails already sent".into(),
             }
+            .into());
+        }
+        let row = &g.seats[s.index()];
+        let player = address_key(&row.email);
+        // Per player too: a player with many seats must not multiply the
+        // confirmation mails sent to addresses nobody has verified.
+        super::spend_daily(tx, &format!("address|{player}"), ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, now, || {
+            (
+                format!(
+                    "the player of this seat asked for {ADDRESS_REQUESTS_PER_PLAYER_PER_DAY} aliases or changes of address in the last 24 hours, over all their games"
+                ),
+                "wait a day, or reply to the confirmation mails already sent".into(),
+            )
+        })?;
+        let id = tx.insert_address_request(kind, &g.row.id, s, &player, &address, now)?;
+        let (game_id, name) = (g.row.id.as_str(), g.seat_name(s));
+        let what = match kind {
+            AddressKind::Alias => format!(
+                "be added as an alias of the player of seat {name} in game {game_id}: mails from it would act for every seat registered at the player's address"
+            ),
+            AddressKind::Email => format!("become the registered address of seat {name} in game {game_id}"),
+        };
+        let expires = now + Duration::days(CONFIRM_DAYS);
+        let confirm_at = capability::confirmation_address(&this.keys, this.from.email.as_ref(), id, &address)
+            .and_then(|a| format!("Fairsteward <{a}>").parse::<Mailbox>().ok())
+            .ok_or_else(|| {
+                super::internal("the confirmation address is not a mail address (use a shorter mail.from)")
+            })?;
+        let confirm = this.letter(
+            g,
+            s,
+            &address,
+            MailKind::Confirm,
+            &format!("-{id}"),
+            format!("Game {game_id}: confirm this address"),
+            format!(
+                "It was asked that this address, {address}, {what}.\n\n\
+                 To confirm, reply to this mail from {address}: the reply goes to the confirmation address \
+                 in its Reply-To, and what you write does not matter. Until then nothing changes. \
+                 The confirmation is valid until {}. If you did not ask for this, ignore this mail.",
+                crate::store::time_text(expires)
+            ),
+            Some(confirm_at),
+            now,
+        )?;
+        let told = this.letter(
+            g,
+            s,
+            &row.email,
+            MailKind::Confirm,
+            &format!("-{id}-asked"),
+            format!("Game {game_id}: a new address was asked for your seat"),
+            format!(
+                "It was asked that {address} {what}. A confirmation mail went to {address}; nothing changes \
+                 unless it is answered from there. If you did not ask for this, tell the steward's operator."
+            ),
+            None,
+            now,
+        )?;
+        tx.queue_mail(&confirm, now)?;
+        tx.queue_mail(&told, now)?;
+        Ok::<_, StewardError>(AddressRequest {
+            request: id,
+            kind: kind.name(),
+            game: game_id.to_owned(),
+            seat: name,
+            address: address.clone(),
+            expires_at: crate::store::time_text(expires),
+            message: format!(
+                "a confirmation mail was sent to {address}; the {} takes effect when it is answered from {address}",
+                match kind {
+                    AddressKind::Alias => "alias",
+                    AddressKind::Email => "new address",
+                }
+            ),
         })
-        .await
     }
 
     /// Refuses a new address that is not one or changes nothing.

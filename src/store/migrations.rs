@@ -247,6 +247,26 @@ const MIGRATIONS: &[&str] = &[
          updated_at TEXT NOT NULL,
          PRIMARY KEY (game_id, seat)
      ) STRICT;",
+    // ---- 15 (issue 32, slice M: mail as the player wants it) ----
+    // A player's mail setting, keyed by the registered address in lower case
+    // (like `aliases`); no row: every board mail, picture attached. The digests
+    // sent, one per player per day (the day at the player's digest hour, in
+    // the player's time zone if a seat of theirs has one), so a restart or a
+    // second sweep never sends a second one.
+    "CREATE TABLE mail_settings (
+         player      TEXT PRIMARY KEY,          -- registered address, lower case
+         delivery    TEXT NOT NULL,             -- 'every' | 'my_turn' | 'digest'
+         digest_hour INTEGER,                   -- 0..23, UTC or the seat's time zone
+         pictures    TEXT NOT NULL,             -- 'attached' | 'linked' | 'none'
+         updated_at  TEXT
+     ) STRICT;
+     CREATE TABLE mail_digests (
+         player  TEXT NOT NULL,                 -- registered address, lower case
+         day     TEXT NOT NULL,                 -- YYYY-MM-DD in the player's zone
+         sent_at TEXT NOT NULL,
+         PRIMARY KEY (player, day)
+     ) STRICT;",
+    // ---- end of 15 ----
 ];
 
 /// The schema version this program writes.

@@ -29,6 +29,7 @@ mod files;
 mod games;
 mod inbound;
 mod invitations; // issue 31, slice D
+mod mail_settings; // issue 32, slice M
 mod migrations;
 mod moves;
 mod outbox;
@@ -57,6 +58,7 @@ pub(crate) use files::{is_leftover, write_renamed};
 pub use games::{GameRow, SeatRow, StoredOutcome};
 pub use inbound::{INBOUND_CAP, INBOUND_LABEL, InboundRow};
 pub use invitations::{InvitationRow, InvitedGameRow, InvitedPlayerRow, InvitedTournamentRow, NewInvitation}; // issue 31, slice D
+pub use mail_settings::{Delivery, MailSettings, MailSettingsChange, Pictures}; // issue 32, slice M
 pub use moves::{CommitmentRow, MoveRow, SettledMove, TurnRow};
 pub use outbox::{OUTBOX_LABEL, OutboxRow};
 pub use picture_files::PictureFiles;

@@ -11,6 +11,7 @@ mod guide;
 mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
 pub mod listen;
+mod mail_settings; // issue 32, slice M
 mod pages;
 pub mod session;
 mod tournament_api;
@@ -155,6 +156,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
             ),
         )
         .route("/api/me/games", get(desk_api::my_games))
+        .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
         .merge(desk_api::router())
         .merge(conditional_api::router()) // issue 32, slice C
         .route("/api/games/{id}", get(show_game))

@@ -42,6 +42,8 @@ pub(super) fn router() -> Router<Steward> {
         .route("/sign-out", post(sign_out))
         .route("/me", get(player_page))
         .route("/leave", post(declare_leave))
+        .route("/me/mail", post(me_forms::set_mail)) // issue 32, slice M
+        .route("/me/address", post(me_forms::ask_address)) // issue 32, slice M
         .route("/rules", get(rules_index))
         .route("/rules/{variant}", get(variant_rules))
         .route("/games", get(find_game))
@@ -543,6 +545,7 @@ macro_rules! acting_forms {
 }
 
 acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm, ConditionalForm);
+acting_forms!(me_forms::MailForm, me_forms::AddressForm); // issue 32, slice M
 
 #[derive(Deserialize)]
 struct CsrfForm {
@@ -903,7 +906,10 @@ async fn player_response(
     games.retain(|g| s.covers(&g.id));
     // The feed of the games this browser signed in for, with a key of its own.
     let calendar = steward.calendar_url(&s.address, &s.games);
+    // Issue 32: the player's mail setting, for its form.
+    let mail = me_forms::mail_setting(steward, s).await;
     let ctx = context! {
+        mail => mail,
         games => Value::from(Serde(&games)),
         calendar_text => calendar.clone(),
         calendar => calendar,
@@ -1054,4 +1060,126 @@ async fn record_json(
     r.headers_mut().insert(header::CONTENT_DISPOSITION, attachment(&id, "json"));
     r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(r)
+}
+
+// ---------------------------------------------------------------------------
+// Issue 32, slice M: the mail setting and another address, on /me
+// ---------------------------------------------------------------------------
+
+mod me_forms {
+    use axum::body::Bytes;
+    use axum::extract::State;
+    use axum::http::{HeaderMap, StatusCode};
+    use axum::response::Response;
+    use minijinja::Value;
+    use minijinja::value::Serde;
+    use serde::Deserialize;
+
+    use super::{PageError, Session, acting_form, player_response};
+    use crate::steward::{Asker, Credential, Steward};
+    use crate::store::{AddressKind, Delivery, MailSettingsChange, Pictures};
+
+    /// The form of the mail setting.
+    #[derive(Deserialize)]
+    pub(super) struct MailForm {
+        #[serde(default)]
+        pub(super) csrf: String,
+        delivery: String,
+        #[serde(default)]
+        digest_hour: String,
+        pictures: String,
+    }
+
+    /// The form that asks for an alias or a new address.
+    #[derive(Deserialize)]
+    pub(super) struct AddressForm {
+        #[serde(default)]
+        pub(super) csrf: String,
+        game: String,
+        kind: String,
+        address: String,
+    }
+
+    fn credential(s: &Session) -> Credential {
+        Credential::Session { address: s.address.clone(), seat: None, games: s.games.clone() }
+    }
+
+    /// The player's mail setting, for the page (none if it cannot be read).
+    pub(super) async fn mail_setting(steward: &Steward, s: &Session) -> Option<Value> {
+        let m = steward.mail_settings(credential(s), MailSettingsChange::default()).await.ok()?;
+        Some(Value::from(Serde(&m)))
+    }
+
+    /// The page again, with a word of what was done or why not.
+    async fn answer(
+        steward: &Steward,
+        v: &super::Visitor,
+        s: &Session,
+        done: Result<String, crate::steward::StewardError>,
+    ) -> Result<Response, PageError> {
+        match done {
+            Ok(word) => player_response(steward, v, s, Some(&word), None, StatusCode::OK).await,
+            Err(e) => match PageError::from(e) {
+                PageError::Refused(status, message) => {
+                    player_response(steward, v, s, None, Some(message), status).await
+                }
+                other => Err(other),
+            },
+        }
+    }
+
+    /// `POST /me/mail`.
+    pub(super) async fn set_mail(
+        State(steward): State<Steward>,
+        headers: HeaderMap,
+        body: Bytes,
+    ) -> Result<Response, PageError> {
+        let (v, f, s) = acting_form::<MailForm>(&steward, &headers, &body)?;
+        let bad = |what: &str| {
+            PageError::Refused(
+                StatusCode::BAD_REQUEST,
+                format!("{what}; choose one of the form's options and send it again."),
+            )
+        };
+        let delivery =
+            Delivery::parse(f.delivery.trim()).ok_or_else(|| bad("That delivery is not one the steward knows"))?;
+        let pictures = Pictures::parse(f.pictures.trim())
+            .ok_or_else(|| bad("That picture setting is not one the steward knows"))?;
+        let digest_hour = match f.digest_hour.trim() {
+            "" => None,
+            h => Some(h.parse::<u8>().map_err(|_| bad("The digest hour is a whole number from 0 to 23"))?),
+        };
+        let change = MailSettingsChange { delivery: Some(delivery), digest_hour, pictures: Some(pictures) };
+        let done = steward
+            .mail_settings(credential(&s), change)
+            .await
+            .map(|m| format!("Your mail setting is saved: {}.", m.message));
+        answer(&steward, &v, &s, done).await
+    }
+
+    /// `POST /me/address`.
+    pub(super) async fn ask_address(
+        State(steward): State<Steward>,
+        headers: HeaderMap,
+        body: Bytes,
+    ) -> Result<Response, PageError> {
+        let (v, f, s) = acting_form::<AddressForm>(&steward, &headers, &body)?;
+        let kind = match f.kind.trim() {
+            "alias" => AddressKind::Alias,
+            "email" => AddressKind::Email,
+            _ => {
+                return Err(PageError::Refused(
+                    StatusCode::BAD_REQUEST,
+                    "Choose whether the address is an alias or your new address, and send the form again.".into(),
+                ));
+            }
+        };
+        let asker = Asker::Session { address: s.address.clone(), games: s.games.clone() };
+        let now = steward.now();
+        let done = steward
+            .request_address(f.game.trim().to_owned(), asker, kind, f.address.trim().to_owned(), now)
+            .await
+            .map(|r| format!("Asked: {}.", r.message));
+        answer(&steward, &v, &s, done).await
+    }
 }

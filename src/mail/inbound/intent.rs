@@ -26,7 +26,9 @@
 //! English and German: `resign`/`aufgeben`, `draw`/`remis`, `accept draw`/`remis
 //! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `standings`/`tabelle`
 //! (a tournament's table), `help`/`hilfe`, and
-//! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`).
+//! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`),
+//! and (issue 32) `mail every|my turn|digest [at] 7|pictures attached|linked|none`,
+//! `alias ADDRESS`, `address ADDRESS` (also `email ADDRESS`).
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -66,6 +68,15 @@ pub enum Intent {
         /// The last day away.
         to: NaiveDate,
     },
+    /// `mail …` (issue 32): change the player's mail setting; nothing named
+    /// (`mail` alone) asks for it.
+    Mail(crate::store::MailSettingsChange),
+    /// `alias you@example.org` (issue 32): add an alias, with the confirmation
+    /// round trip.
+    Alias(String),
+    /// `address new@example.org` or `email …` (issue 32): change the seat's
+    /// registered address, with the confirmation round trip.
+    Address(String),
     /// A forwarded mail with nothing of the forwarder's own to act on.
     Forwarded,
     /// Text that is none of the above: the line we looked at, for the error reply
@@ -397,6 +408,19 @@ fn whole_command(line: &str) -> Option<Intent> {
     if words.first() == Some(&"leave") {
         return leave(&words[1..]).or_else(|| Some(Intent::Unreadable(clip(line))));
     }
+    // Issue 32: the mail setting, an alias, a new address.
+    if matches!(words.first(), Some(&"mail" | &"mails")) {
+        return mail_setting(&words[1..]).or_else(|| Some(Intent::Unreadable(clip(line))));
+    }
+    if let [first, rest @ ..] = words.as_slice()
+        && let Some(make) = address_command(first)
+    {
+        return match rest {
+            [address] if address.contains('@') => Some(make(address.trim_matches(['<', '>']).to_owned())),
+            // `alias` followed by nothing like an address is not this command.
+            _ => rest.iter().any(|w| w.contains('@')).then(|| Intent::Unreadable(clip(line))),
+        };
+    }
     let mut kept: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -411,6 +435,90 @@ fn whole_command(line: &str) -> Option<Intent> {
     }
     let key = kept.join(" ");
     COMMANDS.iter().find(|(k, _)| *k == key).map(|(_, intent)| intent.clone())
+}
+
+/// The command word of `alias ADDRESS` and `address ADDRESS` (also `email`,
+/// `new address`'s first word is not one: the whole line is one word and an
+/// address).
+fn address_command(word: &str) -> Option<fn(String) -> Intent> {
+    match word {
+        "alias" | "add-alias" => Some(Intent::Alias),
+        "address" | "email" | "e-mail" | "adresse" => Some(Intent::Address),
+        _ => None,
+    }
+}
+
+/// The words after `mail`: `every`, `my turn`, `digest [at] 7`, `pictures
+/// attached|linked|none`, in any order and with filler words; nothing asks
+/// for the setting. `None` for a word that is none of these.
+fn mail_setting(words: &[&str]) -> Option<Intent> {
+    use crate::store::{Delivery, MailSettingsChange, Pictures};
+    const SKIP: &[&str] = &[
+        "at", "only", "when", "it", "is", "it's", "its", "a", "per", "day", "please", "pls", "on", "hour", "utc", "me",
+        "send", "mail", "mails", "me", "to", "be", "one", "o'clock", "oclock", "h", "am", "and", "with", "setting",
+        "settings", "thanks", "danke", "bitte", "board",
+    ];
+    let mut change = MailSettingsChange::default();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let next = words.get(i + 1).copied();
+        match w {
+            "every" | "all" | "each" | "always" => change.delivery = Some(Delivery::Every),
+            "my" => {
+                if !matches!(next, Some("turn" | "move" | "moves" | "turns")) {
+                    return None;
+                }
+                change.delivery = Some(Delivery::MyTurn);
+                i += 1;
+            }
+            "my_turn" | "myturn" => change.delivery = Some(Delivery::MyTurn),
+            "move" | "moves" | "turn" | "turns" => {}
+            "digest" | "daily" | "once" => change.delivery = Some(Delivery::Digest),
+            "picture" | "pictures" | "image" | "images" | "png" => {
+                let p = match next {
+                    Some("attached" | "attach" | "on" | "yes" | "inline") => Pictures::Attached,
+                    Some("linked" | "link" | "links") => Pictures::Linked,
+                    Some("none" | "off" | "no" | "never") => Pictures::None,
+                    _ => return None,
+                };
+                change.pictures = Some(p);
+                i += 1;
+            }
+            "attached" => change.pictures = Some(Pictures::Attached),
+            "linked" => change.pictures = Some(Pictures::Linked),
+            "no" if matches!(next, Some("picture" | "pictures" | "images" | "image")) => {
+                change.pictures = Some(Pictures::None);
+                i += 1;
+            }
+            "text" if matches!(next, Some("only")) => {
+                change.pictures = Some(Pictures::None);
+                i += 1;
+            }
+            w if SKIP.contains(&w) => {}
+            w => {
+                // An hour: `7`, `07`, `7h`, `7:00`, `07.00`, `7am`, `7pm`.
+                let (digits, rest) = w.split_at(w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len()));
+                let hour: u32 = digits.parse().ok()?;
+                let pm = matches!(rest, "pm" | "p.m") || next == Some("pm");
+                let hour = match rest {
+                    "" | "h" | "am" | "pm" | "a.m" | "p.m" | ":00" | ".00" | "uhr" => hour,
+                    _ => return None,
+                };
+                let hour = if pm && hour < 12 { hour + 12 } else { hour };
+                // Out of range is the steward's to refuse, with what to send.
+                change.digest_hour = Some(u8::try_from(hour.min(255)).ok()?);
+                if change.delivery.is_none() {
+                    change.delivery = Some(Delivery::Digest);
+                }
+                if next == Some("pm") {
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    Some(Intent::Mail(change))
 }
 
 /// `leave D1 [to|until|till|bis|-] D2` or `leave D1`: dates as `2026-12-24` or
@@ -825,5 +933,63 @@ mod tests {
         assert_eq!(dequote("> > -----BEGIN FAIRSTEWARD MOVE-----"), "-----BEGIN FAIRSTEWARD MOVE-----");
         assert_eq!(dequote("- -----END FAIRSTEWARD MOVE-----"), "-----END FAIRSTEWARD MOVE-----");
         assert_eq!(dequote(">>seat: white  "), "seat: white");
+    }
+}
+
+#[cfg(test)]
+mod settings_tests {
+    //! Issue 32: `mail …`, `alias …`, `address …` / `email …`.
+    use super::*;
+    use crate::rules::chess::Chess;
+    use crate::store::{Delivery, MailSettingsChange, Pictures};
+
+    fn read(line: &str) -> Intent {
+        intent(line, line, "", Some(&Chess))
+    }
+
+    fn mail(delivery: Option<Delivery>, digest_hour: Option<u8>, pictures: Option<Pictures>) -> Intent {
+        Intent::Mail(MailSettingsChange { delivery, digest_hour, pictures })
+    }
+
+    #[test]
+    fn the_mail_setting_is_read_tolerantly() {
+        use Delivery::*;
+        for (line, want) in [
+            ("mail", mail(None, None, None)),
+            ("Mail?", mail(None, None, None)),
+            ("mail every", mail(Some(Every), None, None)),
+            ("mail every move, please", mail(Some(Every), None, None)),
+            ("mail my turn", mail(Some(MyTurn), None, None)),
+            ("Mail: only when it is my move", mail(Some(MyTurn), None, None)),
+            ("mail digest", mail(Some(Digest), None, None)),
+            ("mail digest at 7", mail(Some(Digest), Some(7), None)),
+            ("mail daily at 7pm", mail(Some(Digest), Some(19), None)),
+            ("mail at 18:00", mail(Some(Digest), Some(18), None)),
+            ("mail pictures none", mail(None, None, Some(Pictures::None))),
+            ("mail pictures linked", mail(None, None, Some(Pictures::Linked))),
+            ("mail pictures attached", mail(None, None, Some(Pictures::Attached))),
+            ("mail no pictures", mail(None, None, Some(Pictures::None))),
+            ("mail my turn, pictures off", mail(Some(MyTurn), None, Some(Pictures::None))),
+            // Out of range is the steward's to refuse, saying what to send.
+            ("mail digest at 25", mail(Some(Digest), Some(25), None)),
+        ] {
+            assert_eq!(read(line), want, "{line}");
+        }
+        assert_eq!(read("mail me later"), Intent::Unreadable("mail me later".into()));
+        assert_eq!(read("mail pictures maybe"), Intent::Unreadable("mail pictures maybe".into()));
+    }
+
+    #[test]
+    fn alias_and_address_take_one_address() {
+        assert_eq!(read("alias Work@Example.org"), Intent::Alias("work@example.org".into()));
+        assert_eq!(read("Alias: <me@example.org>."), Intent::Alias("me@example.org".into()));
+        assert_eq!(read("address new@example.org"), Intent::Address("new@example.org".into()));
+        assert_eq!(read("email new@example.org"), Intent::Address("new@example.org".into()));
+        assert_eq!(
+            read("alias a@example.org b@example.org"),
+            Intent::Unreadable("alias a@example.org b@example.org".into())
+        );
+        // `alias` without an address is not this command (and not a move either).
+        assert_eq!(read("alias"), Intent::Unreadable("alias".into()));
     }
 }

@@ -44,6 +44,8 @@ pub struct SweepReport {
     pub reminders: usize,
     /// Reminder mails queued (one per player: a digest when several games are due).
     pub digests: usize,
+    /// Daily digests queued (issue 32: players who chose one mail a day).
+    pub daily_digests: usize,
     /// Games the sweep could not handle (logged; tried again next time).
     pub errors: Vec<String>,
     /// Work a crash left half done and this sweep finished: invited games
@@ -165,6 +167,8 @@ impl Steward {
         let (points, digests) = self.store.transaction(move |tx| this.send_reminders(tx, now)).await?;
         report.reminders = points;
         report.digests = digests;
+        let this = self.clone();
+        report.daily_digests = self.store.transaction(move |tx| this.send_digests(tx, now)).await?;
         self.outbox.notify_one();
         tracing::info!(
             now = %report.now,

@@ -367,7 +367,7 @@ pub(crate) fn text_of(m: &Mail) -> String {
 }
 
 /// A plain mail from `from` to `to` with Message-ID `<id@client.example>`.
-fn plain(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
+pub(crate) fn plain(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
     MessageBuilder::new()
         .from(from)
         .to(to)
@@ -379,7 +379,7 @@ fn plain(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
 }
 
 /// Sends `raw` to the steward and waits until its door has handled `count` mails.
-async fn send_and_wait(stack: &Stack, moves: &str, from: &str, to: &str, raw: &[u8], count: usize) {
+pub(crate) async fn send_and_wait(stack: &Stack, moves: &str, from: &str, to: &str, raw: &[u8], count: usize) {
     send(stack, from, to, raw).await;
     wait_for(stack, moves, Duration::from_secs(15), "the door to handle the mail", |m| {
         m.len() == count && m.iter().all(|x| x.flags.iter().any(|f| f.contains("FairstewardDone")))
@@ -389,12 +389,16 @@ async fn send_and_wait(stack: &Stack, moves: &str, from: &str, to: &str, raw: &[
 
 /// A game of two seats created over HTTP; its id, the seat tokens and each
 /// player's start mail.
-async fn two_seat_game(stack: &Stack, steward: &Steward, emails: [&str; 2]) -> (String, Vec<String>, Vec<Mail>) {
+pub(crate) async fn two_seat_game(
+    stack: &Stack,
+    steward: &Steward,
+    emails: [&str; 2],
+) -> (String, Vec<String>, Vec<Mail>) {
     game_of(stack, steward, "fairschach", emails).await
 }
 
 /// A game of `variant` for two seats created over HTTP, as [`two_seat_game`].
-async fn game_of(
+pub(crate) async fn game_of(
     stack: &Stack,
     steward: &Steward,
     variant: &str,
@@ -439,7 +443,10 @@ async fn a_forged_sender_takes_nothing_and_the_player_is_told_once() {
     let notice = notices.iter().find(|x| x.message_id.contains(".sender-")).unwrap();
     let text = text_of(notice);
     assert!(text.contains(&m_mail) && text.contains("Nothing was taken"), "{text}");
-    assert!(text.contains(&format!("/api/games/{game}/aliases")) && text.contains("alias"), "{text}");
+    // Issue 32: the notice points to the mail command and the page, not to curl.
+    assert!(text.contains(&format!("alias {m_mail}")) && text.contains("/me"), "{text}");
+    assert!(!text.contains("curl") && !text.contains("seat token"), "{text}");
+    let _ = &game;
     assert!(notice.header("To").unwrap().contains(&a_mail));
 
     // A second forged mail within the hour: a move, not taken, and no second notice.

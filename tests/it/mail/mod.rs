@@ -4,4 +4,5 @@ mod board_mails;
 mod door;
 pub(crate) mod e2e;
 mod read;
+mod settings; // issue 32, slice M
 mod smtp;
