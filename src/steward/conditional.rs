@@ -103,6 +103,19 @@ pub(super) struct Fire {
     canonical: String,
 }
 
+/// What a turn's board mails carry of the conditional lines: each seat's
+/// paragraph (which line fired, which were dropped), and the seats whose reply
+/// is played from a line right after the turn. Those get no board mail for the
+/// turn (it would ask them for the move the line is about to play); their
+/// paragraph waits for the board mail after their reply.
+#[derive(Debug, Default)]
+pub(super) struct ConditionalMail {
+    /// The paragraph for each seat's board mail.
+    pub notices: BTreeMap<Seat, String>,
+    /// The seats whose reply fires after this turn's mails are queued.
+    pub firing: SeatSet,
+}
+
 fn bad(msg: impl Into<String>) -> StewardError {
     Refusal::BadConditional(msg.into()).into()
 }
@@ -478,17 +491,22 @@ impl Steward {
         &self,
         tx: &Tx<'_>,
         game: &Loaded,
+        fires: &[Fire],
         now: DateTime<Utc>,
-    ) -> Result<BTreeMap<Seat, String>, StewardError> {
-        let mut out = BTreeMap::new();
+    ) -> Result<ConditionalMail, StewardError> {
+        let firing = fires.iter().fold(SeatSet::EMPTY, |set, f| set.with(f.seat));
+        let mut notices = BTreeMap::new();
         for (seat, sealed) in tx.conditional_notices(&game.row.id)? {
+            if firing.contains(seat) {
+                continue; // told in the board mail after its reply
+            }
             let text =
                 protocol::open_held(&sealed, &self.keys, game.row.id.as_str(), &game.seat_name(seat), NOTICE_AAD_TURN)
                     .map_err(|e| super::internal_while("opening a conditional notice", e))?;
             tx.set_conditional_notice(&game.row.id, seat, None, now)?;
-            out.insert(seat, text);
+            notices.insert(seat, text);
         }
-        Ok(out)
+        Ok(ConditionalMail { notices, firing })
     }
 
     /// Plays the replies [`Steward::decide_conditionals`] chose, each through

@@ -212,7 +212,7 @@ pub(super) fn turn(
     head: &Head,
     now: DateTime<Utc>,
     clocks: &[String],
-    conditional: &std::collections::BTreeMap<Seat, String>, // issue 32: which conditional line fired, which were dropped
+    conditional: &super::conditional::ConditionalMail,
     mail: &[MailSettings],
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
@@ -228,6 +228,11 @@ pub(super) fn turn(
     game.seats
         .iter()
         .filter(|s| {
+            // A seat whose conditional reply is played right after this turn
+            // is not asked for it (issue 32).
+            if conditional.firing.contains(s.seat) {
+                return false;
+            }
             // The player's mail setting (issue 32): the mail that ends the game always goes.
             let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
             outcome.is_some() || super::mail_settings::wants_board_mail(setting, to_move.contains(s.seat))
@@ -264,7 +269,7 @@ pub(super) fn turn(
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
                     clocks => clocks.to_vec(),
-                    conditional => conditional.get(&s.seat).cloned(),
+                    conditional => conditional.notices.get(&s.seat).cloned(),
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
                     trust => trust(steward, game, head),

@@ -664,7 +664,7 @@ impl Steward {
         // Conditional lines (issue 32): decided before the board mails, so that
         // they tell what fired and what was dropped; played after them.
         let fires = if r.outcome.is_none() { self.decide_conditionals(tx, id, now)? } else { Vec::new() };
-        let conditional = self.take_conditional_notices(tx, game, now)?;
+        let conditional = self.take_conditional_notices(tx, game, &fires, now)?;
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
         let mail_settings = super::mail_settings::of_seats(tx, game)?;

@@ -137,6 +137,15 @@ async fn chess_lines_fire_drop_stay_secret_and_verify() {
     .await;
     assert!(texts.iter().any(|t| t.contains("Your line 1 fired: e5 was played for you in turn 2")), "{texts:?}");
     assert!(texts.iter().any(|t| t.contains("2 other lines did not match and were dropped")), "{texts:?}");
+    // Black was never asked for a move its line played: one "your move" mail,
+    // after Bc4, where no line answered.
+    let asked: Vec<String> = spool_files(&spool)
+        .values()
+        .map(|b| parse_mail(b))
+        .filter(|m| m.header("To").contains("bob@") && m.header("Subject").contains("your move"))
+        .map(|m| m.header("Subject").to_owned())
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
     assert_nowhere(&s, &g, 1, "Ng8-h6").await;
     s.shut_down().await;
 }
