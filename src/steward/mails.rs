@@ -177,6 +177,7 @@ pub(super) fn started(
                     seats => seats.clone(),
                     options => options.join(", "),
                     you_owe => you_owe,
+                    move_number => super::numbers::owed(None, &to_move.iter().collect::<Vec<_>>(), s.seat),
                     forms => if you_owe { move_forms(game, &game.row.state, s.seat) } else { None },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
@@ -208,6 +209,7 @@ pub(super) fn turn(
     head: &Head,
     now: DateTime<Utc>,
     clocks: &[String],
+    end: crate::letters::record::RecordEnd,
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
@@ -223,10 +225,15 @@ pub(super) fn turn(
         .iter()
         .map(|s| {
             let you_owe = to_move.contains(s.seat);
-            let subject = match (&outcome, you_owe) {
+            // The move number as the game's record counts it, the same in the
+            // subject and the body's header (issue 32).
+            let owing: Vec<Seat> = to_move.iter().collect();
+            let headline = super::numbers::headline(game, &owing, end, s.seat);
+            let move_number = super::numbers::owed(end, &owing, s.seat);
+            let subject = match (&outcome, &headline) {
                 (Some(o), _) => format!("Game {} is over: {o}", game.row.id),
-                (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
-                (None, false) => format!("Game {}: turn {turn} played", game.row.id),
+                (None, Some(h)) => format!("Game {}, {h}", game.row.id),
+                (None, None) => format!("Game {}: turn {turn} played", game.row.id),
             };
             let picture = boards.picture_for(s.seat);
             Ok(queue(Draft {
@@ -244,6 +251,8 @@ pub(super) fn turn(
                     variant => game.row.variant.name(),
                     turn => turn,
                     next_turn => turn + 1,
+                    headline => headline,
+                    move_number => move_number,
                     seat_name => game.seat_name(s.seat),
                     player => s.name.clone(),
                     notes => r.notes.clone(),

@@ -20,6 +20,7 @@ mod inbox;
 mod invitations; // issue 31, slice D
 mod mails;
 mod moves;
+mod numbers; // the move number players see (issue 32, slice T)
 mod page;
 mod refusal;
 mod senders;

@@ -311,6 +311,7 @@ impl Steward {
         let given = tx.commitments_of_turn(id, claim.turn)?;
         if let Some(earlier) = given.iter().find(|e| e.seat == claim.seat) {
             if earlier.commitment != commitment {
+                self.check_not_resolved(tx, game, claim.seat, claim.turn)?;
                 return Err(Refusal::AlreadyMoved {
                     seat: seat_name,
                     turn: claim.turn,
@@ -332,6 +333,7 @@ impl Steward {
         if game.row.secrecy != Secrecy::CommitReveal {
             return Err(Refusal::NotCommitReveal.into());
         }
+        self.check_not_resolved(tx, game, claim.seat, claim.turn)?;
         let to_move = self.check_owed(game, claim.seat, claim.turn)?;
         if opens_with_short_salt(game, claim.seat, claim.turn, &c) {
             return Err(Refusal::BadRequest(format!(
@@ -408,6 +410,7 @@ impl Steward {
             let earlier = self.open_held(game, earlier)?;
             let same = self.same_move(tx, game, &earlier, seat, &text)?;
             if !same {
+                self.check_not_resolved(tx, game, seat, claim.turn)?;
                 return Err(Refusal::AlreadyMoved {
                     seat: seat_name,
                     turn: claim.turn,
@@ -433,6 +436,7 @@ impl Steward {
             (Secrecy::CommitReveal, None) => return Err(Refusal::CommitFirst.into()),
             _ => {}
         }
+        self.check_not_resolved(tx, game, seat, claim.turn)?;
         let to_move = self.check_owed(game, seat, claim.turn)?;
         if let Some(salt) = &salt {
             let commitments = tx.commitments_of_turn(id, claim.turn)?;
@@ -647,7 +651,8 @@ impl Steward {
         }
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks)? {
+        let end = super::numbers::record_end(tx, game)?;
+        for mail in mails::turn(self, game, &r, &head, now, &clocks, end)? {
             tx.queue_mail(&mail, now)?;
         }
         Ok(())
@@ -694,7 +699,10 @@ impl Steward {
         let board_mail = tx.latest_board_mail(&game.row.id, seat.index())?;
         let now = match game.row.outcome {
             Some(o) => format!("The game is over ({})", game.outcome_text(o)),
-            None => format!("The game is at turn {}", game.row.turn),
+            None => match self.move_number_now(tx, game, seat)? {
+                Some(label) => format!("The game is at move {label} (API turn {})", game.row.turn),
+                None => format!("The game is at turn {}", game.row.turn),
+            },
         };
         let mail = match &board_mail {
             Some((id, subject)) => format!("the latest board mail, {subject:?} (Message-ID <{id}>), or "),
@@ -706,6 +714,32 @@ impl Steward {
             game_url,
             board_mail,
         })
+    }
+}
+
+impl Steward {
+    /// The move number owed now (`12...`): `seat`'s own when it owes one,
+    /// else the first seat's to move; `None` once over.
+    fn move_number_now(&self, tx: &Tx<'_>, game: &Loaded, seat: Seat) -> Result<Option<String>, StewardError> {
+        if game.row.outcome.is_some() {
+            return Ok(None);
+        }
+        let owing: Vec<Seat> = game.rules.seats_to_move(&game.row.state).map_err(internal)?.iter().collect();
+        Ok(super::numbers::owed(super::numbers::record_end(tx, game)?, &owing, seat))
+    }
+
+    /// Refuses a submission for a turn resolved already (not a repeat of the
+    /// seat's own accepted one, which gets its receipt again): it says so,
+    /// names the turn and move number now and the latest board mail (issue 32).
+    /// A game over is left to [`Steward::check_owed`], which says that.
+    fn check_not_resolved(&self, tx: &Tx<'_>, game: &Loaded, seat: Seat, turn: u32) -> Result<(), StewardError> {
+        if game.row.outcome.is_some() || turn == 0 || turn >= game.row.turn {
+            return Ok(());
+        }
+        let at = self.already_resolved(tx, game, seat, turn)?;
+        let move_number = self.move_number_now(tx, game, seat)?.unwrap_or_default();
+        let now = at.note.split_once("nothing was changed. ").map_or(at.note.as_str(), |(_, rest)| rest).to_owned();
+        Err(Refusal::TurnResolved { turn, now, current: game.row.turn, move_number }.into())
     }
 }
 

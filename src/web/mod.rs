@@ -58,6 +58,7 @@ impl From<StewardError> for ApiError {
                     Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
                     Refusal::BadToken => StatusCode::UNAUTHORIZED,
                     Refusal::WrongTurn { .. }
+                    | Refusal::TurnResolved { .. }
                     | Refusal::NotYourTurn { .. }
                     | Refusal::AlreadyMoved { .. }
                     | Refusal::GameOver(_)

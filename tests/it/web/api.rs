@@ -600,8 +600,15 @@ async fn a_different_second_move_is_409_already_moved_and_the_first_stands() {
     assert_eq!(turn1["moves"][0]["status"], "played");
     assert_eq!(turn1["moves"][1]["move"], "c5");
     assert!(v["state"].as_str().unwrap().starts_with("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR s "), "{v}");
-    // After resolution a different move for turn 1 is still already_moved.
-    s.mv(&g.id, &g.white, 1, "d4").await.error(409, "already_moved");
+    // After resolution a different move for turn 1 is told that turn 1 is
+    // resolved, with the turn and move number now (issue 32).
+    let m = s.mv(&g.id, &g.white, 1, "d4").await.error(409, "turn_resolved");
+    assert!(m.contains("turn 1 was resolved already"), "{m}");
+    assert!(m.contains("move 2. (API turn 2)") && m.contains("\"turn\": 2"), "{m}");
+    assert!(m.contains(&format!("/api/games/{}", g.id)), "{m}");
+    // Black, who moved too, hears its own number.
+    let m = s.mv(&g.id, &g.black, 1, "d5").await.error(409, "turn_resolved");
+    assert!(m.contains("move 2... (API turn 2)"), "{m}");
 }
 
 // ---------------------------------------------------------------------------
