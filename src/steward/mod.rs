@@ -18,6 +18,7 @@ mod desk; // the organiser's desk (issue 31)
 mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
 mod invitations; // issue 31, slice D
+mod legal; // legal moves over HTTP (issue 32, slice T)
 mod mails;
 mod moves;
 mod numbers; // the move number players see (issue 32, slice T)
@@ -39,12 +40,15 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
-pub use desk::{DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, NewToken, Organiser};
+pub use desk::{
+    DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, MyGame, NewToken, Organiser,
+};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use invitations::{
     AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
     InvitationView, Invited, Replacement,
 };
+pub use legal::{LegalMove, LegalView, SeatLegal};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};

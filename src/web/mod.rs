@@ -10,6 +10,7 @@ mod guide;
 mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
 pub mod listen;
+mod lists; // legal moves over HTTP (issue 32, slice T)
 mod pages;
 pub mod session;
 mod tournament_api;
@@ -155,6 +156,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .merge(desk_api::router())
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
+        .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/aliases", post(request_alias))
