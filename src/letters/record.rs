@@ -96,7 +96,8 @@ pub fn end_after(seats: impl IntoIterator<Item = Seat>) -> RecordEnd {
 /// when the record ends at `end` and `to_move` owe a move in this turn: the
 /// move number players see, one for everything that shows it (mail subject and
 /// body, API, page). Seats moving together are numbered in seat order, as their
-/// moves will be (Fairschach: `12.` for white, `12...` for black). A seat that
+/// moves will be (a simultaneous pair: `12.` for the first seat, `12...` for the
+/// second). A seat that
 /// owes nothing gets the label of the first move owed.
 pub fn owed_label(end: RecordEnd, to_move: &[Seat], seat: Seat) -> String {
     let mut order: Vec<Seat> = to_move.to_vec();

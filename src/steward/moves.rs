@@ -465,7 +465,7 @@ impl Steward {
         }
         let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
             // The variant says why, and names its forms with examples from this position.
-            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error)),
+            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(teaching(game, seat, error))),
             other => internal(other),
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;
@@ -677,6 +677,29 @@ fn opens_with_short_salt(game: &Loaded, seat: Seat, turn: u32, commitment: &[u8;
             .chain(notation.as_deref())
             .any(|text| salts.iter().any(|salt| protocol::commitment(id, &seat_name, turn, text, salt) == *commitment))
     })
+}
+
+/// An illegal move's refusal names the forms the game reads, each with an
+/// example from this position, besides the legal moves the variant lists
+/// (issue 32: refusals that teach), unless the variant's words name them already.
+fn teaching(game: &Loaded, seat: Seat, error: crate::rules::MoveError) -> crate::rules::MoveError {
+    match error {
+        crate::rules::MoveError::Illegal { text, reason } if !reason.contains("write moves") => {
+            let reason = match game.rules.move_forms(&game.row.state, seat) {
+                Ok(forms) => format!("{reason}; {forms}"),
+                Err(_) => reason,
+            };
+            crate::rules::MoveError::Illegal { text, reason }
+        }
+        crate::rules::MoveError::NotAMove { text, why } if !why.contains("write moves") => {
+            let why = match game.rules.move_forms(&game.row.state, seat) {
+                Ok(forms) => format!("{why}; {forms}"),
+                Err(_) => why,
+            };
+            crate::rules::MoveError::NotAMove { text, why }
+        }
+        other => other,
+    }
 }
 
 fn replayed(turn: u32, receipt: &str, now_at: &str) -> Refusal {

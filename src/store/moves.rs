@@ -147,8 +147,8 @@ impl<'c> Tx<'c> {
     }
 
     /// The seats of a game's settled moves (not pending), in the order they
-    /// were made (by turn, then seat): what numbering the record needs
-    /// ([`crate::letters::record::end_after`]), without the moves themselves.
+    /// were made (by turn, then seat): all that numbering the record's next
+    /// move needs, without the moves themselves.
     ///
     /// # Errors
     /// SQLite errors.

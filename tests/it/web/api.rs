@@ -476,7 +476,7 @@ async fn illegal_move_is_422_naming_the_reason() {
     assert!(m.contains("\"zz\" is not a move"), "{m}");
     let m = s.mv(&g.id, &g.black, 1, "").await.error(422, "illegal_move");
     // The forms, with examples from Black's moves, and what to send, in HTTP words.
-    assert!(m.contains("write moves like Na6, Sa6, Nb8-a6, b8a6 or 2816"), "{m}");
+    assert!(m.contains("write moves like Na6 (SAN), Sa6 (German letters), Nb8-a6 (long form), b8a6 (coordinates) or 2816 (ICCF numeric)"), "{m}");
     assert!(m.contains("\"turn\": N"), "{m}");
     assert_eq!(s.game(&g.id, None).await["moved"], json!([]), "nothing accepted");
 

@@ -225,3 +225,38 @@ async fn my_games_name_seats_opponents_and_the_move_owed() {
     assert_eq!(three["opponents"].as_array().unwrap().len(), 2);
     assert!(three["your_move_number"].is_null());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_move_is_answered_with_the_forms_the_game_reads() {
+    let s = Server::start().await;
+    for variant in VariantId::ALL {
+        let (id, tokens) = create(&s, variant).await;
+        let v = s.game(&id, None).await;
+        let first = strs(&v["to_move"])[0].clone();
+        let i = strs(&json!(v["seats"].as_array().unwrap().iter().map(|x| x["seat"].clone()).collect::<Vec<_>>()))
+            .iter()
+            .position(|n| *n == first)
+            .unwrap();
+        for text in ["Qh5", "zz9"] {
+            let m = s.mv(&id, &tokens[i], 1, text).await.error(422, "illegal_move");
+            assert!(m.contains("write moves"), "{variant} {text}: {m}");
+        }
+        let m = s.mv(&id, &tokens[i], 1, "Qh5").await.error(422, "illegal_move");
+        match variant {
+            VariantId::Chess | VariantId::Fairschach => {
+                for form in
+                    ["(SAN)", "(German letters)", "(long form)", "(coordinates)", "(ICCF numeric)", "possible: "]
+                {
+                    assert!(m.contains(form), "{variant}: {form} in {m}");
+                }
+            }
+            VariantId::Vierschach => {
+                for form in ["(SAN)", "(German letters)", "(coordinates)", "possible: "] {
+                    assert!(m.contains(form), "{variant}: {form} in {m}");
+                }
+                assert!(!m.contains("ICCF"), "{m}");
+            }
+            _ => {}
+        }
+    }
+}
