@@ -75,6 +75,12 @@ pub(super) fn move_forms(game: &Loaded, state: &str, seat: Seat) -> Option<Strin
     game.rules.move_forms(state, seat).ok()
 }
 
+/// `north (Bob)`: the reader's partner in a game played in teams (issue 32).
+fn partner_words(game: &Loaded, seat: Seat) -> Option<String> {
+    let p = super::view::partner_of(game, seat)?;
+    Some(format!("{} ({})", game.seat_name(p), game.seats.get(p.index())?.name))
+}
+
 fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {
     Ok(game.rules.seats_to_move(state).map_err(internal)?.iter().map(|s| game.seat_name(s)).collect())
 }
@@ -253,6 +259,7 @@ pub(super) fn turn(
                     next_turn => turn + 1,
                     headline => headline,
                     move_number => move_number,
+                    partner => partner_words(game, s.seat),
                     seat_name => game.seat_name(s.seat),
                     player => s.name.clone(),
                     notes => r.notes.clone(),

@@ -76,6 +76,9 @@ pub struct SeatView {
     /// The move number the seat owes now (`12...`), when it owes one (issue 32).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_number: Option<String>,
+    /// The seat's partner, in a game played in teams (issue 32).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partner: Option<String>,
 }
 
 /// One move of a resolved turn.
@@ -152,6 +155,9 @@ pub struct GameView {
     pub move_number: Option<String>,
     /// The seats, in seat order.
     pub seats: Vec<SeatView>,
+    /// The teams, in a game played in teams: the seats of each (issue 32).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<Vec<String>>,
     /// Seats that owe a move now.
     pub to_move: Vec<String>,
     /// Seats whose move for this turn is in.
@@ -224,6 +230,7 @@ pub(super) fn game_view(
                 pending_move: mine.filter(|_| viewer == Some(s.seat)).map(|m| m.notation.clone()),
                 clock: seat_clocks.get_mut(s.seat.index()).and_then(Option::take),
                 move_number: to_move.contains(s.seat).then(|| super::numbers::owed(end, &owing, s.seat)).flatten(),
+                partner: partner_of(g, s.seat).map(|p| g.seat_name(p)),
             }
         })
         .collect();
@@ -269,6 +276,7 @@ pub(super) fn game_view(
         state,
         turn: g.row.turn,
         move_number: owing.first().and_then(|&s| super::numbers::owed(end, &owing, s)),
+        teams: g.rules.teams().iter().map(|t| t.iter().map(|s| g.seat_name(s)).collect()).collect(),
         to_move: seats.iter().filter(|s| s.owes_move).map(|s| s.seat.clone()).collect(),
         moved: seats.iter().filter(|s| s.moved_at.is_some()).map(|s| s.seat.clone()).collect(),
         seats,
@@ -305,4 +313,9 @@ pub(super) fn numbered_moves(g: &Loaded, moves: &[crate::store::MoveRow]) -> Vec
         })
         .collect();
     crate::letters::record::numbered(recorded)
+}
+
+/// The other seat of `seat`'s team, in a game played in teams of two.
+pub(super) fn partner_of(g: &Loaded, seat: Seat) -> Option<Seat> {
+    g.rules.teams().into_iter().find(|t| t.contains(seat)).and_then(|t| t.iter().find(|&s| s != seat))
 }

@@ -260,3 +260,37 @@ async fn an_illegal_move_is_answered_with_the_forms_the_game_reads() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partners_are_named_in_the_api_the_mails_and_the_page() {
+    let s = Server::start().await;
+    let (id, tokens) = create(&s, VariantId::Vierschach).await;
+    let v = s.game(&id, None).await;
+    assert_eq!(v["teams"], json!([["south", "north"], ["west", "east"]]));
+    let partners: Vec<Value> = v["seats"].as_array().unwrap().iter().map(|x| x["partner"].clone()).collect();
+    assert_eq!(partners, [json!("north"), json!("east"), json!("south"), json!("west")]);
+    let first =
+        s.get(&format!("/api/games/{id}/legal"), Some(&tokens[0])).await.ok(200)["seats"][0]["moves"][0]["notation"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    s.mv(&id, &tokens[0], 1, &first).await.ok(200);
+    let spool = s.config.spool_dir.clone();
+    let file = format!("{id}.1.0.turn@{MAIL_DOMAIN}.eml");
+    let bytes = eventually_within(Duration::from_secs(20), &file, || spool_files(&spool).remove(&file)).await;
+    let mail = parse_mail(&bytes);
+    assert!(mail.text("text/plain").contains("Your partner: north (Player2)."), "{}", mail.text("text/plain"));
+    assert!(mail.text("text/html").contains("your partner: north (Player2)"), "{}", mail.text("text/html"));
+    let page = s.get(&format!("/games/{id}"), None).await.text;
+    assert!(page.contains("partner of north"), "{page}");
+    // Free-for-all: nobody has a partner.
+    let seats: Vec<Value> =
+        (0..4).map(|i| json!({"name": format!("F{i}"), "email": format!("f{i}@example.org")})).collect();
+    let created = s
+        .post_json("/api/games", None, &json!({"variant": "vierschach", "seats": seats, "options": {"mode": "ffa"}}))
+        .await
+        .ok(201);
+    let ffa = s.game(created["game"]["id"].as_str().unwrap(), None).await;
+    assert!(ffa.get("teams").is_none(), "{ffa}");
+    assert!(ffa["seats"][0].get("partner").is_none(), "{ffa}");
+}
