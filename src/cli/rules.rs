@@ -291,6 +291,18 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<Value> {
                     }
                 }
             };
+            // A seat not to move has no moves to list: say so, rather than print
+            // an empty list that reads as "no legal move" (issue 32).
+            let to_move = rules.seats_to_move(&state)?;
+            if !to_move.contains(seat) {
+                let names: Vec<String> = to_move.iter().map(|s| s.name_in(rules.seat_names())).collect();
+                let now =
+                    if names.is_empty() { "nobody is".to_owned() } else { format!("{} to move", names.join(" and ")) };
+                bail!(
+                    "{} is not to move in this state ({now}); give --side for a seat to move, or another --state",
+                    seat.name_in(rules.seat_names())
+                );
+            }
             Ok(json!(rules.legal_moves(&state, seat)?))
         }
         RulesCommand::Resolve { state, white, black, moves, history, options } => {

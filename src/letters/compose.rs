@@ -1109,7 +1109,9 @@ pub(crate) mod tests {
                 assert!(!json.contains(&forms), "the letter keeps no forms");
                 String::from_utf8(Letter::from_json(&json).unwrap().format().unwrap()).unwrap()
             };
-            let first_line = forms.lines().next().unwrap();
+            // Its start: a long line is wrapped (quoted-printable soft breaks).
+            let first_line: String = forms.lines().next().unwrap().chars().take(30).collect();
+            let first_line = first_line.as_str();
             let (asked, not_asked) = (letter(true), letter(false));
             assert!(asked.contains(first_line), "{variant}: {first_line:?} in\n{asked}");
             assert!(!not_asked.contains(first_line), "{variant}");

@@ -37,7 +37,12 @@ pub struct Numbered {
 impl Numbered {
     /// `12.` for the first move under a number, `12...` for a later one.
     pub fn label(&self) -> String {
-        if self.opens { format!("{}.", self.number) } else { format!("{}...", self.number) }
+        Numbered::label_of(self.number, self.opens)
+    }
+
+    /// The label of a move numbered `number`, the first under it or not.
+    pub fn label_of(number: u32, opens: bool) -> String {
+        if opens { format!("{number}.") } else { format!("{number}...") }
     }
 }
 
@@ -68,6 +73,41 @@ fn record_number(previous: Option<(u32, Seat)>, seat: Seat) -> u32 {
         Some((n, before)) if seat.index() <= before.index() => n + 1,
         Some((n, _)) => n,
     }
+}
+
+/// Where a record stands for numbering what comes next: the number and the
+/// seat of its last move (`None` before the first). Cheap to keep: it is all
+/// [`owed_label`] needs, whatever the record's length.
+pub type RecordEnd = Option<(u32, Seat)>;
+
+/// The [`RecordEnd`] of a numbered record.
+pub fn end_of(record: &[Numbered]) -> RecordEnd {
+    record.last().map(|n| (n.number, n.mv.seat))
+}
+
+/// The [`RecordEnd`] after moves by `seats`, in the order they were made (by
+/// turn, then seat): the same as numbering the record and taking its end,
+/// without the moves' texts.
+pub fn end_after(seats: impl IntoIterator<Item = Seat>) -> RecordEnd {
+    seats.into_iter().fold(None, |previous, seat| Some((record_number(previous, seat), seat)))
+}
+
+/// The label (`12.`, `12...`) the record will give the move `seat` owes now,
+/// when the record ends at `end` and `to_move` owe a move in this turn: the
+/// move number players see, one for everything that shows it (mail subject and
+/// body, API, page). Seats moving together are numbered in seat order, as their
+/// moves will be (a simultaneous pair: `12.` for the first seat, `12...` for the
+/// second). A seat that
+/// owes nothing gets the label of the first move owed.
+pub fn owed_label(end: RecordEnd, to_move: &[Seat], seat: Seat) -> String {
+    let mut order: Vec<Seat> = to_move.to_vec();
+    order.sort_by_key(|s| s.index());
+    let seat = if order.contains(&seat) { seat } else { order.first().copied().unwrap_or(seat) };
+    let previous =
+        order.iter().take_while(|s| **s != seat).fold(end, |previous, s| Some((record_number(previous, *s), *s)));
+    let number = record_number(previous, seat);
+    let opens = previous.is_none_or(|(n, _)| n != number);
+    Numbered::label_of(number, opens)
 }
 
 /// The moves a board mail to `reader` lists: every move since the reader's own
@@ -295,5 +335,35 @@ mod tests {
         );
         // South has just moved: its own move, with its status.
         assert_eq!(since_last(&record, Seat::new(0)).len(), 1);
+    }
+
+    #[test]
+    fn the_move_owed_is_labelled_as_the_record_will_label_it() {
+        let (white, black) = (Seat::new(0), Seat::new(1));
+        // Chess: black's first reply is turn 2 but move 1...
+        let record = numbered(vec![mv(1, 0, "white", "e4")]);
+        assert_eq!(owed_label(end_of(&record), &[black], black), "1...");
+        assert_eq!(owed_label(end_of(&record), &[black], white), "1...", "a seat not to move hears the move owed");
+        assert_eq!(owed_label(None, &[white], white), "1.");
+        let record = numbered(vec![mv(1, 0, "white", "e4"), mv(2, 1, "black", "e5")]);
+        assert_eq!(owed_label(end_of(&record), &[white], white), "2.");
+        // Fairschach: both move together, one number per pair.
+        let record = numbered(vec![mv(1, 0, "white", "e4"), mv(1, 1, "black", "d5")]);
+        assert_eq!(owed_label(end_of(&record), &[white, black], white), "2.");
+        assert_eq!(owed_label(end_of(&record), &[black, white], black), "2...");
+        assert_eq!(owed_label(None, &[white, black], black), "1...");
+        // Four seats, north retired: east follows south in round 2.
+        let seats = [0u8, 1, 2, 3, 0];
+        let end = end_after(seats.iter().map(|&s| Seat::new(s)));
+        assert_eq!(end, Some((2, Seat::new(0))));
+        assert_eq!(owed_label(end, &[Seat::new(3)], Seat::new(3)), "2...");
+        assert_eq!(owed_label(end_after([]), &[Seat::new(0)], Seat::new(0)), "1.");
+        // The cheap end agrees with the numbered record's.
+        let record = numbered(seats.iter().enumerate().map(|(i, &s)| mv(i as u32 + 1, s, "x", "m")).collect());
+        assert_eq!(end_of(&record), end);
+        let next = numbered(
+            seats.iter().chain([3u8].iter()).enumerate().map(|(i, &s)| mv(i as u32 + 1, s, "x", "m")).collect(),
+        );
+        assert_eq!(next.last().unwrap().label(), owed_label(end, &[Seat::new(3)], Seat::new(3)));
     }
 }

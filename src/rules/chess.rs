@@ -580,7 +580,7 @@ mod tests {
         let why = |fen: &str, text: &str| Chess.parse_move(&state(fen), WHITE, text).unwrap_err().to_string();
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let e = why(start, "Zf3");
-        assert!(e.contains("write moves like Na3, Sa3, Nb1-a3, b1a3 or 2113"), "{e}");
+        assert!(e.contains("write moves like Na3 (SAN), Sa3 (German letters), Nb1-a3 (long form), b1a3 (coordinates) or 2113 (ICCF numeric)"), "{e}");
         assert!(why(start, "e3e4").contains("there is no piece on e3"));
         assert!(why(start, "e7e5").contains("the pawn on e7 is not yours"));
         assert!(why(start, "Dd1-h5").contains("your queen on d1 cannot move to h5"));

@@ -629,7 +629,7 @@ fn with_alternatives<'a, M: Clone + Ord + 'a>(
 }
 
 /// The forms this game reads, with examples made from one of the seat's legal
-/// moves: `write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163`. A piece move is
+/// moves, each named: `write moves like Nf3 (SAN), Sf3 (German letters), …`. A piece move is
 /// preferred, as it shows the piece letters.
 pub(crate) fn forms<M: Clone + Ord>(pos: &Position<'_, M>) -> String {
     let mut legal: Vec<&Candidate<M>> = pos.legal.iter().filter(|c| c.castle.is_none()).collect();
@@ -637,20 +637,22 @@ pub(crate) fn forms<M: Clone + Ord>(pos: &Position<'_, M>) -> String {
     let Some(c) = legal.first() else {
         return "write moves in SAN (Nf3, German Sf3) or from-to (g1-f3, g1f3)".to_owned();
     };
-    let mut examples = Vec::new();
+    // Each example with the name of its form, so that a player learns what
+    // the forms are called (issue 32: refusals that teach).
+    let mut examples: Vec<(&str, String)> = Vec::new();
     let san = (pos.san)(c).trim_end_matches(['+', '#']).to_owned();
-    examples.push(san.clone());
+    examples.push(("SAN", san.clone()));
     if c.piece != Piece::Pawn && c.piece.german() != c.piece.english() {
-        examples.push(san.replacen(c.piece.english(), &c.piece.german().to_string(), 1));
+        examples.push(("German letters", san.replacen(c.piece.english(), &c.piece.german().to_string(), 1)));
     }
     let promotion = c.promotion.map_or(String::new(), |p| format!("={}", p.english()));
     if c.piece != Piece::Pawn {
-        examples.push(format!("{}{}-{}{promotion}", c.piece.english(), c.from, c.to));
+        examples.push(("long form", format!("{}{}-{}{promotion}", c.piece.english(), c.from, c.to)));
     } else {
-        examples.push(format!("{}-{}{promotion}", c.from, c.to));
+        examples.push(("long form", format!("{}-{}{promotion}", c.from, c.to)));
     }
     let lower = c.promotion.map_or(String::new(), |p| p.english().to_ascii_lowercase().to_string());
-    examples.push(format!("{}{}{lower}", c.from, c.to));
+    examples.push(("coordinates", format!("{}{}{lower}", c.from, c.to)));
     if pos.board.iccf {
         let digit = |n: u8| char::from(b'1' + n);
         let promo = match c.promotion {
@@ -660,20 +662,18 @@ pub(crate) fn forms<M: Clone + Ord>(pos: &Position<'_, M>) -> String {
             Some(Piece::Knight) => "4",
             _ => "",
         };
-        examples.push(format!(
-            "{}{}{}{}{promo}",
-            digit(c.from.file),
-            digit(c.from.rank),
-            digit(c.to.file),
-            digit(c.to.rank)
+        examples.push((
+            "ICCF numeric",
+            format!("{}{}{}{}{promo}", digit(c.from.file), digit(c.from.rank), digit(c.to.file), digit(c.to.rank)),
         ));
     }
-    examples.dedup();
-    let last = examples.pop().unwrap_or_default();
-    if examples.is_empty() {
+    examples.dedup_by(|a, b| a.1 == b.1);
+    let mut named: Vec<String> = examples.into_iter().map(|(name, text)| format!("{text} ({name})")).collect();
+    let last = named.pop().unwrap_or_default();
+    if named.is_empty() {
         format!("write moves like {last}")
     } else {
-        format!("write moves like {} or {last}", examples.join(", "))
+        format!("write moves like {} or {last}", named.join(", "))
     }
 }
 
@@ -874,11 +874,18 @@ mod tests {
             refused: &pinned,
             san: &san,
         };
-        assert_eq!(forms(&pos), "write moves like Nf3, Sf3, Ng1-f3, g1f3 or 7163");
+        assert_eq!(
+            forms(&pos),
+            "write moves like Nf3 (SAN), Sf3 (German letters), Ng1-f3 (long form), g1f3 (coordinates) or 7163 (ICCF numeric)"
+        );
         assert_eq!(find("Sf3", &pos), Ok(1));
         let why = |e: Result<u8, MoveError>| e.expect_err("refused").to_string();
         let e = why(find("hello", &pos));
-        assert!(e.contains("not a move") && e.contains("Sf3, Ng1-f3, g1f3 or 7163"), "{e}");
+        assert!(
+            e.contains("not a move")
+                && e.contains("Sf3 (German letters), Ng1-f3 (long form), g1f3 (coordinates) or 7163 (ICCF numeric)"),
+            "{e}"
+        );
         let e = why(find("Ld2-c3", &pos));
         assert!(e.contains("bishop on d2 is pinned"), "{e}");
         let e = why(find("c3c4", &pos));

@@ -505,6 +505,13 @@ variant_traits! {
     /// and `**bold**`), shown on the game's rules page (`None`: the page says
     /// that no guide is written yet).
     fn guide(&self) -> Option<&'static str>;
+
+    /// The teams the game's options make: the seats that play together and
+    /// win or lose together, each team one set (issue 32: who plays with whom).
+    /// None by default: every seat plays for itself.
+    fn teams(&self) -> Vec<SeatSet> {
+        Vec::new()
+    }
 }
 
 /// The default of [`Variant::tournament_scores`]: each of `seats` seats' score

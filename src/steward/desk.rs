@@ -814,7 +814,7 @@ impl Steward {
     ///
     /// # Errors
     /// A token that is no seat's ([`Refusal::BadToken`]); store failures.
-    pub async fn my_games(&self, credential: Credential) -> Result<Vec<GameView>, StewardError> {
+    pub async fn my_games(&self, credential: Credential) -> Result<Vec<MyGame>, StewardError> {
         let this = self.clone();
         self.store
             .transaction(move |tx| {
@@ -835,10 +835,54 @@ impl Steward {
                     } else {
                         None
                     };
-                    out.push(view::game_view(&this, tx, &g, seat)?);
+                    let view = view::game_view(&this, tx, &g, seat)?;
+                    out.push(MyGame::of(&g, &address, view));
                 }
                 Ok(out)
             })
             .await
+    }
+}
+
+/// One of a player's games as `GET /api/me/games` lists it (issue 32): the
+/// game as `GET /api/games/{id}` shows it, and what the player's own /me page
+/// shows of it: the player's seats, the others at the table, whether it is the
+/// player's move, its number, and the earliest deadline of the player's seats.
+#[derive(Clone, Debug, Serialize)]
+pub struct MyGame {
+    /// The game.
+    #[serde(flatten)]
+    pub game: GameView,
+    /// The seats the player holds.
+    pub your_seats: Vec<String>,
+    /// The other seats and their players (`black: Bob`).
+    pub opponents: Vec<String>,
+    /// Whether one of the player's seats owes a move now.
+    pub your_move: bool,
+    /// The move number the player owes (`12...`), when it is the player's move.
+    pub your_move_number: Option<String>,
+    /// The earliest deadline of the player's seats (UTC), if clocks run.
+    pub deadline: Option<String>,
+}
+
+impl MyGame {
+    fn of(g: &super::Loaded, address: &str, game: GameView) -> MyGame {
+        let mine: Vec<String> =
+            g.seats.iter().filter(|s| s.email.eq_ignore_ascii_case(address)).map(|s| g.seat_name(s.seat)).collect();
+        let own = |s: &super::SeatView| mine.contains(&s.seat);
+        let owing = game.seats.iter().filter(|s| own(s) && s.move_number.is_some()).collect::<Vec<_>>();
+        MyGame {
+            opponents: game.seats.iter().filter(|s| !own(s)).map(|s| format!("{}: {}", s.seat, s.player)).collect(),
+            your_move: game.seats.iter().any(|s| own(s) && s.owes_move),
+            your_move_number: owing.iter().find(|s| s.owes_move).or(owing.first()).and_then(|s| s.move_number.clone()),
+            deadline: game
+                .seats
+                .iter()
+                .filter(|s| own(s))
+                .filter_map(|s| s.clock.as_ref().and_then(|c| c.deadline.clone()))
+                .min(),
+            your_seats: mine,
+            game,
+        }
     }
 }

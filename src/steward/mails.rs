@@ -75,6 +75,12 @@ pub(super) fn move_forms(game: &Loaded, state: &str, seat: Seat) -> Option<Strin
     game.rules.move_forms(state, seat).ok()
 }
 
+/// `north (Bob)`: the reader's partner in a game played in teams (issue 32).
+fn partner_words(game: &Loaded, seat: Seat) -> Option<String> {
+    let p = super::view::partner_of(game, seat)?;
+    Some(format!("{} ({})", game.seat_name(p), game.seats.get(p.index())?.name))
+}
+
 fn to_move_names(game: &Loaded, state: &str) -> Result<Vec<String>, StewardError> {
     Ok(game.rules.seats_to_move(state).map_err(internal)?.iter().map(|s| game.seat_name(s)).collect())
 }
@@ -180,6 +186,7 @@ pub(super) fn started(
                     seats => seats.clone(),
                     options => options.join(", "),
                     you_owe => you_owe,
+                    move_number => super::numbers::owed(None, &to_move.iter().collect::<Vec<_>>(), s.seat),
                     forms => if you_owe { move_forms(game, &game.row.state, s.seat) } else { None },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
                     clocks => clocks.to_vec(),
@@ -214,6 +221,7 @@ pub(super) fn turn(
     clocks: &[String],
     conditional: &super::conditional::ConditionalMail,
     mail: &[MailSettings],
+    end: crate::letters::record::RecordEnd,
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
@@ -240,10 +248,15 @@ pub(super) fn turn(
         .map(|s| {
             let you_owe = to_move.contains(s.seat);
             let setting = mail.get(s.seat.index()).copied().unwrap_or_default();
-            let subject = match (&outcome, you_owe) {
+            // The move number as the game's record counts it, the same in the
+            // subject and the body's header (issue 32).
+            let owing: Vec<Seat> = to_move.iter().collect();
+            let headline = super::numbers::headline(game, &owing, end, s.seat);
+            let move_number = super::numbers::owed(end, &owing, s.seat);
+            let subject = match (&outcome, &headline) {
                 (Some(o), _) => format!("Game {} is over: {o}", game.row.id),
-                (None, true) => format!("Game {}, turn {}: your move", game.row.id, turn + 1),
-                (None, false) => format!("Game {}: turn {turn} played", game.row.id),
+                (None, Some(h)) => format!("Game {}, {h}", game.row.id),
+                (None, None) => format!("Game {}: turn {turn} played", game.row.id),
             };
             let picture = boards.picture_for(s.seat);
             Ok(queue(Draft {
@@ -261,6 +274,9 @@ pub(super) fn turn(
                     variant => game.row.variant.name(),
                     turn => turn,
                     next_turn => turn + 1,
+                    headline => headline,
+                    move_number => move_number,
+                    partner => partner_words(game, s.seat),
                     seat_name => game.seat_name(s.seat),
                     player => s.name.clone(),
                     notes => r.notes.clone(),

@@ -20,8 +20,10 @@ mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
 mod invitations; // issue 31, slice D
 mod mail_settings; // issue 32, slice M: mail as the player wants it
+mod legal; // legal moves over HTTP (issue 32, slice T)
 mod mails;
 mod moves;
+mod numbers; // the move number players see (issue 32, slice T)
 mod page;
 mod refusal;
 mod senders;
@@ -41,13 +43,16 @@ pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
 pub use conditional::{ConditionalInput, ConditionalLines, ConditionalOp, MAX_LINES, MAX_MOVE_BYTES, MAX_STEPS}; // issue 32, slice C
-pub use desk::{DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, NewToken, Organiser};
+pub use desk::{
+    DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, MyGame, NewToken, Organiser,
+};
 pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
 pub use invitations::{
     AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
     InvitationView, Invited, Replacement,
 };
 pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
+pub use legal::{LegalMove, LegalView, SeatLegal};
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};

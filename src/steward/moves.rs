@@ -320,6 +320,7 @@ impl Steward {
         let given = tx.commitments_of_turn(id, claim.turn)?;
         if let Some(earlier) = given.iter().find(|e| e.seat == claim.seat) {
             if earlier.commitment != commitment {
+                self.check_not_resolved(tx, game, claim.seat, claim.turn)?;
                 return Err(Refusal::AlreadyMoved {
                     seat: seat_name,
                     turn: claim.turn,
@@ -341,6 +342,7 @@ impl Steward {
         if game.row.secrecy != Secrecy::CommitReveal {
             return Err(Refusal::NotCommitReveal.into());
         }
+        self.check_not_resolved(tx, game, claim.seat, claim.turn)?;
         let to_move = self.check_owed(game, claim.seat, claim.turn)?;
         if opens_with_short_salt(game, claim.seat, claim.turn, &c) {
             return Err(Refusal::BadRequest(format!(
@@ -418,6 +420,7 @@ impl Steward {
             let earlier = self.open_held(game, earlier)?;
             let same = self.same_move(tx, game, &earlier, seat, &text)?;
             if !same {
+                self.check_not_resolved(tx, game, seat, claim.turn)?;
                 return Err(Refusal::AlreadyMoved {
                     seat: seat_name,
                     turn: claim.turn,
@@ -443,6 +446,7 @@ impl Steward {
             (Secrecy::CommitReveal, None) => return Err(Refusal::CommitFirst.into()),
             _ => {}
         }
+        self.check_not_resolved(tx, game, seat, claim.turn)?;
         let to_move = self.check_owed(game, seat, claim.turn)?;
         if let Some(salt) = &salt {
             let commitments = tx.commitments_of_turn(id, claim.turn)?;
@@ -471,7 +475,7 @@ impl Steward {
         }
         let checked = game.rules.check_move(&game.row.state, seat, &text).map_err(|e| match e {
             // The variant says why, and names its forms with examples from this position.
-            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(error)),
+            RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(teaching(game, seat, error))),
             other => internal(other),
         })?;
         let given = tx.moves_of_turn(id, game.row.turn)?;
@@ -668,7 +672,8 @@ impl Steward {
         let head = self.sign_head(tx, id)?;
         let clocks = self.clock_lines(tx, game, now)?;
         let mail_settings = super::mail_settings::of_seats(tx, game)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks, &conditional, &mail_settings)? {
+        let end = super::numbers::record_end(tx, game)?;
+        for mail in mails::turn(self, game, &r, &head, now, &clocks, &conditional, &mail_settings, end)? {
             tx.queue_mail(&mail, now)?;
         }
         self.fire_conditionals(tx, id, fires, now)
@@ -719,6 +724,29 @@ fn opens_with_short_salt(game: &Loaded, seat: Seat, turn: u32, commitment: &[u8;
     })
 }
 
+/// An illegal move's refusal names the forms the game reads, each with an
+/// example from this position, besides the legal moves the variant lists
+/// (issue 32: refusals that teach), unless the variant's words name them already.
+fn teaching(game: &Loaded, seat: Seat, error: crate::rules::MoveError) -> crate::rules::MoveError {
+    match error {
+        crate::rules::MoveError::Illegal { text, reason } if !reason.contains("write moves") => {
+            let reason = match game.rules.move_forms(&game.row.state, seat) {
+                Ok(forms) => format!("{reason}; {forms}"),
+                Err(_) => reason,
+            };
+            crate::rules::MoveError::Illegal { text, reason }
+        }
+        crate::rules::MoveError::NotAMove { text, why } if !why.contains("write moves") => {
+            let why = match game.rules.move_forms(&game.row.state, seat) {
+                Ok(forms) => format!("{why}; {forms}"),
+                Err(_) => why,
+            };
+            crate::rules::MoveError::NotAMove { text, why }
+        }
+        other => other,
+    }
+}
+
 fn replayed(turn: u32, receipt: &str, now_at: &str) -> Refusal {
     Refusal::Replayed(format!(
         "this envelope for turn {turn} was accepted before (receipt {receipt}) and that turn is resolved; nothing was changed. {now_at}"
@@ -739,7 +767,10 @@ impl Steward {
         let board_mail = tx.latest_board_mail(&game.row.id, seat.index())?;
         let now = match game.row.outcome {
             Some(o) => format!("The game is over ({})", game.outcome_text(o)),
-            None => format!("The game is at turn {}", game.row.turn),
+            None => match self.move_number_now(tx, game, seat)? {
+                Some(label) => format!("The game is at move {label} (API turn {})", game.row.turn),
+                None => format!("The game is at turn {}", game.row.turn),
+            },
         };
         let mail = match &board_mail {
             Some((id, subject)) => format!("the latest board mail, {subject:?} (Message-ID <{id}>), or "),
@@ -751,6 +782,32 @@ impl Steward {
             game_url,
             board_mail,
         })
+    }
+}
+
+impl Steward {
+    /// The move number owed now (`12...`): `seat`'s own when it owes one,
+    /// else the first seat's to move; `None` once over.
+    fn move_number_now(&self, tx: &Tx<'_>, game: &Loaded, seat: Seat) -> Result<Option<String>, StewardError> {
+        if game.row.outcome.is_some() {
+            return Ok(None);
+        }
+        let owing: Vec<Seat> = game.rules.seats_to_move(&game.row.state).map_err(internal)?.iter().collect();
+        Ok(super::numbers::owed(super::numbers::record_end(tx, game)?, &owing, seat))
+    }
+
+    /// Refuses a submission for a turn resolved already (not a repeat of the
+    /// seat's own accepted one, which gets its receipt again): it says so,
+    /// names the turn and move number now and the latest board mail (issue 32).
+    /// A game over is left to [`Steward::check_owed`], which says that.
+    fn check_not_resolved(&self, tx: &Tx<'_>, game: &Loaded, seat: Seat, turn: u32) -> Result<(), StewardError> {
+        if game.row.outcome.is_some() || turn == 0 || turn >= game.row.turn {
+            return Ok(());
+        }
+        let at = self.already_resolved(tx, game, seat, turn)?;
+        let move_number = self.move_number_now(tx, game, seat)?.unwrap_or_default();
+        let now = at.note.split_once("nothing was changed. ").map_or(at.note.as_str(), |(_, rest)| rest).to_owned();
+        Err(Refusal::TurnResolved { turn, now, current: game.row.turn, move_number }.into())
     }
 }
 

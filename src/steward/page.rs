@@ -72,6 +72,8 @@ pub struct ViewerView {
     pub other_seats: Vec<String>,
     /// The seat's time zone (IANA), if it gave one.
     pub time_zone: Option<String>,
+    /// The move number the seat owes now (`12...`; issue 32), if it owes one.
+    pub move_number: Option<String>,
 }
 
 /// A move in the page's record.
@@ -322,6 +324,7 @@ impl Steward {
                                 .map(|o| g.seat_name(o.seat))
                                 .collect(),
                             time_zone: zones.get(s.index()).cloned().flatten(),
+                            move_number: me.move_number.clone(),
                         })
                     }
                 };

@@ -28,6 +28,21 @@ pub enum Refusal {
         /// The turn given.
         got: u32,
     },
+    /// A submission for a turn resolved already (issue 32): an old board
+    /// mail answered, or `{"turn": 1}` sent at turn 2. Says so, and where the
+    /// game is now.
+    #[error("turn {turn} was resolved already, so nothing was changed; {now}")]
+    TurnResolved {
+        /// The turn given.
+        turn: u32,
+        /// Where the game is now: its turn and move number, the latest board
+        /// mail and the game's URL, in words.
+        now: String,
+        /// The turn now owed.
+        current: u32,
+        /// Its move number (`12...`).
+        move_number: String,
+    },
     /// The seat owes no move in this turn.
     #[error("{seat} is not to move in turn {turn}; {to_move} to move")]
     NotYourTurn {
@@ -159,6 +174,7 @@ impl Refusal {
             Refusal::UnknownGame(_) => "unknown_game",
             Refusal::BadToken => "bad_token",
             Refusal::WrongTurn { .. } => "wrong_turn",
+            Refusal::TurnResolved { .. } => "turn_resolved",
             Refusal::NotYourTurn { .. } => "not_your_turn",
             Refusal::IllegalMove(_) => "illegal_move",
             Refusal::AlreadyMoved { .. } => "already_moved",
@@ -210,6 +226,12 @@ impl Refusal {
             (Refusal::WrongTurn { expected, .. }, Http | Web) => format!("send your move with \"turn\": {expected}"),
             (Refusal::WrongTurn { expected, .. }, Mail) => {
                 format!("reply to the latest board mail, the one that asks for your move for turn {expected}")
+            }
+            (Refusal::TurnResolved { current, move_number, .. }, Http | Web) => {
+                format!("send your move {move_number} with \"turn\": {current} (GET the game for the position now)")
+            }
+            (Refusal::TurnResolved { move_number, .. }, Mail) => {
+                format!("reply to the latest board mail, the one for move {move_number}, with your move as its first line")
             }
             (Refusal::NotYourTurn { .. }, Http | Web) => {
                 "wait until the game lists your seat under \"to_move\", or for the board mail that asks for your move".into()

@@ -73,11 +73,21 @@ pub struct SeatView {
     /// The seat's clock (games with a time control).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<super::SeatClockView>,
+    /// The move number the seat owes now (`12...`), when it owes one (issue 32).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<String>,
+    /// The seat's partner, in a game played in teams (issue 32).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partner: Option<String>,
 }
 
 /// One move of a resolved turn.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveView {
+    /// Its number in the game's record (`12.`, `12...`): the move number
+    /// players see (issue 32); absent for a move still pending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
     /// Whose.
     pub seat: String,
     /// In SAN.
@@ -95,6 +105,9 @@ pub struct MoveView {
 pub struct TurnView {
     /// The turn number.
     pub turn: u32,
+    /// The record's number of the turn's first move (`12.`, `12...`): the
+    /// move number players see for this turn (issue 32).
+    pub move_number: Option<String>,
     /// The moves, in seat order.
     pub moves: Vec<MoveView>,
     /// Remarks such as same-square meetings.
@@ -134,10 +147,17 @@ pub struct GameView {
     pub phase: String,
     /// The state string now.
     pub state: String,
-    /// The turn now owed.
+    /// The turn now owed: the count of resolved turns plus one, the number
+    /// moves and envelopes are sent with (`{"turn": N}`).
     pub turn: u32,
+    /// The move number owed now as the game's record counts it (`12.`,
+    /// `12...`; issue 32): of the first seat to move; `None` once over.
+    pub move_number: Option<String>,
     /// The seats, in seat order.
     pub seats: Vec<SeatView>,
+    /// The teams, in a game played in teams: the seats of each (issue 32).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<Vec<String>>,
     /// Seats that owe a move now.
     pub to_move: Vec<String>,
     /// Seats whose move for this turn is in.
@@ -188,6 +208,11 @@ pub(super) fn game_view(
         }
     };
     let (clock, mut seat_clocks) = steward.clock_views(tx, g)?;
+    let all_moves = tx.moves_of_game(id)?;
+    // The record's numbers, of the settled moves every viewer may see.
+    let numbered = numbered_moves(g, &all_moves);
+    let end = crate::letters::record::end_of(&numbered);
+    let owing: Vec<Seat> = to_move.iter().collect();
     let seats: Vec<SeatView> = g
         .seats
         .iter()
@@ -204,10 +229,11 @@ pub(super) fn game_view(
                 draw_offer: s.draw_offer,
                 pending_move: mine.filter(|_| viewer == Some(s.seat)).map(|m| m.notation.clone()),
                 clock: seat_clocks.get_mut(s.seat.index()).and_then(Option::take),
+                move_number: to_move.contains(s.seat).then(|| super::numbers::owed(end, &owing, s.seat)).flatten(),
+                partner: partner_of(g, s.seat).map(|p| g.seat_name(p)),
             }
         })
         .collect();
-    let all_moves = tx.moves_of_game(id)?;
     let turns = tx.turns(id)?;
     let visible = visible_turns(g, turns.len(), viewer);
     // Spectators held back see the state after the last turn shown to them.
@@ -217,10 +243,12 @@ pub(super) fn game_view(
         .take(visible)
         .map(|t| TurnView {
             turn: t.turn,
+            move_number: numbered.iter().find(|n| n.mv.turn == t.turn).map(|n| n.label()),
             moves: all_moves
                 .iter()
                 .filter(|m| m.turn == t.turn)
                 .map(|m| MoveView {
+                    number: numbered.iter().find(|n| n.mv.turn == m.turn && n.mv.seat == m.seat).map(|n| n.label()),
                     seat: g.seat_name(m.seat),
                     notation: m.notation.clone(),
                     status: m.status.clone(),
@@ -247,6 +275,8 @@ pub(super) fn game_view(
         delayed: state != g.row.state,
         state,
         turn: g.row.turn,
+        move_number: owing.first().and_then(|&s| super::numbers::owed(end, &owing, s)),
+        teams: g.rules.teams().iter().map(|t| t.iter().map(|s| g.seat_name(s)).collect()).collect(),
         to_move: seats.iter().filter(|s| s.owes_move).map(|s| s.seat.clone()).collect(),
         moved: seats.iter().filter(|s| s.moved_at.is_some()).map(|s| s.seat.clone()).collect(),
         seats,
@@ -258,4 +288,34 @@ pub(super) fn game_view(
         clock,
         spectator_delay: g.row.spectator_delay,
     })
+}
+
+/// The settled moves of `moves` (pending ones are not in the record yet),
+/// numbered as the game's record numbers them.
+pub(super) fn numbered_moves(g: &Loaded, moves: &[crate::store::MoveRow]) -> Vec<crate::letters::record::Numbered> {
+    use crate::rules::SeatResult;
+    let recorded = moves
+        .iter()
+        .filter_map(|m| {
+            let result = match m.status.as_str() {
+                "played" => SeatResult::Played,
+                "first" => SeatResult::First,
+                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
+                _ => return None,
+            };
+            Some(crate::letters::record::RecordMove {
+                turn: m.turn,
+                seat: m.seat,
+                seat_name: g.seat_name(m.seat),
+                notation: m.notation.clone(),
+                result,
+            })
+        })
+        .collect();
+    crate::letters::record::numbered(recorded)
+}
+
+/// The other seat of `seat`'s team, in a game played in teams of two.
+pub(super) fn partner_of(g: &Loaded, seat: Seat) -> Option<Seat> {
+    g.rules.teams().into_iter().find(|t| t.contains(seat)).and_then(|t| t.iter().find(|&s| s != seat))
 }

@@ -146,6 +146,20 @@ impl<'c> Tx<'c> {
         Ok(rows)
     }
 
+    /// The seats of a game's settled moves (not pending), in the order they
+    /// were made (by turn, then seat): all that numbering the record's next
+    /// move needs, without the moves themselves.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn settled_seats(&self, game: &GameId) -> Result<Vec<Seat>, StoreError> {
+        let mut stmt = self
+            .0
+            .prepare_cached("SELECT seat FROM moves WHERE game_id = ?1 AND status <> 'pending' ORDER BY turn, seat")?;
+        let rows = stmt.query_map([game.as_str()], |r| r.get::<_, u8>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows.into_iter().map(Seat::new).collect())
+    }
+
     /// Stores an accepted move (pending).
     ///
     /// # Errors

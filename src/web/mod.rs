@@ -12,6 +12,7 @@ mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
 pub mod listen;
 mod mail_settings; // issue 32, slice M
+mod lists; // legal moves over HTTP (issue 32, slice T)
 mod pages;
 pub mod session;
 mod tournament_api;
@@ -60,6 +61,7 @@ impl From<StewardError> for ApiError {
                     Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
                     Refusal::BadToken => StatusCode::UNAUTHORIZED,
                     Refusal::WrongTurn { .. }
+                    | Refusal::TurnResolved { .. }
                     | Refusal::NotYourTurn { .. }
                     | Refusal::AlreadyMoved { .. }
                     | Refusal::GameOver(_)
@@ -161,6 +163,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .merge(conditional_api::router()) // issue 32, slice C
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
+        .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/aliases", post(request_alias))

@@ -262,7 +262,7 @@ fn refusal(r: &Refusal) -> PageError {
             );
         }
         Refusal::IllegalMove(_) => " Choose a legal move: click one of your pieces to see where it may go.",
-        Refusal::WrongTurn { .. } | Refusal::AlreadyMoved { .. } => {
+        Refusal::WrongTurn { .. } | Refusal::TurnResolved { .. } | Refusal::AlreadyMoved { .. } => {
             " The page was out of date; here it is as it stands now."
         }
         Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } | Refusal::CommitFirst => {

@@ -197,7 +197,8 @@ const REPLY_PREFIXES: &[&str] =
 /// What the sender added to the subject of our mail about `game`: the text after
 /// our own subject (`Re: Game 8KQ2ZJ, turn 3: your move — Nf3` gives `Nf3`), or
 /// the whole subject when it is not ours (`Nf3`, `Re: Nf3`). Our subjects are the
-/// ones `steward/mails.rs` writes (`Game <id>, turn <n>: your move`, `Game <id>:
+/// ones `steward/mails.rs` writes (`Game <id>, your move 12...`, `Game <id>,
+/// black to move 12.`; before issue 32 `Game <id>, turn <n>: your move`, `Game <id>:
 /// turn <n> played`, `Game <id> (<variant>) begins[: your move]`); another of our
 /// subjects (a notice, an answer) gives nothing, as nothing is known to be added.
 pub fn subject_added<'a>(subject: &'a str, game: &str) -> &'a str {
@@ -230,6 +231,23 @@ fn reply_prefix(subject: &str) -> Option<&str> {
 /// whose end is known.
 fn our_subject_tail(after_id: &str) -> Option<&str> {
     let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    // `, your move <n>.`, `, your move <n>...`, `, black to move <n>.` (issue 32)
+    if let Some(r) = after_id.strip_prefix(", ") {
+        let words = r.find("move ").map(|at| &r[at + "move ".len()..]).filter(|_| {
+            r.starts_with("your move ")
+                || r.find(" to move ").is_some_and(|at| r[..at].chars().all(|c| c.is_alphanumeric() || c == ' '))
+        });
+        if let Some(w) = words {
+            let n = digits(w);
+            if n > 0 {
+                let rest = &w[n..];
+                let dots = rest.len() - rest.trim_start_matches('.').len();
+                if dots > 0 {
+                    return Some(&rest[dots..]);
+                }
+            }
+        }
+    }
     // `, turn <n>: your move`
     if let Some(r) = after_id.strip_prefix(", turn ") {
         let n = digits(r);
@@ -808,6 +826,10 @@ mod tests {
             ("Nf3", "Nf3"),
             ("Re: Nf3", "Nf3"),
             ("Re: Game 8KQ2ZJ, turn 3: your move", ""),
+            ("Re: Game 8KQ2ZJ, your move 12...", ""),
+            ("Re: Game 8KQ2ZJ, your move 12. - Nf3", "Nf3"),
+            ("AW: Game 8KQ2ZJ, white and black to move 3.", ""),
+            ("Re: Game 8KQ2ZJ, south to move 4... Nf3", "Nf3"),
             ("Re: Game 8KQ2ZJ: draw offered by white", ""),
         ] {
             assert_eq!(subject_added(subject, g), want, "{subject}");

@@ -402,6 +402,16 @@ impl Variant for Vierschach {
         &["south", "west", "north", "east"]
     }
 
+    /// Teams mode: south with north, west with east (§12); free-for-all: none.
+    fn teams(&self) -> Vec<SeatSet> {
+        (0..2u8)
+            .filter_map(|seat| {
+                let partner = self.partner(usize::from(seat))?;
+                Some(SeatSet::only(Seat::new(seat)).with(Seat::new(partner as u8)))
+            })
+            .collect()
+    }
+
     fn start(&self) -> VsState {
         VsState::start()
     }

@@ -51,7 +51,7 @@ fn the_demo_plays_a_dozen_pairs_and_prints_every_board_mail() {
     let started = subjects.iter().filter(|s| s.contains("begins")).count();
     let boards = subjects
         .iter()
-        .filter(|s| s.contains(&format!("Game {id}, turn ")) || s.contains(&format!("Game {id} is over")))
+        .filter(|s| s.contains(&format!("Game {id}, ")) || s.contains(&format!("Game {id} is over")))
         .count();
     assert_eq!((started, boards, subjects.len()), (2, 24, 26), "{subjects:#?}");
     let to: Vec<&str> = stdout.lines().filter(|l| l.trim_start().starts_with("--- To: ")).collect();

@@ -424,8 +424,11 @@ fn fairschach_normal_mode_one_side_moves() {
     // Only the side to move has legal moves, and `legal` needs no --side.
     let legal = json_of(&["rules", "fairschach", "legal", "--fen", FS_NORMAL_BLACK]);
     assert_eq!(legal, json!(["e8d7", "e8d8", "e8e7", "e8f7", "e8f8"]));
-    let legal = json_of(&["rules", "fairschach", "legal", "--fen", FS_NORMAL_BLACK, "--side", "white"]);
-    assert_eq!(legal, json!([]));
+    // A seat not to move is told so, not given an empty list (issue 32).
+    refused(
+        &["rules", "fairschach", "legal", "--fen", FS_NORMAL_BLACK, "--side", "white"],
+        &["white is not to move", "black to move"],
+    );
 }
 
 #[test]

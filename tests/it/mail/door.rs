@@ -80,7 +80,11 @@ fn a_game_played_by_replying_to_board_mails() {
 
     // A reply to the old turn-1 mail is a move for a resolved turn.
     let (_, line) = s.ingest(&reply("Alice <alice@example.org>", &alice, "a3", "Nf3", ""));
-    assert_eq!(line, "refused: already_moved");
+    assert_eq!(line, "refused: turn_resolved");
+    let answer = s.answers_to("alice@").into_iter().find(|a| a.contains("resolved already")).expect("the answer");
+    let words = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("turn 1 was resolved already"), "{words}");
+    assert!(words.contains("latest board mail") && words.contains("move 2."), "{words}");
 
     // Unreadable text gets help; status gets the state; resign ends the game.
     assert_eq!(

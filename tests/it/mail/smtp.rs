@@ -413,8 +413,8 @@ async fn board_mails_arrive_once_threaded_and_multipart() {
         assert_eq!(started.in_reply_to, None);
         assert_eq!(turn.in_reply_to.as_deref(), Some(started_id.as_str()));
         assert_eq!(turn.references.as_deref(), Some(started_id.as_str()));
-        // The subject names the game, the turn and what is asked.
-        assert_eq!(turn.subject, format!("Game {}, turn 2: your move", g.id));
+        // The subject names the game, the move number and what is asked.
+        assert_eq!(turn.subject, format!("Game {}, your move {}", g.id, ["2.", "2..."][seat]));
         assert!(started.subject.contains(&g.id) && started.subject.ends_with("your move"), "{}", started.subject);
 
         for mail in [started, turn] {

@@ -476,7 +476,7 @@ async fn illegal_move_is_422_naming_the_reason() {
     assert!(m.contains("\"zz\" is not a move"), "{m}");
     let m = s.mv(&g.id, &g.black, 1, "").await.error(422, "illegal_move");
     // The forms, with examples from Black's moves, and what to send, in HTTP words.
-    assert!(m.contains("write moves like Na6, Sa6, Nb8-a6, b8a6 or 2816"), "{m}");
+    assert!(m.contains("write moves like Na6 (SAN), Sa6 (German letters), Nb8-a6 (long form), b8a6 (coordinates) or 2816 (ICCF numeric)"), "{m}");
     assert!(m.contains("\"turn\": N"), "{m}");
     assert_eq!(s.game(&g.id, None).await["moved"], json!([]), "nothing accepted");
 
@@ -600,8 +600,15 @@ async fn a_different_second_move_is_409_already_moved_and_the_first_stands() {
     assert_eq!(turn1["moves"][0]["status"], "played");
     assert_eq!(turn1["moves"][1]["move"], "c5");
     assert!(v["state"].as_str().unwrap().starts_with("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR s "), "{v}");
-    // After resolution a different move for turn 1 is still already_moved.
-    s.mv(&g.id, &g.white, 1, "d4").await.error(409, "already_moved");
+    // After resolution a different move for turn 1 is told that turn 1 is
+    // resolved, with the turn and move number now (issue 32).
+    let m = s.mv(&g.id, &g.white, 1, "d4").await.error(409, "turn_resolved");
+    assert!(m.contains("turn 1 was resolved already"), "{m}");
+    assert!(m.contains("move 2. (API turn 2)") && m.contains("\"turn\": 2"), "{m}");
+    assert!(m.contains(&format!("/api/games/{}", g.id)), "{m}");
+    // Black, who moved too, hears its own number.
+    let m = s.mv(&g.id, &g.black, 1, "d5").await.error(409, "turn_resolved");
+    assert!(m.contains("move 2... (API turn 2)"), "{m}");
 }
 
 // ---------------------------------------------------------------------------
@@ -715,10 +722,14 @@ async fn fairschach_pair_resolves_only_when_both_moves_are_in() {
     assert_eq!(
         turn1["moves"],
         json!([
-            {"seat": "white", "move": "e4", "status": "played"},
-            {"seat": "black", "move": "d5", "status": "played"},
+            {"number": "1.", "seat": "white", "move": "e4", "status": "played"},
+            {"number": "1...", "seat": "black", "move": "d5", "status": "played"},
         ])
     );
+    // One number per pair (issue 32): the pair now owed is move 2.
+    assert_eq!(turn1["move_number"], "1.");
+    assert_eq!(v["move_number"], "2.");
+    assert_eq!(v["seats"][1]["move_number"], "2...");
     // Black's move may come first, too.
     s.play(&g.id, &g.black, 2, "Nf6").await;
     assert_eq!(s.game(&g.id, None).await["turn"], 2);
@@ -1053,7 +1064,8 @@ async fn resolution_spools_one_board_mail_per_seat() {
         assert_eq!(mail.header("References"), format!("<{}.0.{seat}.started@{MAIL_DOMAIN}>", g.id));
         assert_eq!(mail.header("To"), format!("{name} <{address}>"));
         assert!(mail.header("From").contains("<moves@steward.example>"), "{}", mail.header("From"));
-        assert_eq!(mail.header("Subject"), format!("Game {}, turn 2: your move", g.id));
+        let label = ["2.", "2..."][seat];
+        assert_eq!(mail.header("Subject"), format!("Game {}, your move {label}", g.id));
         chrono::DateTime::parse_from_rfc2822(mail.header("Date")).expect("an RFC 5322 date");
         // Plain text and HTML as alternatives, the HTML with the board as an
         // inline image.
@@ -1063,10 +1075,10 @@ async fn resolution_spools_one_board_mail_per_seat() {
         assert!(html.contains("src=\"cid:board\""), "{html}");
 
         let body = &mail.body;
-        assert!(body.contains(&format!("Game {} (fairschach), turn 1", g.id)), "{body}");
+        assert!(body.contains(&format!("Game {} (fairschach), your move {label} - ", g.id)), "{body}");
+        assert!(body.contains(&format!("Your move {label} (API turn 2).")), "{body}");
         assert!(body.contains("white: e4 - played") && body.contains("black: d5 - played"), "{body}");
         assert!(body.contains(&format!("State: {FS_E4_D5}")), "{body}");
-        assert!(body.contains("Your move for turn 2"), "{body}");
         assert!(body.contains(&public), "{body}");
         // The board as text, from the seat's own side; paused pieces marked.
         let (files_line, rank4, rank5) = if seat == 0 {

@@ -221,7 +221,7 @@ async fn players_play_by_clicking_in_chromium() {
     sign_in(&browser, &server, &fs, "white").await;
     click_move(&browser, &["g1", "h3"], "g1h3").await;
     send(&browser).await;
-    assert!(browser.text().await.contains("Your move for turn 1 is in: Nh3"), "{}", browser.text().await);
+    assert!(browser.text().await.contains("Your move 1. is in: Nh3"), "{}", browser.text().await);
     browser.screenshot("09-fairschach-white-pending").await;
     browser.clear_cookies().await;
     browser.open(&format!("{}/games/{fs}", server.base)).await;

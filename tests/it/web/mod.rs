@@ -3,5 +3,6 @@
 mod api;
 mod board;
 mod browser;
+mod numbers; // issue 32, slice T
 mod pages;
 mod scope;

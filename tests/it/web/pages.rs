@@ -99,13 +99,21 @@ async fn a_private_link_signs_the_seat_in_and_the_form_sends_its_move() {
     );
     let after = send_move(&mut white, &id, "white", 1, "e2e4").await;
     assert!(after.text.contains("Your move is in"), "{}", after.text);
-    assert!(after.text.contains(r#"<td>1.</td><td>white</td><td class="mv">e4</td>"#), "the record: {}", after.text);
-    assert!(after.text.contains("Waiting for black (turn 2, open since <time"), "{}", after.text);
+    assert!(
+        after.text.contains(r#"<td title="turn 1">1.</td><td>white</td><td class="mv">e4</td>"#),
+        "the record: {}",
+        after.text
+    );
+    assert!(after.text.contains("Waiting for black (move 1..., open since <time"), "{}", after.text);
 
     // Typed notation works as well as the canonical text the script sends.
     let mut black = signed_in(&server, &id, "black").await;
     let after = send_move(&mut black, &id, "black", 2, "Nf6").await;
-    assert!(after.text.contains(r#"<td>1...</td><td>black</td><td class="mv">Nf6</td>"#), "{}", after.text);
+    assert!(
+        after.text.contains(r#"<td title="turn 2">1...</td><td>black</td><td class="mv">Nf6</td>"#),
+        "{}",
+        after.text
+    );
     let refused = send_move(&mut white, &id, "white", 3, "Ke3").await;
     assert_eq!(refused.status, 422, "{}", refused.text);
     assert!(refused.text.contains("class=\"error\"") && refused.text.contains("not legal"), "{}", refused.text);
@@ -154,7 +162,7 @@ async fn a_pending_simultaneous_move_shows_to_its_own_seat_only() {
     let mut black = signed_in(&server, &id, "black").await;
     // Knight moves whose texts (Nh3, g1h3) appear nowhere else on a page.
     let after = send_move(&mut white, &id, "white", 1, "g1h3").await;
-    assert!(after.text.contains("Your move for turn 1 is in: <strong>Nh3</strong>"), "{}", after.text);
+    assert!(after.text.contains("Your move 1. is in: <strong>Nh3</strong>"), "{}", after.text);
     let mut spectator = Browser::new(&server);
     for (who, text) in [
         ("spectator", page(&mut spectator, &format!("/games/{id}")).await),

@@ -98,7 +98,7 @@ async fn a_session_for_one_game_does_not_see_another_games_pending_move() {
     // Signing in for game B too (the same player: no question) adds it.
     let link = sign_in_link(&spool(&server), &b, "white").await;
     let p = alice.open_link(&link).await;
-    assert!(p.text.contains("Your move for turn 1 is in: <strong>Nh3</strong>"), "{}", p.text);
+    assert!(p.text.contains("Your move 1. is in: <strong>Nh3</strong>"), "{}", p.text);
     let p = alice.get(&format!("/games/{a}")).await;
     assert!(p.text.contains("You play white"), "game A stays signed in: {}", p.text);
     let me = alice.get("/me").await.text;

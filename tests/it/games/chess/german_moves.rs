@@ -72,7 +72,7 @@ async fn chess_and_fairschach_take_german_letters_by_http() {
         assert!(e.contains("queen on d1 cannot move to h5"), "{variant}: {e}");
         let e = server.mv(&id, &white, 1, "Zf3").await.error(422, "illegal_move");
         // The examples come from the legal moves: the first knight move, b1-a3.
-        assert!(e.contains("write moves like Na3, Sa3, Nb1-a3, b1a3 or 2113"), "{variant}: {e}");
+        assert!(e.contains("write moves like Na3 (SAN), Sa3 (German letters), Nb1-a3 (long form), b1a3 (coordinates) or 2113 (ICCF numeric)"), "{variant}: {e}");
         // Chess numbers every move a turn, Fairschach every pair.
         let turns: [u32; 4] = if variant == "chess" { [1, 2, 3, 4] } else { [1, 1, 2, 2] };
         assert_eq!(server.mv(&id, &white, turns[0], "Sf3").await.ok(200)["move"], "Nf3", "{variant}");

@@ -105,7 +105,11 @@ async fn three_seats_play_to_the_last_seat_standing() {
     let history = v["history"].as_array().unwrap();
     assert_eq!(history.len(), 28);
     for (t, &(seat, text, _)) in history.iter().zip(PLAY.iter()) {
-        assert_eq!(t["moves"], json!([{"seat": SEATS[seat], "move": text, "status": "played"}]), "{t}");
+        assert_eq!(
+            without_number(&t["moves"]),
+            json!([{"seat": SEATS[seat], "move": text, "status": "played"}]),
+            "{t}"
+        );
     }
     s.mv(&id, &tokens[1], 29, "423-333").await.error(409, "game_over");
 
@@ -307,4 +311,14 @@ async fn a_board_given_as_data_is_played_and_drawn() {
     .await;
     let text = parse_mail(&files[&name]).text("text/plain");
     assert!(text.contains("Options: board=(") && !text.contains("neighbours"), "{text}");
+}
+
+/// A history turn's moves without their record number (issue 32), which
+/// tests/it/games/numbers.rs checks.
+fn without_number(moves: &serde_json::Value) -> serde_json::Value {
+    let mut moves = moves.clone();
+    for m in moves.as_array_mut().into_iter().flatten() {
+        m.as_object_mut().map(|o| o.remove("number"));
+    }
+    moves
 }

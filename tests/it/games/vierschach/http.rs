@@ -143,8 +143,15 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     );
     let history = v["history"].as_array().unwrap();
     assert_eq!(history.len(), 13);
+    let numbers: Vec<&str> = history.iter().map(|t| t["move_number"].as_str().unwrap()).collect();
+    assert_eq!(&numbers[..5], ["1.", "1...", "1...", "1...", "2."]);
     for (t, &(seat, _, san, _)) in history.iter().zip(PLAY.iter()) {
-        assert_eq!(t["moves"], json!([{"seat": SEATS[seat], "move": san, "status": "played"}]), "{t}");
+        let mut moves = t["moves"].clone();
+        let number = moves[0].as_object_mut().unwrap().remove("number").unwrap();
+        assert_eq!(moves, json!([{"seat": SEATS[seat], "move": san, "status": "played"}]), "{t}");
+        // One number per round of the seat order (issue 32).
+        assert_eq!(number, t["move_number"], "{t}");
+        assert!(number.as_str().unwrap().ends_with('.'), "{t}");
     }
     // The transcript ends the game once, with both winners.
     let t = s.get(&format!("/api/games/{id}/transcript"), None).await.text;
@@ -226,8 +233,8 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
     }
     // West is told it is mated and skipped: after turn 9 the next seat is north.
     let after9 = parse_mail(&files[&format!("{id}.9.1.turn@{MAIL_DOMAIN}.eml")]);
-    assert_eq!(after9.header("Subject"), format!("Game {id}: turn 9 played"));
-    assert!(after9.text("text/plain").contains("Next: north to move (turn 10)."), "{}", after9.text("text/plain"));
+    assert_eq!(after9.header("Subject"), format!("Game {id}, north to move 3..."));
+    assert!(after9.text("text/plain").contains("Next: north to move 3...."), "{}", after9.text("text/plain"));
 
     // A board mail lists every move since its reader's own last one, numbered by
     // rounds: after north's g12 (turn 7), south hears of west's and north's moves

@@ -131,7 +131,12 @@ fn a_vierschach_game_played_wholly_by_mail() {
     let help = s.answers_to(address(3)).pop().expect("the help answer");
     assert!(help.contains("write moves like"), "{help}");
     assert!(!help.contains("5254") && !help.contains("7163"), "no chess notation in Vierschach help: {help}");
-    assert!(help.contains("write moves like Nl11, Sl11, Nn10-l11 or n10l11"), "examples from east's own moves: {help}");
+    assert!(
+        help.contains(
+            "write moves like Nl11 (SAN), Sl11 (German letters), Nn10-l11 (long form) or n10l11 (coordinates)"
+        ),
+        "examples from east's own moves: {help}"
+    );
 
     for (i, &(seat, text, shape, san)) in PLAY.iter().enumerate() {
         let who = address(seat);
