@@ -421,10 +421,13 @@ impl Steward {
                     let held = if kept.is_empty() { None } else { Some(self.seal_lines(&game, seat, &kept)?) };
                     tx.set_conditional(id, seat, game.row.turn, held.as_deref(), now)?;
                     if legal {
+                        let owing: Vec<Seat> = to_move.iter().collect();
+                        let number = super::numbers::owed(super::numbers::record_end(tx, &game)?, &owing, seat);
                         notice = format!(
-                            "your line {} fired: {} was played for you in turn {}{}; {}.",
+                            "your line {} fired: {} was played for you as move {} (API turn {}){}; {}.",
                             i + 1,
                             reply.notation,
+                            number.unwrap_or_default(),
                             game.row.turn,
                             dropped_text(dropped),
                             kept_text(kept.len())

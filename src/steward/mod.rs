@@ -19,8 +19,8 @@ mod desk; // the organiser's desk (issue 31)
 mod desk_invited; // the desk's list of invited games (issue 31, slice E)
 mod inbox;
 mod invitations; // issue 31, slice D
-mod mail_settings; // issue 32, slice M: mail as the player wants it
 mod legal; // legal moves over HTTP (issue 32, slice T)
+mod mail_settings; // issue 32, slice M: mail as the player wants it
 mod mails;
 mod moves;
 mod numbers; // the move number players see (issue 32, slice T)
@@ -51,8 +51,8 @@ pub use invitations::{
     AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
     InvitationView, Invited, Replacement,
 };
-pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
 pub use legal::{LegalMove, LegalView, SeatLegal};
+pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};

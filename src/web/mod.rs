@@ -11,8 +11,8 @@ mod guide;
 mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
 pub mod listen;
-mod mail_settings; // issue 32, slice M
 mod lists; // legal moves over HTTP (issue 32, slice T)
+mod mail_settings; // issue 32, slice M
 mod pages;
 pub mod session;
 mod tournament_api;

@@ -135,7 +135,10 @@ async fn chess_lines_fire_drop_stay_secret_and_verify() {
         texts.iter().any(|t| t.contains("None of your 1 line matched what was played (Bc4)")).then_some(texts)
     })
     .await;
-    assert!(texts.iter().any(|t| t.contains("Your line 1 fired: e5 was played for you in turn 2")), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("Your line 1 fired: e5 was played for you as move 1... (API turn 2)")),
+        "{texts:?}"
+    );
     assert!(texts.iter().any(|t| t.contains("2 other lines did not match and were dropped")), "{texts:?}");
     // Black was never asked for a move its line played: one "your move" mail,
     // after Bc4, where no line answered.
