@@ -78,6 +78,7 @@ pub(super) fn reminder_digest(steward: &Steward, items: &[Due], now: DateTime<Ut
                 variant => i.variant.clone(),
                 seat => i.seat_name.clone(),
                 turn => i.turn,
+                move_number => i.move_number.clone(),
                 what => if i.stage == 1 { "reveal" } else { "move" },
                 deadline => i.deadline.clone(),
                 left => i.left.clone(),

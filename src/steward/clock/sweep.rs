@@ -102,6 +102,8 @@ pub(super) struct Due {
     pub(super) player: String,
     pub(super) email: String,
     pub(super) turn: u32,
+    /// The move number as the game's record counts it (issue 32).
+    pub(super) move_number: String,
     pub(super) stage: u32,
     pub(super) hours: u32,
     pub(super) deadline: String,
@@ -390,6 +392,8 @@ impl Steward {
                 recorded += fired.len();
                 // Several points due at once (say, after the daemon was down) make one line.
                 if let Some(&hours) = fired.iter().min() {
+                    let owing: Vec<_> = g.rules.seats_to_move(&g.row.state).map_err(super::super::internal)?.iter().collect();
+                    let end = super::super::numbers::record_end(tx, &g)?;
                     due.push(Due {
                         game: id.clone(),
                         variant: g.row.variant.name().to_owned(),
@@ -397,6 +401,7 @@ impl Steward {
                         player: s.name.clone(),
                         email: s.email.clone(),
                         turn: c.turn,
+                        move_number: super::super::numbers::owed(end, &owing, s.seat).unwrap_or_default(),
                         stage: c.stage,
                         hours,
                         deadline: mail_time(deadline, gc.zones[s.seat.index()]),

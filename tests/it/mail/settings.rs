@@ -106,3 +106,43 @@ async fn an_alias_and_a_new_address_by_mail_command_with_the_confirmation_round_
     assert!(!String::from_utf8_lossy(&board.raw).contains("image/png"), "pictures none");
     steward.stop().await;
 }
+
+/// Conditional lines set by a mail through the real SMTP and IMAP servers
+/// (issue 32 point 1): kept and listed in a sealed answer, fired when the
+/// opponent's move comes in by mail, told in the next board mail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conditional_lines_by_mail_over_the_real_servers_fire() {
+    let stack = stack();
+    let moves = unique("m");
+    let (alice, bob) = (unique("alice"), unique("bob"));
+    let [a_mail, b_mail] = [&alice, &bob].map(|u| format!("{u}@{DOMAIN}"));
+    let within = Duration::from_secs(15);
+    let steward = Steward::start(&stack, &moves).await;
+    let (game, _, starts) = super::e2e::game_of(&stack, &steward, "chess", [&a_mail, &b_mail]).await;
+    let (a_cap, b_cap) = (bare(&starts[0].header("Reply-To").unwrap()), bare(&starts[1].header("Reply-To").unwrap()));
+
+    // Black, not to move, sends two lines from an ordinary mail client.
+    let lines = "if e4 then c5\nif d4 then Nf6";
+    send_and_wait(&stack, &moves, &b_mail, &b_cap, &plain(&b_mail, &b_cap, &unique("b1"), lines), 1).await;
+    let to_bob = wait_for(&stack, &bob, within, "the answer listing the lines", |m| m.iter().any(is_answer)).await;
+    let answer = text_of(to_bob.iter().find(|m| is_answer(m)).unwrap());
+    assert!(answer.contains("2 kept") && answer.contains("if e4 then c5"), "{answer}");
+
+    // White moves by mail: Black's c5 is played at once, from the line.
+    send_and_wait(&stack, &moves, &a_mail, &a_cap, &plain(&a_mail, &a_cap, &unique("a1"), "e4"), 2).await;
+    let v = steward.game(&game).await;
+    let played: Vec<&str> = v["history"].as_array().unwrap().iter().map(|t| t["moves"][0]["notation"].as_str().unwrap()).collect();
+    assert_eq!(played, ["e4", "c5"], "{v}");
+    assert_eq!(v["move_number"], "2.", "{v}");
+    let to_bob = wait_for(&stack, &bob, within, "the board mail telling the line fired", |m| {
+        m.iter().any(|x| !is_answer(x) && text_of(x).contains("Your line 1 fired"))
+    })
+    .await;
+    let board = to_bob.iter().find(|x| !is_answer(x) && text_of(x).contains("Your line 1 fired")).unwrap();
+    let text = text_of(board);
+    assert!(text.contains("c5 was played for you as move 1...") && text.contains("1 other line"), "{text}");
+    // Alice's mails never show Black's other line.
+    let to_alice = wait_for(&stack, &alice, within, "White's board mail", |m| m.len() >= 2).await;
+    assert!(to_alice.iter().all(|m| !text_of(m).contains("Nf6")), "Black's line stays secret");
+    steward.stop().await;
+}
