@@ -45,9 +45,10 @@ pub(crate) fn candidate(seat: usize, mv: VsMove, kind: Kind, capture: bool) -> C
     }
 }
 
-/// The move in SAN-like notation for the players: piece letter (none for a pawn),
-/// as much of the origin as tells it apart from the seat's other legal moves,
-/// `x` for a capture, the target, `=Q` for a promotion; `O-O` and `O-O-O`.
+/// The move in SAN-like notation for the players: piece letter, as much of the
+/// origin as tells it apart from the seat's other legal moves, `x` for a capture,
+/// the target, `=Q` for a promotion; `O-O` and `O-O-O`. A pawn move always names
+/// its origin (`d2-d4`, `e6xd7`, `e13-e14=Q`): see [`pawn`].
 pub(crate) fn san(c: &Candidate<VsMove>, legal: &[Candidate<VsMove>]) -> String {
     let mv = c.mv;
     match mv.kind {
@@ -55,40 +56,44 @@ pub(crate) fn san(c: &Candidate<VsMove>, legal: &[Candidate<VsMove>]) -> String 
         MoveKind::Castle(_) => return "O-O-O".to_owned(),
         _ => {}
     }
-    let mut out = String::new();
+    if c.piece == Piece::Pawn {
+        return pawn(c);
+    }
     let rivals: Vec<&Candidate<VsMove>> = legal
         .iter()
         .filter(|o| {
             o.piece == c.piece && o.mv.to == mv.to && o.mv.from != mv.from && !matches!(o.mv.kind, MoveKind::Castle(_))
         })
         .collect();
-    let file = char::from(b'a' + mv.from.x());
-    let rank = mv.from.y() + 1;
-    let origin = if rivals.is_empty() {
-        String::new()
+    let mut out = String::new();
+    out.push(c.piece.english());
+    if rivals.is_empty() {
+        // The piece letter and target name the move.
     } else if rivals.iter().all(|o| o.mv.from.x() != mv.from.x()) {
-        file.to_string()
+        out.push(char::from(b'a' + mv.from.x()));
     } else if rivals.iter().all(|o| o.mv.from.y() != mv.from.y()) {
-        rank.to_string()
+        out.push_str(&(mv.from.y() + 1).to_string());
     } else {
-        mv.from.to_string()
-    };
-    if c.piece == Piece::Pawn {
-        // A pawn capture names its file, or its square when that is not enough.
-        if c.capture {
-            if rivals.iter().all(|o| o.mv.from.x() != mv.from.x()) {
-                out.push(file);
-            } else {
-                out.push_str(&mv.from.to_string());
-            }
-        }
-    } else {
-        out.push(c.piece.english());
-        out.push_str(&origin);
+        out.push_str(&mv.from.to_string());
     }
     if c.capture {
         out.push('x');
     }
+    out.push_str(&mv.to.to_string());
+    out
+}
+
+/// A pawn move with its origin: `d2-d4`, `e6xd7` (en passant too), `e13-e14=Q`.
+///
+/// Why always, not only when the seat's legal moves need it (issue 32): the
+/// pawns of the four seats go four ways, so a bare target (`d7`) or SAN's file
+/// (`exd7`: from e6 or e8?) leaves a reader of the record guessing which pawn
+/// moved unless they work out whose move it was and which way its pawns go. The
+/// steward still reads the bare target when it names exactly one legal move.
+fn pawn(c: &Candidate<VsMove>) -> String {
+    let mv = c.mv;
+    let mut out = mv.from.to_string();
+    out.push(if c.capture { 'x' } else { '-' });
     out.push_str(&mv.to.to_string());
     if let Some(k) = mv.promotion {
         out.push('=');

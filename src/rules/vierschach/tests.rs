@@ -531,6 +531,7 @@ fn section_9_spellings() {
     assert_eq!(Variant::notation(&TEAMS, &start, SOUTH, nf3), "Nf3");
     let d4 = TEAMS.parse_move(&start, SOUTH, "d4").unwrap();
     assert_eq!(d4.to_string(), "d2-d4");
+    assert_eq!(Variant::notation(&TEAMS, &start, SOUTH, d4), "d2-d4");
     assert!(matches!(TEAMS.parse_move(&start, SOUTH, "Nd4"), Err(MoveError::Illegal { .. })));
     assert!(matches!(TEAMS.parse_move(&start, SOUTH, "d2-c3"), Err(MoveError::NotAMove { .. })));
     assert!(matches!(TEAMS.parse_move(&start, SOUTH, "O-O"), Err(MoveError::Illegal { .. })));
@@ -554,8 +555,58 @@ fn section_9_ambiguous_and_promotion_choice() {
     let q = TEAMS.parse_move(&state, SOUTH, "e13-e14=Q").unwrap();
     assert_eq!(
         (q.to_string(), Variant::notation(&TEAMS, &state, SOUTH, q)),
-        ("e13-e14=Q".to_owned(), "e14=Q".to_owned())
+        ("e13-e14=Q".to_owned(), "e13-e14=Q".to_owned())
     );
+}
+
+/// §9 (issue 32): a pawn move is written with its origin, as the pawns of four
+/// seats go four ways and a bare target does not say which pawn moved; the bare
+/// target, SAN's file and the from-to forms are all read.
+#[test]
+fn section_9_pawn_moves_name_their_origin() {
+    // South pawns on c6 and e6 can both take West's knight on d7; North's pawn on
+    // e8 could take it too, when North is to move.
+    let pieces =
+        [("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "c6 e6 h4"), ("nP", "e8"), ("wN", "d7")];
+    let south = parse(&TEAMS, &build(&pieces, "s - - aaaa 0 1"));
+    let written = |state: &VsState, seat: Seat, text: &str| {
+        let mv = TEAMS.parse_move(state, seat, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        Variant::notation(&TEAMS, state, seat, mv)
+    };
+    for (text, expected) in [
+        ("cxd7", "c6xd7"),
+        ("c6xd7", "c6xd7"),
+        ("c6d7", "c6xd7"),
+        ("exd7", "e6xd7"),
+        ("e6-d7", "e6xd7"),
+        ("h5", "h4-h5"),
+        ("h4h5", "h4-h5"),
+        ("h4-h5", "h4-h5"),
+        ("c7", "c6-c7"),
+        ("e7", "e6-e7"),
+    ] {
+        assert_eq!(written(&south, SOUTH, text), expected, "{text}");
+    }
+    // Two pawns take on d7: the capture without its file is refused, both named
+    // with their origins.
+    match TEAMS.parse_move(&south, SOUTH, "xd7") {
+        Err(MoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["c6xd7", "e6xd7"]),
+        other => panic!("{other:?}"),
+    }
+    // North's capture onto the same square reads differently from South's.
+    let north = parse(&TEAMS, &build(&pieces, "n - - aaaa 0 1"));
+    assert_eq!(written(&north, NORTH, "exd7"), "e8xd7");
+    assert_eq!(written(&north, NORTH, "e7"), "e8-e7");
+    // A capture that promotes, and en passant.
+    let promo = build(
+        &[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "d13"), ("wR", "e14")],
+        "s - - aaaa 0 1",
+    );
+    assert_eq!(written(&parse(&TEAMS, &promo), SOUTH, "dxe14=N"), "d13xe14=N");
+    let ep =
+        build(&[("sK", "h1"), ("nK", "g14"), ("eK", "n4"), ("wK", "a4"), ("sP", "e2"), ("wP", "d4")], "s - - aaaa 0 1");
+    let (after, _, _) = play(&TEAMS, &ep, "e2-e4");
+    assert_eq!(written(&parse(&TEAMS, &after), WEST, "dxe3"), "d4xe3");
 }
 
 // §10: strict state strings -----------------------------------------------------------------

@@ -111,7 +111,7 @@ async fn vierschach_lines_by_mail_name_the_seats() {
     let sam = reply_address(&spool, &id, "sam@").await;
     let body = "if west b6-c6, north e13-e12, east m7-l7 then k2-k3";
     assert_eq!(ingest(&data, &mail("Sam <sam@example.org>", &sam, "v1", body)), "accepted: conditional");
-    answer_containing(&spool, "sam@", "if west c6 and north e12 and east l7 then k3").await;
+    answer_containing(&spool, "sam@", "if west b6-c6 and north e13-e12 and east m7-l7 then k2-k3").await;
     s.mv(&id, &tokens[1], 2, "b6-c6").await.ok(200);
     s.mv(&id, &tokens[2], 3, "e13-e12").await.ok(200);
     s.mv(&id, &tokens[3], 4, "m7-l7").await.ok(200);

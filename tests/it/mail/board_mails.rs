@@ -95,7 +95,7 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
     // A pawn cannot go three squares: move text of this game, but illegal.
     let http = s.mv(&id, &tokens[0], 1, "e2e5").await.error(422, "illegal_move");
     assert!(http.contains("\"turn\": N") && http.contains("\"move\""), "HTTP words: {http}");
-    assert!(http.contains("possible: e3, e4"), "the reason, with the moves it has: {http}");
+    assert!(http.contains("possible: e2-e3, e2-e4"), "the reason, with the moves it has: {http}");
     assert!(!http.contains("Nf3") && !http.contains("5254"), "no chess notation for a Vierschach player: {http}");
 
     // The same move by mail, replying to South's start mail.
@@ -118,7 +118,7 @@ async fn a_refusal_is_worded_for_the_door_it_goes_out_through() {
         answer.contains("reply to the latest board mail with a legal move as the first line"),
         "mail words: {answer}"
     );
-    assert!(answer.contains("possible: e3, e4"), "the reason, with the moves it has: {answer}");
+    assert!(answer.contains("possible: e2-e3, e2-e4"), "the reason, with the moves it has: {answer}");
     for http_only in ["Authorization", "Bearer", "POST", "\"turn\"", "Nf3", "5254"] {
         assert!(!answer.contains(http_only), "{http_only:?} in a mail refusal: {answer}");
     }

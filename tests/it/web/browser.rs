@@ -256,7 +256,7 @@ async fn players_play_by_clicking_in_chromium() {
     let history = server.game(&vs, None).await["history"].clone();
     assert_eq!(
         (history[0]["moves"][0]["move"].as_str(), history[1]["moves"][0]["move"].as_str()),
-        (Some("d4"), Some("d7")),
+        (Some("d2-d4"), Some("b7-d7")),
         "{history}"
     );
     assert!(fits_the_width(&browser).await, "the four-seat page fits a 360-pixel phone");

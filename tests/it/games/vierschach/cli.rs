@@ -102,7 +102,7 @@ fn bad_input_exits_2_with_one_line() {
     refused(&["play", "--moves", "O-O"], &["castling is not possible"]);
     refused(
         &["play", "--state", AFTER_D4, "--moves", "b4-d4"],
-        &["not legal", "pawn on b4 cannot move to d4", "possible: c4"],
+        &["not legal", "pawn on b4 cannot move to d4", "possible: b4-c4"],
     );
     refused(&["perft", "--state", "x", "--depth", "1"], &["invalid vierschach state"]);
     refused(&["legal", "--side", "centre"], &["no seat", "south, west, north, east"]);

@@ -44,25 +44,26 @@ const PLAYERS: [(&str, &str); 4] = [
 ];
 
 /// The game: each turn's seat (index into [`SEATS`]), its move as sent (from-to)
-/// and as the steward writes it (SAN-like, §9), and the seats to move after it
+/// and as the steward writes it (SAN-like, §9: a pawn move
+/// with its origin, issue 32), and the seats to move after it
 /// (empty once it is over).
 const PLAY: [(usize, &str, &str, &[&str]); 13] = [
-    (0, "d2-d3", "d3", &["west"]),
-    (1, "b6-c6", "c6", &["north"]),
-    (2, "e13-e12", "e12", &["east"]),
-    (3, "m7-l7", "l7", &["south"]),
-    (0, "k2-k3", "k3", &["west"]),
-    (1, "b8-c8", "c8", &["north"]),
-    (2, "g13-g12", "g12", &["east"]),
-    (3, "m9-l9", "l9", &["south"]),
+    (0, "d2-d3", "d2-d3", &["west"]),
+    (1, "b6-c6", "b6-c6", &["north"]),
+    (2, "e13-e12", "e13-e12", &["east"]),
+    (3, "m7-l7", "m7-l7", &["south"]),
+    (0, "k2-k3", "k2-k3", &["west"]),
+    (1, "b8-c8", "b8-c8", &["north"]),
+    (2, "g13-g12", "g13-g12", &["east"]),
+    (3, "m9-l9", "m9-l9", &["south"]),
     // West, in double check with no move, is mated and skipped.
-    (0, "f2-f3", "f3", &["north"]),
-    (2, "d13-d12", "d12", &["east"]),
+    (0, "f2-f3", "f2-f3", &["north"]),
+    (2, "d13-d12", "d13-d12", &["east"]),
     // West is examined again: still mated, skipped.
-    (3, "m4-l4", "l4", &["south"]),
-    (0, "h2-h3", "h3", &["north"]),
+    (3, "m4-l4", "m4-l4", &["south"]),
+    (0, "h2-h3", "h2-h3", &["north"]),
     // East, in double check with no move, is mated: the game is over.
-    (2, "i13-i12", "i12", &[]),
+    (2, "i13-i12", "i13-i12", &[]),
 ];
 
 /// The width and height of a PNG.
@@ -251,29 +252,29 @@ async fn four_seats_play_clockwise_to_a_team_victory() {
             .collect();
         listed
     };
-    assert_eq!(since(0, 7), ["2... west: c8 - played", "2... north: g12 - played"]);
-    assert_eq!(since(3, 7), ["2. south: k3 - played", "2... west: c8 - played", "2... north: g12 - played"]);
+    assert_eq!(since(0, 7), ["2... west: b8-c8 - played", "2... north: g13-g12 - played"]);
+    assert_eq!(since(3, 7), ["2. south: k2-k3 - played", "2... west: b8-c8 - played", "2... north: g13-g12 - played"]);
     // West, mated after turn 9, moves no more: its mail after the last turn
     // tells everything since its c8 of round 2.
     assert_eq!(
         since(1, 13),
         [
-            "2... north: g12 - played",
-            "2... east: l9 - played",
-            "3. south: f3 - played",
-            "3... north: d12 - played",
-            "3... east: l4 - played",
-            "4. south: h3 - played",
-            "4... north: i12 - played",
+            "2... north: g13-g12 - played",
+            "2... east: m9-l9 - played",
+            "3. south: f2-f3 - played",
+            "3... north: d13-d12 - played",
+            "3... east: m4-l4 - played",
+            "4. south: h2-h3 - played",
+            "4... north: i13-i12 - played",
         ]
     );
     // Below the board, the whole game, one line per round (west skipped from round 3).
     let last = parse_mail(&files[&format!("{id}.13.2.turn@{MAIL_DOMAIN}.eml")]).text("text/plain");
     let record = "The game so far:
-  1. south d3, west c6, north e12, east l7
-  2. south k3, west c8, north g12, east l9
-  3. south f3, north d12, east l4
-  4. south h3, north i12
+  1. south d2-d3, west b6-c6, north e13-e12, east m7-l7
+  2. south k2-k3, west b8-c8, north g13-g12, east m9-l9
+  3. south f2-f3, north d13-d12, east m4-l4
+  4. south h2-h3, north i13-i12
 ";
     assert!(last.contains(record), "{record}in:\n{last}");
 

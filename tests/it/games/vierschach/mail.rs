@@ -40,23 +40,24 @@ enum Shape {
 }
 
 /// The game: the seat, its move as sent, the mail's shape, and the move as the
-/// steward writes it (§9's SAN-like notation).
+/// steward writes it (§9's SAN-like notation: a pawn move with its
+/// origin, issue 32).
 const PLAY: [(usize, &str, Shape, &str); 13] = [
-    (0, "d3", Shape::GmailTopPost, "d3"),
-    (1, "b6c6", Shape::Outlook, "c6"),
-    (2, "e13-e12", Shape::IPhone, "e12"),
-    (3, "m7–l7", Shape::HtmlOnly, "l7"),
+    (0, "d3", Shape::GmailTopPost, "d2-d3"),
+    (1, "b6c6", Shape::Outlook, "b6-c6"),
+    (2, "e13-e12", Shape::IPhone, "e13-e12"),
+    (3, "m7–l7", Shape::HtmlOnly, "m7-l7"),
     (0, "Sj1-k3", Shape::AppleBottomPost, "Nk3"),
-    (1, "b8-c8", Shape::SubjectOnly, "c8"),
-    (2, "G13-g12", Shape::IPhone, "g12"),
-    (3, "l9", Shape::GmailTopPost, "l9"),
+    (1, "b8-c8", Shape::SubjectOnly, "b8-c8"),
+    (2, "G13-g12", Shape::IPhone, "g13-g12"),
+    (3, "l9", Shape::GmailTopPost, "m9-l9"),
     // West, in double check with no move, is mated and skipped.
-    (0, "1. f2xf3!", Shape::Outlook, "f3"),
-    (2, "d13d12", Shape::SubjectOnly, "d12"),
-    (3, "m4-l4", Shape::AppleBottomPost, "l4"),
-    (0, "h3", Shape::HtmlOnly, "h3"),
+    (0, "1. f2xf3!", Shape::Outlook, "f2-f3"),
+    (2, "d13d12", Shape::SubjectOnly, "d13-d12"),
+    (3, "m4-l4", Shape::AppleBottomPost, "m4-l4"),
+    (0, "h3", Shape::HtmlOnly, "h2-h3"),
     // East, in double check with no move, is mated: south and north win.
-    (2, "i13-i12", Shape::GmailTopPost, "i12"),
+    (2, "i13-i12", Shape::GmailTopPost, "i13-i12"),
 ];
 
 /// A reply to `board` (the board mail being answered) carrying `text` in `shape`.
