@@ -483,7 +483,9 @@ impl Letter {
             // inside the margins.
             let widest = board.lines().map(|l| l.chars().count()).max().unwrap_or(1).max(1);
             let board_font_px = (500.0 / (0.62 * widest as f64)).floor().clamp(6.0, 14.0) as u32;
-            context = minijinja::context! { board => board, board_font_px => board_font_px, ..context };
+            let legend = source.legend();
+            context =
+                minijinja::context! { board => board, board_font_px => board_font_px, legend => legend, ..context };
             if self.forms {
                 context = minijinja::context! { forms => source.move_forms(), ..context };
             }
@@ -1118,6 +1120,11 @@ pub(crate) mod tests {
         }
     }
 
+    /// The legend of `variant`'s text board, with its default options.
+    fn source_legend(variant: crate::rules::VariantId) -> Vec<String> {
+        variant.rulebook(&crate::rules::Options::new()).unwrap().legend()
+    }
+
     /// The text board is drawn when the letter is formatted, from its source,
     /// seen from the source's seat; a source that draws nothing is an error
     /// naming it, which holds the letter back, not a mail without its board.
@@ -1125,7 +1132,11 @@ pub(crate) mod tests {
     fn the_text_board_is_drawn_from_its_source_when_formatted() {
         let from: Mailbox = "Fairsteward <moves@steward.example>".parse().unwrap();
         let game: GameId = "8KQ2ZJ".parse().unwrap();
-        for (variant, seat) in [(crate::rules::VariantId::Chess, 1), (crate::rules::VariantId::Vierschach, 3)] {
+        let every = crate::rules::VariantId::ALL.map(|v| (v, 0));
+        for (variant, seat) in
+            [(crate::rules::VariantId::Chess, 1), (crate::rules::VariantId::Vierschach, 3)].into_iter().chain(every)
+        {
+            let legend = source_legend(variant);
             let source = crate::render::source::start_of(variant, seat, 640);
             let board = source.text().unwrap();
             let extras = Extras { html: Some("turn.html"), text_board: Some(Arc::new(source)), ..Extras::default() };
@@ -1142,6 +1153,11 @@ pub(crate) mod tests {
                 "{variant}: the board seen from seat {seat}\n{board}\nin\n{text}"
             );
             assert!(parsed.body_html(0).unwrap().contains(board.lines().nth(1).unwrap().trim()), "{variant}: HTML");
+            // The legend stands under the board, in both parts (issue 32).
+            for line in &legend {
+                assert!(lines.contains(&format!("    {line}").as_str()), "{variant}: legend {line:?} in\n{text}");
+            }
+            assert!(parsed.body_html(0).unwrap().contains(&legend[1]), "{variant}: legend in the HTML");
         }
         let mut letter: serde_json::Value =
             serde_json::from_str(&queue(board_draft(&from, &game, Extras::default())).unwrap().letter.unwrap())

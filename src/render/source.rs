@@ -56,6 +56,12 @@ impl PictureSource {
         Ok(super::text::board_for_seats(&view, self.seat, rules.seat_names(), &self.marks.last_moves))
     }
 
+    /// The legend under the text board ([`crate::rules::DynVariant::legend`]):
+    /// what its letters mean in this game; empty when the variant refuses the options.
+    pub fn legend(&self) -> Vec<String> {
+        self.variant.rulebook(&self.options).map(|rules| rules.legend()).unwrap_or_default()
+    }
+
     /// The move forms the source's seat writes, with examples from its legal
     /// moves in the position ([`crate::rules::DynVariant::move_forms`]); `None`
     /// when the variant refuses the options or the position.

@@ -269,6 +269,103 @@ mod tests {
     use crate::render::fixtures::{four_armies, hexagons, kings_at_home, triangles, two_levels};
     use crate::rules::{BoardView, Options, PieceKind, VariantId};
 
+    /// The words of a legend: runs of letters and digits.
+    fn words(legend: &[String]) -> Vec<String> {
+        legend.join("\n").split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect()
+    }
+
+    /// Every game's legend names what the text board of its start position
+    /// writes, from every seat's side: each seat letter and piece letter of
+    /// a many-seat board, each piece letter and the letter case of a
+    /// two-seat one, and the level names beside a stacked board. The
+    /// symbols are read off the drawn board, not copied from the legend.
+    #[test]
+    fn every_legend_names_what_its_start_board_writes() {
+        for id in VariantId::ALL {
+            let rules = id.rulebook(&Options::new()).unwrap();
+            let legend = rules.legend();
+            assert!(!legend.is_empty(), "{id}: no legend");
+            let words = words(&legend);
+            let named = |w: &str| words.iter().any(|x| x == w);
+            let view = rules.board(&rules.start()).unwrap();
+            for viewer in 0..rules.seat_names().len() {
+                let text = board_for_seats(&view, Seat::new(viewer as u8), rules.seat_names(), &[]);
+                let mut pieces = 0;
+                for line in text.lines() {
+                    let tokens: Vec<&str> =
+                        line.split_whitespace().map(|t| t.trim_start_matches(['+', 'x', '*'])).collect();
+                    // A two-seat board's row of cells starts or ends with its
+                    // rank number; the lines of file letters are coordinates. A
+                    // many-seat board's pieces are two letters, unlike any
+                    // coordinate, wherever they are.
+                    let wide = rules.seat_names().len() > 2;
+                    let number = |t: &&str| t.chars().all(|c| c.is_ascii_digit());
+                    let row = tokens.first().is_some_and(number) || tokens.last().is_some_and(number);
+                    if !wide && !row {
+                        continue;
+                    }
+                    for t in tokens.iter().filter(|t| !number(t)) {
+                        let c: Vec<char> = t.chars().collect();
+                        match c[..] {
+                            // A many-seat board: seat letter, piece letter.
+                            [seat, piece] if seat.is_ascii_lowercase() && piece.is_ascii_uppercase() => {
+                                assert!(named(&seat.to_string()), "{id}: seat letter {seat} not in {legend:?}");
+                                assert!(named(&piece.to_string()), "{id}: piece {piece} not in {legend:?}");
+                                pieces += 1;
+                            }
+                            // A two-seat board: the case tells the seat.
+                            [piece] if !wide && piece.is_ascii_alphabetic() => {
+                                let up = piece.to_ascii_uppercase().to_string();
+                                assert!(named(&up), "{id}: {piece} ({up}) not in {legend:?}");
+                                let case = if piece.is_ascii_uppercase() { "upper" } else { "lower" };
+                                assert!(named(case), "{id}: {case} case not explained in {legend:?}");
+                                pieces += 1;
+                            }
+                            // A level name beside a stacked board (QL1, KL6).
+                            _ if t.len() > 2 && t.chars().any(|c| c.is_ascii_digit()) => {
+                                let kind: String = t.chars().filter(char::is_ascii_alphabetic).collect();
+                                assert!(named(&format!("{kind}1")), "{id}: level {t} not in {legend:?}");
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                assert!(pieces > 0, "{id}: no piece read off\n{text}");
+                if text.contains(" .") || text.starts_with('.') {
+                    assert!(legend.join(" ").contains(". is an empty"), "{id}: . not explained in {legend:?}");
+                }
+            }
+        }
+    }
+
+    /// Every game lists every option it knows, defaults included, and a game
+    /// made from that list runs by the same options (a Dame triangle is
+    /// named, not given as a record, so `board` is left out there).
+    #[test]
+    fn effective_options_are_complete_and_read_back() {
+        for id in VariantId::ALL {
+            let rules = id.rulebook(&Options::new()).unwrap();
+            let listed = rules.effective_options();
+            let mut again = Options::new();
+            for (name, value) in &listed {
+                if !(*name == "board" && value == "triangle") {
+                    again = again.set(*name, value.clone());
+                }
+            }
+            let rebuilt = id.rulebook(&again).unwrap_or_else(|e| panic!("{id}: {listed:?} read back: {e}"));
+            assert_eq!(rebuilt.effective_options(), listed, "{id}");
+            // An option the game does not list is one it refuses.
+            let unknown = Options::new().set("surely_not_an_option", "on");
+            assert!(id.rulebook(&unknown).is_err(), "{id}");
+        }
+        // A default the game was created without is listed.
+        let vierschach = VariantId::ALL.into_iter().find(|id| id.rulebook(&Options::new().set("mode", "ffa")).is_ok());
+        let id = vierschach.expect("a game with a mode");
+        let ffa = id.rulebook(&Options::new().set("mode", "ffa")).unwrap().effective_options();
+        assert!(ffa.contains(&("mode", "ffa".to_owned())), "{ffa:?}");
+        assert!(ffa.contains(&("mated", "remove".to_owned())), "{ffa:?}");
+    }
+
     #[test]
     fn start_position_from_both_sides() {
         let rules = VariantId::Chess.rulebook(&Options::new()).unwrap();

@@ -388,6 +388,15 @@ impl Variant for Chess {
     fn guide(&self) -> Option<&'static str> {
         Some(include_str!("../../docs/rules/chess.md"))
     }
+
+    /// Standard chess has no options.
+    fn effective_options(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    fn legend(&self) -> Vec<String> {
+        vec![super::legend::CHESS_PIECES.to_owned(), super::legend::WHITE_UPPER.to_owned()]
+    }
 }
 
 /// A chess game as PGN: the Seven Tag Roster, `SetUp` and `FEN` when the game

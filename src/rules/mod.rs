@@ -44,6 +44,7 @@ pub mod dame;
 pub mod dreierschach;
 mod error;
 pub mod fairschach;
+mod legend;
 pub mod mailbox;
 pub(crate) mod notation;
 mod options;

@@ -512,6 +512,22 @@ variant_traits! {
     fn teams(&self) -> Vec<SeatSet> {
         Vec::new()
     }
+
+    /// Every option of the game as applied, the defaults it was created
+    /// without included, in the order its rules file lists them: each option's
+    /// name and value as the game's options spell them (`mode` = `teams`,
+    /// `no_progress` = `off`). Empty for a game without options. Shown on the
+    /// game page and in the API (issue 32: the options a game runs by).
+    fn effective_options(&self) -> Vec<(&'static str, String)>;
+
+    /// What the text board of this game writes, one line each, for the legend
+    /// under every text board: each piece letter, and each seat's prefix or
+    /// letter case, in the game's own words (Vierschach's `w` is West,
+    /// Dreierschach's `w` White), and the names around the board that are
+    /// not plain files and ranks (3D chess levels). The marks the text board
+    /// explains itself (`+` last move, `x` captured, `*` paused) are not
+    /// repeated here.
+    fn legend(&self) -> Vec<String>;
 }
 
 /// The default of [`Variant::tournament_scores`]: each of `seats` seats' score

@@ -138,6 +138,9 @@ pub struct GameView {
     pub variant: String,
     /// Its options (the variant's).
     pub options: serde_json::Map<String, serde_json::Value>,
+    /// Every option the game runs by, the defaults it was created without
+    /// included (`Variant::effective_options`): name to value.
+    pub effective_options: serde_json::Map<String, serde_json::Value>,
     /// How moves prove their seat: `token` or `signature`.
     pub auth: String,
     /// How moves stay secret: `hold` or `commit-reveal`.
@@ -269,6 +272,7 @@ pub(super) fn game_view(
         id: id.to_string(),
         variant: g.row.variant.name().to_owned(),
         options: g.row.options.iter().map(|(k, v)| (k.to_owned(), serde_json::Value::from(v))).collect(),
+        effective_options: g.rules.effective_options().into_iter().map(|(k, v)| (k.to_owned(), v.into())).collect(),
         auth: g.row.auth.name().to_owned(),
         secrecy: g.row.secrecy.name().to_owned(),
         phase: phase.to_owned(),

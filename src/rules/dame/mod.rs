@@ -109,6 +109,8 @@ impl FromStr for Enclosure {
 pub struct TrialecticDame {
     board: Arc<Board>,
     drawing: Arc<Drawing>,
+    /// The triangle's side, or `None` for a board given as a record.
+    side: Option<usize>,
     /// Setup variant 2: each seat's first turn places a 12th stone.
     pub setup_two: bool,
     /// Base game, or enclosure variant 1 or 2.
@@ -125,6 +127,7 @@ impl Default for TrialecticDame {
         TrialecticDame {
             board: Arc::clone(board),
             drawing: Arc::clone(drawing),
+            side: Some(DEFAULT_SIDE),
             setup_two: false,
             enclosure: Enclosure::None,
             dame_first: false,
@@ -154,6 +157,7 @@ impl TrialecticDame {
                     Board::from_json(json).map_err(|e| OptionsError::Invalid { name: "board", why: e.to_string() })?;
                 rules.drawing = Arc::new(Drawing::of(&board));
                 rules.board = Arc::new(board);
+                rules.side = None;
             }
             (None, Some(side)) => {
                 let n: usize = side.trim().parse().map_err(|_| OptionsError::BadValue {
@@ -166,6 +170,7 @@ impl TrialecticDame {
                     rules.drawing = Arc::new(Drawing::of(&board));
                     rules.board = Arc::new(board);
                 }
+                rules.side = Some(n);
             }
             (None, None) => {}
         }
@@ -431,5 +436,31 @@ impl Variant for TrialecticDame {
 
     fn guide(&self) -> Option<&'static str> {
         Some(include_str!("../../../docs/rules/trialectic-dame.md"))
+    }
+
+    /// §9, in its order; a board given as a record has no side of its own.
+    fn effective_options(&self) -> Vec<(&'static str, String)> {
+        use super::legend::{off_or, on_off};
+        let (board, side) = match self.side {
+            Some(n) => ("triangle".to_owned(), n.to_string()),
+            None => ("given as a record".to_owned(), "as the board record has it".to_owned()),
+        };
+        vec![
+            ("board", board),
+            ("side", side),
+            ("setup", if self.setup_two { "2" } else { "1" }.to_owned()),
+            ("enclosure", self.enclosure.as_str().to_owned()),
+            ("dame_first", on_off(self.dame_first)),
+            ("no_progress", off_or(self.no_progress)),
+        ]
+    }
+
+    fn legend(&self) -> Vec<String> {
+        use super::legend::seat_letters;
+        vec![
+            format!("{} (yM: a man of Yellow)", seat_letters(&shape::SEAT_LETTERS, self.seat_names()))
+                .replace("each piece", "each stone"),
+            "M a man (one stone), C a Dame (a crowned man, two stacked stones); . is an empty playing cell".to_owned(),
+        ]
     }
 }

@@ -16,6 +16,9 @@ use std::sync::Arc;
 use super::record::{Board, CellId};
 use crate::rules::{Army, BoardShape, Cell, CellShape, EdgeLabel, Outline, PieceKind, Point};
 
+/// The letters a text board writes before each seat's stones: Yellow, Red, Blue.
+pub(crate) const SEAT_LETTERS: [char; 3] = ['y', 'r', 'b'];
+
 /// The drawing of a board record, and where each cell id lies in it.
 #[derive(Clone, Debug)]
 pub struct Drawing {
@@ -83,7 +86,7 @@ impl Drawing {
             pieces: vec![PieceKind::Man, PieceKind::DraughtsKing],
             seat_turns,
             armies: vec![Army::Yellow, Army::Red, Army::Blue],
-            seat_letters: vec!['y', 'r', 'b'],
+            seat_letters: SEAT_LETTERS.to_vec(),
         };
         Drawing { shape: Arc::new(shape), cells: ids }
     }

@@ -533,4 +533,22 @@ impl Variant for Dreierschach {
     fn guide(&self) -> Option<&'static str> {
         Some(include_str!("../../../docs/rules/dreierschach.md"))
     }
+
+    /// §11, in its order.
+    fn effective_options(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("en_passant", self.en_passant.as_str().to_owned()),
+            ("names", self.names.as_str().to_owned()),
+            ("no_progress", super::legend::off_or(self.no_progress)),
+        ]
+    }
+
+    fn legend(&self) -> Vec<String> {
+        use super::legend::{CHESS_PIECES, seat_letters};
+        vec![
+            format!("{} (wK: White's king)", seat_letters(&SEAT_LETTERS, &SEAT_NAMES)),
+            CHESS_PIECES.to_owned(),
+            ". is an empty cell".to_owned(),
+        ]
+    }
 }

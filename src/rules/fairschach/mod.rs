@@ -352,6 +352,19 @@ impl Variant for Fairschach {
     fn guide(&self) -> Option<&'static str> {
         Some(include_str!("../../../docs/rules/fairschach.md"))
     }
+
+    /// §9: `pause` and `normal_below`.
+    fn effective_options(&self) -> Vec<(&'static str, String)> {
+        vec![("pause", self.pause.to_string()), ("normal_below", super::legend::off_or(self.normal_below))]
+    }
+
+    fn legend(&self) -> Vec<String> {
+        let mut lines = vec![super::legend::CHESS_PIECES.to_owned(), super::legend::WHITE_UPPER.to_owned()];
+        if self.pause != PauseRule::Off {
+            lines.push("* before a piece: paused this pair, it may not move (§5)".to_owned());
+        }
+        lines
+    }
 }
 
 /// §6.3 (Decision): as lichess and python-chess define it — neither side has more

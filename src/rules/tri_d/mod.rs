@@ -238,4 +238,19 @@ impl Variant for TriDChess {
     fn guide(&self) -> Option<&'static str> {
         Some(include_str!("../../../docs/rules/tri-d-chess.md"))
     }
+
+    /// 3D chess has no options.
+    fn effective_options(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    fn legend(&self) -> Vec<String> {
+        vec![
+            super::legend::CHESS_PIECES.to_owned(),
+            super::legend::WHITE_UPPER.to_owned(),
+            "the levels side by side, named on the right: W White's main board, N the neutral one, B Black's; \
+             QL1 to QL6 and KL1 to KL6 the attack boards on the queen's or king's side pins they stand on"
+                .to_owned(),
+        ]
+    }
 }

@@ -609,4 +609,44 @@ impl Variant for Vierschach {
     fn guide(&self) -> Option<&'static str> {
         Some(include_str!("../../../docs/rules/vierschach.md"))
     }
+
+    /// §12, in its order.
+    fn effective_options(&self) -> Vec<(&'static str, String)> {
+        use super::legend::{off_or, on_off};
+        vec![
+            ("mode", self.mode.to_string()),
+            ("mated", self.mated.to_string()),
+            ("partner_capture", on_off(self.partner_capture)),
+            ("pawn_jump", on_off(self.pawn_jump)),
+            ("ally_promotion", on_off(self.ally_promotion)),
+            ("no_progress", off_or(self.no_progress)),
+        ]
+    }
+
+    fn legend(&self) -> Vec<String> {
+        use super::legend::{CHESS_PIECES, capitalized, seat_letters};
+        let names = self.seat_names();
+        let sides = match self.mode {
+            Mode::Teams => {
+                let team = |s: usize| {
+                    let partner = self.partner(s).unwrap_or(s);
+                    format!("{} with {}", capitalized(names[s]), capitalized(names[partner]))
+                };
+                format!("teams: {} against {}", team(0), team(1))
+            }
+            Mode::Ffa => "free-for-all: every seat plays for itself".to_owned(),
+        };
+        vec![
+            format!("{} (sK: South's king)", seat_letters(&SEAT_LETTERS, names)),
+            CHESS_PIECES.to_owned(),
+            sides,
+            format!(
+                "* before a piece: its seat is mated, the piece {} (§8); . is an empty square",
+                match self.mated {
+                    Mated::Freeze => "frozen",
+                    Mated::Remove => "about to leave the board",
+                }
+            ),
+        ]
+    }
 }
