@@ -38,8 +38,8 @@ fn help(forms: &str) -> String {
   accept draw  accept the draw offered
   decline draw decline it
   status       the game as it stands
-  if Nf6 then e5, if Nc6 then Nf3 if d6 then d4
-               conditional moves: played for you when the others play so
+  if THEIR-MOVE then YOUR-MOVE, if … then … if … then …
+               conditional moves, in the forms above: played for you when the others play so
   conditional  your conditional lines (`conditional clear` drops them)
   standings    the table of the game's tournament
   help         this text
@@ -58,7 +58,7 @@ Only mails from your registered address, or an alias you confirmed, act for your
 fn conditional_text(c: &ConditionalLines) -> String {
     if c.count == 0 {
         return format!(
-            "You keep no conditional lines in game {}. To set some, reply with lines like: if Nf6 then e5, if Nc6 then Nf3 if d6 then d4",
+            "You keep no conditional lines in game {}. To set some, reply with lines like: if THEIR-MOVE then YOUR-MOVE, if THEIR-MOVE then YOUR-MOVE if THEIR-NEXT then YOUR-NEXT (the moves written as in your board mails)",
             c.game
         );
     }

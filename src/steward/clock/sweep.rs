@@ -392,7 +392,8 @@ impl Steward {
                 recorded += fired.len();
                 // Several points due at once (say, after the daemon was down) make one line.
                 if let Some(&hours) = fired.iter().min() {
-                    let owing: Vec<_> = g.rules.seats_to_move(&g.row.state).map_err(super::super::internal)?.iter().collect();
+                    let owing: Vec<_> =
+                        g.rules.seats_to_move(&g.row.state).map_err(super::super::internal)?.iter().collect();
                     let end = super::super::numbers::record_end(tx, &g)?;
                     due.push(Due {
                         game: id.clone(),

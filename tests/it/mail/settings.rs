@@ -131,7 +131,8 @@ async fn conditional_lines_by_mail_over_the_real_servers_fire() {
     // White moves by mail: Black's c5 is played at once, from the line.
     send_and_wait(&stack, &moves, &a_mail, &a_cap, &plain(&a_mail, &a_cap, &unique("a1"), "e4"), 2).await;
     let v = steward.game(&game).await;
-    let played: Vec<&str> = v["history"].as_array().unwrap().iter().map(|t| t["moves"][0]["notation"].as_str().unwrap()).collect();
+    let played: Vec<&str> =
+        v["history"].as_array().unwrap().iter().map(|t| t["moves"][0]["move"].as_str().unwrap()).collect();
     assert_eq!(played, ["e4", "c5"], "{v}");
     assert_eq!(v["move_number"], "2.", "{v}");
     let to_bob = wait_for(&stack, &bob, within, "the board mail telling the line fired", |m| {

@@ -40,3 +40,19 @@ pub fn refused(variant: &str, args: &[&str], phrases: &[&str]) {
         assert!(lines[0].to_lowercase().contains(&phrase.to_lowercase()), "{full:?}: {phrase:?} not in {:?}", lines[0]);
     }
 }
+
+/// `legal` for a seat not to move: the empty list on stdout (what the
+/// conformance interface answers) and one line on stderr saying why, naming
+/// every phrase (issue 32).
+#[track_caller]
+pub fn none_legal(variant: &str, args: &[&str], phrases: &[&str]) {
+    let mut full = vec!["rules", variant];
+    full.extend_from_slice(args);
+    let out = fairsteward(&full);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{full:?} failed: {stderr}");
+    assert_eq!(serde_json::from_str::<Value>(&stdout).ok(), Some(Value::Array(Vec::new())), "{full:?}: {stdout}");
+    for phrase in phrases {
+        assert!(stderr.to_lowercase().contains(&phrase.to_lowercase()), "{full:?}: {phrase:?} not in {stderr:?}");
+    }
+}

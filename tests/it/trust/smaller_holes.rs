@@ -344,7 +344,7 @@ async fn a_repeat_for_a_resolved_turn_says_so_and_points_to_the_latest_board_mai
     assert!(a["note"].as_str().unwrap().contains("Turn 1 was resolved already"), "{r}");
     // The board mail named is Alice's newest: the board after turn 2, asking for turn 3.
     let (id, subject) = (a["board_mail"][0].as_str().unwrap(), a["board_mail"][1].as_str().unwrap());
-    assert!(subject.contains("turn 3"), "{r}");
+    assert!(subject.contains("your move 2."), "{r}");
     eventually("the board mail named, in the spool", || {
         spool_files(&spool).contains_key(&format!("{id}.eml")).then_some(())
     })

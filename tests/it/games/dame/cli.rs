@@ -50,7 +50,7 @@ fn legal_lists_canonical_moves_sorted_by_byte_value() {
     assert_eq!(json_of(&["legal"]), json!(expected), "the start state by default");
     assert_eq!(json_of(&["legal", "--side", "yellow"]), json!(expected));
     // A seat not to move is told so (issue 32).
-    refused(&["legal", "--side", "red"], &["red is not to move", "yellow to move"]);
+    rules_cli::none_legal("trialectic-dame", &["legal", "--side", "red"], &["red is not to move", "yellow to move"]);
     let after = json_of(&["play", "--moves", "126-117"])["state"].clone();
     assert_eq!(json_of(&["legal", "--state", after.as_str().unwrap()]), json!(["216x018"]));
     assert_eq!(json_of(&["legal", "--setup", "2"]).as_array().unwrap().len(), 15);

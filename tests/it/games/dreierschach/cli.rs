@@ -40,7 +40,7 @@ fn legal_lists_the_44_first_moves_sorted_by_byte_value() {
     assert_eq!(&moves[..8], ["a3-c2", "a3-c6", "a3-d4", "a3-d5", "a7-c10", "a7-c6", "a7-d8", "a7-d9"]);
     assert_eq!(json_of(&["legal"]), json!(moves), "the start state by default");
     // A seat not to move is told so (issue 32).
-    refused(&["legal", "--side", "brown"], &["brown is not to move", "white to move"]);
+    rules_cli::none_legal("dreierschach", &["legal", "--side", "brown"], &["brown is not to move", "white to move"]);
     // Canonical moves keep V2.2 names under any option.
     assert_eq!(json_of(&["legal", "--names", "v2.3"]), json!(moves));
 }

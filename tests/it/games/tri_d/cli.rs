@@ -27,7 +27,11 @@ fn start_legal_play_and_perft() {
     assert_eq!(legal[0], "a1W-b3N", "sorted by byte value");
     assert_eq!(json_of(&["legal", "--state", START, "--side", "white"]), legal);
     // A seat not to move is told so (issue 32).
-    refused(&["legal", "--state", START, "--side", "black"], &["black is not to move", "white to move"]);
+    rules_cli::none_legal(
+        "tri-d-chess",
+        &["legal", "--state", START, "--side", "black"],
+        &["black is not to move", "white to move"],
+    );
     for (depth, nodes) in [("1", 20), ("2", 400), ("3", 9128)] {
         assert_eq!(json_of(&["perft", "--state", START, "--depth", depth]), json!(nodes));
     }

@@ -41,7 +41,11 @@ fn legal_lists_canonical_moves_sorted_by_byte_value() {
     assert!(west.is_sorted(), "{west:?}");
     assert!(west.contains(&"a10-c11") && west.contains(&"b4-c4") && !west.contains(&"b4-d4"), "{west:?}");
     // A seat not to move is told so (issue 32).
-    refused(&["legal", "--state", AFTER_D4, "--side", "south"], &["south is not to move", "west to move"]);
+    rules_cli::none_legal(
+        "vierschach",
+        &["legal", "--state", AFTER_D4, "--side", "south"],
+        &["south is not to move", "west to move"],
+    );
 }
 
 #[test]
