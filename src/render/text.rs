@@ -254,9 +254,8 @@ fn draw(view: &BoardView, viewer: Seat, style: &Style, last_moves: &[MovePath]) 
     if bottom.iter().any(|l| !l.is_empty()) {
         out.push_str(&edge(&bottom));
     }
-    if !view.marked.is_empty() {
-        out.push_str("    * paused this pair\n");
-    }
+    // What `*` means is the game's to say: its legend, printed under the
+    // board, explains it (a paused piece, a mated seat's piece).
     if !path.is_empty() {
         out.push_str(if captured.is_empty() { "    + last move\n" } else { "    + last move, x captured\n" });
     }
@@ -385,7 +384,8 @@ mod tests {
         let view = rules.board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR s KQkq e3,d6 e4,d5 0 2").unwrap();
         let text = board(&view, Seat::new(0));
         assert!(text.contains("  4  . . . .*P . . .  4"), "{text}");
-        assert!(text.contains("* paused this pair"));
+        assert!(!text.contains("paused"), "the legend, not the board, says what * means: {text}");
+        assert!(rules.legend().iter().any(|l| l.starts_with("* before a piece: paused this pair")));
     }
 
     #[test]

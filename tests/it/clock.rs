@@ -548,6 +548,9 @@ async fn grace_sends_a_last_reminder_and_a_notice_then_the_timeout_applies() {
     let to_black = &spool[&format!("{}.1.1.grace-0-0@steward.example.eml", g.id)];
     assert!(to_white.to.contains("alice@example.org") && to_white.body.contains("Last reminder"), "{to_white:?}");
     assert!(to_black.to.contains("bob@example.org") && to_black.body.contains("white (Alice) is late"), "{to_black:?}");
+    // The move number the record gives, as in every other mail (issue 32).
+    assert!(to_white.subject.ends_with("white is late (move 1.)"), "{}", to_white.subject);
+    assert!(to_white.body.contains("your move 1. (API turn 1) was due"), "{}", to_white.body);
     assert!(lab.kinds(&g).await.contains(&"grace".to_owned()));
     let v = lab.game(&g).await;
     assert_eq!((seat_clock(&v, 0)["late"].clone(), v["outcome"].clone()), (json!(true), Value::Null));

@@ -39,12 +39,12 @@ pub(super) fn grace(
     game: &Loaded,
     late: Seat,
     stage: u32,
+    subject: &str,
     to_late: &str,
     to_others: &str,
     head: &Head,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
-    let subject = format!("{} is late (turn {})", game.seat_name(late), game.row.turn);
     let suffix = format!("-{}-{stage}", late.index());
     to_seats(
         steward,
@@ -52,7 +52,7 @@ pub(super) fn grace(
         MailKind::Grace,
         &suffix,
         None,
-        &subject,
+        subject,
         |s| if s == late { to_late.to_owned() } else { to_others.to_owned() },
         None,
         head,

@@ -336,20 +336,31 @@ impl Steward {
             let head = self.sign_head(tx, &g.row.id)?;
             let what = stage_name(c.stage);
             let zone = gc.zones[s.seat.index()];
+            // The move number the record gives, beside the API's turn (issue 32).
+            let owing: Vec<_> = g.rules.seats_to_move(&g.row.state).map_err(super::super::internal)?.iter().collect();
+            let number = super::super::numbers::owed(super::super::numbers::record_end(tx, g)?, &owing, s.seat);
+            // `move 12... (API turn 23)`, or `reveal for move 12...`.
+            let which = match (&number, c.stage) {
+                (Some(label), 1) => format!("reveal for move {label} (API turn {})", c.turn),
+                (Some(label), _) => format!("move {label} (API turn {})", c.turn),
+                (None, _) => format!("{what} for turn {}", c.turn),
+            };
             let to_late = format!(
-                "Last reminder: your {what} for turn {} was due {}. You have until {} (grace); after that you lose on time.",
-                c.turn,
+                "Last reminder: your {which} was due {}. You have until {} (grace); after that you lose on time.",
                 mail_time(deadline, zone),
                 mail_time(flag, zone)
             );
             let to_others = format!(
-                "{name} ({}) is late: the {what} for turn {} was due {}. Unless it arrives by {}, {name} loses on time.",
+                "{name} ({}) is late: the {which} was due {}. Unless it arrives by {}, {name} loses on time.",
                 s.name,
-                c.turn,
                 mail_time(deadline, None),
                 mail_time(flag, None)
             );
-            for mail in mails::grace(self, g, s.seat, c.stage, &to_late, &to_others, &head, now)? {
+            let subject = match &number {
+                Some(label) => format!("{name} is late (move {label})"),
+                None => format!("{name} is late (turn {})", c.turn),
+            };
+            for mail in mails::grace(self, g, s.seat, c.stage, &subject, &to_late, &to_others, &head, now)? {
                 tx.queue_mail(&mail, now)?;
             }
             out.grace.push(GraceReport {

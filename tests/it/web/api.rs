@@ -1086,7 +1086,7 @@ async fn resolution_spools_one_board_mail_per_seat() {
         } else {
             ("     h g f e d c b a", "  4  . . .*P . . . .  4", "  5  . . . .*p . . .  5")
         };
-        for line in [files_line, rank4, rank5, "    * paused this pair"] {
+        for line in [files_line, rank4, rank5, "    * before a piece: paused this pair, it may not move (§5)"] {
             assert!(body.lines().any(|l| l == line), "board line {line:?} in\n{body}");
         }
     }
