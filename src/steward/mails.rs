@@ -208,6 +208,19 @@ pub(super) fn started(
         .collect()
 }
 
+/// What the board mails after a turn tell each reader besides the board.
+#[derive(Clone, Copy)]
+pub(super) struct Readers<'a> {
+    /// The clocks' lines, one per seat.
+    pub clocks: &'a [String],
+    /// The conditional lines that fired or were dropped, and whose reply is played next.
+    pub conditional: &'a super::conditional::ConditionalMail,
+    /// Each seat's mail setting.
+    pub mail: &'a [MailSettings],
+    /// Where the record ends, for the move numbers.
+    pub end: crate::letters::record::RecordEnd,
+}
+
 /// The board mails after a resolved turn, one per seat: each lists the moves
 /// since its reader's own last move, numbered as the game's record, and the
 /// whole record below the board — both read as the mail is formatted, off the
@@ -218,11 +231,9 @@ pub(super) fn turn(
     r: &TextResolution,
     head: &Head,
     now: DateTime<Utc>,
-    clocks: &[String],
-    conditional: &super::conditional::ConditionalMail,
-    mail: &[MailSettings],
-    end: crate::letters::record::RecordEnd,
+    readers: &Readers<'_>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
+    let Readers { clocks, conditional, mail, end } = *readers;
     let (from, public_url) = (&steward.from, steward.public_url.as_str());
     let turn = game.row.turn;
     let outcome = r.outcome.map(|o| game.outcome_text(o));

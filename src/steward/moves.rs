@@ -673,7 +673,8 @@ impl Steward {
         let clocks = self.clock_lines(tx, game, now)?;
         let mail_settings = super::mail_settings::of_seats(tx, game)?;
         let end = super::numbers::record_end(tx, game)?;
-        for mail in mails::turn(self, game, &r, &head, now, &clocks, &conditional, &mail_settings, end)? {
+        let readers = mails::Readers { clocks: &clocks, conditional: &conditional, mail: &mail_settings, end };
+        for mail in mails::turn(self, game, &r, &head, now, &readers)? {
             tx.queue_mail(&mail, now)?;
         }
         self.fire_conditionals(tx, id, fires, now)

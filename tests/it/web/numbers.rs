@@ -162,9 +162,9 @@ async fn every_game_shows_one_move_number_and_lists_legal_moves_as_the_cli_does(
                 .as_array()
                 .unwrap()
                 .iter()
-                .flat_map(|t| t["moves"].as_array().unwrap().iter())
-                .filter(|m| !m["number"].as_str().unwrap().ends_with("..."))
-                .last()
+                .rev()
+                .flat_map(|t| t["moves"].as_array().unwrap().iter().rev())
+                .find(|m| !m["number"].as_str().unwrap().ends_with("..."))
                 .unwrap();
             assert!(
                 pgn.text.contains(&format!(
