@@ -64,6 +64,7 @@ fn templates() -> &'static Environment<'static> {
             ("answer.txt", include_str!("../../templates/answer.txt")),
             ("turn.html", include_str!("../../templates/turn.html")),
             ("started.html", include_str!("../../templates/started.html")),
+            ("text_board.html", include_str!("../../templates/text_board.html")),
             ("clocks.txt", include_str!("../../templates/clocks.txt")),
             ("reminder.txt", include_str!("../../templates/reminder.txt")),
             ("leave.txt", include_str!("../../templates/leave.txt")),

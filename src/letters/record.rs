@@ -149,6 +149,17 @@ pub fn lines(record: &[Numbered], seats: usize) -> Vec<String> {
     lines
 }
 
+/// What a settled move's stored status says it did; `None` for a move
+/// still pending (not in the record yet).
+pub fn settled_result(status: &str, reason: Option<&str>) -> Option<SeatResult> {
+    match status {
+        "played" => Some(SeatResult::Played),
+        "first" => Some(SeatResult::First),
+        "struck" => Some(SeatResult::Struck(reason.unwrap_or_default().to_owned())),
+        _ => None,
+    }
+}
+
 /// The game's numbered record from its settled moves (as
 /// [`crate::store::Reader::settled_moves`] reads them; pending moves are not in it).
 pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numbered> {
@@ -156,12 +167,7 @@ pub fn of_settled(rules: &dyn DynVariant, settled: Vec<SettledMove>) -> Vec<Numb
     let moves = settled
         .into_iter()
         .filter_map(|m| {
-            let result = match m.status.as_str() {
-                "played" => SeatResult::Played,
-                "first" => SeatResult::First,
-                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
-                _ => return None,
-            };
+            let result = settled_result(&m.status, m.reason.as_deref())?;
             Some(RecordMove {
                 turn: m.turn,
                 seat: m.seat,

@@ -297,16 +297,10 @@ pub(super) fn game_view(
 /// The settled moves of `moves` (pending ones are not in the record yet),
 /// numbered as the game's record numbers them.
 pub(super) fn numbered_moves(g: &Loaded, moves: &[crate::store::MoveRow]) -> Vec<crate::letters::record::Numbered> {
-    use crate::rules::SeatResult;
     let recorded = moves
         .iter()
         .filter_map(|m| {
-            let result = match m.status.as_str() {
-                "played" => SeatResult::Played,
-                "first" => SeatResult::First,
-                "struck" => SeatResult::Struck(m.reason.clone().unwrap_or_default()),
-                _ => return None,
-            };
+            let result = crate::letters::record::settled_result(&m.status, m.reason.as_deref())?;
             Some(crate::letters::record::RecordMove {
                 turn: m.turn,
                 seat: m.seat,

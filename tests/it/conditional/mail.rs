@@ -8,7 +8,7 @@ use std::path::Path;
 
 use common::pipe::fairsteward;
 use common::transcript::verified;
-use common::{Server, eventually, parse_mail, spool_files};
+use common::{Server, answer_containing, eventually, parse_mail, spool_files};
 use serde_json::{Value, json};
 
 fn ingest(data: &Path, mail: &str) -> String {
@@ -33,19 +33,6 @@ async fn reply_address(spool: &Path, game: &str, who: &str) -> String {
                 let r = m.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("Reply-To")).map(|(_, v)| v.clone())?;
                 Some(r.rsplit_once('<').map_or(r.clone(), |(_, a)| a.trim_end_matches('>').to_owned()))
             })
-    })
-    .await
-}
-
-/// The text of an answer mail to `who` that contains `needle`, once spooled
-/// (white space made single, so that wrapped lines read as one).
-async fn answer_containing(spool: &Path, who: &str, needle: &str) -> String {
-    eventually(&format!("an answer to {who} with {needle:?}"), || {
-        spool_files(spool)
-            .into_iter()
-            .filter(|(n, b)| n.contains("answer") && String::from_utf8_lossy(b).contains(who))
-            .map(|(_, b)| parse_mail(&b).text("text/plain").split_whitespace().collect::<Vec<_>>().join(" "))
-            .find(|t| t.contains(needle))
     })
     .await
 }

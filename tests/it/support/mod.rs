@@ -324,6 +324,19 @@ pub fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// The text of an answer mail to `who` that contains `needle`, once spooled
+/// (white space made single, so that wrapped lines read as one).
+pub async fn answer_containing(spool: &Path, who: &str, needle: &str) -> String {
+    eventually(&format!("an answer to {who} with {needle:?}"), || {
+        spool_files(spool)
+            .into_iter()
+            .filter(|(n, b)| n.contains("answer") && String::from_utf8_lossy(b).contains(who))
+            .map(|(_, b)| parse_mail(&b).text("text/plain").split_whitespace().collect::<Vec<_>>().join(" "))
+            .find(|t| t.contains(needle))
+    })
+    .await
+}
+
 /// Pipes one raw mail into `fairsteward ingest --data-dir data_dir` (the MTA
 /// pipe); returns its stdout line (`accepted: move`, `refused: illegal_move`, …).
 pub fn ingest(data_dir: &Path, mail: &str) -> String {

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use common::pipe::fairsteward;
 use common::transcript::{steward_key, transcript};
-use common::{Api, Server, eventually, parse_mail, spool_files};
+use common::{Api, Server, answer_containing, eventually, parse_mail, spool_files};
 use fairsteward::protocol::verify::verify;
 use fairsteward::protocol::{Body, Envelope, PlayerKey, commitment, random_salt};
 use serde_json::{Value, json};
@@ -221,18 +221,6 @@ async fn newest(spool: &Path, game: &str, who: &str, kind: &str) -> (String, Str
         let reply_to = m.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("Reply-To")).map(|(_, v)| v.clone());
         let addr = reply_to.map(|r| r.rsplit_once('<').map_or(r.clone(), |(_, a)| a.trim_end_matches('>').to_owned()));
         Some((name, addr.unwrap_or_default(), m.text("text/plain")))
-    })
-    .await
-}
-
-/// The text of an answer mail to `who` that contains `needle`, once spooled.
-async fn answer_containing(spool: &Path, who: &str, needle: &str) -> String {
-    eventually(&format!("an answer to {who} with {needle:?}"), || {
-        spool_files(spool)
-            .into_iter()
-            .filter(|(n, b)| n.contains("answer") && String::from_utf8_lossy(b).contains(who))
-            .map(|(_, b)| parse_mail(&b).text("text/plain"))
-            .find(|t| t.contains(needle))
     })
     .await
 }
