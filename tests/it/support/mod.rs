@@ -314,6 +314,12 @@ pub fn operator_token(data_dir: &Path) -> String {
         .to_owned()
 }
 
+/// Whether `text` has `word` as a whole word (between characters other than
+/// letters and digits): `5254` in a chess answer, not inside a hash's hex.
+pub fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == word)
+}
+
 /// The `.eml` files of a spool directory, by file name.
 pub fn spool_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let Ok(entries) = std::fs::read_dir(dir) else { return BTreeMap::new() };
