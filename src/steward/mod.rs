@@ -702,6 +702,8 @@ impl Steward {
         };
         tx.end_game(&game.row.id, o, &score, now)?;
         self.clock_stop_all(tx, game, now)?;
+        // Conditional lines have nothing left to answer: none is kept, even sealed.
+        tx.forget_conditionals(&game.row.id, now)?;
         let winner = game.winner_names(o);
         tx.append_event(
             &game.row.id,

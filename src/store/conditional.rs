@@ -79,6 +79,20 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Forgets every seat's lines of a game that has ended (the notices
+    /// waiting for the last board mail stay for it).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn forget_conditionals(&self, game: &GameId, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached(
+                "UPDATE conditional_lines SET held = NULL, updated_at = ?2 WHERE game_id = ?1 AND held IS NOT NULL",
+            )?
+            .execute(params![game.as_str(), time_text(now)])?;
+        Ok(())
+    }
+
     /// Sets (or, with `None`, takes away) the sealed notice for a seat's next board mail.
     ///
     /// # Errors
