@@ -130,6 +130,7 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
         Ok(mail) => mail.message_id.as_ref().map_or_else(|| body_key(raw), |id| seen_key(id, raw)),
         Err(_) => body_key(raw),
     };
+    let mut encrypted = false;
     let mail = match read {
         Err(e) => MailIn {
             key: key.clone(),
@@ -139,7 +140,8 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
             inbound: Inbound::Unreadable(e.to_string()),
         },
         Ok(mail) => {
-            let (mail, undecryptable) = open_encrypted(steward, raw, mail);
+            let (mail, opened, undecryptable) = open_encrypted(steward, raw, mail);
+            encrypted = opened;
             MailIn {
                 key: key.clone(),
                 raw: raw.to_vec(),
@@ -149,7 +151,9 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
             }
         }
     };
-    let handled = steward.take_mail(mail, answer_text, now).await?;
+    // The receipt of an encrypted move does not name it: it would travel in clear.
+    let wording: crate::steward::Wording = if encrypted { answer_text_encrypted } else { answer_text };
+    let handled = steward.take_mail(mail, wording, now).await?;
     tracing::info!(message = %key, outcome = %handled, "mail handled");
     Ok(handled)
 }
@@ -157,19 +161,20 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
 /// A reply encrypted to the steward's OpenPGP key (issue 33), opened in memory
 /// and read in the outer mail's place: its move is then held like any pending
 /// move (sealed at rest), and the raw mail kept is the ciphertext. When it does
-/// not open, the reason (for an answer to the registered address).
-fn open_encrypted(steward: &Steward, raw: &[u8], mail: ReadMail) -> (ReadMail, Option<String>) {
+/// not open, the reason (for an answer to the registered address). The flag:
+/// whether it was encrypted and opened.
+fn open_encrypted(steward: &Steward, raw: &[u8], mail: ReadMail) -> (ReadMail, bool, Option<String>) {
     use crate::mail::inbound::encrypted::{find_encrypted, opened, signed_inside};
-    let Some(found) = find_encrypted(raw, &mail) else { return (mail, None) };
+    let Some(found) = find_encrypted(raw, &mail) else { return (mail, false, None) };
     let keys = steward.keys().openpgp_secrets();
     match crate::protocol::openpgp::decrypt::decrypt(found.bytes(), &keys) {
         Ok(plain) => {
             // The seam for the signature inside (the other part of issue 33):
             // none is recognised yet, so the reply acts by its reply address.
             let _ = signed_inside(&plain);
-            (opened(&mail, &found, &plain), None)
+            (opened(&mail, &found, &plain), true, None)
         }
-        Err(e) => (mail, Some(e.to_string())),
+        Err(e) => (mail, false, Some(e.to_string())),
     }
 }
 
@@ -276,6 +281,18 @@ fn command(intent: &Intent) -> MailCommand {
             ConditionalWords::List => ConditionalOp::List,
             ConditionalWords::Clear => ConditionalOp::Clear,
         }),
+    }
+}
+
+/// [`answer_text`] for a reply that came encrypted (issue 33): a receipt for a
+/// move not yet resolved does not name it, since the answer goes out unencrypted.
+fn answer_text_encrypted(answer: &Answer<'_>) -> String {
+    match answer {
+        Answer::Receipt(r) if !r.resolved && r.already_resolved.is_none() => format!(
+            "Accepted: your encrypted {} for turn {} (receipt {}, received at {}, transcript entry {}). It is held sealed, and named in no mail until every seat has moved; the board follows then.",
+            r.kind, r.turn, r.receipt, r.received_at, r.entry
+        ),
+        _ => answer_text(answer),
     }
 }
 
