@@ -346,3 +346,52 @@ fn after_keys_rotate_the_old_key_still_opens_and_mails_carry_the_new_one() {
     assert_eq!(s.ingest(&mail).1, "accepted: move");
     assert!(clear_in(s.game(&fs).to_string().as_bytes(), "e2e4", "e4").is_none());
 }
+
+/// Through the real servers: the key from `GET /api/steward` and `/steward.asc`,
+/// the start mail as delivered over IMAP (Autocrypt, `gpg --verify`), and an
+/// encrypted reply (Thunderbird's shape, GnuPG) sent over SMTP and read by the
+/// steward's IMAP door: held, nowhere in the game's view until the pair is in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_encrypted_reply_over_smtp_and_imap_is_held_and_the_delivered_board_mail_verifies() {
+    use crate::mail::e2e::{DOMAIN, Steward, bare, game_of, is_answer, send_and_wait, text_of, wait_for};
+    use common::mailstack::{stack, unique};
+    use std::time::Duration;
+
+    let stack = stack();
+    let gpg = Gpg::new();
+    let (moves, alice, bob) = (unique("moves"), unique("alice"), unique("bob"));
+    let steward = Steward::start(&stack, &moves).await;
+    let v: Value =
+        steward.client.get(format!("{}/api/steward", steward.base)).send().await.unwrap().json().await.unwrap();
+    let armored = v["openpgp"]["key"].as_str().expect("the OpenPGP key at /api/steward").to_owned();
+    let fpr = v["openpgp"]["fingerprint"].as_str().unwrap().to_owned();
+    assert!(armored.starts_with("-----BEGIN PGP PUBLIC KEY BLOCK-----"), "{v}");
+    assert_eq!(v["openpgp"]["user_id"], format!("Fairsteward <{moves}@{DOMAIN}>"));
+    let asc = steward.client.get(format!("{}/steward.asc", steward.base)).send().await.unwrap();
+    assert_eq!(asc.headers()["content-type"], "application/pgp-keys");
+    assert_eq!(asc.text().await.unwrap(), armored);
+    gpg.import(armored.as_bytes());
+
+    let emails = [format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}")];
+    let (game, _, starts) = game_of(&stack, &steward, "fairschach", [emails[0].as_str(), emails[1].as_str()]).await;
+    let delivered = String::from_utf8(starts[0].raw.clone()).unwrap();
+    let (addr, key) = autocrypt(&delivered);
+    assert_eq!(addr, format!("{moves}@{DOMAIN}"));
+    assert_eq!(fingerprint_of(&gpg, &key), fpr, "the Autocrypt key is the key at /api/steward");
+    assert_good_signature(&gpg, &delivered);
+    assert!(text_of(&starts[0]).contains(&game), "the start mail reads as before");
+
+    let reply_to = bare(&starts[0].header("Reply-To").unwrap());
+    let from = format!("Alice <{}>", emails[0]);
+    let inner = thunderbird_inner(&from, &reply_to, &format!("Re: {game}"), "e4");
+    let mail = pgp_mime(&from, &reply_to, &unique("tb"), "...", &gpg.encrypt(&fpr, inner.as_bytes()));
+    send_and_wait(&stack, &moves, &emails[0], &reply_to, mail.as_bytes(), 1).await;
+    let mails = wait_for(&stack, &alice, Duration::from_secs(15), "the receipt", |m| m.iter().any(is_answer)).await;
+    let receipt = mails.iter().find(|m| is_answer(m)).unwrap();
+    assert!(text_of(receipt).contains("your encrypted move for turn 1"), "{}", text_of(receipt));
+    assert_good_signature(&gpg, &String::from_utf8(receipt.raw.clone()).unwrap());
+    let view = steward.game(&game).await;
+    assert!(clear_in(view.to_string().as_bytes(), "e2e4", "e4").is_none(), "{view}");
+    assert!(view["history"].as_array().unwrap().is_empty(), "the pair waits for Bob: {view}");
+    steward.stop().await;
+}
