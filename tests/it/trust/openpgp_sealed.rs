@@ -359,7 +359,8 @@ async fn an_encrypted_reply_over_smtp_and_imap_is_held_and_the_delivered_board_m
 
     let stack = stack();
     let gpg = Gpg::new();
-    let (moves, alice, bob) = (unique("moves"), unique("alice"), unique("bob"));
+    // Short: `<local>+GAME.seat.turn.mac` must stay within the 64 characters of a local part.
+    let (moves, alice, bob) = (unique("m"), unique("alice"), unique("bob"));
     let steward = Steward::start(&stack, &moves).await;
     let v: Value =
         steward.client.get(format!("{}/api/steward", steward.base)).send().await.unwrap().json().await.unwrap();
@@ -373,7 +374,7 @@ async fn an_encrypted_reply_over_smtp_and_imap_is_held_and_the_delivered_board_m
     gpg.import(armored.as_bytes());
 
     let emails = [format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}")];
-    let (game, _, starts) = game_of(&stack, &steward, "fairschach", [emails[0].as_str(), emails[1].as_str()]).await;
+    let (game, tokens, starts) = game_of(&stack, &steward, "fairschach", [emails[0].as_str(), emails[1].as_str()]).await;
     let delivered = String::from_utf8(starts[0].raw.clone()).unwrap();
     let (addr, key) = autocrypt(&delivered);
     assert_eq!(addr, format!("{moves}@{DOMAIN}"));
@@ -381,17 +382,76 @@ async fn an_encrypted_reply_over_smtp_and_imap_is_held_and_the_delivered_board_m
     assert_good_signature(&gpg, &delivered);
     assert!(text_of(&starts[0]).contains(&game), "the start mail reads as before");
 
-    let reply_to = bare(&starts[0].header("Reply-To").unwrap());
+    // The first pair by HTTP (start mails of games made over HTTP carry no reply
+    // address); the second move by an encrypted reply to the turn mail.
+    let (game, tokens) = (game, tokens);
+    for (token, mv) in [(&tokens[0], "e4"), (&tokens[1], "e5")] {
+        let r = steward
+            .client
+            .post(format!("{}/api/games/{game}/moves", steward.base))
+            .bearer_auth(token)
+            .json(&serde_json::json!({"turn": 1, "move": mv}))
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_success(), "{:?}", r.text().await);
+    }
+    let mails = wait_for(&stack, &alice, Duration::from_secs(15), "the turn mail", |m| {
+        m.iter().any(|x| x.message_id.contains(".turn"))
+    })
+    .await;
+    let turn = mails.iter().find(|x| x.message_id.contains(".turn")).unwrap();
+    let turn_text = String::from_utf8(turn.raw.clone()).unwrap();
+    assert_good_signature(&gpg, &turn_text);
+    let reply_to = bare(&header(&turn_text, "Reply-To"));
+    assert!(reply_to.starts_with(&format!("{moves}+")), "{reply_to}");
     let from = format!("Alice <{}>", emails[0]);
-    let inner = thunderbird_inner(&from, &reply_to, &format!("Re: {game}"), "e4");
+    let inner = thunderbird_inner(&from, &reply_to, &format!("Re: {game}"), "Nf3");
     let mail = pgp_mime(&from, &reply_to, &unique("tb"), "...", &gpg.encrypt(&fpr, inner.as_bytes()));
     send_and_wait(&stack, &moves, &emails[0], &reply_to, mail.as_bytes(), 1).await;
     let mails = wait_for(&stack, &alice, Duration::from_secs(15), "the receipt", |m| m.iter().any(is_answer)).await;
     let receipt = mails.iter().find(|m| is_answer(m)).unwrap();
-    assert!(text_of(receipt).contains("your encrypted move for turn 1"), "{}", text_of(receipt));
+    assert!(text_of(receipt).contains("your encrypted move for turn 2"), "{}", text_of(receipt));
     assert_good_signature(&gpg, &String::from_utf8(receipt.raw.clone()).unwrap());
     let view = steward.game(&game).await;
-    assert!(clear_in(view.to_string().as_bytes(), "e2e4", "e4").is_none(), "{view}");
-    assert!(view["history"].as_array().unwrap().is_empty(), "the pair waits for Bob: {view}");
+    assert!(clear_in(view.to_string().as_bytes(), "g1f3", "Nf3").is_none(), "{view}");
+    assert_eq!(view["history"].as_array().unwrap().len(), 1, "the second pair waits for Bob: {view}");
+    assert_eq!(view["moved"], serde_json::json!(["white"]), "{view}");
     steward.stop().await;
+}
+
+/// Commit-reveal by mail with encryption: the commitments in plain envelopes, the
+/// reveals (envelopes with `move:` and `salt:`) encrypted to the steward.
+#[test]
+fn an_encrypted_reveal_opens_its_commitment_by_mail() {
+    let gpg = Gpg::new();
+    let s = PipeSteward::new();
+    let g = s.new_game("fairschach", &["secrecy=commit-reveal"], &[ALICE, BOB]);
+    s.ingest("x");
+    let (_, key) = autocrypt(&s.newest("alice@", "started"));
+    gpg.import(&key);
+    let steward = fingerprint_of(&gpg, &key);
+    let salt = [7u8; 16];
+    let salt_hex: String = salt.iter().map(|b| format!("{b:02x}")).collect();
+    let envelope = |seat: &str, body: &str| {
+        format!(
+            "-----BEGIN FAIRSTEWARD MOVE-----\r\ngame: {g}\r\nseat: {seat}\r\nturn: 1\r\n{body}-----END FAIRSTEWARD MOVE-----\r\n"
+        )
+    };
+    for (who, addr, seat, mv) in [(ALICE, "alice@", "white", "Nf3"), (BOB, "bob@", "black", "Nc6")] {
+        let c: String =
+            fairsteward::protocol::commitment(&g, seat, 1, mv, &salt).iter().map(|b| format!("{b:02x}")).collect();
+        let to = s.reply_to(addr, "started");
+        let mail = common::pipe::reply(who, &to, &format!("c{seat}"), "Re: x", &envelope(seat, &format!("commit: {c}\r\n")));
+        let (_, line) = s.ingest(&mail);
+        assert!(line.starts_with("accepted"), "{line}");
+    }
+    for (who, addr, seat, mv) in [(ALICE, "alice@", "white", "Nf3"), (BOB, "bob@", "black", "Nc6")] {
+        let to = s.reply_to(addr, "reveal");
+        let reveal = envelope(seat, &format!("move: {mv}\r\nsalt: {salt_hex}\r\n"));
+        let mail = pgp_mime(who, &to, &format!("r{seat}"), "...", &gpg.encrypt(&steward, k9_inner(&reveal).as_bytes()));
+        let (_, line) = s.ingest(&mail);
+        assert!(line.starts_with("accepted"), "{line}");
+    }
+    assert_eq!(history(&s, &g), [["Nf3", "Nc6"]]);
 }
