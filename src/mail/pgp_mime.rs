@@ -164,7 +164,10 @@ mod tests {
         assert!(text.contains("Autocrypt: addr=moves@steward.example; prefer-encrypt=mutual; keydata=\r\n "), "{text}");
         assert!(text.lines().all(|l| l.len() < 78), "{text}");
         let (part, sig) = signed_parts(&signed).unwrap();
-        assert_eq!(part, b"Content-Type: text/plain;\r\n charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nNf3 please\r\n");
+        assert_eq!(
+            part,
+            b"Content-Type: text/plain;\r\n charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nNf3 please\r\n"
+        );
         let (sig, _) = pgp::composed::DetachedSignature::from_string(&sig).unwrap();
         sig.verify(&key.public(), &part).unwrap();
         let read = crate::mail::inbound::read_mail(&signed).unwrap();

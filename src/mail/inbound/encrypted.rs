@@ -74,9 +74,9 @@ pub fn find_encrypted(raw: &[u8], mail: &ReadMail) -> Option<Encrypted> {
         let quoted = text[line_start..at].trim_start().starts_with('>');
         let end = text[at..].find(END).map(|i| at + i + END.len());
         match end {
-            Some(end) if !quoted => return Some(Encrypted::Inline(text[at..end].as_bytes().to_vec())),
+            Some(end) if !quoted => return Some(Encrypted::Inline(text.as_bytes()[at..end].to_vec())),
             Some(end) => from = end,
-            None if !quoted => return Some(Encrypted::Inline(text[at..].as_bytes().to_vec())),
+            None if !quoted => return Some(Encrypted::Inline(text.as_bytes()[at..].to_vec())),
             None => break,
         }
     }

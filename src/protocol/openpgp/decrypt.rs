@@ -75,9 +75,8 @@ pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, Decryp
         return Err(DecryptError::OtherKey);
     }
     let password = Password::empty();
-    let mut message = message
-        .decrypt_with_keys(keys.iter().map(|_| &password).collect(), keys.to_vec())
-        .map_err(|e| match e {
+    let mut message =
+        message.decrypt_with_keys(keys.iter().map(|_| &password).collect(), keys.to_vec()).map_err(|e| match e {
             pgp::errors::Error::MissingKey => DecryptError::OtherKey,
             e => DecryptError::Damaged(e.to_string()),
         })?;
@@ -110,7 +109,10 @@ mod tests {
     fn garbage_and_plain_messages_are_refused() {
         let key = StewardPgpKey::generate("s@example.org", 1_800_000_000).unwrap();
         let keys = [key.secret()];
-        assert!(matches!(decrypt(b"-----BEGIN PGP MESSAGE-----\n\nzzzz\n-----END PGP MESSAGE-----\n", &keys), Err(DecryptError::Garbled(_))));
+        assert!(matches!(
+            decrypt(b"-----BEGIN PGP MESSAGE-----\n\nzzzz\n-----END PGP MESSAGE-----\n", &keys),
+            Err(DecryptError::Garbled(_))
+        ));
         assert!(matches!(decrypt(b"\x00\x01\x02", &keys), Err(DecryptError::Garbled(_))));
         assert_eq!(decrypt(&vec![b'a'; MAX_CIPHERTEXT_BYTES + 1], &keys), Err(DecryptError::TooLarge));
     }

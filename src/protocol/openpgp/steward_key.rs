@@ -15,8 +15,8 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use pgp::composed::{
-    ArmorOptions, Deserializable, DetachedSignature, EncryptionCaps, KeyType, SecretKeyParamsBuilder,
-    SignedPublicKey, SignedSecretKey, SubkeyParamsBuilder, SubpacketConfig,
+    ArmorOptions, Deserializable, DetachedSignature, EncryptionCaps, KeyType, SecretKeyParamsBuilder, SignedPublicKey,
+    SignedSecretKey, SubkeyParamsBuilder, SubpacketConfig,
 };
 use pgp::crypto::ecc_curve::ECCCurve;
 use pgp::crypto::hash::HashAlgorithm;
@@ -76,8 +76,12 @@ impl StewardPgpKey {
                     .into_iter()
                     .collect(),
             )
-            .preferred_hash_algorithms([HashAlgorithm::Sha256, HashAlgorithm::Sha512, HashAlgorithm::Sha384].into_iter().collect())
-            .preferred_compression_algorithms([CompressionAlgorithm::ZLIB, CompressionAlgorithm::ZIP].into_iter().collect())
+            .preferred_hash_algorithms(
+                [HashAlgorithm::Sha256, HashAlgorithm::Sha512, HashAlgorithm::Sha384].into_iter().collect(),
+            )
+            .preferred_compression_algorithms(
+                [CompressionAlgorithm::ZLIB, CompressionAlgorithm::ZIP].into_iter().collect(),
+            )
             .subkey(subkey)
             .build()
             .map_err(|e| PgpError { what: "the key's parameters", why: e.to_string() })?;

@@ -289,7 +289,13 @@ fn encrypted_replies_are_sealed_moves_in_fairschach_and_chess() {
     // Chess: K-9/OpenKeychain's shape made by RNP, then inline by GnuPG.
     let chess = s.new_game("chess", &[], &[ALICE, BOB]);
     s.ingest("x");
-    let start = s.spool().into_iter().filter(|(n, t)| n.starts_with(&chess) && n.contains("started") && header(t, "To").contains("alice@")).map(|(_, t)| t).next_back().unwrap();
+    let start = s
+        .spool()
+        .into_iter()
+        .filter(|(n, t)| n.starts_with(&chess) && n.contains("started") && header(t, "To").contains("alice@"))
+        .map(|(_, t)| t)
+        .next_back()
+        .unwrap();
     assert_good_signature(&gpg, &start);
     let to = header(&start, "Reply-To");
     let to = to.rsplit_once('<').map_or(to.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
@@ -315,9 +321,11 @@ fn after_keys_rotate_the_old_key_still_opens_and_mails_carry_the_new_one() {
 
     let out = fairsteward(&["keys", "rotate", "--data-dir", &s.data_arg()], b"");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(std::fs::read_dir(&s.data).unwrap().any(|e| {
-        e.unwrap().file_name().to_string_lossy().starts_with("steward-openpgp.retired-")
-    }));
+    assert!(
+        std::fs::read_dir(&s.data)
+            .unwrap()
+            .any(|e| { e.unwrap().file_name().to_string_lossy().starts_with("steward-openpgp.retired-") })
+    );
     s.ingest("x");
 
     // A reply encrypted to the old key (sent before the player saw the new one) opens.
@@ -374,7 +382,8 @@ async fn an_encrypted_reply_over_smtp_and_imap_is_held_and_the_delivered_board_m
     gpg.import(armored.as_bytes());
 
     let emails = [format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}")];
-    let (game, tokens, starts) = game_of(&stack, &steward, "fairschach", [emails[0].as_str(), emails[1].as_str()]).await;
+    let (game, tokens, starts) =
+        game_of(&stack, &steward, "fairschach", [emails[0].as_str(), emails[1].as_str()]).await;
     let delivered = String::from_utf8(starts[0].raw.clone()).unwrap();
     let (addr, key) = autocrypt(&delivered);
     assert_eq!(addr, format!("{moves}@{DOMAIN}"));
@@ -442,7 +451,8 @@ fn an_encrypted_reveal_opens_its_commitment_by_mail() {
         let c: String =
             fairsteward::protocol::commitment(&g, seat, 1, mv, &salt).iter().map(|b| format!("{b:02x}")).collect();
         let to = s.reply_to(addr, "started");
-        let mail = common::pipe::reply(who, &to, &format!("c{seat}"), "Re: x", &envelope(seat, &format!("commit: {c}\r\n")));
+        let mail =
+            common::pipe::reply(who, &to, &format!("c{seat}"), "Re: x", &envelope(seat, &format!("commit: {c}\r\n")));
         let (_, line) = s.ingest(&mail);
         assert!(line.starts_with("accepted"), "{line}");
     }
