@@ -285,13 +285,25 @@ fn command(intent: &Intent) -> MailCommand {
 }
 
 /// [`answer_text`] for a reply that came encrypted (issue 33): a receipt for a
-/// move not yet resolved does not name it, since the answer goes out unencrypted.
+/// move not yet resolved does not name it, nor does `status` name the seat's
+/// pending move, since the answer goes out unencrypted.
 fn answer_text_encrypted(answer: &Answer<'_>) -> String {
     match answer {
         Answer::Receipt(r) if !r.resolved && r.already_resolved.is_none() => format!(
             "Accepted: your encrypted {} for turn {} (receipt {}, received at {}, transcript entry {}). It is held sealed, and named in no mail until every seat has moved; the board follows then.",
             r.kind, r.turn, r.receipt, r.received_at, r.entry
         ),
+        Answer::Status { .. } => answer_text(answer)
+            .lines()
+            .map(|l| {
+                if l.starts_with("Your move for this turn is in:") {
+                    "Your move for this turn is in (not named here: this answer is not encrypted)."
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
         _ => answer_text(answer),
     }
 }

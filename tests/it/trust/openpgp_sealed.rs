@@ -303,6 +303,24 @@ fn encrypted_replies_are_sealed_moves_in_fairschach_and_chess() {
     assert_eq!(s.ingest(&mail).1, "accepted: move");
     let game: Value = s.game(&chess);
     assert_eq!(game["history"][0]["moves"][0]["move"], "e4", "{game}");
+    // Bob: signed and encrypted by GnuPG (`--sign --encrypt`), inline: it opens
+    // (what the signature proves is the other part of issue 33's to check).
+    let bob_key = gpg.generate("Bob <bob@example.org>");
+    let board = s
+        .spool()
+        .into_iter()
+        .filter(|(n, t)| n.starts_with(&chess) && n.contains("turn") && header(t, "To").contains("bob@"))
+        .map(|(_, t)| t)
+        .next_back()
+        .unwrap();
+    let to = header(&board, "Reply-To");
+    let to = to.rsplit_once('<').map_or(to.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
+    let signed =
+        gpg.ok(&["--armor", "--sign", "--local-user", &bob_key, "--encrypt", "--recipient", &steward], b"e5\r\n");
+    let signed = String::from_utf8(signed).unwrap().replace('\n', "\r\n");
+    assert_eq!(s.ingest(&inline(BOB, &to, "se1", "Re: chess", &signed)).1, "accepted: move");
+    let game: Value = s.game(&chess);
+    assert_eq!(game["history"][1]["moves"][0]["move"], "e5", "{game}");
 }
 
 #[test]
@@ -464,4 +482,50 @@ fn an_encrypted_reveal_opens_its_commitment_by_mail() {
         assert!(line.starts_with("accepted"), "{line}");
     }
     assert_eq!(history(&s, &g), [["Nf3", "Nc6"]]);
+}
+
+/// In a game that requires signatures, an encrypted reply that is not signed
+/// inside acts by its reply address only, and that is not enough: refused
+/// ("signature required"), and nothing changes. (Signatures by the player's
+/// OpenPGP key inside are the other part of issue 33.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unsigned_encrypted_reply_is_refused_where_signatures_are_required() {
+    use fairsteward::protocol::PlayerKey;
+    use serde_json::json;
+    let gpg = Gpg::new();
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::Server::start_in(dir.path()).await;
+    let keys = [PlayerKey::generate(), PlayerKey::generate()];
+    let seats = json!([
+        {"name": "Alice", "email": "alice@example.org", "public_key": keys[0].public_key_base64()},
+        {"name": "Bob", "email": "bob@example.org", "public_key": keys[1].public_key_base64()},
+    ]);
+    let created = server
+        .post_json(
+            "/api/games",
+            None,
+            &json!({"variant": "fairschach", "options": {"auth": "signature"}, "seats": seats}),
+        )
+        .await
+        .ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let v = server.get("/api/steward", None).await.json();
+    gpg.import(v["openpgp"]["key"].as_str().unwrap().as_bytes());
+    let fpr = v["openpgp"]["fingerprint"].as_str().unwrap().to_owned();
+    let spool = dir.path().join("spool");
+    let start = common::eventually("Alice's start mail", || {
+        common::spool_files(&spool)
+            .into_values()
+            .map(|b| String::from_utf8(b).unwrap())
+            .find(|t| header(t, "To").contains("alice@") && header(t, "Message-ID").contains(".started"))
+    })
+    .await;
+    let to = header(&start, "Reply-To");
+    let to = to.rsplit_once('<').map_or(to.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
+    let mail = pgp_mime(ALICE, &to, "sig1", "...", &gpg.encrypt(&fpr, k9_inner("Nf3").as_bytes()));
+    assert_eq!(common::ingest(dir.path(), &mail), "refused: signature_required");
+    let said = common::answer_containing(&spool, "alice@", "signed").await;
+    assert!(!said.contains("Nf3"), "{said}");
+    let game = server.game(&id, None).await;
+    assert_eq!(game["moved"], json!([]), "nothing changed: {game}");
 }
