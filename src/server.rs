@@ -118,7 +118,8 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
             missing.display()
         )));
     }
-    let keys = StewardKeys::load_or_create(dir).map_err(|source| ServerError::Keys { dir: dir.clone(), source })?;
+    let keys = StewardKeys::load_or_create_for(dir, config.mail_from.email.as_ref(), config.clock.now().timestamp())
+        .map_err(|source| ServerError::Keys { dir: dir.clone(), source })?;
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
         .with_clock(config.clock.clone(), config.schedule.clock.clone()))

@@ -99,10 +99,10 @@ pub fn keys(args: &KeysArgs) -> anyhow::Result<Value> {
     runtime.block_on(async {
         let steward = crate::server::open(&config, Arc::new(tokio::sync::Notify::new()))?;
         let previous = steward.keys().fingerprint();
-        let staged = crate::protocol::StewardKeys::stage_rotation(&config.data_dir)
+        let now = steward.now();
+        let staged = crate::protocol::StewardKeys::stage_rotation_at(&config.data_dir, now.timestamp())
             .map_err(|e| anyhow!("cannot write the new keys: {e}"))?;
         let new = staged.keys.clone();
-        let now = steward.now();
         let stamp = now.format("%Y%m%dT%H%M%S%.3fZ").to_string();
         let staged = Arc::new(staged);
         let installer = staged.clone();

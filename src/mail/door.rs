@@ -130,6 +130,7 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
         Ok(mail) => mail.message_id.as_ref().map_or_else(|| body_key(raw), |id| seen_key(id, raw)),
         Err(_) => body_key(raw),
     };
+    let mut encrypted = false;
     let mail = match read {
         Err(e) => MailIn {
             key: key.clone(),
@@ -138,17 +139,43 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
             answer_to: AnswerTo::default(),
             inbound: Inbound::Unreadable(e.to_string()),
         },
-        Ok(mail) => MailIn {
-            key: key.clone(),
-            raw: raw.to_vec(),
-            sender: mail.from.as_ref().map(|f| f.address.clone()),
-            answer_to: AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() },
-            inbound: inbound(steward, &mail),
-        },
+        Ok(mail) => {
+            let (mail, opened, undecryptable) = open_encrypted(steward, raw, mail);
+            encrypted = opened;
+            MailIn {
+                key: key.clone(),
+                raw: raw.to_vec(),
+                sender: mail.from.as_ref().map(|f| f.address.clone()),
+                answer_to: AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() },
+                inbound: inbound(steward, &mail, undecryptable),
+            }
+        }
     };
-    let handled = steward.take_mail(mail, answer_text, now).await?;
+    // The receipt of an encrypted move does not name it: it would travel in clear.
+    let wording: crate::steward::Wording = if encrypted { answer_text_encrypted } else { answer_text };
+    let handled = steward.take_mail(mail, wording, now).await?;
     tracing::info!(message = %key, outcome = %handled, "mail handled");
     Ok(handled)
+}
+
+/// A reply encrypted to the steward's OpenPGP key (issue 33), opened in memory
+/// and read in the outer mail's place: its move is then held like any pending
+/// move (sealed at rest), and the raw mail kept is the ciphertext. When it does
+/// not open, the reason (for an answer to the registered address). The flag:
+/// whether it was encrypted and opened.
+fn open_encrypted(steward: &Steward, raw: &[u8], mail: ReadMail) -> (ReadMail, bool, Option<String>) {
+    use crate::mail::inbound::encrypted::{find_encrypted, opened, signed_inside};
+    let Some(found) = find_encrypted(raw, &mail) else { return (mail, false, None) };
+    let keys = steward.keys().openpgp_secrets();
+    match crate::protocol::openpgp::decrypt::decrypt(found.bytes(), &keys) {
+        Ok(plain) => {
+            // The seam for the signature inside (the other part of issue 33):
+            // none is recognised yet, so the reply acts by its reply address.
+            let _ = signed_inside(&plain);
+            (opened(&mail, &found, &plain), true, None)
+        }
+        Err(e) => (mail, false, Some(e.to_string())),
+    }
 }
 
 fn body_key(raw: &[u8]) -> String {
@@ -194,7 +221,7 @@ fn seen_key(message_id: &str, raw: &[u8]) -> String {
 
 /// What a readable mail is: automatic, a confirmation, or a mail about a game
 /// with the capability its recipients carry and what it asks.
-fn inbound(steward: &Steward, mail: &ReadMail) -> Inbound {
+fn inbound(steward: &Steward, mail: &ReadMail, undecryptable: Option<String>) -> Inbound {
     if let Some(why) = &mail.automatic {
         return Inbound::Automatic(why.to_string());
     }
@@ -216,6 +243,10 @@ fn inbound(steward: &Steward, mail: &ReadMail) -> Inbound {
         mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
     // The steward reads the mail for its game once it knows it (in the mail's
     // transaction): what a move is, is the game's variant's to say.
+    if let Some(why) = undecryptable {
+        let reading = Reading::new(move |_| MailCommand::Undecryptable(why.clone()));
+        return Inbound::Game { capability, reading };
+    }
     let read = mail.clone();
     let reading = Reading::new(move |game| command(&read.intent(game)));
     Inbound::Game { capability, reading }
@@ -250,6 +281,30 @@ fn command(intent: &Intent) -> MailCommand {
             ConditionalWords::List => ConditionalOp::List,
             ConditionalWords::Clear => ConditionalOp::Clear,
         }),
+    }
+}
+
+/// [`answer_text`] for a reply that came encrypted (issue 33): a receipt for a
+/// move not yet resolved does not name it, nor does `status` name the seat's
+/// pending move, since the answer goes out unencrypted.
+fn answer_text_encrypted(answer: &Answer<'_>) -> String {
+    match answer {
+        Answer::Receipt(r) if !r.resolved && r.already_resolved.is_none() => format!(
+            "Accepted: your encrypted {} for turn {} (receipt {}, received at {}, transcript entry {}). It is held sealed, and named in no mail until every seat has moved; the board follows then.",
+            r.kind, r.turn, r.receipt, r.received_at, r.entry
+        ),
+        Answer::Status { .. } => answer_text(answer)
+            .lines()
+            .map(|l| {
+                if l.starts_with("Your move for this turn is in:") {
+                    "Your move for this turn is in (not named here: this answer is not encrypted)."
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => answer_text(answer),
     }
 }
 

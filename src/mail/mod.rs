@@ -36,5 +36,6 @@ pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod outbox;
+pub mod pgp_mime;
 pub mod smtp;
 pub mod spool;

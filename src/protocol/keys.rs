@@ -14,6 +14,7 @@
 //! |---|---|---|
 //! | `steward-signing.pem` | Ed25519 | signing transcript heads in every mail |
 //! | `steward-sealing.pem` | X25519 | opening sealed moves ([`seal`](mod@super::seal)); the at-rest key is derived from it |
+//! | `steward-openpgp.asc` | OpenPGP (Ed25519 + Cv25519), armoured | signing mails (PGP/MIME), opening encrypted replies ([`openpgp`](mod@super::openpgp)) |
 //!
 //! The steward's **fingerprint** names both public keys at once: the first 16
 //! bytes of SHA-256(signing public key ‖ sealing public key), in lower-case hex,
@@ -33,6 +34,8 @@ use ring::digest;
 use ring::signature::{self, Ed25519KeyPair, KeyPair};
 use x25519_dalek::{PublicKey, SharedSecret, StaticSecret};
 
+use super::openpgp::steward_key::StewardPgpKey;
+
 /// The file of the steward's Ed25519 signing key, in its data directory.
 pub const SIGNING_KEY_FILE: &str = "steward-signing.pem";
 /// The file of the steward's X25519 sealing key, in its data directory.
@@ -40,6 +43,11 @@ pub const SEALING_KEY_FILE: &str = "steward-sealing.pem";
 /// The file of the steward's secret for reply capabilities (32 random bytes in
 /// PEM armour), in its data directory.
 pub const CAPABILITY_KEY_FILE: &str = "steward-capability.pem";
+/// The file of the steward's OpenPGP secret key (armoured), in its data directory.
+pub const OPENPGP_KEY_FILE: &str = "steward-openpgp.asc";
+/// The prefix of a retired OpenPGP key's file, followed by the time of the
+/// rotation and `.asc`: replies encrypted to it still open.
+const RETIRED_OPENPGP_PREFIX: &str = "steward-openpgp.retired-";
 
 /// PKCS#8 v1 of an Ed25519 private key (RFC 8410) is this prefix and the 32-byte seed.
 const ED25519_PKCS8_PREFIX: [u8; 16] =
@@ -119,6 +127,12 @@ pub struct StewardKeys {
     /// them (in flight, or held in the store) still open.
     retired_sealing: Vec<StaticSecret>,
     capability: ring::hmac::Key,
+    /// The OpenPGP key (issue 33); `None` until [`StewardKeys::load_or_create_for`]
+    /// made it (it needs the steward's address).
+    openpgp: Option<StewardPgpKey>,
+    /// OpenPGP keys replaced by `keys rotate`, newest first: replies encrypted
+    /// to them still open.
+    retired_openpgp: Vec<StewardPgpKey>,
 }
 
 /// The HKDF salt that derives the at-rest key from a sealing secret; also that
@@ -166,6 +180,43 @@ impl StewardKeys {
         let capability = load_or_make_capability(dir)?;
         let mut keys = StewardKeys::from_parts(signing, sealing, capability);
         keys.retired_sealing = retired_sealing(dir)?;
+        let openpgp_path = dir.join(OPENPGP_KEY_FILE);
+        keys.openpgp = match fs::read_to_string(&openpgp_path) {
+            Ok(text) => {
+                warn_if_exposed(&openpgp_path);
+                Some(read_openpgp(&openpgp_path, &text)?)
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => None,
+            Err(e) => return Err(io_error(&openpgp_path)(e)),
+        };
+        keys.retired_openpgp = retired_openpgp(dir)?;
+        Ok(keys)
+    }
+
+    /// [`StewardKeys::load_or_create`], and the OpenPGP key too: made for
+    /// `address` (the steward's From address, in its user id) at `now` (seconds
+    /// since the epoch) when the directory has none.
+    ///
+    /// # Errors
+    /// A [`KeyError`] when a file cannot be read or written, or does not hold its key.
+    pub fn load_or_create_for(dir: &Path, address: &str, now: i64) -> Result<StewardKeys, KeyError> {
+        let mut keys = StewardKeys::load_or_create(dir)?;
+        if keys.openpgp.is_none() {
+            let path = dir.join(OPENPGP_KEY_FILE);
+            let key = new_openpgp(&path, address, now)?;
+            match write_secret(&path, key.to_armored_secret().map_err(openpgp_error(&path))?.as_bytes()) {
+                Ok(()) => {
+                    tracing::info!(path = %path.display(), fingerprint = %key.fingerprint(), "created the steward's OpenPGP key");
+                    keys.openpgp = Some(key);
+                }
+                // Another process made it meanwhile: use theirs.
+                Err(KeyError::Exists { .. }) => {
+                    let text = fs::read_to_string(&path).map_err(io_error(&path))?;
+                    keys.openpgp = Some(read_openpgp(&path, &text)?);
+                }
+                Err(e) => return Err(e),
+            }
+        }
         Ok(keys)
     }
 
@@ -178,11 +229,24 @@ impl StewardKeys {
     /// # Errors
     /// A [`KeyError`] when a file cannot be read or written.
     pub fn stage_rotation(dir: &Path) -> Result<StagedKeys, KeyError> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        StewardKeys::stage_rotation_at(dir, now)
+    }
+
+    /// [`StewardKeys::stage_rotation`], the new OpenPGP key created at `now`
+    /// (seconds since the epoch: the steward's clock).
+    ///
+    /// # Errors
+    /// A [`KeyError`] when a file cannot be read or written.
+    pub fn stage_rotation_at(dir: &Path, now: i64) -> Result<StagedKeys, KeyError> {
         let current = StewardKeys::load_or_create(dir)?;
         let signing_new = dir.join(format!("{SIGNING_KEY_FILE}.new"));
         let sealing_new = dir.join(format!("{SEALING_KEY_FILE}.new"));
+        let openpgp_new = dir.join(format!("{OPENPGP_KEY_FILE}.new"));
         // Left by a rotation that did not finish: it was never installed.
-        for p in [&signing_new, &sealing_new] {
+        for p in [&signing_new, &sealing_new, &openpgp_new] {
             match fs::remove_file(p) {
                 Err(e) if e.kind() != ErrorKind::NotFound => return Err(io_error(p)(e)),
                 _ => {}
@@ -199,6 +263,15 @@ impl StewardKeys {
         let capability = load_or_make_capability(dir)?;
         let mut keys = StewardKeys::from_parts(signing, sealing, capability);
         keys.retired_sealing = std::iter::once(current.sealing.clone()).chain(current.retired_sealing).collect();
+        // A new OpenPGP key for the same address; the current one is retired
+        // and still opens replies encrypted to it.
+        if let Some(old) = &current.openpgp {
+            let address = old.address().unwrap_or_default();
+            let key = new_openpgp(&openpgp_new, &address, now)?;
+            write_secret(&openpgp_new, key.to_armored_secret().map_err(openpgp_error(&openpgp_new))?.as_bytes())?;
+            keys.openpgp = Some(key);
+            keys.retired_openpgp = std::iter::once(old.clone()).chain(current.retired_openpgp).collect();
+        }
         Ok(StagedKeys { dir: dir.to_owned(), keys: std::sync::Arc::new(keys) })
     }
 
@@ -219,7 +292,20 @@ impl StewardKeys {
             sealing_public,
             retired_sealing: Vec::new(),
             capability: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &capability),
+            openpgp: None,
+            retired_openpgp: Vec::new(),
         }
+    }
+
+    /// The steward's OpenPGP key, when it has one (see [`StewardKeys::load_or_create_for`]).
+    pub fn openpgp(&self) -> Option<&StewardPgpKey> {
+        self.openpgp.as_ref()
+    }
+
+    /// Every OpenPGP secret key that opens replies: the current one, then the
+    /// retired ones, newest first.
+    pub fn openpgp_secrets(&self) -> Vec<&pgp::composed::SignedSecretKey> {
+        self.openpgp.iter().chain(&self.retired_openpgp).map(StewardPgpKey::secret).collect()
     }
 
     /// The HMAC-SHA256 of `message` under the steward's capability secret.
@@ -301,7 +387,7 @@ impl fmt::Debug for StewardKeys {
 impl StagedKeys {
     /// Removes the staged files (a rotation that was not recorded).
     pub fn discard(&self) {
-        for live in [SIGNING_KEY_FILE, SEALING_KEY_FILE] {
+        for live in [SIGNING_KEY_FILE, SEALING_KEY_FILE, OPENPGP_KEY_FILE] {
             let _ = fs::remove_file(self.dir.join(format!("{live}.new")));
         }
     }
@@ -319,6 +405,12 @@ impl StagedKeys {
             let live = self.dir.join(live);
             let retired = self.dir.join(format!("{retired_prefix}{stamp}.pem"));
             let staged = self.dir.join(format!("{}.new", live.file_name().unwrap_or_default().to_string_lossy()));
+            fs::hard_link(&live, &retired).map_err(io_error(&retired))?;
+            fs::rename(&staged, &live).map_err(io_error(&live))?;
+        }
+        let (live, staged) = (self.dir.join(OPENPGP_KEY_FILE), self.dir.join(format!("{OPENPGP_KEY_FILE}.new")));
+        if staged.exists() {
+            let retired = self.dir.join(format!("{RETIRED_OPENPGP_PREFIX}{stamp}.asc"));
             fs::hard_link(&live, &retired).map_err(io_error(&retired))?;
             fs::rename(&staged, &live).map_err(io_error(&live))?;
         }
@@ -352,6 +444,42 @@ fn retired_sealing(dir: &Path) -> Result<Vec<StaticSecret>, KeyError> {
                 .ok_or_else(|| KeyError::Format { path: p.clone(), expected: "an X25519 private key" })
         })
         .collect()
+}
+
+/// The OpenPGP keys retired in `dir`, newest first (the names sort by time).
+fn retired_openpgp(dir: &Path) -> Result<Vec<StewardPgpKey>, KeyError> {
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(RETIRED_OPENPGP_PREFIX) && n.ends_with(".asc"))
+        })
+        .collect();
+    paths.sort();
+    paths.reverse();
+    paths
+        .iter()
+        .map(|p| {
+            let text = fs::read_to_string(p).map_err(io_error(p))?;
+            read_openpgp(p, &text)
+        })
+        .collect()
+}
+
+fn read_openpgp(path: &Path, text: &str) -> Result<StewardPgpKey, KeyError> {
+    StewardPgpKey::from_armored(text)
+        .map_err(|_| KeyError::Format { path: path.to_owned(), expected: "an OpenPGP secret key (armoured)" })
+}
+
+fn new_openpgp(path: &Path, address: &str, now: i64) -> Result<StewardPgpKey, KeyError> {
+    StewardPgpKey::generate(address, now).map_err(openpgp_error(path))
+}
+
+fn openpgp_error(path: &Path) -> impl FnOnce(super::openpgp::steward_key::PgpError) -> KeyError + '_ {
+    move |e| KeyError::Io { path: path.to_owned(), source: std::io::Error::other(e.to_string()) }
 }
 
 /// A player's Ed25519 signing key, kept in a PKCS#8 PEM file.

@@ -66,6 +66,8 @@ pub enum MailCommand {
     Envelope(Envelope),
     /// An envelope block that does not read, with why.
     BadEnvelope(String),
+    /// A reply encrypted to the steward that does not open (issue 33): why.
+    Undecryptable(String),
     /// An envelope marker, but no envelope found behind it.
     LostEnvelope,
     /// `resign`.
@@ -461,6 +463,13 @@ impl Steward {
                     None => Ok(MailOutcome::Ignored(Ignored::Unproven(Refusal::BadEnvelope(String::new()).code()))),
                 };
             }
+            MailCommand::Undecryptable(why) => {
+                return match cap {
+                    Some(c) if !bound => self.foreign(tx, c, t),
+                    Some(c) => self.refused(tx, &c.game, &c.seat, &Refusal::Undecryptable(why.clone()), t),
+                    None => Ok(MailOutcome::Ignored(Ignored::Unproven(Refusal::Undecryptable(String::new()).code()))),
+                };
+            }
             MailCommand::Envelope(env) => {
                 if env.sig.is_none() {
                     match cap {
@@ -606,7 +615,9 @@ impl Steward {
                 self.reply(tx, game, seat, &Answer::Empty { forms: &forms }, MailOutcome::Refused(Refused::Empty), t)
             }
             MailCommand::LostEnvelope => Ok(MailOutcome::Ignored(Ignored::LostEnvelope)),
-            MailCommand::Envelope(_) | MailCommand::BadEnvelope(_) => unreachable!("envelopes are taken above"),
+            MailCommand::Envelope(_) | MailCommand::BadEnvelope(_) | MailCommand::Undecryptable(_) => {
+                unreachable!("envelopes and encrypted replies that do not open are taken above")
+            }
         }
     }
 

@@ -81,6 +81,10 @@ pub enum Refusal {
     /// another key, unknown fields, too large).
     #[error("{0}")]
     BadEnvelope(String),
+    /// A reply encrypted to the steward that does not open (issue 33): to
+    /// another key, garbled, tampered with, too large.
+    #[error("your encrypted reply cannot be opened: {0}")]
+    Undecryptable(String),
     /// An envelope for another game or seat than it claims or was sent to.
     #[error("{0}")]
     EnvelopeMismatch(String),
@@ -181,6 +185,7 @@ impl Refusal {
             Refusal::GameOver(_) => "game_over",
             Refusal::BadRequest(_) | Refusal::BadGame(_) => "bad_request",
             Refusal::BadEnvelope(_) => "bad_envelope",
+            Refusal::Undecryptable(_) => "undecryptable",
             Refusal::EnvelopeMismatch(_) => "envelope_mismatch",
             Refusal::BadSignature(_) => "bad_signature",
             Refusal::SignatureRequired | Refusal::SignedActionRequired { .. } => "signature_required",
@@ -252,6 +257,9 @@ impl Refusal {
             }
             (Refusal::BadEnvelope(_), Mail) => {
                 "paste the whole envelope block as `fairsteward player` prints it, from BEGIN to END line, unchanged into your reply".into()
+            }
+            (Refusal::Undecryptable(_), _) => {
+                "encrypt your reply to the steward's current OpenPGP key (in the Autocrypt header of its mails, at GET /api/steward, or /steward.asc), or send it unencrypted".into()
             }
             (Refusal::EnvelopeMismatch(_), _) => {
                 "make the envelope again for this game, your seat and the turn now owed".into()

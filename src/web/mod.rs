@@ -79,6 +79,8 @@ impl From<StewardError> for ApiError {
                         StatusCode::FORBIDDEN
                     }
                     Refusal::BadRequest(_) | Refusal::BadGame(_) | Refusal::BadEnvelope(_) => StatusCode::BAD_REQUEST,
+                    // issue 33: only the mail door meets encrypted replies
+                    Refusal::Undecryptable(_) => StatusCode::BAD_REQUEST,
                     Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
                     // issue 31
                     Refusal::UnknownInvitation(_) => StatusCode::NOT_FOUND,
@@ -150,6 +152,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
     Router::new()
         .route("/api/steward", get(steward_keys))
+        .route("/steward.asc", get(steward_asc))
         .route(
             "/api/games",
             // The desk (issue 31): an organiser lists the games.
@@ -393,8 +396,31 @@ async fn steward_keys(State(steward): State<Steward>) -> Response {
         "signing_key": keys.signing_public_base64(),
         "sealing_key": keys.sealing_public_base64(),
         "fingerprint": keys.fingerprint(),
+        // issue 33: the steward's OpenPGP key (null until it has one).
+        "openpgp": keys.openpgp().map(|k| json!({
+            "fingerprint": k.fingerprint(),
+            "user_id": k.user_id(),
+            "key": k.public_armored(),
+            "url": "/steward.asc",
+        })),
     }))
     .into_response()
+}
+
+/// The steward's OpenPGP public key as a file (issue 33): what players import
+/// to encrypt their replies to it and to check its signed mails.
+async fn steward_asc(State(steward): State<Steward>) -> Response {
+    match steward.keys().openpgp() {
+        Some(k) => (
+            [
+                (header::CONTENT_TYPE, "application/pgp-keys"),
+                (header::CONTENT_DISPOSITION, "attachment; filename=\"steward.asc\""),
+            ],
+            k.public_armored(),
+        )
+            .into_response(),
+        None => ApiError::new(StatusCode::NOT_FOUND, "not_found", "the steward has no OpenPGP key yet").into_response(),
+    }
 }
 
 async fn submit_move(

@@ -155,7 +155,7 @@ async fn keys_rotate_records_the_change_mails_players_and_verify_follows_it() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains(".retired-"))
         .collect();
-    assert_eq!(retired.len(), 2, "the old signing and sealing keys are kept: {retired:?}");
+    assert_eq!(retired.len(), 3, "the old signing, sealing and OpenPGP keys are kept: {retired:?}");
 
     let mut s = common::Steward::start(dir.path()).await;
     let api = s.api();

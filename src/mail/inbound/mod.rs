@@ -15,6 +15,7 @@
 //! lookup uses [`ReadMail::recipients`], every address the mail was sent or
 //! delivered to (`To`, `Cc`, `Delivered-To`, `X-Original-To`, `Envelope-To`).
 
+pub mod encrypted;
 mod fresh;
 mod html;
 pub mod intent;

@@ -90,9 +90,17 @@ pub(super) fn message_of(row: &OutboxRow, keys: &StewardKeys, png: Option<&[u8]>
     } else {
         row.message.clone()
     };
-    let (Some(picture), Some(png)) = (&row.picture, png) else { return Ok(message) };
-    put_picture(&message, &picture.key, png).ok_or_else(|| {
-        tracing::error!(message_id = %row.message_id, picture = %picture.key, "a queued mail lacks the placeholder of its picture");
-        Failure::Mail(format!("the queued mail lacks the placeholder of its picture {}", picture.key))
+    let message = match (&row.picture, png) {
+        (Some(picture), Some(png)) => put_picture(&message, &picture.key, png).ok_or_else(|| {
+            tracing::error!(message_id = %row.message_id, picture = %picture.key, "a queued mail lacks the placeholder of its picture");
+            Failure::Mail(format!("the queued mail lacks the placeholder of its picture {}", picture.key))
+        })?,
+        _ => message,
+    };
+    // Every mail the steward sends is signed (PGP/MIME) and carries its key in
+    // an Autocrypt header (issue 33): the last step, over the final bytes.
+    Ok(match keys.openpgp() {
+        Some(key) => crate::mail::pgp_mime::sign_mail(&message, key).unwrap_or(message),
+        None => message,
     })
 }

@@ -427,10 +427,19 @@ async fn board_mails_arrive_once_threaded_and_multipart() {
                     format!("{}/{}", ct.ctype(), ct.subtype().unwrap_or_default())
                 })
                 .collect();
+            // Wrapped in the steward's PGP/MIME signature (issue 33).
             let expected: &[&str] = if STEWARD_SENDS_PNG {
-                &["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
+                &[
+                    "multipart/signed",
+                    "multipart/alternative",
+                    "text/plain",
+                    "multipart/related",
+                    "text/html",
+                    "image/png",
+                    "application/pgp-signature",
+                ]
             } else {
-                &["multipart/alternative", "text/plain", "text/html"]
+                &["multipart/signed", "multipart/alternative", "text/plain", "text/html", "application/pgp-signature"]
             };
             assert_eq!(kinds, expected, "the MIME structure of {}", mail.message_id);
             let text = m.body_text(0).expect("a text/plain part");

@@ -388,9 +388,10 @@ impl Mail {
         found[0]
     }
 
-    /// The content types of the leaf parts, in order.
+    /// The content types of the leaf parts, in order; the PGP/MIME signature
+    /// every steward mail carries (issue 33) is left out: it wraps the content.
     pub fn kinds(&self) -> Vec<&str> {
-        self.parts.iter().map(|p| p.kind.as_str()).collect()
+        self.parts.iter().map(|p| p.kind.as_str()).filter(|k| *k != "application/pgp-signature").collect()
     }
 
     /// The text of the first part of type `kind`; panics when there is none.

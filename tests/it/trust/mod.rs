@@ -1,5 +1,6 @@
 //! Trust: keys, signed and sealed moves, transcripts and `verify`, signed actions.
 
+mod openpgp_sealed; // issue 33: encrypted replies, signed mails
 mod smaller_holes;
 mod verify_complete;
 mod wire;

@@ -1068,8 +1068,9 @@ async fn resolution_spools_one_board_mail_per_seat() {
         assert_eq!(mail.header("Subject"), format!("Game {}, your move {label}", g.id));
         chrono::DateTime::parse_from_rfc2822(mail.header("Date")).expect("an RFC 5322 date");
         // Plain text and HTML as alternatives, the HTML with the board as an
-        // inline image.
-        assert!(mail.header("Content-Type").starts_with("multipart/alternative"), "{}", mail.header("Content-Type"));
+        // inline image, signed by the steward (issue 33: PGP/MIME around them).
+        assert!(mail.header("Content-Type").starts_with("multipart/signed"), "{}", mail.header("Content-Type"));
+        assert!(mail.headers.iter().any(|(n, _)| n == "Autocrypt"), "the steward's key in an Autocrypt header");
         assert_eq!(mail.kinds(), ["text/plain", "text/html", "image/png"], "the parts of the board mail");
         let html = &mail.parts[1].text;
         assert!(html.contains("src=\"cid:board\""), "{html}");

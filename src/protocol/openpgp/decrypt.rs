@@ -1,0 +1,119 @@
+//! Opening a message encrypted to the steward's OpenPGP key: the second part of
+//! an RFC 3156 `multipart/encrypted` reply, or an inline `-----BEGIN PGP
+//! MESSAGE-----` block. Signed-inside messages open too (what the signature
+//! proves is the other part's to check); their plaintext is returned.
+//!
+//! Bounded: at most [`MAX_CIPHERTEXT_BYTES`] in, at most [`MAX_PLAINTEXT_BYTES`]
+//! out (a compression bomb stops there), at most [`MAX_COMPRESSION_LAYERS`]
+//! compressed layers, and an encrypted message inside an encrypted one is
+//! refused.
+
+use std::io::Read as _;
+
+use pgp::composed::{Message, SignedSecretKey};
+use pgp::types::Password;
+
+/// The largest ciphertext taken (armoured or binary).
+pub const MAX_CIPHERTEXT_BYTES: usize = 1024 * 1024;
+/// The largest plaintext an encrypted reply may hold.
+pub const MAX_PLAINTEXT_BYTES: usize = 1024 * 1024;
+/// The most compressed layers unwrapped.
+pub const MAX_COMPRESSION_LAYERS: usize = 2;
+
+/// Why an encrypted message could not be opened; the text is for the sender.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecryptError {
+    /// More than [`MAX_CIPHERTEXT_BYTES`] of ciphertext.
+    #[error("the encrypted message is larger than {} KiB", MAX_CIPHERTEXT_BYTES / 1024)]
+    TooLarge,
+    /// More than [`MAX_PLAINTEXT_BYTES`] once decrypted.
+    #[error("the decrypted message is larger than {} KiB", MAX_PLAINTEXT_BYTES / 1024)]
+    PlaintextTooLarge,
+    /// Not an OpenPGP message (garbled armour or packets).
+    #[error("the encrypted message is garbled (not an OpenPGP message: {0})")]
+    Garbled(String),
+    /// An OpenPGP message, but not encrypted.
+    #[error("the OpenPGP message is not encrypted")]
+    NotEncrypted,
+    /// Encrypted, but to no key the steward has.
+    #[error("the message is encrypted to another key, not to the steward's")]
+    OtherKey,
+    /// Encrypted to the steward, but it does not decrypt or fails its integrity check.
+    #[error("the encrypted message does not open (damaged or tampered with: {0})")]
+    Damaged(String),
+    /// Encrypted again inside, or compressed too many times.
+    #[error("the encrypted message is nested too deeply")]
+    Nested,
+}
+
+/// Whether `data` is an armoured OpenPGP message (after leading white space).
+fn is_armored(data: &[u8]) -> bool {
+    let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
+    data[start..].starts_with(b"-----BEGIN PGP")
+}
+
+/// Opens `data` (armoured or binary OpenPGP) with the first of `keys` it is
+/// encrypted to (the steward's current key, then the retired ones) and returns
+/// the plaintext.
+///
+/// # Errors
+/// A [`DecryptError`] saying why it cannot be opened.
+pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, DecryptError> {
+    if data.len() > MAX_CIPHERTEXT_BYTES {
+        return Err(DecryptError::TooLarge);
+    }
+    let garbled = |e: pgp::errors::Error| DecryptError::Garbled(e.to_string());
+    let message = if is_armored(data) {
+        Message::from_armor(data).map_err(garbled)?.0
+    } else {
+        Message::from_bytes(data).map_err(garbled)?
+    };
+    if !message.is_encrypted() {
+        return Err(DecryptError::NotEncrypted);
+    }
+    if keys.is_empty() {
+        return Err(DecryptError::OtherKey);
+    }
+    let password = Password::empty();
+    let mut message =
+        message.decrypt_with_keys(keys.iter().map(|_| &password).collect(), keys.to_vec()).map_err(|e| match e {
+            pgp::errors::Error::MissingKey => DecryptError::OtherKey,
+            e => DecryptError::Damaged(e.to_string()),
+        })?;
+    for _ in 0..=MAX_COMPRESSION_LAYERS {
+        if !message.is_compressed() {
+            break;
+        }
+        message = message.decompress().map_err(|e| DecryptError::Damaged(e.to_string()))?;
+    }
+    if message.is_compressed() || message.is_encrypted() {
+        return Err(DecryptError::Nested);
+    }
+    let mut plain = Vec::new();
+    (&mut message)
+        .take(MAX_PLAINTEXT_BYTES as u64 + 1)
+        .read_to_end(&mut plain)
+        .map_err(|e| DecryptError::Damaged(e.to_string()))?;
+    if plain.len() > MAX_PLAINTEXT_BYTES {
+        return Err(DecryptError::PlaintextTooLarge);
+    }
+    Ok(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::openpgp::steward_key::StewardPgpKey;
+
+    #[test]
+    fn garbage_and_plain_messages_are_refused() {
+        let key = StewardPgpKey::generate("s@example.org", 1_800_000_000).unwrap();
+        let keys = [key.secret()];
+        assert!(matches!(
+            decrypt(b"-----BEGIN PGP MESSAGE-----\n\nzzzz\n-----END PGP MESSAGE-----\n", &keys),
+            Err(DecryptError::Garbled(_))
+        ));
+        assert!(matches!(decrypt(b"\x00\x01\x02", &keys), Err(DecryptError::Garbled(_))));
+        assert_eq!(decrypt(&vec![b'a'; MAX_CIPHERTEXT_BYTES + 1], &keys), Err(DecryptError::TooLarge));
+    }
+}
