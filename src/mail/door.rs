@@ -18,6 +18,10 @@ use crate::ids::hex;
 use crate::mail::inbound::{ConditionalWords, Intent, InvitationIntent, ReadMail, read_mail};
 use crate::protocol::Envelope;
 use crate::protocol::capability::{self, Capability};
+use crate::protocol::openpgp::{
+    self,
+    proof::{NoMove, OpenPgpProof},
+};
 use crate::steward::{
     Answer, AnswerTo, ConditionalInput, ConditionalLines, ConditionalOp, Door, DrawAction, Inbound,
     InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, Steward, StewardError,
@@ -143,7 +147,7 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
             raw: raw.to_vec(),
             sender: mail.from.as_ref().map(|f| f.address.clone()),
             answer_to: AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() },
-            inbound: inbound(steward, &mail),
+            inbound: inbound(steward, &mail, openpgp_command(raw, &mail, now)),
         },
     };
     let handled = steward.take_mail(mail, answer_text, now).await?;
@@ -194,7 +198,7 @@ fn seen_key(message_id: &str, raw: &[u8]) -> String {
 
 /// What a readable mail is: automatic, a confirmation, or a mail about a game
 /// with the capability its recipients carry and what it asks.
-fn inbound(steward: &Steward, mail: &ReadMail) -> Inbound {
+fn inbound(steward: &Steward, mail: &ReadMail, signed: Option<MailCommand>) -> Inbound {
     if let Some(why) = &mail.automatic {
         return Inbound::Automatic(why.to_string());
     }
@@ -214,11 +218,47 @@ fn inbound(steward: &Steward, mail: &ReadMail) -> Inbound {
     }
     let capability: Option<Capability> =
         mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
+    // An OpenPGP-signed mail (issue 33) carries its game, seat and turn inside
+    // the signature: it reads alike for every game.
+    if let Some(command) = signed {
+        return Inbound::Game { capability, reading: Reading::new(move |_| command.clone()) };
+    }
     // The steward reads the mail for its game once it knows it (in the mail's
     // transaction): what a move is, is the game's variant's to say.
     let read = mail.clone();
     let reading = Reading::new(move |game| command(&read.intent(game)));
     Inbound::Game { capability, reading }
+}
+
+/// The command of an OpenPGP-signed mail (issue 33; docs/openpgp.md): the
+/// envelope its signed part carries, with the signature and the exact signed
+/// bytes attached, for the steward to check against the seat's registered key.
+/// `None` for a mail that is not signed, or whose signed part names no game
+/// (a client that signs every mail): it is read as any other mail.
+///
+/// The signed entity is found in the raw bytes by
+/// [`openpgp::mime::find_signed_entity`], which takes any MIME entity: a
+/// decrypted inner message can be handed to it the same way.
+fn openpgp_command(raw: &[u8], mail: &ReadMail, now: DateTime<Utc>) -> Option<MailCommand> {
+    if mail.automatic.is_some() {
+        return None;
+    }
+    if openpgp::mime::encrypted(raw) {
+        return Some(MailCommand::BadEnvelope(
+            "your mail is encrypted (multipart/encrypted), and the steward cannot open encrypted mail yet; send your move signed but not encrypted".into(),
+        ));
+    }
+    let entity = match openpgp::mime::find_signed_entity(raw, &mail.text) {
+        Ok(Some(e)) => e,
+        Ok(None) => return None,
+        Err(problem) => return Some(MailCommand::BadEnvelope(problem.to_string())),
+    };
+    let proof = OpenPgpProof::new(entity, now.timestamp());
+    match proof.envelope() {
+        Ok(env) => Some(MailCommand::Envelope(env)),
+        Err(NoMove::Missing) => None,
+        Err(e @ NoMove::Bad(_)) => Some(MailCommand::BadEnvelope(e.to_string())),
+    }
 }
 
 /// The command an intent asks for.

@@ -102,6 +102,7 @@ pub mod commit;
 pub mod envelope;
 pub mod error;
 pub mod keys;
+pub mod openpgp;
 pub mod operator;
 pub mod policy;
 pub mod seal;

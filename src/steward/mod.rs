@@ -24,11 +24,14 @@ mod mail_settings; // issue 32, slice M: mail as the player wants it
 mod mails;
 mod moves;
 mod numbers; // the move number players see (issue 32, slice T)
+mod openpgp_keys; // a seat's OpenPGP key (issue 33)
 mod page;
 mod refusal;
 mod senders;
 pub mod tournament;
 mod view;
+
+pub use openpgp_keys::OpenPgpKeyAnswer;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -66,6 +69,7 @@ pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, 
 use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
 use crate::protocol::capability::Capability;
+use crate::protocol::openpgp::key::PlayerPgpKey;
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::rules::{DynVariant, Options, Outcome, Seat, SeatSet, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
@@ -81,6 +85,10 @@ pub struct NewSeat {
     /// The player's Ed25519 public key (base64), optional.
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The player's OpenPGP public key (ASCII armour, `gpg --armor --export`),
+    /// optional, beside or instead of `public_key` (issue 33).
+    #[serde(default)]
+    pub openpgp_key: Option<String>,
     /// The player's time zone (IANA, e.g. `Europe/Berlin`), optional: deadlines
     /// are shown in it alongside UTC.
     #[serde(default)]
@@ -133,6 +141,8 @@ pub(crate) struct PreparedGame {
     contacts: Vec<(String, String)>,
     /// Each seat's public key, if given.
     keys: Vec<Option<String>>,
+    /// Each seat's OpenPGP key (armour, as checked), if any (issue 33).
+    pgp_keys: Vec<Option<String>>,
     /// Each seat's time zone, if given.
     zones: Vec<Option<String>>,
 }
@@ -431,6 +441,19 @@ pub(crate) fn checked_public_key(whose: &str, key: Option<&str>) -> Result<Optio
     }
 }
 
+/// A player's OpenPGP public key as given (`None` when absent or blank), read
+/// and checked, kept as armour; refused (with what to send instead) when it is
+/// not one public key; `whose` names the player in the refusal.
+pub(crate) fn checked_openpgp_key(whose: &str, key: Option<&str>) -> Result<Option<String>, Refusal> {
+    match key.filter(|k| !k.trim().is_empty()) {
+        None => Ok(None),
+        Some(k) => match PlayerPgpKey::parse(k) {
+            Ok(k) => Ok(Some(k.armored())),
+            Err(e) => Err(Refusal::BadRequest(format!("{whose}: {e}"))),
+        },
+    }
+}
+
 fn options_from_json(variant: VariantId, raw: &BTreeMap<String, serde_json::Value>) -> Result<Options, Refusal> {
     let mut options = Options::new();
     for (k, v) in raw {
@@ -570,6 +593,7 @@ impl Steward {
         }
         let mut contacts = Vec::new();
         let mut keys = Vec::new();
+        let mut pgp_keys = Vec::new();
         let mut shown: Vec<String> = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
@@ -592,18 +616,31 @@ impl Steward {
             shown.push(name.shown_as());
             contacts.push((name.to_string(), email.to_string()));
             let key = checked_public_key(&format!("seat {} ({})", i + 1, names[i]), s.public_key.as_deref())?;
-            if key.is_none() && auth == Auth::Signature {
+            let pgp = checked_openpgp_key(&format!("seat {} ({})", i + 1, names[i]), s.openpgp_key.as_deref())?;
+            if key.is_none() && pgp.is_none() && auth == Auth::Signature {
                 return Err(Refusal::BadRequest(format!(
-                    "seat {} ({}) has no public_key, but auth = signature needs one per seat (`fairsteward player keygen`)",
+                    "seat {} ({}) has no public_key and no openpgp_key, but auth = signature needs one per seat (`fairsteward player keygen`, or `gpg --armor --export YOUR-ADDRESS`)",
                     i + 1,
                     names[i]
                 ))
                 .into());
             }
             keys.push(key);
+            pgp_keys.push(pgp);
         }
         let zones = clock::time_zones(&new.seats, names)?;
-        Ok(PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones })
+        Ok(PreparedGame {
+            variant,
+            options,
+            auth,
+            secrecy,
+            clock_spec,
+            spectator_delay,
+            contacts,
+            keys,
+            pgp_keys,
+            zones,
+        })
     }
 
     /// In the caller's transaction: creates the game `p` with the seats' token
@@ -621,7 +658,18 @@ impl Steward {
         start_mails: bool,
     ) -> Result<(GameId, GameView), StewardError> {
         let this = self;
-        let PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones } = p;
+        let PreparedGame {
+            variant,
+            options,
+            auth,
+            secrecy,
+            clock_spec,
+            spectator_delay,
+            contacts,
+            keys,
+            pgp_keys,
+            zones,
+        } = p;
         let (variant, auth, secrecy, clock_spec) = (*variant, *auth, *secrecy, *clock_spec);
         let rules = variant.rulebook(options).map_err(|e| internal_while("the checked options of a new game", e))?;
         let start = rules.start();
@@ -651,6 +699,7 @@ impl Steward {
                 email: email.clone(),
                 public_key: key.clone(),
                 draw_offer: false,
+                openpgp_key: pgp_keys.get(i).cloned().flatten(),
             };
             tx.insert_seat(&id, &seat, hash)?;
             seats.push(seat);
@@ -664,6 +713,11 @@ impl Steward {
             .map(|(mut p, s)| {
                 if let Some(k) = &s.public_key {
                     p["public_key"] = json!(k);
+                }
+                // issue 33: `verify` checks OpenPGP-signed moves with this key.
+                if let Some(k) = s.openpgp_key.as_deref().and_then(|k| PlayerPgpKey::parse(k).ok()) {
+                    p["openpgp_key"] = json!(k.armored());
+                    p["openpgp_fingerprint"] = json!(k.fingerprint());
                 }
                 p
             })

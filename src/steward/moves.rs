@@ -13,6 +13,7 @@ use serde_json::json;
 use super::command::Gate;
 use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, mails};
 use crate::ids::{hex, new_receipt};
+use crate::protocol::openpgp::{self, key::PlayerPgpKey, proof::OpenPgpProof, signed::SignatureProblem};
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::protocol::{self, Body, Envelope, MIN_SALT_BYTES};
 use crate::rules::{MoveText, RulesError, Seat, SeatResult};
@@ -213,6 +214,7 @@ impl Steward {
             .into());
         }
         match &env.sig {
+            _ if env.openpgp.is_some() => Steward::check_signature(game, seat, env)?,
             Some(_) => Steward::check_signature(game, seat, env)?,
             None if game.row.auth == Auth::Signature => return Err(Refusal::SignatureRequired.into()),
             None if token_seat.is_none() => return Err(Refusal::BadToken.into()),
@@ -242,7 +244,7 @@ impl Steward {
             seat,
             turn: env.turn,
             intent,
-            envelope: Some(env.to_text()),
+            envelope: Some(env.record_text()),
             nonce: env.nonce.clone(),
             conditional: false,
         })
@@ -250,6 +252,9 @@ impl Steward {
 
     /// A signed envelope must be signed by its own seat's registered key.
     pub(super) fn check_signature(game: &Loaded, seat: Seat, env: &Envelope) -> Result<(), Refusal> {
+        if let Some(proof) = &env.openpgp {
+            return check_openpgp(game, seat, proof);
+        }
         let key_of = |s: Seat| {
             game.seats.get(s.index()).and_then(|r| r.public_key.as_deref()).and_then(protocol::public_key_from_base64)
         };
@@ -809,6 +814,44 @@ impl Steward {
         let move_number = self.move_number_now(tx, game, seat)?.unwrap_or_default();
         let now = at.note.split_once("nothing was changed. ").map_or(at.note.as_str(), |(_, rest)| rest).to_owned();
         Err(Refusal::TurnResolved { turn, now, current: game.row.turn, move_number }.into())
+    }
+}
+
+/// An envelope read from an OpenPGP-signed part (issue 33): the signature must
+/// be by the seat's registered OpenPGP key (its primary key or a signing
+/// subkey), unrevoked and unexpired when made and when received.
+fn check_openpgp(game: &Loaded, seat: Seat, proof: &OpenPgpProof) -> Result<(), Refusal> {
+    let registered = game.seats.get(seat.index()).and_then(|r| r.openpgp_key.as_deref());
+    let Some(key) = registered.and_then(|k| PlayerPgpKey::parse(k).ok()) else {
+        return Err(Refusal::BadSignature(format!(
+            "your mail is OpenPGP-signed, but {} registered no OpenPGP key for game {}, so the signature cannot be checked; register your public key first (PUT /api/games/{}/seats/{}/openpgp-key with your seat token)",
+            game.seat_name(seat),
+            game.row.id,
+            game.row.id,
+            game.seat_name(seat)
+        )));
+    };
+    match openpgp::signed::check(&key, &proof.signed, &proof.signature, proof.received_at) {
+        Ok(_) => Ok(()),
+        Err(problem) => {
+            // Another seat's key says more than a bare fingerprint.
+            if let SignatureProblem::OtherKey { .. } = &problem {
+                let other = game.seats.iter().filter(|s| s.seat != seat).find(|s| {
+                    s.openpgp_key.as_deref().and_then(|k| PlayerPgpKey::parse(k).ok()).is_some_and(|k| {
+                        openpgp::signed::check(&k, &proof.signed, &proof.signature, proof.received_at).is_ok()
+                    })
+                });
+                if let Some(o) = other {
+                    return Err(Refusal::BadSignature(format!(
+                        "the signed move for {} is signed with the OpenPGP key of {}; sign it with {}'s own key",
+                        game.seat_name(seat),
+                        game.seat_name(o.seat),
+                        game.seat_name(seat)
+                    )));
+                }
+            }
+            Err(Refusal::BadSignature(problem.to_string()))
+        }
     }
 }
 

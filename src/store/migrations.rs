@@ -267,6 +267,11 @@ const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (player, day)
      ) STRICT;",
     // ---- end of 15 ----
+    // ---- 16 (issue 33: OpenPGP) ----
+    // A seat's OpenPGP public key (ASCII armour, checked on the way in), beside
+    // or instead of its Ed25519 key; NULL: none.
+    "ALTER TABLE seats ADD COLUMN openpgp_key TEXT;",
+    // ---- end of 16 ----
 ];
 
 /// The schema version this program writes.
