@@ -14,8 +14,8 @@
 //! move: Nf3
 //! ```
 //!
-//! `move:` may be `action:` (`resign`, `offer draw`, `accept draw`, `decline
-//! draw`, `leave 2026-12-20 to 2026-12-27`), `commit:`, or `move:` with `salt:`
+//! `move:` may be `action:` (`resign`, `draw-offer`, `draw-accept`,
+//! `draw-decline`, `leave 2026-12-20 2026-12-27`), `commit:`, or `move:` with `salt:`
 //! (a reveal), exactly as in an envelope; a `-----BEGIN FAIRSTEWARD MOVE-----`
 //! block (without `sig:`) may hold them instead. Quoted lines (`>`) never count.
 //! A signature over another game or turn therefore names that game or turn, and
