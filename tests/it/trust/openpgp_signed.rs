@@ -462,3 +462,80 @@ fn forged_tampered_replayed_wrong_key_and_revoked_signatures_are_refused_and_cha
     assert_eq!(s.game(&revoked)["turn"], json!(1));
     assert_eq!(moved(&s, &revoked), json!([]));
 }
+
+/// Through the real SMTP and IMAP servers: Alice's key given at creation, Bob's
+/// registered over HTTP with his token; both send PGP/MIME signed moves to the
+/// steward's plain address (no reply capability: the signature proves the seat);
+/// the turn resolves, and the board mail names both keys' fingerprints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pgp_mime_moves_through_the_real_smtp_and_imap_servers() {
+    use crate::mail::e2e::{DOMAIN, Steward as Served, send, text_of, wait_for};
+    use crate::support::mailstack::{stack, unique};
+    use std::time::Duration;
+    let stack = stack();
+    let gpg = Gpg::new();
+    let moves = unique("m");
+    let (alice, bob) = (unique("alice"), unique("bob"));
+    let (a_mail, b_mail) = (format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}"));
+    gpg.key(&format!("Alice <{a_mail}>"), "ed25519");
+    gpg.key_with_signing_subkey(&format!("Bob <{b_mail}>"));
+    let steward = Served::start(&stack, &moves).await;
+    let created = steward
+        .create(&json!({"variant": "fairschach", "seats": [
+            {"name": "Alice", "email": a_mail, "openpgp_key": gpg.export(&a_mail)},
+            {"name": "Bob", "email": b_mail},
+        ]}))
+        .await;
+    let game = created["game"]["id"].as_str().unwrap().to_owned();
+    let bob_token = created["tokens"][1]["token"].as_str().unwrap().to_owned();
+    // Bob registers his key over HTTP (the armoured key as the body).
+    let url = format!("{}/api/games/{game}/seats/black/openpgp-key", steward.base);
+    let resp = steward.client.put(&url).bearer_auth(&bob_token).body(gpg.export(&b_mail)).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let set: Value = resp.json().await.unwrap();
+    assert_eq!(set["fingerprint"].as_str().unwrap().replace(' ', ""), gpg.fingerprint(&b_mail), "{set}");
+    // Another seat's token, a secret key and garbage are refused.
+    let resp = steward
+        .client
+        .put(&url)
+        .bearer_auth(created["tokens"][0]["token"].as_str().unwrap())
+        .body(gpg.export(&a_mail))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    let secret = String::from_utf8(run(gpg.cmd().args(["--armor", "--export-secret-keys", &b_mail]), b"")).unwrap();
+    let resp = steward.client.put(&url).bearer_auth(&bob_token).body(secret).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    let said = resp.text().await.unwrap();
+    assert!(said.contains("SECRET key"), "{said}");
+    let shown = steward.game(&game).await;
+    assert!(shown["seats"][1]["openpgp_fingerprint"].is_string(), "{shown}");
+
+    let to = format!("{moves}@{DOMAIN}");
+    for (seat, addr, mv, shape) in [("white", &a_mail, "e4", Shape::Thunderbird), ("black", &b_mail, "e5", Shape::Mutt)]
+    {
+        let p = part(shape, &lines(&game, seat, 1, &format!("move: {mv}")), "Re: game");
+        let sig = gpg.detach_sign(addr, p.as_bytes());
+        let mail = pgp_mime(addr, &unique(seat), "Re: game", &p, &sig).replacen(
+            "To: moves@localhost",
+            &format!("To: {to}"),
+            1,
+        );
+        send(&stack, addr, &to, mail.as_bytes()).await;
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while steward.game(&game).await["turn"] != json!(2) {
+        assert!(std::time::Instant::now() < deadline, "the turn did not resolve: {}", steward.game(&game).await);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // The board mail of turn 2 names both seats' OpenPGP keys.
+    let mails = wait_for(&stack, &alice, Duration::from_secs(15), "the board mail of turn 2", |m| {
+        m.iter().any(|x| text_of(x).contains("OpenPGP key of black"))
+    })
+    .await;
+    let board = mails.iter().find(|x| text_of(x).contains("OpenPGP key of black")).unwrap();
+    let text = text_of(board);
+    assert!(text.contains("OpenPGP key of white"), "{text}");
+    steward.stop().await;
+}
