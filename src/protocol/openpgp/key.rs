@@ -127,3 +127,29 @@ pub fn same_fingerprint(a: &str, b: &str) -> bool {
     let (a, b) = (norm(a), norm(b));
     !a.is_empty() && a == b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_empty_large_and_garbled_keys_are_refused_saying_what_to_send() {
+        assert_eq!(PlayerPgpKey::parse("  ").unwrap_err(), KeyProblem::Empty);
+        let secret = "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nxVgE\n-----END PGP PRIVATE KEY BLOCK-----\n";
+        assert_eq!(PlayerPgpKey::parse(secret).unwrap_err(), KeyProblem::Secret);
+        let big = "x".repeat(MAX_KEY_BYTES + 1);
+        assert!(matches!(PlayerPgpKey::parse(&big).unwrap_err(), KeyProblem::TooLarge { .. }));
+        let garbled = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nAAAA\n-----END PGP PUBLIC KEY BLOCK-----\n";
+        let e = PlayerPgpKey::parse(garbled).unwrap_err();
+        assert!(matches!(e, KeyProblem::Unreadable(_)), "{e:?}");
+        assert!(e.to_string().contains("gpg --armor --export"), "{e}");
+        assert!(matches!(PlayerPgpKey::parse("Nf3").unwrap_err(), KeyProblem::Unreadable(_)));
+    }
+
+    #[test]
+    fn fingerprints_compare_without_spaces_or_case() {
+        assert_eq!(group("ABCDEF0123"), "ABCD EF01 23");
+        assert!(same_fingerprint("abcd ef01", "ABCDEF01"));
+        assert!(!same_fingerprint("", ""));
+    }
+}

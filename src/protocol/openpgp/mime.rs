@@ -223,3 +223,35 @@ pub fn crlf(bytes: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_part_is_cut_exactly_and_bare_line_feeds_become_crlf() {
+        let raw = "Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=\"b\"\n\npreamble\n--b\nContent-Type: text/plain\n\nline one\nline two\n--b\nContent-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\nnot base64 !\n-----END PGP SIGNATURE-----\n--b--\n";
+        // The signature does not read: the problem says so (nothing panics).
+        let e = find_signed_entity(raw.as_bytes(), "").unwrap_err();
+        assert!(matches!(e, MimeProblem::Signature(_)), "{e:?}");
+        let body = header_end(raw.as_bytes()).unwrap();
+        let d = delimiters(raw.as_bytes(), body, b"b");
+        assert_eq!(d.len(), 3);
+        assert_eq!(&raw[d[0].1..d[1].0], "Content-Type: text/plain\n\nline one\nline two\n");
+        assert_eq!(crlf(b"a\nb\r\nc\n"), b"a\r\nb\r\nc\r\n");
+    }
+
+    #[test]
+    fn unsigned_mail_finds_nothing_and_a_cut_off_structure_is_malformed() {
+        let plain = "Content-Type: text/plain\r\n\r\nNf3\r\n";
+        assert_eq!(find_signed_entity(plain.as_bytes(), "Nf3\n"), Ok(None));
+        let cut = "Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nNf3\r\n";
+        assert!(matches!(find_signed_entity(cut.as_bytes(), ""), Err(MimeProblem::Malformed(_))));
+        assert!(!encrypted(plain.as_bytes()));
+        assert!(encrypted(
+            b"Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; boundary=x\r\n\r\n"
+        ));
+        // A quoted inline block is someone else's.
+        assert_eq!(cleartext("> -----BEGIN PGP SIGNED MESSAGE-----\n> x\n"), Ok(None));
+    }
+}

@@ -170,3 +170,42 @@ fn envelope_in(text: &str) -> Result<Envelope, NoMove> {
     let block = format!("{}\n{}\n{}\n", crate::protocol::BEGIN_LINE, lines.join("\n"), crate::protocol::END_LINE);
     Envelope::parse(&block).map_err(NoMove::Bad)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Body;
+
+    fn proof(kind: Kind, signed: &str) -> OpenPgpProof {
+        OpenPgpProof { kind, signed: signed.as_bytes().to_vec(), signature: vec![1, 2, 3], received_at: 0 }
+    }
+
+    #[test]
+    fn the_record_reads_back_and_the_envelope_comes_from_the_signed_text_only() {
+        let p = proof(
+            Kind::Mime,
+            "Content-Type: text/plain\r\n\r\nHello\r\ngame: 8kq2zj\r\nseat: White\r\nturn: 12\r\nmove: Nf3\r\n> game: OLDGAM\r\n> turn: 3\r\n",
+        );
+        let back = OpenPgpProof::parse(&p.to_text()).unwrap();
+        assert_eq!(back, p);
+        assert!(OpenPgpProof::is_proof_text(&p.to_text()));
+        let env = back.envelope().unwrap();
+        assert_eq!((env.game.as_str(), env.seat.as_str(), env.turn), ("8KQ2ZJ", "white", 12));
+        assert_eq!(env.body, Body::Move("Nf3".into()));
+        assert!(env.is_signed() && env.sig.is_none());
+        assert_eq!(env.record_text(), p.to_text());
+    }
+
+    #[test]
+    fn a_signed_text_without_game_lines_or_with_bad_ones_holds_no_move() {
+        assert_eq!(proof(Kind::Cleartext, "Nf3\r\n").envelope().unwrap_err(), NoMove::Missing);
+        // Only quoted lines name a game: still none.
+        assert_eq!(
+            proof(Kind::Cleartext, "> game: 8KQ2ZJ\r\n> turn: 1\r\nNf3\r\n").envelope().unwrap_err(),
+            NoMove::Missing
+        );
+        let bad = proof(Kind::Cleartext, "game: 8KQ2ZJ\r\nseat: white\r\nturn: x\r\nmove: Nf3\r\n").envelope();
+        assert!(matches!(bad, Err(NoMove::Bad(_))), "{bad:?}");
+        assert!(OpenPgpProof::parse("kind: other\nsigned: AA==\nsignature: AA==\n").is_err());
+    }
+}

@@ -184,10 +184,7 @@ fn part(shape: Shape, text: &str, subject: &str) -> String {
     let body = format!("{text}\r\n> On turn 1 the steward wrote:\r\n> game: OLDGAM\r\n> turn: 99\r\n");
     match shape {
         Shape::Mutt => format!(
-            "Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: inline\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{}",
-            format!(
-                "{body}Gr=C3=BC=C3=9Fe, a long line that mutt wraps with a soft line break at seventy-six=\r\n characters\r\n"
-            )
+            "Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: inline\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{body}Gr=C3=BC=C3=9Fe, a long line that mutt wraps with a soft line break at seventy-six=\r\n characters\r\n"
         ),
         Shape::Thunderbird => format!(
             "Content-Type: multipart/mixed; boundary=\"------------inner7\";\r\n protected-headers=\"v1\"\r\nSubject: {subject}\r\nFrom: Alice <alice@example.org>\r\nTo: moves@localhost\r\n\r\n--------------inner7\r\nContent-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 7bit\r\n\r\n{body}\r\n--------------inner7--\r\n"
