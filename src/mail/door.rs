@@ -253,12 +253,38 @@ fn openpgp_command(raw: &[u8], mail: &ReadMail, now: DateTime<Utc>) -> Option<Ma
         Ok(None) => return None,
         Err(problem) => return Some(MailCommand::BadEnvelope(problem.to_string())),
     };
-    let proof = OpenPgpProof::new(entity, now.timestamp());
+    let mut proof = OpenPgpProof::new(entity, now.timestamp());
+    // For trust on first use: who sent it, and the key it offers.
+    proof.sender = mail.from.as_ref().map(|f| f.address.clone());
+    proof.offered_key =
+        proof.sender.as_deref().and_then(|from| autocrypt_key(raw, from)).or_else(|| proof.attached_key());
     match proof.envelope() {
         Ok(env) => Some(MailCommand::Envelope(env)),
         Err(NoMove::Missing) => None,
         Err(e @ NoMove::Bad(_)) => Some(MailCommand::BadEnvelope(e.to_string())),
     }
+}
+
+/// The key of an `Autocrypt:` header (autocrypt.org, level 1) for `from`'s
+/// address, armoured; `None` when there is none for it or it does not read.
+fn autocrypt_key(raw: &[u8], from: &str) -> Option<String> {
+    let msg = mail_parser::MessageParser::default().parse_headers(raw)?;
+    let value = msg.header_raw("Autocrypt")?;
+    let mut addr = None;
+    let mut keydata = None;
+    for attr in value.split(';') {
+        let (k, v) = attr.split_once('=')?;
+        match k.trim().to_ascii_lowercase().as_str() {
+            "addr" => addr = Some(v.trim().to_owned()),
+            "keydata" => keydata = Some(v.to_owned()),
+            _ => {}
+        }
+    }
+    if !addr?.eq_ignore_ascii_case(from.trim()) {
+        return None;
+    }
+    let key = openpgp::key::PlayerPgpKey::from_autocrypt(&keydata?).ok()?;
+    Some(key.armored())
 }
 
 /// The command an intent asks for.
@@ -315,7 +341,9 @@ fn answer_text(answer: &Answer<'_>) -> String {
                     } else {
                         " The board follows when every seat has moved."
                     }
-                ),
+                ) + &r.openpgp_key_taken.as_ref().map_or(String::new(), |f| format!(
+                    "\nTrust on first use: your OpenPGP key {f} was taken from this signed mail and is registered for your seat; it checks your signed moves from now on. Compare the fingerprint with your own (gpg --fingerprint); if it is not yours, tell the organiser."
+                )),
             }
         }
         Answer::Status { view, seat } => {

@@ -619,6 +619,13 @@ impl Steward {
         let signed = match command {
             MailCommand::Envelope(env) if env.is_signed() => super::load(tx, &env.game).ok().is_some_and(|g| {
                 super::moves::envelope_seat(&g, env).is_ok_and(|seat| Steward::check_signature(&g, seat, env).is_ok())
+                    // A key offered for trust on first use that made the signature (issue 33).
+                    || super::moves::tofu_candidate(&g, env).is_some_and(|(_, key)| {
+                        env.openpgp.as_deref().is_some_and(|p| {
+                            crate::protocol::openpgp::signed::check(&key, &p.signed, &p.signature, p.received_at)
+                                .is_ok()
+                        })
+                    })
             }),
             _ => false,
         };

@@ -137,6 +137,8 @@ pub(crate) struct PreparedGame {
     secrecy: Secrecy,
     clock_spec: Option<crate::clock::ClockSpec>,
     spectator_delay: u32,
+    /// Option `openpgp_tofu` (issue 33).
+    openpgp_tofu: bool,
     /// Each seat's checked name and address.
     contacts: Vec<(String, String)>,
     /// Each seat's public key, if given.
@@ -186,6 +188,10 @@ pub struct Receipt {
     /// changed, and this says where the game is now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub already_resolved: Option<AlreadyResolved>,
+    /// The fingerprint of the seat's OpenPGP key, when this submission's
+    /// signed mail registered it (trust on first use, issue 33).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openpgp_key_taken: Option<String>,
 }
 
 /// Where a game stands, for the answer to a repeat of a submission whose turn
@@ -218,6 +224,7 @@ impl Receipt {
             resolved: m.completes,
             entry,
             already_resolved: None,
+            openpgp_key_taken: None,
         }
     }
 
@@ -234,6 +241,7 @@ impl Receipt {
             resolved: false,
             entry,
             already_resolved: None,
+            openpgp_key_taken: None,
         }
     }
 }
@@ -332,6 +340,21 @@ fn trust_options(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<(Auth,
         .transpose()
         .map_err(|e| Refusal::BadRequest(e.to_string()))?;
     Ok((auth.unwrap_or_default(), secrecy.unwrap_or_default()))
+}
+
+/// Takes the option `openpgp_tofu` (`on` | `off`, default off; issue 33).
+fn take_openpgp_tofu(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<bool, Refusal> {
+    use crate::protocol::policy::OpenPgpTofu;
+    let text = match raw.remove(OpenPgpTofu::OPTION) {
+        None => return Ok(false),
+        Some(serde_json::Value::String(s)) => s,
+        Some(serde_json::Value::Bool(b)) => b.to_string(),
+        Some(other) => {
+            return Err(Refusal::BadRequest(format!("option {} must be on or off, not {other}", OpenPgpTofu::OPTION)));
+        }
+    };
+    let tofu = text.parse::<OpenPgpTofu>().map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    Ok(tofu == OpenPgpTofu::On)
 }
 
 /// How a request proves its seat, apart from a signed envelope.
@@ -579,6 +602,7 @@ impl Steward {
         let (auth, secrecy) = trust_options(&mut raw_options)?;
         let clock_spec = clock::take_option(&mut raw_options)?;
         let spectator_delay = view::take_spectator_delay(&mut raw_options)?;
+        let openpgp_tofu = take_openpgp_tofu(&mut raw_options)?;
         let options = options_from_json(variant, &raw_options)?;
         let rules = variant.rulebook(&options).map_err(Refusal::from)?;
         let names = rules.seat_names();
@@ -617,7 +641,8 @@ impl Steward {
             contacts.push((name.to_string(), email.to_string()));
             let key = checked_public_key(&format!("seat {} ({})", i + 1, names[i]), s.public_key.as_deref())?;
             let pgp = checked_openpgp_key(&format!("seat {} ({})", i + 1, names[i]), s.openpgp_key.as_deref())?;
-            if key.is_none() && pgp.is_none() && auth == Auth::Signature {
+            // With trust on first use, the first signed mail brings the key.
+            if key.is_none() && pgp.is_none() && auth == Auth::Signature && !openpgp_tofu {
                 return Err(Refusal::BadRequest(format!(
                     "seat {} ({}) has no public_key and no openpgp_key, but auth = signature needs one per seat (`fairsteward player keygen`, or `gpg --armor --export YOUR-ADDRESS`)",
                     i + 1,
@@ -636,6 +661,7 @@ impl Steward {
             secrecy,
             clock_spec,
             spectator_delay,
+            openpgp_tofu,
             contacts,
             keys,
             pgp_keys,
@@ -665,6 +691,7 @@ impl Steward {
             secrecy,
             clock_spec,
             spectator_delay,
+            openpgp_tofu,
             contacts,
             keys,
             pgp_keys,
@@ -684,6 +711,7 @@ impl Steward {
             auth,
             secrecy,
             spectator_delay: *spectator_delay,
+            openpgp_tofu: *openpgp_tofu,
             state: start.clone(),
             turn: 1,
             outcome: None,
@@ -731,6 +759,9 @@ impl Steward {
             "state": game.row.state,
             "steward_key": this.keys.signing_public_base64(),
         });
+        if *openpgp_tofu {
+            created["openpgp_tofu"] = json!(true); // issue 33
+        }
         // Clocks: the time control is part of the record.
         if let Some(spec) = &clock_spec {
             created["clock"] = spec.to_json();

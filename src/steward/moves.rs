@@ -162,15 +162,63 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<Receipt, StewardError> {
         self.command_in(tx, &req.game, &Gate::Submit, now, |c| {
-            let (tx, game) = (c.tx, &c.game);
+            let tx = c.tx;
+            // Trust on first use (issue 33): the key is registered in this
+            // savepoint, so a refusal below takes it back as well.
+            let taken = self.take_openpgp_key_on_first_use(tx, &c.game, req, now)?;
+            let reloaded;
+            let game = match taken {
+                Some(_) => {
+                    reloaded = super::load(tx, c.game.row.id.as_str())?;
+                    &reloaded
+                }
+                None => &c.game,
+            };
             let claim = self.claim(tx, game, req)?;
-            let receipt = match claim.intent {
+            let mut receipt = match claim.intent {
                 Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, game, claim, Some(req), now)?,
                 Intent::Commit(_) => self.accept_commit(tx, game, claim, req, now)?,
             };
             self.sign_head(tx, &game.row.id)?;
+            receipt.openpgp_key_taken = taken;
             Ok(receipt)
         })
+    }
+
+    /// Trust on first use (option `openpgp_tofu`, issue 33): an OpenPGP-signed
+    /// submission for a seat that registered no OpenPGP key, from the seat's
+    /// registered address, that offers a key (Autocrypt header or attached key)
+    /// which made the signature: the key is registered (and recorded in the
+    /// transcript). Its fingerprint, or `None` when nothing was taken.
+    fn take_openpgp_key_on_first_use(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        req: &MoveRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, StewardError> {
+        let Submission::Envelope(env) = &req.submission else { return Ok(None) };
+        let Some((seat, key)) = tofu_candidate(game, env) else { return Ok(None) };
+        let Some(proof) = &env.openpgp else { return Ok(None) };
+        if let Err(problem) = openpgp::signed::check(&key, &proof.signed, &proof.signature, proof.received_at) {
+            return Err(Refusal::BadSignature(format!(
+                "the key your mail offers ({}) would be taken on first use, but {problem}",
+                key.fingerprint()
+            ))
+            .into());
+        }
+        let armored = key.armored();
+        tx.set_openpgp_key(&game.row.id, seat, Some(&armored))?;
+        tx.append_event(
+            &game.row.id,
+            now,
+            "openpgp_key",
+            &json!({
+                "seat": game.seat_name(seat), "fingerprint": key.fingerprint(), "openpgp_key": armored,
+                "trust_on_first_use": true,
+            }),
+        )?;
+        Ok(Some(key.fingerprint().to_owned()))
     }
 
     /// Establishes the seat, the turn and the intent of a submission.
@@ -815,6 +863,27 @@ impl Steward {
         let now = at.note.split_once("nothing was changed. ").map_or(at.note.as_str(), |(_, rest)| rest).to_owned();
         Err(Refusal::TurnResolved { turn, now, current: game.row.turn, move_number }.into())
     }
+}
+
+/// The seat and the key an OpenPGP-signed envelope offers for trust on first
+/// use: the game allows it, the seat has no OpenPGP key yet, the mail came from
+/// the seat's registered address and offers a key that reads. The signature is
+/// not checked here.
+pub(super) fn tofu_candidate(game: &Loaded, env: &Envelope) -> Option<(Seat, PlayerPgpKey)> {
+    let proof = env.openpgp.as_deref()?;
+    if !game.row.openpgp_tofu {
+        return None;
+    }
+    let seat = envelope_seat(game, env).ok()?;
+    let row = &game.seats[seat.index()];
+    if row.openpgp_key.is_some() {
+        return None;
+    }
+    let sender = super::senders::address_key(proof.sender.as_deref()?);
+    if sender != super::senders::address_key(&row.email) {
+        return None;
+    }
+    Some((seat, PlayerPgpKey::parse(proof.offered_key.as_deref()?).ok()?))
 }
 
 /// An envelope read from an OpenPGP-signed part (issue 33): the signature must

@@ -27,6 +27,9 @@ pub struct GameRow {
     pub secrecy: Secrecy,
     /// How many resolved turns spectators see the game behind (0: none).
     pub spectator_delay: u32,
+    /// Whether a seat's OpenPGP key may be taken from its first signed mail
+    /// (option `openpgp_tofu`, issue 33).
+    pub openpgp_tofu: bool,
     /// The state string now.
     pub state: String,
     /// The turn now owed (from 1).
@@ -101,6 +104,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
             .parse()
             .map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
         spectator_delay: r.get("spectator_delay")?,
+        openpgp_tofu: r.get::<_, i64>("openpgp_tofu")? != 0,
         state: r.get("state")?,
         turn: r.get("turn")?,
         outcome,
@@ -117,8 +121,8 @@ impl<'c> Tx<'c> {
     pub fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
-                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy, spectator_delay)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
+                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy, spectator_delay, openpgp_tofu)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10)",
             )?
             .execute(params![
                 g.id.as_str(),
@@ -129,7 +133,8 @@ impl<'c> Tx<'c> {
                 time_text(g.created_at),
                 g.auth.name(),
                 g.secrecy.name(),
-                g.spectator_delay
+                g.spectator_delay,
+                i64::from(g.openpgp_tofu)
             ])?;
         Ok(())
     }

@@ -94,6 +94,25 @@ impl PlayerPgpKey {
         Ok(PlayerPgpKey { key, fingerprint })
     }
 
+    /// Reads the base64 `keydata` of an `Autocrypt:` header (a binary key).
+    ///
+    /// # Errors
+    /// As [`PlayerPgpKey::parse`].
+    pub fn from_autocrypt(keydata: &str) -> Result<PlayerPgpKey, KeyProblem> {
+        use base64::Engine as _;
+        let compact: String = keydata.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.len() > MAX_KEY_BYTES {
+            return Err(KeyProblem::TooLarge { size: compact.len() });
+        }
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(compact)
+            .map_err(|_| KeyProblem::Unreadable("the Autocrypt keydata is not base64".into()))?;
+        let key = SignedPublicKey::from_bytes(&bytes[..]).map_err(|e| KeyProblem::Unreadable(short(&e.to_string())))?;
+        let armored =
+            key.to_armored_string(Default::default()).map_err(|e| KeyProblem::Unreadable(short(&e.to_string())))?;
+        PlayerPgpKey::parse(&armored)
+    }
+
     /// The primary key's fingerprint: upper-case hex in groups of four.
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint

@@ -59,6 +59,12 @@ pub struct OpenPgpProof {
     /// When the steward received it (seconds since the epoch): a key must not
     /// have expired then; 0 when read back from a transcript.
     pub received_at: i64,
+    /// The mail's `From` address, for trust on first use (not recorded).
+    pub sender: Option<String>,
+    /// A public key the mail offers (its `Autocrypt:` header for the sender's
+    /// address, or an `application/pgp-keys` part inside the signed part),
+    /// armoured: taken on first use where the game allows it (not recorded).
+    pub offered_key: Option<String>,
 }
 
 /// Why a signed part holds no move (or its lines do not read).
@@ -79,7 +85,14 @@ const KEYS: &[&str] = &["game", "seat", "turn", "move", "action", "commit", "sal
 impl OpenPgpProof {
     /// The proof of a signed entity received at `received_at`.
     pub fn new(entity: SignedEntity, received_at: i64) -> OpenPgpProof {
-        OpenPgpProof { kind: entity.kind, signed: entity.signed, signature: entity.signature, received_at }
+        OpenPgpProof {
+            kind: entity.kind,
+            signed: entity.signed,
+            signature: entity.signature,
+            received_at,
+            sender: None,
+            offered_key: None,
+        }
     }
 
     /// The proof's text (see the module docs).
@@ -120,6 +133,8 @@ impl OpenPgpProof {
             signed: signed.ok_or("signed is missing")?,
             signature: signature.ok_or("signature is missing")?,
             received_at: 0,
+            sender: None,
+            offered_key: None,
         })
     }
 
@@ -135,6 +150,22 @@ impl OpenPgpProof {
             },
             Kind::Cleartext => String::from_utf8_lossy(&self.signed).replace("\r\n", "\n"),
         }
+    }
+
+    /// A public key offered inside the signed part (an `application/pgp-keys`
+    /// attachment, as Thunderbird's "attach my public key" sends it), armoured.
+    pub fn attached_key(&self) -> Option<String> {
+        if self.kind != Kind::Mime {
+            return None;
+        }
+        let msg = mail_parser::MessageParser::default().parse(&self.signed)?;
+        msg.parts.iter().take(64).find_map(|p| {
+            use mail_parser::MimeHeaders as _;
+            let ct = p.content_type()?;
+            let keys = ct.ctype().eq_ignore_ascii_case("application")
+                && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("pgp-keys"));
+            keys.then(|| String::from_utf8_lossy(p.contents()).into_owned())
+        })
     }
 
     /// The envelope the signed text carries, with this proof attached.
@@ -177,7 +208,14 @@ mod tests {
     use crate::protocol::Body;
 
     fn proof(kind: Kind, signed: &str) -> OpenPgpProof {
-        OpenPgpProof { kind, signed: signed.as_bytes().to_vec(), signature: vec![1, 2, 3], received_at: 0 }
+        OpenPgpProof {
+            kind,
+            signed: signed.as_bytes().to_vec(),
+            signature: vec![1, 2, 3],
+            received_at: 0,
+            sender: None,
+            offered_key: None,
+        }
     }
 
     #[test]
@@ -207,5 +245,25 @@ mod tests {
         let bad = proof(Kind::Cleartext, "game: 8KQ2ZJ\r\nseat: white\r\nturn: x\r\nmove: Nf3\r\n").envelope();
         assert!(matches!(bad, Err(NoMove::Bad(_))), "{bad:?}");
         assert!(OpenPgpProof::parse("kind: other\nsigned: AA==\nsignature: AA==\n").is_err());
+    }
+}
+
+#[cfg(test)]
+mod attached_tests {
+    use super::*;
+
+    #[test]
+    fn a_public_key_attached_inside_the_signed_part_is_offered() {
+        let signed = "Content-Type: multipart/mixed; boundary=\"k\"\r\n\r\n--k\r\nContent-Type: text/plain; charset=utf-8\r\n\r\ngame: X\r\n--k\r\nContent-Type: application/pgp-keys; name=\"k.asc\"\r\nContent-Disposition: attachment; filename=\"k.asc\"\r\n\r\n-----BEGIN PGP PUBLIC KEY BLOCK-----\r\nAAAA\r\n-----END PGP PUBLIC KEY BLOCK-----\r\n--k--\r\n";
+        let p = OpenPgpProof {
+            kind: Kind::Mime,
+            signed: signed.as_bytes().to_vec(),
+            signature: Vec::new(),
+            received_at: 0,
+            sender: None,
+            offered_key: None,
+        };
+        let key = p.attached_key().expect("the attached key");
+        assert!(key.contains("BEGIN PGP PUBLIC KEY BLOCK"), "{key}");
     }
 }

@@ -536,3 +536,68 @@ async fn pgp_mime_moves_through_the_real_smtp_and_imap_servers() {
     assert!(text.contains("OpenPGP key of white"), "{text}");
     steward.stop().await;
 }
+
+/// Trust on first use (option `openpgp_tofu = on`): a signature-only game made
+/// without keys takes each seat's key from its first signed mail from its
+/// registered address — from the `Autocrypt:` header, or from a public key
+/// attached inside the signed part — and the answer says so. A mail from
+/// another address brings no key, and a refused move takes none.
+#[test]
+fn trust_on_first_use_takes_the_key_of_the_first_signed_mail_from_the_registered_address() {
+    use base64::Engine as _;
+    let gpg = Gpg::new();
+    gpg.key("Alice <alice@example.org>", "ed25519");
+    gpg.key("Bob <bob@example.org>", "rsa3072");
+    let s = Steward::new();
+    let seats: Vec<Value> = ["Alice", "Bob"]
+        .iter()
+        .map(|n| json!({"name": n, "email": format!("{}@example.org", n.to_lowercase())}))
+        .collect();
+    let new: fairsteward::steward::NewGame = serde_json::from_value(
+        json!({"variant": "fairschach", "options": {"auth": "signature", "openpgp_tofu": "on"}, "seats": seats}),
+    )
+    .unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let game = rt.block_on(async {
+        let steward = crate::support::in_process::open(&crate::support::in_process::config(&s.data));
+        steward.create_game(new, chrono::Utc::now()).await.unwrap().game.id
+    });
+    drop(rt);
+    let mut seen = Vec::new();
+    // Alice, with an Autocrypt header (as Thunderbird and K-9 send it).
+    let binary = run(gpg.cmd().args(["--export", "alice@example.org"]), b"");
+    let keydata = base64::engine::general_purpose::STANDARD.encode(binary);
+    let p = part(Shape::K9, &lines(&game, "white", 1, "move: e4"), "Re");
+    let sig = gpg.detach_sign("alice@example.org", p.as_bytes());
+    let autocrypt = format!("Autocrypt: addr=alice@example.org; prefer-encrypt=mutual; keydata={keydata}\r\n");
+    let mail = format!("{autocrypt}{}", pgp_mime("Alice <alice@example.org>", "a1", "Re", &p, &sig));
+    let said = expect(&s, &mail, "accepted: move", "alice@", &mut seen);
+    assert!(said.contains("Trust on first use"), "{said}");
+    let fpr = gpg.fingerprint("alice@example.org");
+    assert_eq!(s.game(&game)["seats"][0]["openpgp_fingerprint"].as_str().unwrap().replace(' ', ""), fpr);
+    // Bob, from another address with his key attached: nothing is taken.
+    // RFC 3156: what is signed is in canonical form, every line ending CRLF.
+    let key = gpg.export("bob@example.org").replace('\n', "\r\n");
+    let signed_with_key = |text: &str| {
+        format!(
+            "Content-Type: multipart/mixed; boundary=\"k\"\r\n\r\n--k\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n--k\r\nContent-Type: application/pgp-keys; name=\"OpenPGP_0xB0B.asc\"\r\nContent-Disposition: attachment; filename=\"OpenPGP_0xB0B.asc\"\r\n\r\n{key}\r\n--k--\r\n"
+        )
+    };
+    let p = signed_with_key(&lines(&game, "black", 1, "move: e5"));
+    let sig = gpg.detach_sign("bob@example.org", p.as_bytes());
+    let (_, line) = s.ingest(&pgp_mime("Bob <bob.other@relay.example>", "b1", "Re", &p, &sig));
+    assert_eq!(line, "refused: bad_signature");
+    assert!(s.game(&game)["seats"][1]["openpgp_fingerprint"].is_null());
+    let told = new_answer(&seen, s.answers_to("bob@"));
+    assert!(told.contains("registered no OpenPGP key"), "{told}");
+    seen.push(told);
+    // From his registered address: taken, and the turn resolves.
+    let said =
+        expect(&s, &pgp_mime("Bob <bob@example.org>", "b2", "Re", &p, &sig), "accepted: move", "bob@", &mut seen);
+    assert!(said.contains("Trust on first use"), "{said}");
+    assert_eq!(s.game(&game)["turn"], json!(2));
+    // verify follows the keys taken on first use.
+    let t = transcript(&s, &game);
+    let ok = verify(&t);
+    assert!(ok.status.success(), "{}{}", String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&ok.stderr));
+}
