@@ -601,3 +601,39 @@ fn trust_on_first_use_takes_the_key_of_the_first_signed_mail_from_the_registered
     let ok = verify(&t);
     assert!(ok.status.success(), "{}{}", String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&ok.stderr));
 }
+
+/// The game page's form registers the signed-in seat's OpenPGP key, shows its
+/// fingerprint, refuses a secret key saying so, and removes the key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_page_registers_shows_and_removes_the_seats_openpgp_key() {
+    use crate::support::Server;
+    use crate::support::web::{Browser, sign_in_link};
+    let gpg = Gpg::new();
+    gpg.key("Bob <bob@example.org>", "ed25519");
+    let s = Server::start().await;
+    let spool = s.config.spool_dir.clone();
+    let seats = json!([{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]);
+    let created = s.post_json("/api/games", None, &json!({"variant": "chess", "seats": seats})).await.ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let mut bob = Browser::new(&s);
+    let page = bob.open_link(&sign_in_link(&spool, &id, "black").await).await;
+    assert!(page.text.contains("id=\"openpgp-key-form\""), "the form is on Black's page");
+    let csrf = page.csrf();
+    let path = format!("/games/{id}/openpgp-key");
+    let secret =
+        String::from_utf8(run(gpg.cmd().args(["--armor", "--export-secret-keys", "bob@example.org"]), b"")).unwrap();
+    let bad = bob.post(&path, &[("csrf", &csrf), ("seat", "black"), ("key", &secret)]).await;
+    assert!(bad.status >= 400 && bad.text.contains("SECRET key"), "{} {}", bad.status, bad.text);
+    let sent = bob.post(&path, &[("csrf", &csrf), ("seat", "black"), ("key", &gpg.export("bob@example.org"))]).await;
+    assert_eq!(sent.status, 303, "{}", sent.text);
+    let page = bob.get(sent.location.as_deref().unwrap()).await;
+    let fpr = gpg.fingerprint("bob@example.org");
+    let grouped: String =
+        fpr.as_bytes().chunks(4).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join(" ");
+    assert!(page.text.contains(&grouped), "the page shows the fingerprint {grouped}");
+    assert_eq!(s.game(&id, None).await["seats"][1]["openpgp_fingerprint"], json!(grouped));
+    let removed = bob.post(&path, &[("csrf", &csrf), ("seat", "black"), ("remove", "1")]).await;
+    assert_eq!(removed.status, 303, "{}", removed.text);
+    assert!(s.game(&id, None).await["seats"][1]["openpgp_fingerprint"].is_null());
+    s.shut_down().await;
+}
