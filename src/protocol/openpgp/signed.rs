@@ -202,6 +202,12 @@ fn check_one(
         if primary_revoked {
             return Err(SignatureProblem::Revoked { fingerprint: primary_fp });
         }
+        // Key flags given (not every old key has them) without "sign": a
+        // certification-only primary key signs no documents.
+        let flagged = primary_sigs.iter().any(|s| s.key_flags().certify() || s.key_flags().sign());
+        if flagged && !primary_sigs.iter().any(|s| s.key_flags().sign()) {
+            return Err(SignatureProblem::NotForSigning { fingerprint: primary_fp });
+        }
         for (at, when) in [(created, "when the signature was made"), (now, "when the mail came")] {
             if expired(primary.created_at(), &primary_sigs, at) {
                 return Err(SignatureProblem::Expired { fingerprint: primary_fp, when });
