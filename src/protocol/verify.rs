@@ -503,6 +503,8 @@ fn check_event(
                 ),
                 None => None,
             };
+            // The new player brings no OpenPGP key of the old one's (issue 33).
+            r.seats[seat.index()].pgp = None;
             summary.replaced += 1;
         }
         "relinked" => {
