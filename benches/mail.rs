@@ -224,6 +224,7 @@ async fn set_up(dir: &Path) -> (Steward, PathBuf, Vec<Vec<u8>>) {
             seats: players
                 .iter()
                 .map(|(name, email)| NewSeat {
+                    openpgp_key: None,
                     name: name.clone(),
                     email: email.clone(),
                     public_key: None,

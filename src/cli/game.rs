@@ -195,7 +195,7 @@ pub fn parse_seat(text: &str) -> anyhow::Result<NewSeat> {
     }
     // The validator game creation uses, so the error comes before anything else.
     crate::contact::PlayerAddress::parse(email).map_err(|e| anyhow!("seat {text:?}: {e}"))?;
-    Ok(NewSeat { name: name.to_owned(), email: email.to_owned(), public_key: None, time_zone: zone })
+    Ok(NewSeat { openpgp_key: None, name: name.to_owned(), email: email.to_owned(), public_key: None, time_zone: zone })
 }
 
 /// Reads `--now`: an RFC 3339 time (`2026-03-01T12:00:00Z`).

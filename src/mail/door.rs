@@ -18,6 +18,10 @@ use crate::ids::hex;
 use crate::mail::inbound::{ConditionalWords, Intent, InvitationIntent, ReadMail, read_mail};
 use crate::protocol::Envelope;
 use crate::protocol::capability::{self, Capability};
+use crate::protocol::openpgp::{
+    self,
+    proof::{NoMove, OpenPgpProof},
+};
 use crate::steward::{
     Answer, AnswerTo, ConditionalInput, ConditionalLines, ConditionalOp, Door, DrawAction, Inbound,
     InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, Steward, StewardError,
@@ -142,12 +146,15 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
         Ok(mail) => {
             let (mail, opened, undecryptable) = open_encrypted(steward, raw, mail);
             encrypted = opened;
+            // A signature inside an encrypted reply is not read yet
+            // (docs/openpgp.md): such a reply acts by its reply address.
+            let signed = if opened || undecryptable.is_some() { None } else { openpgp_command(raw, &mail, now) };
             MailIn {
                 key: key.clone(),
                 raw: raw.to_vec(),
                 sender: mail.from.as_ref().map(|f| f.address.clone()),
                 answer_to: AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() },
-                inbound: inbound(steward, &mail, undecryptable),
+                inbound: inbound(steward, &mail, signed, undecryptable),
             }
         }
     };
@@ -164,16 +171,11 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
 /// not open, the reason (for an answer to the registered address). The flag:
 /// whether it was encrypted and opened.
 fn open_encrypted(steward: &Steward, raw: &[u8], mail: ReadMail) -> (ReadMail, bool, Option<String>) {
-    use crate::mail::inbound::encrypted::{find_encrypted, opened, signed_inside};
+    use crate::mail::inbound::encrypted::{find_encrypted, opened};
     let Some(found) = find_encrypted(raw, &mail) else { return (mail, false, None) };
     let keys = steward.keys().openpgp_secrets();
     match crate::protocol::openpgp::decrypt::decrypt(found.bytes(), &keys) {
-        Ok(plain) => {
-            // The seam for the signature inside (the other part of issue 33):
-            // none is recognised yet, so the reply acts by its reply address.
-            let _ = signed_inside(&plain);
-            (opened(&mail, &found, &plain), true, None)
-        }
+        Ok(plain) => (opened(&mail, &found, &plain), true, None),
         Err(e) => (mail, false, Some(e.to_string())),
     }
 }
@@ -221,7 +223,7 @@ fn seen_key(message_id: &str, raw: &[u8]) -> String {
 
 /// What a readable mail is: automatic, a confirmation, or a mail about a game
 /// with the capability its recipients carry and what it asks.
-fn inbound(steward: &Steward, mail: &ReadMail, undecryptable: Option<String>) -> Inbound {
+fn inbound(steward: &Steward, mail: &ReadMail, signed: Option<MailCommand>, undecryptable: Option<String>) -> Inbound {
     if let Some(why) = &mail.automatic {
         return Inbound::Automatic(why.to_string());
     }
@@ -241,6 +243,11 @@ fn inbound(steward: &Steward, mail: &ReadMail, undecryptable: Option<String>) ->
     }
     let capability: Option<Capability> =
         mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
+    // An OpenPGP-signed mail (issue 33) carries its game, seat and turn inside
+    // the signature: it reads alike for every game.
+    if let Some(command) = signed {
+        return Inbound::Game { capability, reading: Reading::new(move |_| command.clone()) };
+    }
     // The steward reads the mail for its game once it knows it (in the mail's
     // transaction): what a move is, is the game's variant's to say.
     if let Some(why) = undecryptable {
@@ -250,6 +257,63 @@ fn inbound(steward: &Steward, mail: &ReadMail, undecryptable: Option<String>) ->
     let read = mail.clone();
     let reading = Reading::new(move |game| command(&read.intent(game)));
     Inbound::Game { capability, reading }
+}
+
+/// The command of an OpenPGP-signed mail (issue 33; docs/openpgp.md): the
+/// envelope its signed part carries, with the signature and the exact signed
+/// bytes attached, for the steward to check against the seat's registered key.
+/// `None` for a mail that is not signed, or whose signed part names no game
+/// (a client that signs every mail): it is read as any other mail.
+///
+/// The signed entity is found in the raw bytes by
+/// [`openpgp::mime::find_signed_entity`], which takes any MIME entity: a
+/// decrypted inner message can be handed to it the same way.
+fn openpgp_command(raw: &[u8], mail: &ReadMail, now: DateTime<Utc>) -> Option<MailCommand> {
+    if mail.automatic.is_some() {
+        return None;
+    }
+    if openpgp::mime::encrypted(raw) {
+        return Some(MailCommand::BadEnvelope(
+            "your mail is marked encrypted (multipart/encrypted) but holds no encrypted part the steward can read; encrypt your reply to the steward's key as PGP/MIME or inline (docs/encrypted-moves.md)".into(),
+        ));
+    }
+    let entity = match openpgp::mime::find_signed_entity(raw, &mail.text) {
+        Ok(Some(e)) => e,
+        Ok(None) => return None,
+        Err(problem) => return Some(MailCommand::BadEnvelope(problem.to_string())),
+    };
+    let mut proof = OpenPgpProof::new(entity, now.timestamp());
+    // For trust on first use: who sent it, and the key it offers.
+    proof.sender = mail.from.as_ref().map(|f| f.address.clone());
+    proof.offered_key =
+        proof.sender.as_deref().and_then(|from| autocrypt_key(raw, from)).or_else(|| proof.attached_key());
+    match proof.envelope() {
+        Ok(env) => Some(MailCommand::Envelope(env)),
+        Err(NoMove::Missing) => None,
+        Err(e @ NoMove::Bad(_)) => Some(MailCommand::BadEnvelope(e.to_string())),
+    }
+}
+
+/// The key of an `Autocrypt:` header (autocrypt.org, level 1) for `from`'s
+/// address, armoured; `None` when there is none for it or it does not read.
+fn autocrypt_key(raw: &[u8], from: &str) -> Option<String> {
+    let msg = mail_parser::MessageParser::default().parse_headers(raw)?;
+    let value = msg.header_raw("Autocrypt")?;
+    let mut addr = None;
+    let mut keydata = None;
+    for attr in value.split(';') {
+        let (k, v) = attr.split_once('=')?;
+        match k.trim().to_ascii_lowercase().as_str() {
+            "addr" => addr = Some(v.trim().to_owned()),
+            "keydata" => keydata = Some(v.to_owned()),
+            _ => {}
+        }
+    }
+    if !addr?.eq_ignore_ascii_case(from.trim()) {
+        return None;
+    }
+    let key = openpgp::key::PlayerPgpKey::from_autocrypt(&keydata?).ok()?;
+    Some(key.armored())
 }
 
 /// The command an intent asks for.
@@ -330,7 +394,9 @@ fn answer_text(answer: &Answer<'_>) -> String {
                     } else {
                         " The board follows when every seat has moved."
                     }
-                ),
+                ) + &r.openpgp_key_taken.as_ref().map_or(String::new(), |f| format!(
+                    "\nTrust on first use: your OpenPGP key {f} was taken from this signed mail and is registered for your seat; it checks your signed moves from now on. Compare the fingerprint with your own (gpg --fingerprint); if it is not yours, tell the organiser."
+                )),
             }
         }
         Answer::Status { view, seat } => {

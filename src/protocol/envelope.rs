@@ -62,6 +62,10 @@ pub struct Envelope {
     pub nonce: Option<String>,
     /// The Ed25519 signature over [`Envelope::canonical_bytes`] (64 bytes).
     pub sig: Option<Vec<u8>>,
+    /// The OpenPGP signature this envelope was read from (issue 33): the fields
+    /// above were read from the signed bytes it holds; `None` for envelopes
+    /// read from text.
+    pub openpgp: Option<Box<super::openpgp::proof::OpenPgpProof>>,
 }
 
 /// What an envelope carries.
@@ -120,6 +124,7 @@ impl Envelope {
             salt: None,
             nonce: None,
             sig: None,
+            openpgp: None,
         }
     }
 
@@ -226,6 +231,22 @@ impl Envelope {
             out.push('\n');
         }
         out.into_bytes()
+    }
+
+    /// Whether a signature stands behind the envelope: an Ed25519 `sig:`, or the
+    /// OpenPGP signature it was read from (checked by the steward against the
+    /// seat's keys, like `sig:`).
+    pub fn is_signed(&self) -> bool {
+        self.sig.is_some() || self.openpgp.is_some()
+    }
+
+    /// The text the transcript keeps: the envelope's text, or for an envelope
+    /// read from an OpenPGP-signed part the proof (signed bytes and signature).
+    pub fn record_text(&self) -> String {
+        match &self.openpgp {
+            Some(p) => p.to_text(),
+            None => self.to_text(),
+        }
     }
 
     /// The whole block as a player pastes it: BEGIN line, the canonical lines,
@@ -548,7 +569,7 @@ fn from_lines(lines: &[&str]) -> Result<Envelope, EnvelopeError> {
             _ => return Err(EnvelopeError::Base64("sig")),
         },
     };
-    Ok(Envelope { game, seat, turn, body, salt: sealed_salt, nonce, sig })
+    Ok(Envelope { game, seat, turn, body, salt: sealed_salt, nonce, sig, openpgp: None })
 }
 
 #[cfg(test)]

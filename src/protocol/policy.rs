@@ -27,6 +27,44 @@ pub enum Secrecy {
     CommitReveal,
 }
 
+/// Whether a seat without a registered OpenPGP key may have one taken from its
+/// first correctly signed mail from its registered address (trust on first use,
+/// issue 33). Off by default: a key is then given at creation or over HTTP.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum OpenPgpTofu {
+    /// Only keys given at creation or over HTTP count.
+    #[default]
+    Off,
+    /// The key a seat's first signed mail from its registered address carries
+    /// (an `Autocrypt:` header or an attached `application/pgp-keys` part) is
+    /// taken, and the answer says so.
+    On,
+}
+
+impl OpenPgpTofu {
+    /// The option's name.
+    pub const OPTION: &'static str = "openpgp_tofu";
+
+    /// The value as written in options.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OpenPgpTofu::Off => "off",
+            OpenPgpTofu::On => "on",
+        }
+    }
+}
+
+impl FromStr for OpenPgpTofu {
+    type Err = BadPolicy;
+    fn from_str(s: &str) -> Result<OpenPgpTofu, BadPolicy> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "off" | "false" | "no" => Ok(OpenPgpTofu::Off),
+            "on" | "true" | "yes" => Ok(OpenPgpTofu::On),
+            _ => Err(BadPolicy { option: OpenPgpTofu::OPTION, accepted: "on or off", given: s.to_owned() }),
+        }
+    }
+}
+
 /// An option value that is not one of the accepted ones.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("option {option} must be {accepted}, not {given:?}")]

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::openpgp::{key::PlayerPgpKey, key::same_fingerprint as same_pgp_fingerprint, proof::OpenPgpProof};
 use super::transcript::{Entry, GENESIS, head_message};
 use super::{Action, Body, Envelope};
 use crate::ids::hex;
@@ -78,6 +79,8 @@ fn fail(seq: usize, kind: &str, why: impl Into<String>) -> Failure {
 struct SeatInfo {
     name: String,
     key: Option<[u8; 32]>,
+    /// The seat's OpenPGP key (armour), as the transcript records it (issue 33).
+    pgp: Option<String>,
 }
 
 /// The game as replayed so far.
@@ -129,7 +132,7 @@ impl Replay {
         let env = env.as_str().ok_or("envelope is not text")?;
         let env = check_envelope(self, env, seat, turn, summary)?;
         match &env.body {
-            Body::Action(a) if env.sig.is_some() && expected.iter().any(|f| f(a)) => Ok(()),
+            Body::Action(a) if env.is_signed() && expected.iter().any(|f| f(a)) => Ok(()),
             Body::Action(a) => {
                 Err(format!("{seat}'s envelope asks for {a}, or is not signed, which is not this entry"))
             }
@@ -474,6 +477,21 @@ fn check_event(
             r.seat_of(body)?;
             number(body, "hours")?;
         }
+        // issue 33: a seat's OpenPGP key registered or replaced; it checks the
+        // seat's OpenPGP-signed moves from here on.
+        "openpgp_key" => {
+            let (seat, _) = r.seat_of(body)?;
+            let key = body.get("openpgp_key").and_then(Value::as_str);
+            if let Some(k) = key {
+                let read = PlayerPgpKey::parse(k).map_err(|e| format!("the OpenPGP key: {e}"))?;
+                if let Some(stated) = body.get("fingerprint").and_then(Value::as_str)
+                    && !same_pgp_fingerprint(stated, read.fingerprint())
+                {
+                    return Err(format!("the OpenPGP key's fingerprint is {}, not {stated}", read.fingerprint()));
+                }
+            }
+            r.seats[seat.index()].pgp = key.map(str::to_owned);
+        }
         "replaced" => {
             organiser(body)?;
             let (seat, _) = r.seat_of(body)?;
@@ -485,6 +503,8 @@ fn check_event(
                 ),
                 None => None,
             };
+            // The new player brings no OpenPGP key of the old one's (issue 33).
+            r.seats[seat.index()].pgp = None;
             summary.replaced += 1;
         }
         "relinked" => {
@@ -604,7 +624,8 @@ fn created(game: &str, body: &Value) -> Result<Replay, String> {
                 ),
                 None => None,
             };
-            Ok(SeatInfo { name: text(s, "seat")?.to_owned(), key })
+            let pgp = s.get("openpgp_key").and_then(Value::as_str).map(str::to_owned);
+            Ok(SeatInfo { name: text(s, "seat")?.to_owned(), key, pgp })
         })
         .collect::<Result<Vec<_>, String>>()?;
     // The seats are the variant's, in its order: the replay names them by index.
@@ -632,6 +653,9 @@ fn created(game: &str, body: &Value) -> Result<Replay, String> {
 /// Reads an envelope quoted in the transcript and checks that it is the seat's,
 /// for this game and turn, and (if signed) signed by the seat's key.
 fn check_envelope(r: &Replay, text: &str, seat: &str, turn: u32, summary: &mut Summary) -> Result<Envelope, String> {
+    if OpenPgpProof::is_proof_text(text) {
+        return check_openpgp(r, text, seat, turn, summary);
+    }
     let env = Envelope::parse(text).map_err(|e| format!("the envelope of {seat}: {e}"))?;
     if !env.game.eq_ignore_ascii_case(&r.game) || !env.seat.eq_ignore_ascii_case(seat) || env.turn != turn {
         return Err(format!("the envelope of {seat} is for game {}, seat {}, turn {}", env.game, env.seat, env.turn));
@@ -644,6 +668,32 @@ fn check_envelope(r: &Replay, text: &str, seat: &str, turn: u32, summary: &mut S
         env.verify(&key).map_err(|e| format!("{seat}'s signature: {e}"))?;
         summary.player_signatures += 1;
     }
+    Ok(env)
+}
+
+/// An OpenPGP-signed move quoted in the transcript (issue 33): the signature
+/// over the signed bytes must verify with the seat's recorded OpenPGP key (not
+/// revoked or expired when made), and the envelope read again from the signed
+/// bytes must be the seat's, for this game and turn.
+fn check_openpgp(r: &Replay, text: &str, seat: &str, turn: u32, summary: &mut Summary) -> Result<Envelope, String> {
+    let proof = OpenPgpProof::parse(text).map_err(|e| format!("the OpenPGP proof of {seat}: {e}"))?;
+    let s = r.seat(seat).ok_or_else(|| format!("no seat {seat}"))?;
+    let armored = r.seats[s.index()]
+        .pgp
+        .as_deref()
+        .ok_or_else(|| format!("{seat}'s move is OpenPGP-signed but the seat registered no OpenPGP key"))?;
+    let key = PlayerPgpKey::parse(armored).map_err(|e| format!("{seat}'s OpenPGP key: {e}"))?;
+    // Offline, the time that counts is the signature's own: `now` = 0 checks nothing later.
+    crate::protocol::openpgp::signed::check(&key, &proof.signed, &proof.signature, 0)
+        .map_err(|e| format!("{seat}'s OpenPGP signature: {e}"))?;
+    let env = proof.envelope().map_err(|e| format!("{seat}'s OpenPGP-signed part: {e}"))?;
+    if !env.game.eq_ignore_ascii_case(&r.game) || !env.seat.eq_ignore_ascii_case(seat) || env.turn != turn {
+        return Err(format!(
+            "the OpenPGP-signed move of {seat} is for game {}, seat {}, turn {}",
+            env.game, env.seat, env.turn
+        ));
+    }
+    summary.player_signatures += 1;
     Ok(env)
 }
 

@@ -52,7 +52,7 @@ fn same(a: &Action, b: &Action) -> bool {
 /// signed with that seat's registered key, for the turn now owed.
 pub(super) fn signed_seat(game: &Loaded, env: &Envelope) -> Result<Seat, StewardError> {
     let seat = super::moves::envelope_seat(game, env)?;
-    if env.sig.is_none() {
+    if !env.is_signed() {
         return Err(Refusal::BadSignature(format!(
             "the envelope for {} is not signed; sign it with `fairsteward player sign --key YOUR-KEY-FILE …`",
             env.seat
@@ -84,7 +84,7 @@ impl Steward {
         if let Some(Credential::Signed(env)) = credential {
             let seat = signed_seat(game, env)?;
             return match &env.body {
-                Body::Action(a) if same(a, &wanted) => Ok((seat, Some(env.to_text()))),
+                Body::Action(a) if same(a, &wanted) => Ok((seat, Some(env.record_text()))),
                 Body::Action(a) => Err(Refusal::BadRequest(format!(
                     "this envelope asks to {a}; POST it to {}",
                     a.http_path(game.row.id.as_str())

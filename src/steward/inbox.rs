@@ -471,7 +471,7 @@ impl Steward {
                 };
             }
             MailCommand::Envelope(env) => {
-                if env.sig.is_none() {
+                if !env.is_signed() {
                     match cap {
                         None => return Ok(MailOutcome::Ignored(Ignored::UnsignedEnvelope)),
                         Some(c) if !bound => return self.foreign(tx, c, t),
@@ -483,7 +483,7 @@ impl Steward {
                 let credential = cap.filter(|c| bound && c.game == env.game).cloned().map(Credential::Capability);
                 if let Body::Action(action) = &env.body {
                     // Signed: the signature proves the seat; unsigned: the reply address must.
-                    let credential = if env.sig.is_some() { Some(Credential::Signed(env.clone())) } else { credential };
+                    let credential = if env.is_signed() { Some(Credential::Signed(env.clone())) } else { credential };
                     return self.mail_action(tx, *action, &env.game, &env.seat, credential, t);
                 }
                 let req = MoveRequest {
@@ -628,8 +628,15 @@ impl Steward {
     /// share for unproven mail.
     fn answer_share(&self, tx: &Tx<'_>, mail: &MailIn, bound: bool, command: &MailCommand) -> AnswerShare {
         let signed = match command {
-            MailCommand::Envelope(env) if env.sig.is_some() => super::load(tx, &env.game).ok().is_some_and(|g| {
+            MailCommand::Envelope(env) if env.is_signed() => super::load(tx, &env.game).ok().is_some_and(|g| {
                 super::moves::envelope_seat(&g, env).is_ok_and(|seat| Steward::check_signature(&g, seat, env).is_ok())
+                    // A key offered for trust on first use that made the signature (issue 33).
+                    || super::moves::tofu_candidate(&g, env).is_some_and(|(_, key)| {
+                        env.openpgp.as_deref().is_some_and(|p| {
+                            crate::protocol::openpgp::signed::check(&key, &p.signed, &p.signature, p.received_at)
+                                .is_ok()
+                        })
+                    })
             }),
             _ => false,
         };

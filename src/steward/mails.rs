@@ -133,6 +133,15 @@ pub(super) fn trust(steward: &Steward, game: &Loaded, head: &Head) -> Value {
         secrecy => game.row.secrecy.name(),
         commit_reveal => game.row.secrecy == crate::protocol::policy::Secrecy::CommitReveal,
         signed => game.row.auth == crate::protocol::policy::Auth::Signature,
+        // issue 33: the seats' registered OpenPGP keys, by fingerprint.
+        openpgp_keys => game
+            .seats
+            .iter()
+            .filter_map(|s| {
+                let key = crate::protocol::openpgp::key::PlayerPgpKey::parse(s.openpgp_key.as_deref()?).ok()?;
+                Some(context! { seat => game.seat_name(s.seat), fingerprint => key.fingerprint() })
+            })
+            .collect::<Vec<_>>(),
     }
 }
 

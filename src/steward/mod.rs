@@ -24,11 +24,14 @@ mod mail_settings; // issue 32, slice M: mail as the player wants it
 mod mails;
 mod moves;
 mod numbers; // the move number players see (issue 32, slice T)
+mod openpgp_keys; // a seat's OpenPGP key (issue 33)
 mod page;
 mod refusal;
 mod senders;
 pub mod tournament;
 mod view;
+
+pub use openpgp_keys::OpenPgpKeyAnswer;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -66,6 +69,7 @@ pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, 
 use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
 use crate::protocol::capability::Capability;
+use crate::protocol::openpgp::key::PlayerPgpKey;
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::rules::{DynVariant, Options, Outcome, Seat, SeatSet, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
@@ -81,6 +85,10 @@ pub struct NewSeat {
     /// The player's Ed25519 public key (base64), optional.
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The player's OpenPGP public key (ASCII armour, `gpg --armor --export`),
+    /// optional, beside or instead of `public_key` (issue 33).
+    #[serde(default)]
+    pub openpgp_key: Option<String>,
     /// The player's time zone (IANA, e.g. `Europe/Berlin`), optional: deadlines
     /// are shown in it alongside UTC.
     #[serde(default)]
@@ -129,10 +137,14 @@ pub(crate) struct PreparedGame {
     secrecy: Secrecy,
     clock_spec: Option<crate::clock::ClockSpec>,
     spectator_delay: u32,
+    /// Option `openpgp_tofu` (issue 33).
+    openpgp_tofu: bool,
     /// Each seat's checked name and address.
     contacts: Vec<(String, String)>,
     /// Each seat's public key, if given.
     keys: Vec<Option<String>>,
+    /// Each seat's OpenPGP key (armour, as checked), if any (issue 33).
+    pgp_keys: Vec<Option<String>>,
     /// Each seat's time zone, if given.
     zones: Vec<Option<String>>,
 }
@@ -176,6 +188,10 @@ pub struct Receipt {
     /// changed, and this says where the game is now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub already_resolved: Option<AlreadyResolved>,
+    /// The fingerprint of the seat's OpenPGP key, when this submission's
+    /// signed mail registered it (trust on first use, issue 33).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openpgp_key_taken: Option<String>,
 }
 
 /// Where a game stands, for the answer to a repeat of a submission whose turn
@@ -208,6 +224,7 @@ impl Receipt {
             resolved: m.completes,
             entry,
             already_resolved: None,
+            openpgp_key_taken: None,
         }
     }
 
@@ -224,6 +241,7 @@ impl Receipt {
             resolved: false,
             entry,
             already_resolved: None,
+            openpgp_key_taken: None,
         }
     }
 }
@@ -322,6 +340,21 @@ fn trust_options(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<(Auth,
         .transpose()
         .map_err(|e| Refusal::BadRequest(e.to_string()))?;
     Ok((auth.unwrap_or_default(), secrecy.unwrap_or_default()))
+}
+
+/// Takes the option `openpgp_tofu` (`on` | `off`, default off; issue 33).
+fn take_openpgp_tofu(raw: &mut BTreeMap<String, serde_json::Value>) -> Result<bool, Refusal> {
+    use crate::protocol::policy::OpenPgpTofu;
+    let text = match raw.remove(OpenPgpTofu::OPTION) {
+        None => return Ok(false),
+        Some(serde_json::Value::String(s)) => s,
+        Some(serde_json::Value::Bool(b)) => b.to_string(),
+        Some(other) => {
+            return Err(Refusal::BadRequest(format!("option {} must be on or off, not {other}", OpenPgpTofu::OPTION)));
+        }
+    };
+    let tofu = text.parse::<OpenPgpTofu>().map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    Ok(tofu == OpenPgpTofu::On)
 }
 
 /// How a request proves its seat, apart from a signed envelope.
@@ -428,6 +461,19 @@ pub(crate) fn checked_public_key(whose: &str, key: Option<&str>) -> Result<Optio
             "{whose}: the public key is not an Ed25519 public key (32 bytes, base64) as `fairsteward player keygen` prints it"
         ))),
         k => Ok(k.map(str::to_owned)),
+    }
+}
+
+/// A player's OpenPGP public key as given (`None` when absent or blank), read
+/// and checked, kept as armour; refused (with what to send instead) when it is
+/// not one public key; `whose` names the player in the refusal.
+pub(crate) fn checked_openpgp_key(whose: &str, key: Option<&str>) -> Result<Option<String>, Refusal> {
+    match key.filter(|k| !k.trim().is_empty()) {
+        None => Ok(None),
+        Some(k) => match PlayerPgpKey::parse(k) {
+            Ok(k) => Ok(Some(k.armored())),
+            Err(e) => Err(Refusal::BadRequest(format!("{whose}: {e}"))),
+        },
     }
 }
 
@@ -556,6 +602,7 @@ impl Steward {
         let (auth, secrecy) = trust_options(&mut raw_options)?;
         let clock_spec = clock::take_option(&mut raw_options)?;
         let spectator_delay = view::take_spectator_delay(&mut raw_options)?;
+        let openpgp_tofu = take_openpgp_tofu(&mut raw_options)?;
         let options = options_from_json(variant, &raw_options)?;
         let rules = variant.rulebook(&options).map_err(Refusal::from)?;
         let names = rules.seat_names();
@@ -570,6 +617,7 @@ impl Steward {
         }
         let mut contacts = Vec::new();
         let mut keys = Vec::new();
+        let mut pgp_keys = Vec::new();
         let mut shown: Vec<String> = Vec::new();
         for (i, s) in new.seats.iter().enumerate() {
             // One validator for names and addresses, shared with the mail composer.
@@ -592,18 +640,33 @@ impl Steward {
             shown.push(name.shown_as());
             contacts.push((name.to_string(), email.to_string()));
             let key = checked_public_key(&format!("seat {} ({})", i + 1, names[i]), s.public_key.as_deref())?;
-            if key.is_none() && auth == Auth::Signature {
+            let pgp = checked_openpgp_key(&format!("seat {} ({})", i + 1, names[i]), s.openpgp_key.as_deref())?;
+            // With trust on first use, the first signed mail brings the key.
+            if key.is_none() && pgp.is_none() && auth == Auth::Signature && !openpgp_tofu {
                 return Err(Refusal::BadRequest(format!(
-                    "seat {} ({}) has no public_key, but auth = signature needs one per seat (`fairsteward player keygen`)",
+                    "seat {} ({}) has no public_key and no openpgp_key, but auth = signature needs one per seat (`fairsteward player keygen`, or `gpg --armor --export YOUR-ADDRESS`)",
                     i + 1,
                     names[i]
                 ))
                 .into());
             }
             keys.push(key);
+            pgp_keys.push(pgp);
         }
         let zones = clock::time_zones(&new.seats, names)?;
-        Ok(PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones })
+        Ok(PreparedGame {
+            variant,
+            options,
+            auth,
+            secrecy,
+            clock_spec,
+            spectator_delay,
+            openpgp_tofu,
+            contacts,
+            keys,
+            pgp_keys,
+            zones,
+        })
     }
 
     /// In the caller's transaction: creates the game `p` with the seats' token
@@ -621,7 +684,19 @@ impl Steward {
         start_mails: bool,
     ) -> Result<(GameId, GameView), StewardError> {
         let this = self;
-        let PreparedGame { variant, options, auth, secrecy, clock_spec, spectator_delay, contacts, keys, zones } = p;
+        let PreparedGame {
+            variant,
+            options,
+            auth,
+            secrecy,
+            clock_spec,
+            spectator_delay,
+            openpgp_tofu,
+            contacts,
+            keys,
+            pgp_keys,
+            zones,
+        } = p;
         let (variant, auth, secrecy, clock_spec) = (*variant, *auth, *secrecy, *clock_spec);
         let rules = variant.rulebook(options).map_err(|e| internal_while("the checked options of a new game", e))?;
         let start = rules.start();
@@ -636,6 +711,7 @@ impl Steward {
             auth,
             secrecy,
             spectator_delay: *spectator_delay,
+            openpgp_tofu: *openpgp_tofu,
             state: start.clone(),
             turn: 1,
             outcome: None,
@@ -651,6 +727,7 @@ impl Steward {
                 email: email.clone(),
                 public_key: key.clone(),
                 draw_offer: false,
+                openpgp_key: pgp_keys.get(i).cloned().flatten(),
             };
             tx.insert_seat(&id, &seat, hash)?;
             seats.push(seat);
@@ -665,6 +742,11 @@ impl Steward {
                 if let Some(k) = &s.public_key {
                     p["public_key"] = json!(k);
                 }
+                // issue 33: `verify` checks OpenPGP-signed moves with this key.
+                if let Some(k) = s.openpgp_key.as_deref().and_then(|k| PlayerPgpKey::parse(k).ok()) {
+                    p["openpgp_key"] = json!(k.armored());
+                    p["openpgp_fingerprint"] = json!(k.fingerprint());
+                }
                 p
             })
             .collect();
@@ -677,6 +759,9 @@ impl Steward {
             "state": game.row.state,
             "steward_key": this.keys.signing_public_base64(),
         });
+        if *openpgp_tofu {
+            created["openpgp_tofu"] = json!(true); // issue 33
+        }
         // Clocks: the time control is part of the record.
         if let Some(spec) = &clock_spec {
             created["clock"] = spec.to_json();

@@ -13,6 +13,7 @@ use serde_json::json;
 use super::command::Gate;
 use super::{Loaded, Receipt, Refusal, Steward, StewardError, internal, mails};
 use crate::ids::{hex, new_receipt};
+use crate::protocol::openpgp::{self, key::PlayerPgpKey, proof::OpenPgpProof, signed::SignatureProblem};
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::protocol::{self, Body, Envelope, MIN_SALT_BYTES};
 use crate::rules::{MoveText, RulesError, Seat, SeatResult};
@@ -161,15 +162,63 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<Receipt, StewardError> {
         self.command_in(tx, &req.game, &Gate::Submit, now, |c| {
-            let (tx, game) = (c.tx, &c.game);
+            let tx = c.tx;
+            // Trust on first use (issue 33): the key is registered in this
+            // savepoint, so a refusal below takes it back as well.
+            let taken = self.take_openpgp_key_on_first_use(tx, &c.game, req, now)?;
+            let reloaded;
+            let game = match taken {
+                Some(_) => {
+                    reloaded = super::load(tx, c.game.row.id.as_str())?;
+                    &reloaded
+                }
+                None => &c.game,
+            };
             let claim = self.claim(tx, game, req)?;
-            let receipt = match claim.intent {
+            let mut receipt = match claim.intent {
                 Intent::Move(_) | Intent::Reveal { .. } => self.accept_move(tx, game, claim, Some(req), now)?,
                 Intent::Commit(_) => self.accept_commit(tx, game, claim, req, now)?,
             };
             self.sign_head(tx, &game.row.id)?;
+            receipt.openpgp_key_taken = taken;
             Ok(receipt)
         })
+    }
+
+    /// Trust on first use (option `openpgp_tofu`, issue 33): an OpenPGP-signed
+    /// submission for a seat that registered no OpenPGP key, from the seat's
+    /// registered address, that offers a key (Autocrypt header or attached key)
+    /// which made the signature: the key is registered (and recorded in the
+    /// transcript). Its fingerprint, or `None` when nothing was taken.
+    fn take_openpgp_key_on_first_use(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        req: &MoveRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, StewardError> {
+        let Submission::Envelope(env) = &req.submission else { return Ok(None) };
+        let Some((seat, key)) = tofu_candidate(game, env) else { return Ok(None) };
+        let Some(proof) = &env.openpgp else { return Ok(None) };
+        if let Err(problem) = openpgp::signed::check(&key, &proof.signed, &proof.signature, proof.received_at) {
+            return Err(Refusal::BadSignature(format!(
+                "the key your mail offers ({}) would be taken on first use, but {problem}",
+                key.fingerprint()
+            ))
+            .into());
+        }
+        let armored = key.armored();
+        tx.set_openpgp_key(&game.row.id, seat, Some(&armored))?;
+        tx.append_event(
+            &game.row.id,
+            now,
+            "openpgp_key",
+            &json!({
+                "seat": game.seat_name(seat), "fingerprint": key.fingerprint(), "openpgp_key": armored,
+                "trust_on_first_use": true,
+            }),
+        )?;
+        Ok(Some(key.fingerprint().to_owned()))
     }
 
     /// Establishes the seat, the turn and the intent of a submission.
@@ -213,6 +262,7 @@ impl Steward {
             .into());
         }
         match &env.sig {
+            _ if env.openpgp.is_some() => Steward::check_signature(game, seat, env)?,
             Some(_) => Steward::check_signature(game, seat, env)?,
             None if game.row.auth == Auth::Signature => return Err(Refusal::SignatureRequired.into()),
             None if token_seat.is_none() => return Err(Refusal::BadToken.into()),
@@ -242,7 +292,7 @@ impl Steward {
             seat,
             turn: env.turn,
             intent,
-            envelope: Some(env.to_text()),
+            envelope: Some(env.record_text()),
             nonce: env.nonce.clone(),
             conditional: false,
         })
@@ -250,6 +300,9 @@ impl Steward {
 
     /// A signed envelope must be signed by its own seat's registered key.
     pub(super) fn check_signature(game: &Loaded, seat: Seat, env: &Envelope) -> Result<(), Refusal> {
+        if let Some(proof) = &env.openpgp {
+            return check_openpgp(game, seat, proof);
+        }
         let key_of = |s: Seat| {
             game.seats.get(s.index()).and_then(|r| r.public_key.as_deref()).and_then(protocol::public_key_from_base64)
         };
@@ -809,6 +862,65 @@ impl Steward {
         let move_number = self.move_number_now(tx, game, seat)?.unwrap_or_default();
         let now = at.note.split_once("nothing was changed. ").map_or(at.note.as_str(), |(_, rest)| rest).to_owned();
         Err(Refusal::TurnResolved { turn, now, current: game.row.turn, move_number }.into())
+    }
+}
+
+/// The seat and the key an OpenPGP-signed envelope offers for trust on first
+/// use: the game allows it, the seat has no OpenPGP key yet, the mail came from
+/// the seat's registered address and offers a key that reads. The signature is
+/// not checked here.
+pub(super) fn tofu_candidate(game: &Loaded, env: &Envelope) -> Option<(Seat, PlayerPgpKey)> {
+    let proof = env.openpgp.as_deref()?;
+    if !game.row.openpgp_tofu {
+        return None;
+    }
+    let seat = envelope_seat(game, env).ok()?;
+    let row = &game.seats[seat.index()];
+    if row.openpgp_key.is_some() {
+        return None;
+    }
+    let sender = super::senders::address_key(proof.sender.as_deref()?);
+    if sender != super::senders::address_key(&row.email) {
+        return None;
+    }
+    Some((seat, PlayerPgpKey::parse(proof.offered_key.as_deref()?).ok()?))
+}
+
+/// An envelope read from an OpenPGP-signed part (issue 33): the signature must
+/// be by the seat's registered OpenPGP key (its primary key or a signing
+/// subkey), unrevoked and unexpired when made and when received.
+fn check_openpgp(game: &Loaded, seat: Seat, proof: &OpenPgpProof) -> Result<(), Refusal> {
+    let registered = game.seats.get(seat.index()).and_then(|r| r.openpgp_key.as_deref());
+    let Some(key) = registered.and_then(|k| PlayerPgpKey::parse(k).ok()) else {
+        return Err(Refusal::BadSignature(format!(
+            "your mail is OpenPGP-signed, but {} registered no OpenPGP key for game {}, so the signature cannot be checked; register your public key first (PUT /api/games/{}/seats/{}/openpgp-key with your seat token)",
+            game.seat_name(seat),
+            game.row.id,
+            game.row.id,
+            game.seat_name(seat)
+        )));
+    };
+    match openpgp::signed::check(&key, &proof.signed, &proof.signature, proof.received_at) {
+        Ok(_) => Ok(()),
+        Err(problem) => {
+            // Another seat's key says more than a bare fingerprint.
+            if let SignatureProblem::OtherKey { .. } = &problem {
+                let other = game.seats.iter().filter(|s| s.seat != seat).find(|s| {
+                    s.openpgp_key.as_deref().and_then(|k| PlayerPgpKey::parse(k).ok()).is_some_and(|k| {
+                        openpgp::signed::check(&k, &proof.signed, &proof.signature, proof.received_at).is_ok()
+                    })
+                });
+                if let Some(o) = other {
+                    return Err(Refusal::BadSignature(format!(
+                        "the signed move for {} is signed with the OpenPGP key of {}; sign it with {}'s own key",
+                        game.seat_name(seat),
+                        game.seat_name(o.seat),
+                        game.seat_name(seat)
+                    )));
+                }
+            }
+            Err(Refusal::BadSignature(problem.to_string()))
+        }
     }
 }
 

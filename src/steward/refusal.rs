@@ -271,7 +271,7 @@ impl Refusal {
                 "send an envelope signed with your registered key: `fairsteward player sign --key YOUR-KEY …`".into()
             }
             (Refusal::SignatureRequired, Mail) => {
-                "make an envelope signed with your registered key (`fairsteward player sign --key YOUR-KEY …`) and paste it into your reply".into()
+                "make an envelope signed with your registered key (`fairsteward player sign --key YOUR-KEY …`) and paste it into your reply, or sign your reply with your registered OpenPGP key, with the lines game:, seat:, turn: and move: in the signed text (docs/openpgp.md)".into()
             }
             (Refusal::Replayed(_), _) => "send a new envelope for the turn now owed".into(),
             (Refusal::NotCommitReveal, Http | Web) => {

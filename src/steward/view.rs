@@ -79,6 +79,9 @@ pub struct SeatView {
     /// The seat's partner, in a game played in teams (issue 32).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partner: Option<String>,
+    /// The fingerprint of the seat's registered OpenPGP key (issue 33).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openpgp_fingerprint: Option<String>,
 }
 
 /// One move of a resolved turn.
@@ -234,6 +237,11 @@ pub(super) fn game_view(
                 clock: seat_clocks.get_mut(s.seat.index()).and_then(Option::take),
                 move_number: to_move.contains(s.seat).then(|| super::numbers::owed(end, &owing, s.seat)).flatten(),
                 partner: partner_of(g, s.seat).map(|p| g.seat_name(p)),
+                openpgp_fingerprint: s
+                    .openpgp_key
+                    .as_deref()
+                    .and_then(|k| crate::protocol::openpgp::key::PlayerPgpKey::parse(k).ok())
+                    .map(|k| k.fingerprint().to_owned()),
             }
         })
         .collect();

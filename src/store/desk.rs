@@ -42,7 +42,7 @@ impl<'c> Tx<'c> {
     ) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
-                "UPDATE seats SET name = ?3, email = ?4, public_key = ?5, token_hash = ?6, draw_offer = 0
+                "UPDATE seats SET name = ?3, email = ?4, public_key = ?5, token_hash = ?6, draw_offer = 0, openpgp_key = NULL
                  WHERE game_id = ?1 AND seat = ?2",
             )?
             .execute(params![game.as_str(), seat.index() as i64, name, email, public_key, token_hash])?;

@@ -27,6 +27,9 @@ pub struct GameRow {
     pub secrecy: Secrecy,
     /// How many resolved turns spectators see the game behind (0: none).
     pub spectator_delay: u32,
+    /// Whether a seat's OpenPGP key may be taken from its first signed mail
+    /// (option `openpgp_tofu`, issue 33).
+    pub openpgp_tofu: bool,
     /// The state string now.
     pub state: String,
     /// The turn now owed (from 1).
@@ -50,6 +53,8 @@ pub struct SeatRow {
     pub email: String,
     /// The player's Ed25519 public key, if registered.
     pub public_key: Option<String>,
+    /// The player's OpenPGP public key (ASCII armour), if registered (issue 33).
+    pub openpgp_key: Option<String>,
     /// Whether the seat offers (or accepts) a draw now.
     pub draw_offer: bool,
 }
@@ -99,6 +104,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
             .parse()
             .map_err(|e: crate::protocol::policy::BadPolicy| corrupt(e.to_string()))?,
         spectator_delay: r.get("spectator_delay")?,
+        openpgp_tofu: r.get::<_, i64>("openpgp_tofu")? != 0,
         state: r.get("state")?,
         turn: r.get("turn")?,
         outcome,
@@ -115,8 +121,8 @@ impl<'c> Tx<'c> {
     pub fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
-                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy, spectator_delay)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
+                "INSERT INTO games (id, variant, options, state, turn, created_at, updated_at, auth, secrecy, spectator_delay, openpgp_tofu)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10)",
             )?
             .execute(params![
                 g.id.as_str(),
@@ -127,7 +133,8 @@ impl<'c> Tx<'c> {
                 time_text(g.created_at),
                 g.auth.name(),
                 g.secrecy.name(),
-                g.spectator_delay
+                g.spectator_delay,
+                i64::from(g.openpgp_tofu)
             ])?;
         Ok(())
     }
@@ -151,8 +158,8 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn insert_seat(&self, game: &GameId, s: &SeatRow, token_hash: &str) -> Result<(), StoreError> {
         self.0.prepare_cached(
-            "INSERT INTO seats (game_id, seat, name, email, public_key, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?.execute(
-            params![game.as_str(), s.seat.index() as i64, s.name, s.email, s.public_key, token_hash],
+            "INSERT INTO seats (game_id, seat, name, email, public_key, token_hash, openpgp_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?.execute(
+            params![game.as_str(), s.seat.index() as i64, s.name, s.email, s.public_key, token_hash, s.openpgp_key],
         )?;
         Ok(())
     }
@@ -182,7 +189,7 @@ impl<'c> Tx<'c> {
     pub fn seats(&self, game: &GameId) -> Result<Vec<SeatRow>, StoreError> {
         // Every command loads its game's seats: the statement is kept.
         let mut stmt = self.0.prepare_cached(
-            "SELECT seat, name, email, public_key, draw_offer FROM seats WHERE game_id = ?1 ORDER BY seat",
+            "SELECT seat, name, email, public_key, draw_offer, openpgp_key FROM seats WHERE game_id = ?1 ORDER BY seat",
         )?;
         let rows = stmt
             .query_map([game.as_str()], |r| {
@@ -192,6 +199,7 @@ impl<'c> Tx<'c> {
                     email: r.get(2)?,
                     public_key: r.get(3)?,
                     draw_offer: r.get::<_, i64>(4)? != 0,
+                    openpgp_key: r.get(5)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -247,6 +255,17 @@ impl<'c> Tx<'c> {
         self.0
             .prepare_cached("UPDATE seats SET draw_offer = ?3 WHERE game_id = ?1 AND seat = ?2")?
             .execute(params![game.as_str(), seat.index() as i64, i64::from(offer)])?;
+        Ok(())
+    }
+
+    /// Sets or clears a seat's OpenPGP public key (issue 33).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn set_openpgp_key(&self, game: &GameId, seat: Seat, key: Option<&str>) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached("UPDATE seats SET openpgp_key = ?3 WHERE game_id = ?1 AND seat = ?2")?
+            .execute(params![game.as_str(), seat.index() as i64, key])?;
         Ok(())
     }
 

@@ -267,6 +267,14 @@ const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (player, day)
      ) STRICT;",
     // ---- end of 15 ----
+    // ---- 16 (issue 33: OpenPGP) ----
+    // A seat's OpenPGP public key (ASCII armour, checked on the way in), beside
+    // or instead of its Ed25519 key; NULL: none.
+    // Whether the game takes a seat's OpenPGP key from its first signed mail
+    // (option openpgp_tofu; 0: off).
+    "ALTER TABLE seats ADD COLUMN openpgp_key TEXT;
+     ALTER TABLE games ADD COLUMN openpgp_tofu INTEGER NOT NULL DEFAULT 0;",
+    // ---- end of 16 ----
 ];
 
 /// The schema version this program writes.

@@ -363,6 +363,7 @@ mod tests {
             auth: Auth::Token,
             secrecy: Secrecy::Hold,
             spectator_delay: 0,
+            openpgp_tofu: false,
             state: format!("state {}", turns + 1),
             turn: turns + 1,
             outcome: None,

@@ -127,6 +127,7 @@ mod tests {
                     auth: crate::protocol::policy::Auth::Token,
                     secrecy: crate::protocol::policy::Secrecy::Hold,
                     spectator_delay: 0,
+                    openpgp_tofu: false,
                     state: String::new(),
                     turn: 5,
                     outcome: None,

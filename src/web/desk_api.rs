@@ -218,7 +218,7 @@ async fn replace(
         &body,
         r#"{"name": "Carol", "email": "carol@example.org", "reason": "Bob withdrew"} (and "public_key" if Carol has one)"#,
     )?;
-    let new = NewSeat { name: b.name, email: b.email, public_key: b.public_key, time_zone: None };
+    let new = NewSeat { openpgp_key: None, name: b.name, email: b.email, public_key: b.public_key, time_zone: None };
     let token = steward.replace_player(id, seat, new, b.reason, by, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(token)).into_response())
 }

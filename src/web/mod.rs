@@ -13,6 +13,7 @@ mod invitation_pages; // issue 31, slice D
 pub mod listen;
 mod lists; // legal moves over HTTP (issue 32, slice T)
 mod mail_settings; // issue 32, slice M
+mod openpgp_api; // issue 33: a seat's OpenPGP key
 mod pages;
 pub mod session;
 mod tournament_api;
@@ -164,6 +165,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
         .merge(desk_api::router())
         .merge(conditional_api::router()) // issue 32, slice C
+        .merge(openpgp_api::router()) // issue 33
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/moves", post(submit_move))
         .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T

@@ -53,6 +53,12 @@ pub(super) fn router() -> Router<Steward> {
         .route("/games/{id}/envelope", post(send_envelope))
         .route("/games/{id}/draw", post(draw))
         .route("/games/{id}/conditional", post(set_conditional)) // issue 32, slice C
+        // issue 33: the seat's OpenPGP key (a key of up to 64 KiB, form-encoded)
+        .route(
+            "/games/{id}/openpgp-key",
+            post(set_openpgp_key)
+                .layer(axum::extract::DefaultBodyLimit::max(3 * crate::protocol::openpgp::key::MAX_KEY_BYTES)),
+        )
         .route("/games/{id}/resign", get(resign_page).post(resign))
         .route("/games/{id}/rules", get(game_rules))
         .route("/games/{id}/record.pgn", get(record_pgn))
@@ -546,6 +552,7 @@ macro_rules! acting_forms {
 
 acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm, ConditionalForm);
 acting_forms!(me_forms::MailForm, me_forms::AddressForm); // issue 32, slice M
+acting_forms!(OpenPgpKeyForm); // issue 33
 
 #[derive(Deserialize)]
 struct CsrfForm {
@@ -596,6 +603,10 @@ fn flash(done: Option<&str>) -> Option<&'static str> {
         "resigned" => "You resigned.",
         "conditional" => "Your conditional lines are kept; only you see them.",
         "conditional-clear" => "Your conditional lines are dropped.",
+        "openpgp-key" => {
+            "Your OpenPGP key is registered: replies signed with it count as signed moves (write game:, seat:, turn: and move: lines in the signed text)."
+        }
+        "openpgp-key-removed" => "Your OpenPGP key is removed.",
         "leave" => {
             "Your leave is recorded; your clocks stand still for those days, except where a tournament's leave rule allows fewer (the mail that confirms it says which)."
         }
@@ -804,6 +815,35 @@ async fn set_conditional(
     let result = steward.conditional(id.clone(), credential, op, steward.now()).await.map(|_| ());
     let done = if clear { "conditional-clear" } else { "conditional" };
     after_act(&steward, &v, id, f.seat.as_deref().unwrap_or_default(), result, done).await
+}
+
+/// The page's form for the seat's OpenPGP key (issue 33): the armoured key,
+/// or `remove`.
+#[derive(Deserialize)]
+struct OpenPgpKeyForm {
+    #[serde(default)]
+    csrf: String,
+    seat: Option<String>,
+    #[serde(default)]
+    key: String,
+    #[serde(default)]
+    remove: Option<String>,
+}
+
+async fn set_openpgp_key(
+    State(steward): State<Steward>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    let (v, f, s) = acting_form::<OpenPgpKeyForm>(&steward, &headers, &body)?;
+    let credential = acts_for(&s, f.seat.clone());
+    let seat = f.seat.clone().unwrap_or_default();
+    let remove = f.remove.is_some();
+    let key = (!remove).then_some(f.key);
+    let result = steward.set_openpgp_key(id.clone(), seat.clone(), credential, key, steward.now()).await.map(|_| ());
+    let done = if remove { "openpgp-key-removed" } else { "openpgp-key" };
+    after_act(&steward, &v, id, &seat, result, done).await
 }
 
 #[derive(Deserialize)]

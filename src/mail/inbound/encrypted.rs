@@ -112,15 +112,6 @@ pub fn opened(outer: &ReadMail, found: &Encrypted, plain: &[u8]) -> ReadMail {
     mail
 }
 
-/// The seam for the signature inside an encrypted reply (issue 33 point 2, the
-/// other part's work): what signature, if any, the opened message carries by
-/// the seat's key. Until that lands, an encrypted reply counts as unsigned: it
-/// acts by its reply address like a plain reply, and a game that requires
-/// signatures refuses it ("signature required").
-pub fn signed_inside(_plain: &[u8]) -> Option<()> {
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -183,7 +183,7 @@ impl Steward {
         let g = load(tx, &envelope.game)?;
         let seat = super::super::actions::signed_seat(&g, &envelope)?;
         let player = g.seats[seat.index()].email.clone();
-        let signed = (g.row.id.clone(), envelope.to_text());
+        let signed = (g.row.id.clone(), envelope.record_text());
         self.declare_leave_in(tx, &player, LeaveRequest { from, to }, Some(signed), now)
     }
 

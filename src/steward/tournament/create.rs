@@ -383,6 +383,7 @@ pub(super) fn game_of(
         seats: seated
             .iter()
             .map(|&p| NewSeat {
+                openpgp_key: None,
                 name: players[p].name.clone(),
                 email: players[p].email.clone(),
                 public_key: players[p].public_key.clone(),

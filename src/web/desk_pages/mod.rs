@@ -420,6 +420,7 @@ async fn tool(
         }
         "replace" => {
             let new = NewSeat {
+                openpgp_key: None,
                 name: f.name,
                 email: f.email,
                 public_key: Some(f.public_key).filter(|k| !k.trim().is_empty()),
@@ -489,6 +490,7 @@ async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Byte
                 .strip_suffix('>')
                 .ok_or_else(|| bad(format!("The seat line {l:?} is not `Name <address>`.")))?;
             Ok(NewSeat {
+                openpgp_key: None,
                 name: name.trim().to_owned(),
                 email: email.trim().to_owned(),
                 public_key: None,

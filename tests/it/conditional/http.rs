@@ -189,9 +189,8 @@ async fn chess_refusals_name_what_was_wrong() {
     assert_eq!(s.post(&format!("/api/games/{}/resign", g.id), Some(&g.tokens[0]), "").await.status, 200);
     assert_eq!(get(&s, &g, black).await.ok(200)["count"], 0);
     let db = rusqlite::Connection::open(s.config.database()).unwrap();
-    let held: i64 = db
-        .query_row("SELECT count(*) FROM conditional_lines WHERE held IS NOT NULL", [], |r| r.get(0))
-        .unwrap();
+    let held: i64 =
+        db.query_row("SELECT count(*) FROM conditional_lines WHERE held IS NOT NULL", [], |r| r.get(0)).unwrap();
     assert_eq!(held, 0, "no sealed lines are left once the game is over");
     s.shut_down().await;
 }

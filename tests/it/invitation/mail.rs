@@ -38,7 +38,7 @@ fn mail(from: &str, to: &str, id: &str, text: &str) -> Vec<u8> {
 }
 
 fn seat(name: &str, email: &str) -> NewSeat {
-    NewSeat { name: name.into(), email: email.into(), public_key: None, time_zone: None }
+    NewSeat { openpgp_key: None, name: name.into(), email: email.into(), public_key: None, time_zone: None }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,7 @@ pub fn open(config: &Config) -> fairsteward::steward::Steward {
 /// A seat for the player `name`, at `<name>@example.org`.
 pub fn seat(name: &str) -> NewSeat {
     NewSeat {
+        openpgp_key: None,
         name: name.into(),
         email: format!("{}@example.org", name.to_lowercase()),
         public_key: None,

@@ -1,6 +1,7 @@
 //! Trust: keys, signed and sealed moves, transcripts and `verify`, signed actions.
 
 mod openpgp_sealed; // issue 33: encrypted replies, signed mails
+mod openpgp_signed; // issue 33
 mod smaller_holes;
 mod verify_complete;
 mod wire;
