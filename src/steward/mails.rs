@@ -63,9 +63,13 @@ impl<'a> Boards<'a> {
     }
 }
 
-/// How large a board mail's picture is drawn: larger for boards of many cells.
-fn size_px(view: &crate::rules::BoardView) -> u32 {
-    if view.shape.cells.len() > 64 { 800 } else { 640 }
+/// How large a board mail's picture is drawn: 640 pixels, whatever the board.
+/// The mail shows it 360 pixels wide (`templates/turn.html`), so that is still
+/// 1.8 pixels per displayed one. Boards of more than 64 cells were drawn at 800
+/// until issue 38: at 800 a Vierschach picture alone (about 35 KB as a palette
+/// PNG, 47 KB in base64) is more than the 40 KB a whole board mail may weigh.
+fn size_px(_view: &crate::rules::BoardView) -> u32 {
+    640
 }
 
 /// The move forms the game reads, with examples from `seat`'s legal moves in
