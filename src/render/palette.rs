@@ -8,12 +8,14 @@
 //! rounded corners) and the most frequent opaque ones exactly, and lets Wu's
 //! quantizer ([`quantette`]'s `WuU8x3`) choose the rest from the remaining edge
 //! colours, weighted by how many pixels have each; every colour then takes the
-//! palette entry nearest to it (`NearestNeighborColorMap`). A picture of at most
-//! 256 colours keeps them all, exactly. A picture that a palette would change
-//! visibly (on average more than [`MAX_MEAN_ERROR`] per channel, or more than
-//! [`MAX_STRONG_SHARE`] of its pixels by more than [`STRONG`] in a channel, or
-//! with more translucent colours than [`MAX_TRANSLUCENT`]) gets no palette:
-//! [`quantize`] says `None` and the caller writes full colour.
+//! palette entry nearest to it (`NearestNeighborColorMap`). The palettes of
+//! [`PALETTES`] are tried in turn, 128 entries first: the first that keeps the
+//! picture visually the same (on average at most [`MAX_MEAN_ERROR`] per
+//! channel, and at most [`MAX_STRONG_SHARE`] of its pixels moved by more than
+//! [`STRONG`] in a channel) is taken. A picture of at most 128 colours keeps
+//! them all, exactly. A picture no palette keeps the same, or with more
+//! translucent colours than [`MAX_TRANSLUCENT`], gets none: [`quantize`] says
+//! `None` and the caller writes full colour.
 //!
 //! The result depends only on the pixels: colours are counted in a table
 //! filled in pixel order, ordered by (count, colour) before anything is chosen
@@ -157,6 +159,7 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
     let data = pixmap.data();
     let row = |y: usize| &data[y * w * 4..(y + 1) * w * 4];
     let mut s = Scan { colours: Colours::new(), groups: Vec::new(), runs: Vec::new() };
+    let mut pixels: Vec<u32> = Vec::with_capacity(w);
     let mut y = 0;
     while y < h {
         let first = row(y);
@@ -165,20 +168,21 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
             repeats += 1;
         }
         let start = s.runs.len();
+        // The row as whole pixels, for comparisons of one `u32` (eight at once).
+        pixels.clear();
+        pixels.extend(first.chunks_exact(4).map(|p| u32::from_ne_bytes([p[0], p[1], p[2], p[3]])));
         let mut x = 0;
         while x < w {
-            let here: [u8; 4] = [first[x * 4], first[x * 4 + 1], first[x * 4 + 2], first[x * 4 + 3]];
-            // The run's end: eight pixels compared at once, then one by one.
-            let eight: [u8; 32] = std::array::from_fn(|i| here[i % 4]);
+            let here = pixels[x];
             let mut end = x + 1;
-            while end + 8 <= w && first[end * 4..end * 4 + 32] == eight {
+            while end + 8 <= w && pixels[end..end + 8] == [here; 8] {
                 end += 8;
             }
-            while end < w && first[end * 4..end * 4 + 4] == here {
+            while end < w && pixels[end] == here {
                 end += 1;
             }
             let length = (end - x) as u32;
-            let e = s.colours.add(u32::from_ne_bytes(here), length * repeats as u32)?;
+            let e = s.colours.add(here, length * repeats as u32)?;
             s.runs.push((e, length));
             x = end;
         }

@@ -163,8 +163,7 @@ async fn every_game_shows_one_move_number_and_lists_legal_moves_as_the_cli_does(
                 .unwrap()
                 .iter()
                 .flat_map(|t| t["moves"].as_array().unwrap().iter())
-                .filter(|m| !m["number"].as_str().unwrap().ends_with("..."))
-                .last()
+                .rfind(|m| !m["number"].as_str().unwrap().ends_with("..."))
                 .unwrap();
             assert!(
                 pgn.text.contains(&format!(
