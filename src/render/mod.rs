@@ -7,6 +7,7 @@
 
 pub mod cache;
 mod lru;
+pub mod palette;
 pub mod png;
 pub mod source;
 pub mod svg;

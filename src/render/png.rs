@@ -11,6 +11,13 @@
 //! pixels in place and draws only its marks. Drawing every piece's outlines
 //! anew was most of a picture's cost. A piece lands on the nearest whole pixel
 //! (at most half a pixel from where the SVG puts it).
+//!
+//! Every picture is written as a palette PNG ([`super::palette`]: its flat
+//! colours kept exactly, its anti-aliased edges mapped to the nearest of at most
+//! 256 colours), a sixth of the full-colour PNG's weight and the same to the eye
+//! (issue 38); a picture a palette would change visibly is written in full
+//! colour, as every picture was before ([`Encoding::FullColour`], kept as the
+//! baseline the pictures bench and the eye test compare with).
 
 use std::sync::{Arc, Mutex};
 
@@ -59,6 +66,50 @@ pub const MAX_SIZE_PX: u32 = 4096;
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
 pub fn board_png(svg: &str, size_px: u32) -> Result<Vec<u8>, RenderError> {
+    board_png_with(svg, size_px, Encoding::now())
+}
+
+/// How a picture's pixels are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// A palette PNG where that keeps the picture visually the same (see the
+    /// module docs), else full colour: what the steward sends.
+    #[default]
+    Palette,
+    /// A full-colour RGBA PNG, as every picture was before issue 38: the
+    /// baseline the pictures bench and the eye test measure against.
+    FullColour,
+}
+
+/// Whether [`board_png`] and [`drawing_png`] write full colour, as before
+/// issue 38: for the HTTP bench's baseline round only ([`set_full_colour_baseline`]).
+static FULL_COLOUR_BASELINE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes every picture of this process full colour (`true`), as the steward
+/// drew them before issue 38, or palette PNGs again (`false`, the default):
+/// for benchmarks that measure a whole steward against that baseline in the
+/// same run (`benches/http.rs`); nothing else calls it.
+#[doc(hidden)]
+pub fn set_full_colour_baseline(on: bool) {
+    FULL_COLOUR_BASELINE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+impl Encoding {
+    /// [`Encoding::Palette`], unless a benchmark asked for its baseline.
+    fn now() -> Encoding {
+        if FULL_COLOUR_BASELINE.load(std::sync::atomic::Ordering::Relaxed) {
+            Encoding::FullColour
+        } else {
+            Encoding::Palette
+        }
+    }
+}
+
+/// [`board_png`] written as `encoding` says.
+///
+/// # Errors
+/// As [`board_png`].
+pub fn board_png_with(svg: &str, size_px: u32, encoding: Encoding) -> Result<Vec<u8>, RenderError> {
     if size_px == 0 || size_px > MAX_SIZE_PX {
         return Err(RenderError::Size(size_px));
     }
@@ -69,7 +120,7 @@ pub fn board_png(svg: &str, size_px: u32) -> Result<Vec<u8>, RenderError> {
     let height = ((size.height() * scale).round() as u32).max(1);
     let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(RenderError::Size(size_px))?;
     resvg::render(&tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
-    encode(pixmap).map_err(|e| RenderError::Encode(e.to_string()))
+    encode(pixmap, encoding)
 }
 
 /// How many bytes of rasterised parts a [`Parts`] keeps by default: the first
@@ -138,6 +189,28 @@ const PIECE_MARGIN: f32 = 4.0;
 /// # Errors
 /// A size of 0 or above [`MAX_SIZE_PX`], or an encoder failure.
 pub fn drawing_png(drawing: &Drawing, size_px: u32, parts: &Parts) -> Result<Vec<u8>, RenderError> {
+    drawing_png_with(drawing, size_px, parts, Encoding::now())
+}
+
+/// [`drawing_png`] written as `encoding` says.
+///
+/// # Errors
+/// As [`drawing_png`].
+pub fn drawing_png_with(
+    drawing: &Drawing,
+    size_px: u32,
+    parts: &Parts,
+    encoding: Encoding,
+) -> Result<Vec<u8>, RenderError> {
+    encode(drawing_pixmap(drawing, size_px, parts)?, encoding)
+}
+
+/// The pixels [`drawing_png`] encodes (premultiplied RGBA): drawn from the
+/// drawing's layers with the parts kept in `parts`.
+///
+/// # Errors
+/// A size of 0 or above [`MAX_SIZE_PX`], or a layer resvg cannot read.
+pub fn drawing_pixmap(drawing: &Drawing, size_px: u32, parts: &Parts) -> Result<tiny_skia::Pixmap, RenderError> {
     if size_px == 0 || size_px > MAX_SIZE_PX {
         return Err(RenderError::Size(size_px));
     }
@@ -183,7 +256,7 @@ pub fn drawing_png(drawing: &Drawing, size_px: u32, parts: &Parts) -> Result<Vec
     if let Some(over) = drawing.over_svg() {
         layer(&over, &mut pixmap)?;
     }
-    encode(pixmap).map_err(|e| RenderError::Encode(e.to_string()))
+    Ok(pixmap)
 }
 
 /// Sets `sprite` over `pixmap` with its top left corner at (`left`, `top`),
@@ -234,13 +307,60 @@ fn demultiply(data: &mut [u8]) {
     }
 }
 
-/// The pixmap as an RGBA PNG, compressed with fdeflate's fast mode: measured in
+/// The pixmap as a PNG written as `encoding` says: with a palette when
+/// [`super::palette::quantize`] finds one that keeps it the same to the eye,
+/// else in full colour.
+///
+/// # Errors
+/// The PNG encoder failed.
+pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, RenderError> {
+    let indexed = match encoding {
+        Encoding::Palette => super::palette::quantize(&pixmap),
+        Encoding::FullColour => None,
+    };
+    match indexed {
+        Some(indexed) => encode_indexed(pixmap.width(), pixmap.height(), &indexed),
+        None => encode_full_colour(pixmap),
+    }
+    .map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+/// How hard a palette picture's indices are compressed (zlib-rs's levels, 1–9):
+/// measured on every game's pictures (`cargo bench --bench pictures`, see
+/// `docs/benchmarks.md`), level 6 on unfiltered rows makes the busiest boards
+/// (Vierschach, Dreierschach) 7 % smaller than level 5 on rows filtered with
+/// Up, the fastest way to the same size; lower levels leave them above 25 KB.
+pub const PALETTE_LEVEL: u8 = 6;
+
+/// A palette picture as an indexed PNG: `PLTE`, `tRNS` for the translucent
+/// entries (first in the palette, so the chunk stays short), rows unfiltered
+/// (the indices of a flat area are one byte repeated, which deflate takes as
+/// it is) and compressed by zlib-rs at [`PALETTE_LEVEL`].
+fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(indexed.palette.iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<u8>>());
+    if indexed.translucent > 0 {
+        encoder.set_trns(indexed.palette[..indexed.translucent].iter().map(|c| c[3]).collect::<Vec<u8>>());
+    }
+    encoder.set_deflate_compression(png::DeflateCompression::Level(PALETTE_LEVEL));
+    encoder.set_filter(png::Filter::NoFilter);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&indexed.indices)?;
+    writer.finish()?;
+    Ok(out)
+}
+
+/// The pixmap as an RGBA PNG ([`Encoding::FullColour`]), compressed with
+/// fdeflate's fast mode: measured in
 /// the HTTP benchmark, the default compression of tiny-skia's `encode_png` was
 /// most of a board picture's cost, for files only somewhat smaller. Every row
 /// is filtered with Paeth: for an 8×8 board of 640 pixels (measured with png
 /// 0.18) that makes 81 KB in 0.49 ms, where the adaptive filter, which tries
 /// all five filters on every row, made 78 KB in 0.76 ms, and Up alone 166 KB.
-fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+fn encode_full_colour(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let (width, height) = (pixmap.width(), pixmap.height());
     let mut rgba = pixmap.take();
     demultiply(&mut rgba);
@@ -308,13 +428,59 @@ mod tests {
         assert!(matches!(board_png("", MAX_SIZE_PX + 1), Err(RenderError::Size(_))));
     }
 
-    /// The pixels of a PNG (RGBA).
-    fn pixels(png: &[u8]) -> (u32, u32, Vec<u8>) {
-        let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+    /// The pixels of a PNG as straight RGBA, whatever its colour type (a
+    /// palette expanded, with its `tRNS` alphas).
+    pub(crate) fn pixels(png: &[u8]) -> (u32, u32, Vec<u8>) {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size().unwrap()];
         let info = reader.next_frame(&mut buf).unwrap();
         buf.truncate(info.buffer_size());
-        (info.width, info.height, buf)
+        let rgba = match info.color_type {
+            png::ColorType::Rgba => buf,
+            png::ColorType::Rgb => buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
+            other => panic!("an unexpected colour type {other:?}"),
+        };
+        (info.width, info.height, rgba)
+    }
+
+    /// The colour type in a PNG's IHDR chunk (3: a palette, 6: RGBA).
+    fn colour_type(png: &[u8]) -> u8 {
+        png[25]
+    }
+
+    #[test]
+    fn every_board_is_a_palette_png_that_looks_like_the_full_colour_one() {
+        // Issue 38: every game's start, from every side, as the steward draws it.
+        let parts = Parts::default();
+        for variant in VariantId::ALL {
+            let rules = variant.rulebook(&Options::new()).unwrap();
+            let view = rules.board(&rules.start()).unwrap();
+            for seat in 0..rules.seat_names().len() {
+                let drawing = board_drawing(&view, &Marks::default(), Seat::new(seat as u8));
+                let palette = drawing_png(&drawing, 640, &parts).unwrap();
+                let full = drawing_png_with(&drawing, 640, &parts, Encoding::FullColour).unwrap();
+                assert_eq!(colour_type(&palette), 3, "{variant} seat {seat}: a palette PNG");
+                assert_eq!(colour_type(&full), 6, "the baseline is RGBA");
+                assert!(
+                    palette.len() * 3 < full.len(),
+                    "{variant} seat {seat}: {} bytes against {} in full colour",
+                    palette.len(),
+                    full.len()
+                );
+                let ((w, h, a), (w2, h2, b)) = (pixels(&palette), pixels(&full));
+                assert_eq!((w, h), (w2, h2));
+                let total: u64 = a.iter().zip(&b).map(|(x, y)| u64::from(x.abs_diff(*y))).sum();
+                let mean = total as f64 / a.len() as f64;
+                assert!(
+                    mean <= crate::render::palette::MAX_MEAN_ERROR,
+                    "{variant} seat {seat}: a mean difference of {mean}"
+                );
+                // The frame's rounded corners stay transparent.
+                assert_eq!(&a[..4], &b[..4], "{variant} seat {seat}: the top left corner pixel");
+            }
+        }
     }
 
     /// Boards with their marks, for the layered pictures' tests.

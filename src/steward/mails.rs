@@ -24,7 +24,6 @@ use crate::store::{BoardPicture, MailSettings, OutboxRow, PictureSource, Picture
 struct Boards<'a> {
     game: &'a Loaded,
     state: &'a str,
-    view: crate::rules::BoardView,
     marks: Marks,
     /// The pictures made so far, by viewing seat.
     done: [Option<BoardPicture>; crate::rules::SeatSet::MAX as usize],
@@ -39,15 +38,17 @@ impl<'a> Boards<'a> {
         last_moves: Vec<MovePath>,
         to_move: SeatSet,
     ) -> Result<Self, StewardError> {
-        let view = game.rules.board(state).map_err(internal)?;
+        // A position the variant cannot draw is refused here, as before, not
+        // only by the drainer later.
+        game.rules.board(state).map_err(internal)?;
         let marks = Marks { last_moves, to_move: to_move.iter().collect() };
-        Ok(Boards { game, state, view, marks, done: Default::default() })
+        Ok(Boards { game, state, marks, done: Default::default() })
     }
 
     /// The board picture seen from `seat`'s side; its source is also what the
     /// mail's text board is drawn from ([`Extras::text_board`]).
     fn picture_for(&mut self, seat: Seat) -> BoardPicture {
-        let Boards { game, state, view, marks, .. } = self;
+        let Boards { game, state, marks, .. } = self;
         self.done[seat.index() % self.done.len()]
             .get_or_insert_with(|| {
                 BoardPicture::new(PictureSource {
@@ -56,17 +57,19 @@ impl<'a> Boards<'a> {
                     state: (*state).to_owned(),
                     marks: marks.clone(),
                     seat,
-                    size_px: size_px(view),
+                    size_px: MAIL_PICTURE_PX,
                 })
             })
             .clone()
     }
 }
 
-/// How large a board mail's picture is drawn: larger for boards of many cells.
-fn size_px(view: &crate::rules::BoardView) -> u32 {
-    if view.shape.cells.len() > 64 { 800 } else { 640 }
-}
+/// How large a board mail's picture is drawn: 640 pixels, whatever the board.
+/// The mail shows it 360 pixels wide (`templates/turn.html`), so that is still
+/// 1.8 pixels per displayed one. Boards of more than 64 cells were drawn at 800
+/// until issue 38: at 800 a Vierschach picture alone (about 34 KB as a palette
+/// PNG, 46 KB in base64) is more than the 40 KB a whole board mail may weigh.
+const MAIL_PICTURE_PX: u32 = 640;
 
 /// The move forms the game reads, with examples from `seat`'s legal moves in
 /// `state` (`write moves like Nf3, Sf3, …`): the variant's own words, so a
@@ -234,6 +237,7 @@ pub(super) struct Readers<'a> {
 /// since its reader's own last move, numbered as the game's record, and the
 /// whole record below the board — both read as the mail is formatted, off the
 /// store thread ([`RecordQuery`]). Called after the turn's moves are settled.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn turn(
     steward: &Steward,
     game: &Loaded,

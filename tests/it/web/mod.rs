@@ -6,4 +6,5 @@ mod browser;
 mod legend; // issue 32, slice P: options on the page, legends under text boards
 mod numbers; // issue 32, slice T
 mod pages;
+mod pictures; // issue 38: palette PNGs, the same to the eye and the same bytes
 mod scope;
