@@ -144,10 +144,12 @@ impl OpenPgpProof {
     /// line ends.
     pub fn text(&self) -> String {
         match self.kind {
-            Kind::Mime => match crate::mail::inbound::read_mail(&self.signed) {
-                Ok(m) => m.text,
-                Err(_) => String::new(),
-            },
+            // Read here, not by the mail door's reader: `verify` reads it
+            // offline the same way (protocol does not lean on the doors).
+            Kind::Mime => mail_parser::MessageParser::default()
+                .parse(&self.signed)
+                .and_then(|m| m.body_text(0).map(|t| t.replace("\r\n", "\n")))
+                .unwrap_or_default(),
             Kind::Cleartext => String::from_utf8_lossy(&self.signed).replace("\r\n", "\n"),
         }
     }
