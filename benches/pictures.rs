@@ -47,8 +47,8 @@ const ROUNDS: usize = 15;
 const WEB_PX: u32 = 640;
 
 /// Issue 38's targets.
-const PICTURE_MAX: usize = 25 * 1024;
-const MAIL_MAX: usize = 40 * 1024;
+const PICTURE_MAX: usize = 25_000;
+const MAIL_MAX: usize = 40_000;
 const TIME_RATIO_MAX: f64 = 1.5;
 
 /// A position to draw: its name, the state, the marks.

@@ -36,8 +36,8 @@ use resvg::tiny_skia;
 /// The palettes tried, smallest first: (entries in all, of which the most
 /// frequent opaque colours kept exactly). The first whose difference stays
 /// within bounds is taken: fewer entries, fewer distinct indices along the
-/// edges, a smaller file (measured: 128 entries make a Vierschach board 6 %
-/// smaller than 256).
+/// edges, a smaller file (measured: 128 entries make the 14×14 plus-shaped
+/// board's picture 6 % smaller than 256).
 pub const PALETTES: [(usize, usize); 2] = [(128, 64), (256, 128)];
 
 /// The most translucent colours kept (each exactly, with its alpha in `tRNS`).
@@ -268,14 +268,18 @@ fn choose(
             let [r, g, b, _] = colours.colours[e].to_ne_bytes();
             Srgb::new(r, g, b)
         };
-        let counted = PaletteCounts::new(
-            rest.iter().map(|&e| rgb(e)).collect(),
-            rest.iter().map(|&e| colours.counts[e]).collect(),
-        )
-        .ok()?;
-        let wu = WuU8x3::run_palette_counts(&counted, BinnerU8x3::rgb())?;
-        let chosen = wu.palette(PaletteSize::from_usize_clamped(room - exact));
-        palette.extend(chosen.as_slice().iter().map(|c| [c.red, c.green, c.blue, 255]));
+        // Wu's choice among the rest, weighted by their pixels (none when the
+        // exact colours fill the room: the rest then take the nearest of those).
+        if room > exact {
+            let counted = PaletteCounts::new(
+                rest.iter().map(|&e| rgb(e)).collect(),
+                rest.iter().map(|&e| colours.counts[e]).collect(),
+            )
+            .ok()?;
+            let wu = WuU8x3::run_palette_counts(&counted, BinnerU8x3::rgb())?;
+            let chosen = wu.palette(PaletteSize::from_usize_clamped(room - exact));
+            palette.extend(chosen.as_slice().iter().map(|c| [c.red, c.green, c.blue, 255]));
+        }
         let opaque_palette: Vec<Srgb<u8>> =
             palette[translucent.len()..].iter().map(|c| Srgb::new(c[0], c[1], c[2])).collect();
         let nearest = NearestNeighborColorMap::new(PaletteBuf::new(opaque_palette).ok()?);
@@ -346,20 +350,22 @@ mod tests {
         assert_eq!(q.error, PaletteError::default());
     }
 
-    /// A board-like picture: two flat colours and a soft diagonal edge of many
-    /// blends between them (more than 256 colours), in square cells.
+    /// A board-like pixel: two flat colours in square cells and, in part of
+    /// the dark ones, a soft ramp of many blends (more than 256 colours in all).
+    fn soft(x: u32, y: u32) -> [u8; 4] {
+        let t = ((x * 7 + y * 3) % 600) as f32 / 599.0;
+        if (x / 50 + y / 50) % 2 == 0 {
+            [240, 217, 181, 255]
+        } else if x % 50 < 30 {
+            [181, 136, 99, 255]
+        } else {
+            let mix = |a: f32, b: f32| (a + (b - a) * t).round() as u8;
+            [mix(181.0, 20.0), mix(136.0, 30.0), mix(99.0, 200.0), 255]
+        }
+    }
+
     fn soft_edges() -> tiny_skia::Pixmap {
-        pixmap(300, 200, |x, y| {
-            let t = ((x * 7 + y * 3) % 600) as f32 / 599.0;
-            if (x / 50 + y / 50) % 2 == 0 {
-                [240, 217, 181, 255]
-            } else if x % 50 < 30 {
-                [181, 136, 99, 255]
-            } else {
-                let mix = |a: f32, b: f32| (a + (b - a) * t).round() as u8;
-                [mix(181.0, 20.0), mix(136.0, 30.0), mix(99.0, 200.0), 255]
-            }
-        })
+        pixmap(300, 200, soft)
     }
 
     #[test]
@@ -384,6 +390,16 @@ mod tests {
     fn the_same_pixels_give_the_same_palette() {
         let p = soft_edges();
         assert_eq!(quantize(&p), quantize(&p.clone()));
+    }
+
+    #[test]
+    fn as_many_translucent_colours_as_allowed_leave_room_for_the_rest() {
+        // 64 translucent colours, and blends enough to need Wu for the opaque ones.
+        let p = pixmap(256, 64, |x, y| if y == 0 && x < 64 { [x as u8, 0, 0, 64 + x as u8] } else { soft(x, y) });
+        let q = quantize(&p).expect("a palette");
+        assert_eq!(q.translucent, MAX_TRANSLUCENT);
+        assert!(q.palette.len() <= 256, "{} entries", q.palette.len());
+        assert!(q.indices.iter().all(|&i| usize::from(i) < q.palette.len()));
     }
 
     #[test]

@@ -327,9 +327,10 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
 
 /// How hard a palette picture's indices are compressed (zlib-rs's levels, 1–9):
 /// measured on every game's pictures (`cargo bench --bench pictures`, see
-/// `docs/benchmarks.md`), level 6 on unfiltered rows makes the busiest boards
-/// (Vierschach, Dreierschach) 7 % smaller than level 5 on rows filtered with
-/// Up, the fastest way to the same size; lower levels leave them above 25 KB.
+/// `docs/benchmarks.md`), level 6 on unfiltered rows makes the boards of the
+/// most cells 7 % smaller than level 5 on rows filtered with Up (the best of
+/// the faster settings) and keeps them under 25 KB, which lower levels do not;
+/// it costs about 1 ms a picture, twice level 5.
 pub const PALETTE_LEVEL: u8 = 6;
 
 /// A palette picture as an indexed PNG: `PLTE`, `tRNS` for the translucent

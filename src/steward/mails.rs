@@ -67,8 +67,9 @@ impl<'a> Boards<'a> {
 /// How large a board mail's picture is drawn: 640 pixels, whatever the board.
 /// The mail shows it 360 pixels wide (`templates/turn.html`), so that is still
 /// 1.8 pixels per displayed one. Boards of more than 64 cells were drawn at 800
-/// until issue 38: at 800 a Vierschach picture alone (about 34 KB as a palette
-/// PNG, 46 KB in base64) is more than the 40 KB a whole board mail may weigh.
+/// until issue 38: at 800 the picture of a 14×14 board alone (about 34 KB as a
+/// palette PNG, 46 KB in base64) is more than the 40 KB a whole board mail may
+/// weigh.
 const MAIL_PICTURE_PX: u32 = 640;
 
 /// The move forms the game reads, with examples from `seat`'s legal moves in
