@@ -330,8 +330,8 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
 /// `docs/benchmarks.md`), level 7 on unfiltered rows is the lowest that keeps
 /// every 640-pixel picture under 25 KB and every board mail with one under
 /// 40 KB (issue 38); level 6 left the 14×14 board's mail at 40.3 KB. It costs
-/// about 1.5 ms a picture, three times level 5 on rows filtered with Up, which
-/// makes the busiest boards 10 % larger.
+/// 2–2.5 ms a 640-pixel picture, nearly three times level 5 on rows filtered
+/// with Up, which makes the busiest boards 10 % larger.
 pub const PALETTE_LEVEL: u8 = 7;
 
 /// A palette picture as an indexed PNG: `PLTE`, `tRNS` for the translucent
