@@ -337,7 +337,7 @@ mod tests {
         let p = pixmap(40, 30, |x, y| match (x, y) {
             (0, 0) => [0, 0, 0, 0],
             (1, 0) => [60, 50, 40, 128],
-            _ if (x / 10 + y / 10) % 2 == 0 => [240, 217, 181, 255],
+            _ if (x / 10 + y / 10).is_multiple_of(2) => [240, 217, 181, 255],
             _ if x % 10 == 9 => [120, 110, 100, 255],
             _ if y == 29 => [10, 20, 30, 255],
             _ => [181, 136, 99, 255],
@@ -354,7 +354,7 @@ mod tests {
     /// the dark ones, a soft ramp of many blends (more than 256 colours in all).
     fn soft(x: u32, y: u32) -> [u8; 4] {
         let t = ((x * 7 + y * 3) % 600) as f32 / 599.0;
-        if (x / 50 + y / 50) % 2 == 0 {
+        if (x / 50 + y / 50).is_multiple_of(2) {
             [240, 217, 181, 255]
         } else if x % 50 < 30 {
             [181, 136, 99, 255]

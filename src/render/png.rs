@@ -327,11 +327,12 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
 
 /// How hard a palette picture's indices are compressed (zlib-rs's levels, 1–9):
 /// measured on every game's pictures (`cargo bench --bench pictures`, see
-/// `docs/benchmarks.md`), level 6 on unfiltered rows makes the boards of the
-/// most cells 7 % smaller than level 5 on rows filtered with Up (the best of
-/// the faster settings) and keeps them under 25 KB, which lower levels do not;
-/// it costs about 1 ms a picture, twice level 5.
-pub const PALETTE_LEVEL: u8 = 6;
+/// `docs/benchmarks.md`), level 7 on unfiltered rows is the lowest that keeps
+/// every 640-pixel picture under 25 KB and every board mail with one under
+/// 40 KB (issue 38); level 6 left the 14×14 board's mail at 40.3 KB. It costs
+/// 2–2.5 ms a 640-pixel picture, nearly three times level 5 on rows filtered
+/// with Up, which makes the busiest boards 10 % larger.
+pub const PALETTE_LEVEL: u8 = 7;
 
 /// A palette picture as an indexed PNG: `PLTE`, `tRNS` for the translucent
 /// entries (first in the palette, so the chunk stays short), rows unfiltered
