@@ -421,21 +421,23 @@ impl StagedKeys {
     }
 }
 
-/// The sealing keys retired in `dir`, newest first (the names sort by time).
-fn retired_sealing(dir: &Path) -> Result<Vec<StaticSecret>, KeyError> {
-    let Ok(entries) = fs::read_dir(dir) else { return Ok(Vec::new()) };
+/// The files of keys retired in `dir` whose names start with `prefix` and end
+/// with `ext`, newest first (the names sort by time); none when `dir` cannot be read.
+fn retired_files(dir: &Path, prefix: &str, ext: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
     let mut paths: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(RETIRED_SEALING_PREFIX) && n.ends_with(".pem"))
-        })
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix) && n.ends_with(ext)))
         .collect();
     paths.sort();
     paths.reverse();
     paths
+}
+
+/// The sealing keys retired in `dir`, newest first (the names sort by time).
+fn retired_sealing(dir: &Path) -> Result<Vec<StaticSecret>, KeyError> {
+    retired_files(dir, RETIRED_SEALING_PREFIX, ".pem")
         .iter()
         .map(|p| {
             let text = fs::read_to_string(p).map_err(io_error(p))?;
@@ -448,19 +450,7 @@ fn retired_sealing(dir: &Path) -> Result<Vec<StaticSecret>, KeyError> {
 
 /// The OpenPGP keys retired in `dir`, newest first (the names sort by time).
 fn retired_openpgp(dir: &Path) -> Result<Vec<StewardPgpKey>, KeyError> {
-    let Ok(entries) = fs::read_dir(dir) else { return Ok(Vec::new()) };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(RETIRED_OPENPGP_PREFIX) && n.ends_with(".asc"))
-        })
-        .collect();
-    paths.sort();
-    paths.reverse();
-    paths
+    retired_files(dir, RETIRED_OPENPGP_PREFIX, ".asc")
         .iter()
         .map(|p| {
             let text = fs::read_to_string(p).map_err(io_error(p))?;
