@@ -238,7 +238,6 @@ pub(super) struct Readers<'a> {
 /// since its reader's own last move, numbered as the game's record, and the
 /// whole record below the board — both read as the mail is formatted, off the
 /// store thread ([`RecordQuery`]). Called after the turn's moves are settled.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn turn(
     steward: &Steward,
     game: &Loaded,
