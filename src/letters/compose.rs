@@ -79,8 +79,39 @@ fn templates() -> &'static Environment<'static> {
             // caught by the tests below.
             env.add_template(name, text).expect("embedded template parses");
         }
+        env.set_formatter(mail_html_formatter);
         env
     })
+}
+
+/// minijinja's formatter, except that a string in HTML is escaped only where
+/// HTML needs it (`& < > " '`): the default also writes every `/` as `&#x2f;`,
+/// five bytes each in every link and command of a board mail, which a mail
+/// read on a metered phone pays for (issue 38).
+fn mail_html_formatter(
+    out: &mut minijinja::Output,
+    state: &mut minijinja::State,
+    value: &minijinja::Value,
+) -> Result<(), minijinja::Error> {
+    if matches!(state.auto_escape(), minijinja::AutoEscape::Html)
+        && !value.is_safe()
+        && let Some(text) = value.as_str()
+    {
+        let mut rest = text;
+        while let Some(at) = rest.find(['&', '<', '>', '"', '\'']) {
+            out.write_str(&rest[..at])?;
+            out.write_str(match rest.as_bytes()[at] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                _ => "&#x27;",
+            })?;
+            rest = &rest[at + 1..];
+        }
+        return Ok(out.write_str(rest)?);
+    }
+    minijinja::escape_formatter(out, state, value)
 }
 
 /// What a mail is about; part of its Message-ID.
@@ -824,18 +855,11 @@ pub(crate) mod tests {
             !html.contains("<pre style=\"margin:0;padding:8px;background:#faf8f3"),
             "no text board beside the image: {html}"
         );
-        assert!(
-            html.contains("Alice &lt;script&gt;alert(1)&lt;&#x2f;script&gt; &amp; Co")
-                || html.contains("Alice &lt;script&gt;"),
-            "the name is escaped: {html}"
-        );
+        assert!(html.contains("Alice &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co"), "the name is escaped: {html}");
         assert!(!html.contains("<script>"), "{html}");
         assert!(html.contains("the queen was taken first") && html.contains("struck"), "{html}");
         assert!(html.contains("Your move for turn 2"), "{html}");
-        assert!(
-            html.contains("POST http:&#x2f;&#x2f;127.0.0.1:8080&#x2f;api&#x2f;games&#x2f;8KQ2ZJ&#x2f;moves"),
-            "the reply instructions: {html}"
-        );
+        assert!(html.contains("POST http://127.0.0.1:8080/api/games/8KQ2ZJ/moves"), "the reply instructions: {html}");
         assert!(html.contains("&quot;turn&quot;: 2"), "escaped once, not twice: {html}");
         assert!(
             html.contains("Steward key fingerprint: SHA256:abcd") && html.contains("entry 3, sha256 00ff"),

@@ -320,26 +320,59 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
     };
     match indexed {
         Some(indexed) => encode_indexed(pixmap.width(), pixmap.height(), &indexed),
-        None => encode_full_colour(pixmap),
+        None => encode_full_colour(pixmap).map_err(|e| e.to_string()),
     }
-    .map_err(|e| RenderError::Encode(e.to_string()))
+    .map_err(RenderError::Encode)
 }
 
-/// How hard a palette picture's indices are compressed (zlib-rs's levels, 1–9):
-/// measured on every game's pictures (`cargo bench --bench pictures`, see
-/// `docs/benchmarks.md`), level 7 on unfiltered rows is the lowest that keeps
-/// every 640-pixel picture under 25 KB and every board mail with one under
-/// 40 KB (issue 38); level 6 left the 14×14 board's mail at 40.3 KB. It costs
-/// 2–2.5 ms a 640-pixel picture, nearly three times level 5 on rows filtered
-/// with Up, which makes the busiest boards 10 % larger.
-pub const PALETTE_LEVEL: u8 = 7;
+/// How hard a palette picture's indices are compressed (libdeflate's levels,
+/// 1–12): measured on every game's pictures (`cargo bench --bench pictures`,
+/// see `docs/benchmarks.md`), level 7 keeps every 640-pixel picture under
+/// 25 KB (issue 38) at about 1.2–1.5 ms.
+pub const PALETTE_LEVEL: i32 = 7;
+
+/// A picture whose indices take more than this many bytes at [`PALETTE_LEVEL`]
+/// is compressed again at [`BUSY_LEVEL`]: a board mail must stay under 40 KB
+/// with its picture base64-encoded beside its text (issue 38), which leaves the
+/// busiest boards (the most pieces, and the most seats to list) about 21 KB of
+/// picture.
+pub const BUSY_BYTES: usize = 20_000;
+
+/// The level for pictures over [`BUSY_BYTES`]: about 9 % smaller than
+/// [`PALETTE_LEVEL`] for twice its time.
+pub const BUSY_LEVEL: i32 = 8;
+
+/// `rows` compressed as a zlib stream at `level`.
+fn zlib(rows: &[u8], level: i32) -> Result<Vec<u8>, String> {
+    let level = libdeflater::CompressionLvl::new(level).map_err(|e| format!("{e:?}"))?;
+    let mut compressor = libdeflater::Compressor::new(level);
+    let mut out = vec![0; compressor.zlib_compress_bound(rows.len())];
+    let written = compressor.zlib_compress(rows, &mut out).map_err(|e| format!("{e:?}"))?;
+    out.truncate(written);
+    Ok(out)
+}
 
 /// A palette picture as an indexed PNG: `PLTE`, `tRNS` for the translucent
 /// entries (first in the palette, so the chunk stays short), rows unfiltered
 /// (the indices of a flat area are one byte repeated, which deflate takes as
-/// it is) and compressed by zlib-rs at [`PALETTE_LEVEL`].
-fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, png::EncodingError> {
-    let mut out = Vec::new();
+/// it is) and compressed by libdeflate at [`PALETTE_LEVEL`], or at
+/// [`BUSY_LEVEL`] when they take more than [`BUSY_BYTES`].
+fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, String> {
+    let w = width as usize;
+    // Each row behind its filter byte, 0: none.
+    let mut rows = Vec::with_capacity((w + 1) * height as usize);
+    for row in indexed.indices.chunks_exact(w.max(1)) {
+        rows.push(0);
+        rows.extend_from_slice(row);
+    }
+    let mut idat = zlib(&rows, PALETTE_LEVEL)?;
+    if idat.len() > BUSY_BYTES {
+        let busy = zlib(&rows, BUSY_LEVEL)?;
+        if busy.len() < idat.len() {
+            idat = busy;
+        }
+    }
+    let mut out = Vec::with_capacity(idat.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
@@ -347,11 +380,10 @@ fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) ->
     if indexed.translucent > 0 {
         encoder.set_trns(indexed.palette[..indexed.translucent].iter().map(|c| c[3]).collect::<Vec<u8>>());
     }
-    encoder.set_deflate_compression(png::DeflateCompression::Level(PALETTE_LEVEL));
-    encoder.set_filter(png::Filter::NoFilter);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(&indexed.indices)?;
-    writer.finish()?;
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    // The indices compressed above, as the one IDAT chunk.
+    writer.write_chunk(png::chunk::IDAT, &idat).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
     Ok(out)
 }
 
