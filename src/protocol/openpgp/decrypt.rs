@@ -1,7 +1,9 @@
 //! Opening a message encrypted to the steward's OpenPGP key: the second part of
 //! an RFC 3156 `multipart/encrypted` reply, or an inline `-----BEGIN PGP
-//! MESSAGE-----` block. Signed-inside messages open too (what the signature
-//! proves is the other part's to check); their plaintext is returned.
+//! MESSAGE-----` block. A message signed and encrypted in one (RFC 3156 §6.2,
+//! `gpg --sign --encrypt`) opens to its plaintext and its signature packets
+//! ([`Opened::signatures`]): whose signature it is, is the steward's to check
+//! against the seat's key ([`super::signed::check`] over the plaintext).
 //!
 //! Bounded: at most [`MAX_CIPHERTEXT_BYTES`] in, at most [`MAX_PLAINTEXT_BYTES`]
 //! out (a compression bomb stops there), at most [`MAX_COMPRESSION_LAYERS`]
@@ -11,6 +13,7 @@
 use std::io::Read as _;
 
 use pgp::composed::{Message, SignedSecretKey};
+use pgp::packet::Signature;
 use pgp::types::Password;
 
 /// The largest ciphertext taken (armoured or binary).
@@ -52,6 +55,17 @@ fn is_armored(data: &[u8]) -> bool {
     data[start..].starts_with(b"-----BEGIN PGP")
 }
 
+/// An opened message: the plaintext, and the signatures over it when it was
+/// signed inside the encryption.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// The plaintext (the literal data).
+    pub plain: Vec<u8>,
+    /// The signature packets (binary) of a message signed and encrypted in
+    /// one, over exactly [`Opened::plain`]; `None` when it was not signed so.
+    pub signatures: Option<Vec<u8>>,
+}
+
 /// Opens `data` (armoured or binary OpenPGP) with the first of `keys` it is
 /// encrypted to (the steward's current key, then the retired ones) and returns
 /// the plaintext.
@@ -59,6 +73,16 @@ fn is_armored(data: &[u8]) -> bool {
 /// # Errors
 /// A [`DecryptError`] saying why it cannot be opened.
 pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, DecryptError> {
+    open(data, keys).map(|o| o.plain)
+}
+
+/// [`decrypt`], keeping the signatures of a message signed and encrypted in
+/// one (at most [`super::signed::MAX_SIGNATURES`]; more are refused as damaged).
+/// They are not checked here.
+///
+/// # Errors
+/// A [`DecryptError`] saying why it cannot be opened.
+pub fn open(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Opened, DecryptError> {
     if data.len() > MAX_CIPHERTEXT_BYTES {
         return Err(DecryptError::TooLarge);
     }
@@ -89,6 +113,12 @@ pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, Decryp
     if message.is_compressed() || message.is_encrypted() {
         return Err(DecryptError::Nested);
     }
+    // Each signature hashes the whole plaintext: bound how many.
+    if let Message::Signed { reader, .. } = &message
+        && reader.num_signatures() > super::signed::MAX_SIGNATURES
+    {
+        return Err(DecryptError::Damaged(format!("more than {} signatures", super::signed::MAX_SIGNATURES)));
+    }
     let mut plain = Vec::new();
     (&mut message)
         .take(MAX_PLAINTEXT_BYTES as u64 + 1)
@@ -97,7 +127,19 @@ pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, Decryp
     if plain.len() > MAX_PLAINTEXT_BYTES {
         return Err(DecryptError::PlaintextTooLarge);
     }
-    Ok(plain)
+    // Read to its end, a signed message holds its final signature packets.
+    let signatures = match &message {
+        Message::Signed { reader, .. } if !reader.is_done() => {
+            return Err(DecryptError::Damaged("its signature packets are missing".into()));
+        }
+        Message::Signed { reader, .. } => {
+            let sigs: Vec<Signature> =
+                reader.signatures().unwrap_or_default().iter().map(|s| s.signature().clone()).collect();
+            (!sigs.is_empty()).then(|| super::signed::signature_bytes(&sigs))
+        }
+        _ => None,
+    };
+    Ok(Opened { plain, signatures })
 }
 
 #[cfg(test)]

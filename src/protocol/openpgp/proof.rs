@@ -27,7 +27,7 @@
 //!
 //! ```text
 //! -----BEGIN FAIRSTEWARD OPENPGP MOVE-----
-//! kind: pgp-mime
+//! kind: pgp-mime | cleartext | encrypted-pgp-mime | encrypted-inline
 //! signed: <base64 of the exact signed bytes>
 //! signature: <base64 of the binary signature packets>
 //! -----END FAIRSTEWARD OPENPGP MOVE-----
@@ -35,6 +35,15 @@
 //!
 //! `fairsteward verify` reads the envelope again from the signed bytes and checks
 //! the signature with the seat's key recorded in the transcript.
+//!
+//! A reply encrypted to the steward keeps the same record: signed then
+//! encrypted (RFC 3156 §6.1, a `multipart/signed` entity inside) as `pgp-mime`,
+//! a cleartext block inside as `cleartext`, and signed and encrypted in one
+//! OpenPGP message (§6.2) as `encrypted-pgp-mime` or `encrypted-inline`: the
+//! literal data as the signed bytes, the signature packets beside them (the
+//! ciphertext itself is not kept: it opens only with the steward's key). The
+//! record is part of the move, so it is held sealed with it until the turn
+//! resolves, and only then written into the transcript.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -121,8 +130,11 @@ impl OpenPgpProof {
             let (k, v) = line.split_once(':').ok_or_else(|| format!("the line {line:?} is not key: value"))?;
             let v = v.trim();
             match k.trim() {
-                "kind" if v == Kind::Mime.name() => kind = Some(Kind::Mime),
-                "kind" if v == Kind::Cleartext.name() => kind = Some(Kind::Cleartext),
+                "kind" => {
+                    kind = Some(
+                        Kind::ALL.into_iter().find(|k| k.name() == v).ok_or_else(|| format!("unknown kind {v:?}"))?,
+                    );
+                }
                 "signed" => signed = Some(BASE64.decode(v).map_err(|_| "signed is not base64".to_owned())?),
                 "signature" => signature = Some(BASE64.decode(v).map_err(|_| "signature is not base64".to_owned())?),
                 other => return Err(format!("unknown line {other:?}")),
@@ -140,24 +152,32 @@ impl OpenPgpProof {
 
     /// The signed text as a reader sees it: for PGP/MIME the first part's body
     /// text (transfer encodings and format=flowed undone, the text of a
-    /// multipart/mixed inside); for inline signatures the signed text. `\n`
-    /// line ends.
+    /// multipart/mixed inside); for inline signatures the signed text; for a
+    /// message signed and encrypted in one (RFC 3156 §6.2) the text of the
+    /// MIME entity it holds (PGP/MIME; the plaintext itself when it holds none)
+    /// or its plaintext (inline). `\n` line ends.
     pub fn text(&self) -> String {
-        match self.kind {
-            // Read here, not by the mail door's reader: `verify` reads it
-            // offline the same way (protocol does not lean on the doors).
-            Kind::Mime => mail_parser::MessageParser::default()
+        let raw = || String::from_utf8_lossy(&self.signed).replace("\r\n", "\n");
+        // Read here, not by the mail door's reader: `verify` reads it
+        // offline the same way (protocol does not lean on the doors).
+        let mime = || {
+            mail_parser::MessageParser::default()
                 .parse(&self.signed)
                 .and_then(|m| m.body_text(0).map(|t| t.replace("\r\n", "\n")))
-                .unwrap_or_default(),
-            Kind::Cleartext => String::from_utf8_lossy(&self.signed).replace("\r\n", "\n"),
+        };
+        match self.kind {
+            Kind::Mime => mime().unwrap_or_default(),
+            // As the mail door reads a decrypted PGP/MIME reply: a MIME entity
+            // with text, else the plaintext itself (`mail::inbound::encrypted`).
+            Kind::EncryptedMime => mime().filter(|t| !t.trim().is_empty()).unwrap_or_else(raw),
+            Kind::Cleartext | Kind::EncryptedInline => raw(),
         }
     }
 
     /// A public key offered inside the signed part (an `application/pgp-keys`
     /// attachment, as Thunderbird's "attach my public key" sends it), armoured.
     pub fn attached_key(&self) -> Option<String> {
-        if self.kind != Kind::Mime {
+        if !self.kind.is_mime() {
             return None;
         }
         let msg = mail_parser::MessageParser::default().parse(&self.signed)?;
