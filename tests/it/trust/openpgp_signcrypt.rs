@@ -216,6 +216,8 @@ fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signat
     let turn = |t: u32| if t == 1 { "started" } else { "turn" };
     let (a, b) = ("alice@example.org", "bob@example.org");
     type Make<'a> = Box<dyn Fn(&str) -> (String, &'static str) + 'a>;
+    // The pending moves are checked for in clear as SAN and UCI: chosen so that
+    // neither turns up by chance (UCI with a letter beyond the hex digits).
     // (turn, Alice's move and how it is made, Bob's move and how).
     let plies: Vec<(u32, (&str, &str), Make<'_>, (&str, &str), Make<'_>)> = vec![
         (
@@ -229,14 +231,14 @@ fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signat
         ),
         (
             2,
-            ("e4", "e2e4"),
+            ("Rg1", "h1g1"),
             // RNP, §6.1: a multipart/signed entity (K-9's text part), encrypted.
             Box::new(|text: &str| {
                 let part = k9(text);
                 let sig = p.rnp.detach_sign(a, part.as_bytes());
                 (p.rnp.encrypt(&st, multipart_signed(&part, &sig).as_bytes()), "mime")
             }),
-            ("e5", "e7e5"),
+            ("Nf6", "g8f6"),
             // GnuPG, §6.1, Thunderbird's shape inside.
             Box::new(|text: &str| {
                 let part = thunderbird(text);
@@ -246,10 +248,10 @@ fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signat
         ),
         (
             3,
-            ("Bc4", "f1c4"),
+            ("Nh4", "f3h4"),
             // GnuPG: a cleartext-signed block inside an inline encryption.
             Box::new(|text: &str| (p.gpg.encrypt(&st, p.gpg.clearsign(a, text).as_bytes()), "inline")),
-            ("Bc5", "f8c5"),
+            ("Rb8", "a8b8"),
             // RNP, §6.2, PGP/MIME with K-9's text part.
             Box::new(|text: &str| (p.rnp.sign_encrypt(b, &st, k9(text).as_bytes()), "mime")),
         ),
@@ -278,7 +280,7 @@ fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signat
         expect(&s, &mail, "accepted: move", "bob@", &mut seen);
         assert_eq!(s.game(&g)["turn"], json!(t + 1));
     }
-    assert_eq!(history(&s, &g), [["Nf3", "Nc6"], ["e4", "e5"], ["Bc4", "Bc5"]]);
+    assert_eq!(history(&s, &g), [["Nf3", "Nc6"], ["Rg1", "Nf6"], ["Nh4", "Rb8"]]);
 
     // The transcript holds the signatures and signed bytes; verify re-checks them.
     let t = transcript(&s, &g);
