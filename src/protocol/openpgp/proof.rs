@@ -257,6 +257,30 @@ mod tests {
     }
 
     #[test]
+    fn a_message_signed_and_encrypted_in_one_reads_its_mime_entity_or_its_plaintext() {
+        let lines = "game: 8KQ2ZJ\r\nseat: black\r\nturn: 3\r\nmove: Nc6\r\n";
+        // PGP/MIME: the literal data is a MIME entity (quoted-printable here).
+        let entity = format!(
+            "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{lines}--=20\r\nsent\r\n"
+        );
+        let p = proof(Kind::EncryptedMime, &entity);
+        let back = OpenPgpProof::parse(&p.to_text()).unwrap();
+        assert_eq!(back, p);
+        assert!(p.to_text().contains("kind: encrypted-pgp-mime\n"));
+        let env = back.envelope().unwrap();
+        assert_eq!((env.seat.as_str(), env.turn, env.body.clone()), ("black", 3, Body::Move("Nc6".into())));
+        // A PGP/MIME plaintext that is no MIME entity reads as text, as the door reads it.
+        let p = proof(Kind::EncryptedMime, lines);
+        assert_eq!(p.envelope().unwrap().turn, 3);
+        // Inline: the plaintext is the text.
+        let p = proof(Kind::EncryptedInline, lines);
+        assert_eq!(OpenPgpProof::parse(&p.to_text()).unwrap(), p);
+        assert_eq!(p.envelope().unwrap().body, Body::Move("Nc6".into()));
+        assert_eq!(p.attached_key(), None);
+        assert!(OpenPgpProof::parse("kind: encrypted-other\nsigned: AA==\nsignature: AA==\n").is_err());
+    }
+
+    #[test]
     fn a_signed_text_without_game_lines_or_with_bad_ones_holds_no_move() {
         assert_eq!(proof(Kind::Cleartext, "Nf3\r\n").envelope().unwrap_err(), NoMove::Missing);
         // Only quoted lines name a game: still none.
