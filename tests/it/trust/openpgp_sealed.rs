@@ -303,8 +303,10 @@ fn encrypted_replies_are_sealed_moves_in_fairschach_and_chess() {
     assert_eq!(s.ingest(&mail).1, "accepted: move");
     let game: Value = s.game(&chess);
     assert_eq!(game["history"][0]["moves"][0]["move"], "e4", "{game}");
-    // Bob: signed and encrypted by GnuPG (`--sign --encrypt`), inline: it opens
-    // (what the signature proves is the other part of issue 33's to check).
+    // Bob: signed and encrypted by GnuPG (`--sign --encrypt`), inline, with a
+    // key he registered nowhere and no game lines in the signed text: it opens
+    // and acts by its reply address, as an unsigned reply (openpgp_signcrypt.rs
+    // has the signed moves).
     let bob_key = gpg.generate("Bob <bob@example.org>");
     let board = s
         .spool()
@@ -486,8 +488,8 @@ fn an_encrypted_reveal_opens_its_commitment_by_mail() {
 
 /// In a game that requires signatures, an encrypted reply that is not signed
 /// inside acts by its reply address only, and that is not enough: refused
-/// ("signature required"), and nothing changes. (Signatures by the player's
-/// OpenPGP key inside are the other part of issue 33.)
+/// ("signature required"), and nothing changes. (Signed inside by the seat's
+/// OpenPGP key, it counts: openpgp_signcrypt.rs.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unsigned_encrypted_reply_is_refused_where_signatures_are_required() {
     use fairsteward::protocol::PlayerKey;
