@@ -64,8 +64,7 @@ fn multipart_signed(part: &str, signature: &str) -> String {
 fn new_game(s: &Steward, variant: &str, seats: &[(&str, &str, &str)]) -> String {
     let seats: Vec<Value> = seats.iter().map(|(n, e, k)| json!({"name": n, "email": e, "openpgp_key": k})).collect();
     let new: fairsteward::steward::NewGame =
-        serde_json::from_value(json!({"variant": variant, "options": {"auth": "signature"}, "seats": seats}))
-            .unwrap();
+        serde_json::from_value(json!({"variant": variant, "options": {"auth": "signature"}, "seats": seats})).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let id = rt.block_on(async {
         let config = crate::support::in_process::config(&s.data);
@@ -206,57 +205,54 @@ impl Players {
 fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signature_only_fairschach_game() {
     let p = Players::new();
     let s = Steward::new();
-    let g = new_game(
-        &s,
-        "fairschach",
-        &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)],
-    );
+    let g = new_game(&s, "fairschach", &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
     let st = p.steward_key(&s, &g);
     let mut seen = Vec::new();
     let turn = |t: u32| if t == 1 { "started" } else { "turn" };
     let (a, b) = ("alice@example.org", "bob@example.org");
-    type Make<'a> = Box<dyn Fn(&str) -> (String, &'static str) + 'a>;
+    // A seat's move (SAN, UCI) and how its reply is made from the signed lines.
+    type Side<'a> = ((&'static str, &'static str), Box<dyn Fn(&str) -> (String, &'static str) + 'a>);
     // The pending moves are checked for in clear as SAN and UCI: chosen so that
     // neither turns up by chance (UCI with a letter beyond the hex digits).
     // (turn, Alice's move and how it is made, Bob's move and how).
-    let plies: Vec<(u32, (&str, &str), Make<'_>, (&str, &str), Make<'_>)> = vec![
+    let plies: Vec<(u32, Side<'_>, Side<'_>)> = vec![
         (
             1,
-            ("Nf3", "g1f3"),
             // GnuPG, §6.2, PGP/MIME in Thunderbird's shape.
-            Box::new(|text: &str| (p.gpg.sign_encrypt(a, &st, thunderbird(text).as_bytes()), "mime")),
-            ("Nc6", "b8c6"),
+            (("Nf3", "g1f3"), Box::new(|text| (p.gpg.sign_encrypt(a, &st, thunderbird(text).as_bytes()), "mime"))),
             // RNP, §6.2, inline.
-            Box::new(|text: &str| (p.rnp.sign_encrypt(b, &st, text.as_bytes()), "inline")),
+            (("Nc6", "b8c6"), Box::new(|text| (p.rnp.sign_encrypt(b, &st, text.as_bytes()), "inline"))),
         ),
         (
             2,
-            ("Rg1", "h1g1"),
             // RNP, §6.1: a multipart/signed entity (K-9's text part), encrypted.
-            Box::new(|text: &str| {
-                let part = k9(text);
-                let sig = p.rnp.detach_sign(a, part.as_bytes());
-                (p.rnp.encrypt(&st, multipart_signed(&part, &sig).as_bytes()), "mime")
-            }),
-            ("Nf6", "g8f6"),
+            (
+                ("Rg1", "h1g1"),
+                Box::new(|text| {
+                    let part = k9(text);
+                    let sig = p.rnp.detach_sign(a, part.as_bytes());
+                    (p.rnp.encrypt(&st, multipart_signed(&part, &sig).as_bytes()), "mime")
+                }),
+            ),
             // GnuPG, §6.1, Thunderbird's shape inside.
-            Box::new(|text: &str| {
-                let part = thunderbird(text);
-                let sig = p.gpg.detach_sign(b, part.as_bytes());
-                (p.gpg.encrypt(&st, multipart_signed(&part, &sig).as_bytes()), "mime")
-            }),
+            (
+                ("Nf6", "g8f6"),
+                Box::new(|text| {
+                    let part = thunderbird(text);
+                    let sig = p.gpg.detach_sign(b, part.as_bytes());
+                    (p.gpg.encrypt(&st, multipart_signed(&part, &sig).as_bytes()), "mime")
+                }),
+            ),
         ),
         (
             3,
-            ("Nh4", "f3h4"),
             // GnuPG: a cleartext-signed block inside an inline encryption.
-            Box::new(|text: &str| (p.gpg.encrypt(&st, p.gpg.clearsign(a, text).as_bytes()), "inline")),
-            ("Rb8", "a8b8"),
+            (("Nh4", "f3h4"), Box::new(|text| (p.gpg.encrypt(&st, p.gpg.clearsign(a, text).as_bytes()), "inline"))),
             // RNP, §6.2, PGP/MIME with K-9's text part.
-            Box::new(|text: &str| (p.rnp.sign_encrypt(b, &st, k9(text).as_bytes()), "mime")),
+            (("Rb8", "a8b8"), Box::new(|text| (p.rnp.sign_encrypt(b, &st, k9(text).as_bytes()), "mime"))),
         ),
     ];
-    for (t, (wm, wu), white, (bm, _), black) in &plies {
+    for (t, ((wm, wu), white), ((bm, _), black)) in &plies {
         let (armored, form) = white(&lines(&g, "white", *t, &format!("move: {wm}")));
         let to = reply_to(&s, &g, "alice@", turn(*t));
         let mail = if form == "mime" {
@@ -453,8 +449,7 @@ async fn a_signed_and_encrypted_reply_over_smtp_and_imap_is_held_until_the_pair_
     assert_eq!(page.status().as_u16(), 200);
     let page = page.text().await.unwrap();
     assert!(clear_in(page.as_bytes(), "g1f3", "Nf3").is_none(), "the game page names the pending move");
-    let transcript =
-        steward.client.get(format!("{}/api/games/{game}/transcript", steward.base)).send().await.unwrap();
+    let transcript = steward.client.get(format!("{}/api/games/{game}/transcript", steward.base)).send().await.unwrap();
     let transcript = transcript.text().await.unwrap();
     assert!(!transcript.contains("OPENPGP MOVE"), "no signed bytes before the pair resolves: {transcript}");
 
@@ -466,8 +461,7 @@ async fn a_signed_and_encrypted_reply_over_smtp_and_imap_is_held_until_the_pair_
     let view = steward.game(&game).await;
     assert_eq!(view["turn"], json!(2), "{view}");
     assert_eq!(view["history"][0]["moves"][0]["move"], "Nf3", "{view}");
-    let transcript =
-        steward.client.get(format!("{}/api/games/{game}/transcript", steward.base)).send().await.unwrap();
+    let transcript = steward.client.get(format!("{}/api/games/{game}/transcript", steward.base)).send().await.unwrap();
     let transcript = transcript.text().await.unwrap();
     assert!(transcript.contains("kind: encrypted-pgp-mime"), "{transcript}");
     steward.stop().await;
