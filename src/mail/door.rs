@@ -208,6 +208,19 @@ fn encrypted_signed_command(raw: &[u8], inside: &Inside, mail: &ReadMail, now: D
     }
     let plain = &inside.opened.plain;
     let entity = match &inside.opened.signatures {
+        // Bounded as a signed part and a signature block in clear are: both are
+        // kept with the move and go into the transcript.
+        Some(_) if plain.len() > openpgp::mime::MAX_SIGNED_BYTES => {
+            let problem = openpgp::mime::MimeProblem::TooLarge { size: plain.len() };
+            return Some(MailCommand::BadEnvelope(problem.to_string()));
+        }
+        Some(signature) if signature.len() > openpgp::signed::MAX_SIGNATURE_BYTES => {
+            return Some(MailCommand::BadEnvelope(format!(
+                "the OpenPGP signatures inside your encrypted reply take {} bytes, more than the {} taken; sign with one key",
+                signature.len(),
+                openpgp::signed::MAX_SIGNATURE_BYTES
+            )));
+        }
         Some(signature) => SignedEntity {
             kind: if inside.mime { Kind::EncryptedMime } else { Kind::EncryptedInline },
             signed: plain.clone(),

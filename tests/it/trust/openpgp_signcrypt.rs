@@ -371,6 +371,16 @@ fn forged_wrong_key_bad_revoked_and_replayed_signed_and_encrypted_replies_are_re
     let armored = p.gpg.encrypt(&st, multipart_signed(&part.replacen("Nf3", "Nh3", 1), &sig).as_bytes());
     refused(&g, &pgp_mime(ALICE, &to, "f3", &armored), &mut seen, "does not verify");
 
+    // Too large: a signed plaintext beyond what a signed part may hold.
+    let big = format!("{text}{}\r\n", "x".repeat(300 * 1024));
+    let armored = p.gpg.sign_encrypt(a, &st, big.as_bytes());
+    let (_, line) = s.ingest(&inline(ALICE, &to, "big1", &armored));
+    assert!(line.starts_with("refused"), "{line}");
+    let said = new_answer(&seen, s.answers_to("alice@"));
+    seen.push(said.clone());
+    assert!(said.contains("more than the 262144 taken"), "{said}");
+    assert_eq!(s.game(&g)["moved"], json!([]));
+
     // The real move and Bob's: turn 1 resolves. Then Alice's mail of turn 1,
     // again (a new Message-ID) to the reply address of turn 2: a replay.
     let armored = p.gpg.sign_encrypt(a, &st, k9(&text).as_bytes());
