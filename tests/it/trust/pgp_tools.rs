@@ -5,7 +5,7 @@
 //! Debian's gnupg and rnp).
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 /// Fails (never skips) when a binary the tests need is missing.
 #[track_caller]
@@ -15,12 +15,17 @@ pub fn need(bin: &str) {
     assert!(found, "{bin} is not installed: run scripts/test, which installs Debian's gnupg and rnp");
 }
 
+/// Runs `cmd` with `stdin`; its output, whether it succeeded or not.
+pub fn output(cmd: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Runs `cmd` with `stdin`; asserts success and returns its stdout.
 #[track_caller]
 pub fn run(cmd: &mut Command, stdin: &[u8]) -> Vec<u8> {
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = output(cmd, stdin);
     assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
     out.stdout
 }
@@ -56,9 +61,29 @@ impl Gpg {
         c
     }
 
+    /// `gpg ARGS` with `stdin`, asserting success: its stdout.
+    #[track_caller]
+    pub fn ok(&self, args: &[&str], stdin: &[u8]) -> Vec<u8> {
+        run(self.cmd().args(args), stdin)
+    }
+
     /// A key for `uid` of `algo` (`ed25519`, `rsa3072`) that signs.
     pub fn key(&self, uid: &str, algo: &str) {
         run(self.cmd().args(["--quick-gen-key", uid, algo, "sign", "never"]), b"");
+    }
+
+    /// A certification-only ed25519 primary key with a separate signing subkey.
+    pub fn key_with_signing_subkey(&self, uid: &str) {
+        run(self.cmd().args(["--quick-gen-key", uid, "ed25519", "cert", "never"]), b"");
+        let fpr = self.fingerprint(uid);
+        run(self.cmd().args(["--quick-add-key", &fpr, "ed25519", "sign", "never"]), b"");
+    }
+
+    /// A key of GnuPG's default kind (Ed25519 + Cv25519) that signs and
+    /// decrypts; its fingerprint.
+    pub fn generate(&self, uid: &str) -> String {
+        run(self.cmd().args(["--quick-gen-key", uid, "future-default", "default", "never"]), b"");
+        self.fingerprint(uid)
     }
 
     pub fn fingerprint(&self, uid: &str) -> String {
@@ -113,6 +138,16 @@ impl Gpg {
         crlf(&run(self.cmd().args(["--armor", "--encrypt", "--recipient", recipient]), plain))
     }
 
+    /// `gpg --verify sig part`: its success and its report (stderr).
+    pub fn verify(&self, sig: &str, part: &[u8]) -> (bool, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let (s, p) = (dir.path().join("sig.asc"), dir.path().join("part.eml"));
+        std::fs::write(&s, sig).unwrap();
+        std::fs::write(&p, part).unwrap();
+        let out = output(self.cmd().arg("--verify").arg(&s).arg(&p), b"");
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+
     /// `plain` signed by `uid` and encrypted to `recipient` in one OpenPGP
     /// message (`gpg --sign --encrypt`: RFC 3156 §6.2), armoured.
     pub fn sign_encrypt(&self, uid: &str, recipient: &str, plain: &[u8]) -> String {
@@ -132,6 +167,28 @@ impl Rnp {
         need("rnp");
         need("rnpkeys");
         Rnp { home: tempfile::tempdir().unwrap() }
+    }
+
+    /// A home with a key for `uid` of RNP's default kind.
+    pub fn with_key(uid: &str) -> Rnp {
+        let rnp = Rnp::new();
+        run(
+            Command::new("rnpkeys").arg("--homedir").arg(rnp.home.path()).args([
+                "--generate-key",
+                "--userid",
+                uid,
+                "--password",
+                "",
+                "--notty",
+            ]),
+            b"",
+        );
+        rnp
+    }
+
+    pub fn export(&self, uid: &str) -> String {
+        let out = run(Command::new("rnpkeys").arg("--homedir").arg(self.home.path()).args(["--export-key", uid]), b"");
+        String::from_utf8(out).unwrap()
     }
 
     fn file(&self, name: &str, bytes: &[u8]) -> std::path::PathBuf {
@@ -162,6 +219,22 @@ impl Rnp {
 
     pub fn detach_sign(&self, uid: &str, bytes: &[u8]) -> String {
         self.rnp(&["--sign", "--detach", "-u", uid], bytes)
+    }
+
+    pub fn clearsign(&self, uid: &str, text: &str) -> String {
+        let out = run(
+            Command::new("rnp").arg("--homedir").arg(self.home.path()).args([
+                "--clearsign",
+                "-u",
+                uid,
+                "--password",
+                "",
+                "--output",
+                "-",
+            ]),
+            text.as_bytes(),
+        );
+        crlf(&out)
     }
 
     pub fn encrypt(&self, recipient: &str, plain: &[u8]) -> String {
