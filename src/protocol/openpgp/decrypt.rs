@@ -147,6 +147,44 @@ mod tests {
     use super::*;
     use crate::protocol::openpgp::steward_key::StewardPgpKey;
 
+    /// `plain` encrypted to `to` (its subkey), signed inside by `signers` when any.
+    fn message(to: &StewardPgpKey, signers: &[&StewardPgpKey], plain: &[u8]) -> Vec<u8> {
+        use pgp::composed::MessageBuilder;
+        use pgp::crypto::{hash::HashAlgorithm, sym::SymmetricKeyAlgorithm};
+        let mut rng = rand::thread_rng();
+        let public = to.public();
+        let mut builder =
+            MessageBuilder::from_bytes("", plain.to_vec()).seipd_v1(&mut rng, SymmetricKeyAlgorithm::AES128);
+        builder.encrypt_to_key(&mut rng, &public.public_subkeys[0]).unwrap();
+        for s in signers {
+            builder.sign(&s.secret().primary_key, Password::empty(), HashAlgorithm::Sha256);
+        }
+        builder.to_vec(&mut rng).unwrap()
+    }
+
+    #[test]
+    fn a_message_signed_and_encrypted_in_one_opens_with_its_signatures_over_the_plaintext() {
+        use crate::protocol::openpgp::{key::PlayerPgpKey, signed};
+        let now = 1_800_000_000;
+        let steward = StewardPgpKey::generate("s@example.org", now).unwrap();
+        let player = StewardPgpKey::generate("p@example.org", now).unwrap();
+        let plain = b"game: 8KQ2ZJ\r\nseat: white\r\nturn: 1\r\nmove: Nf3\r\n";
+        let opened = open(&message(&steward, &[&player], plain), &[steward.secret()]).unwrap();
+        assert_eq!(opened.plain, plain);
+        let sigs = opened.signatures.expect("the signature inside");
+        let key = PlayerPgpKey::parse(&player.public_armored()).unwrap();
+        assert!(signed::check(&key, &opened.plain, &sigs, now + 60).is_ok());
+        assert_eq!(
+            signed::check(&key, b"game: 8KQ2ZJ\r\nmove: Nh3\r\n", &sigs, now + 60),
+            Err(signed::SignatureProblem::Bad)
+        );
+        // Not signed inside: no signatures. Too many signatures: refused.
+        let opened = open(&message(&steward, &[], plain), &[steward.secret()]).unwrap();
+        assert_eq!((opened.plain.as_slice(), opened.signatures), (&plain[..], None));
+        let many = vec![&player; signed::MAX_SIGNATURES + 1];
+        assert!(matches!(open(&message(&steward, &many, plain), &[steward.secret()]), Err(DecryptError::Damaged(_))));
+    }
+
     #[test]
     fn garbage_and_plain_messages_are_refused() {
         let key = StewardPgpKey::generate("s@example.org", 1_800_000_000).unwrap();
