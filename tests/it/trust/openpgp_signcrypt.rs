@@ -166,7 +166,8 @@ fn assert_verifies(t: &(String, String)) {
     assert!(ok.status.success(), "{}{}", String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&ok.stderr));
 }
 
-/// Alice (Ed25519) and Bob (RSA 3072): keys made by GnuPG, the secret keys
+/// Alice (Ed25519 with a Cv25519 subkey, GnuPG's default) and Bob (RSA 3072):
+/// keys made by GnuPG, the secret keys
 /// also in an RNP home, the steward's key (from its start mail's Autocrypt
 /// header) in both.
 struct Players {
@@ -179,7 +180,7 @@ struct Players {
 impl Players {
     fn new() -> Players {
         let (gpg, rnp) = (Gpg::new(), Rnp::new());
-        gpg.key(ALICE, "ed25519");
+        gpg.generate(ALICE);
         gpg.key(BOB, "rsa3072");
         for uid in ["alice@example.org", "bob@example.org"] {
             rnp.import(&gpg.export_secret(uid));
@@ -399,6 +400,34 @@ fn forged_wrong_key_bad_revoked_and_replayed_signed_and_encrypted_replies_are_re
     assert_eq!(s.game(&g)["moved"], json!([]));
     assert_eq!(history(&s, &g), [["Nf3", "Nc6"]], "nothing changed");
 
+    // An expired key: Dave's, made and used in 2020, valid for a day; signed then,
+    // (§6.1) and encrypted now.
+    let dave = "dave@example.org";
+    let old_time = |t: &'static str| ["--faked-system-time", t];
+    p.gpg.ok(
+        &[&old_time("20200101T000000")[..], &["--quick-gen-key", "Dave <dave@example.org>", "ed25519", "sign", "1d"]]
+            .concat(),
+        b"",
+    );
+    let g = new_game(&s, "chess", &[("Dave", dave, &p.gpg.export(dave)), ("Bob", "bob@example.org", &p.bob)]);
+    let to = reply_to(&s, &g, "dave@", "started");
+    let part = k9(&lines(&g, "white", 1, "move: e4"));
+    let sig = p.gpg.ok(
+        &[&old_time("20200101T120000")[..], &["--armor", "--detach-sign", "--local-user", dave]].concat(),
+        part.as_bytes(),
+    );
+    let sig = super::pgp_tools::crlf(&sig);
+    let armored = p.gpg.encrypt(&st, multipart_signed(&part, &sig).as_bytes());
+    let said = expect(
+        &s,
+        &pgp_mime("Dave <dave@example.org>", &to, "ex1", &armored),
+        "refused: bad_signature",
+        "dave@",
+        &mut seen,
+    );
+    assert!(said.contains("had expired when the mail came"), "{said}");
+    assert_eq!(s.game(&g)["turn"], json!(1));
+
     // A revoked key: Carol's, registered for a seat of a new game.
     let carol = p.gpg.export("carol@example.org");
     let g = new_game(&s, "chess", &[("Carol", "carol@example.org", &carol), ("Bob", "bob@example.org", &p.bob)]);
@@ -419,7 +448,7 @@ fn forged_wrong_key_bad_revoked_and_replayed_signed_and_encrypted_replies_are_re
 
 /// Through the real servers: a signature-only Fairschach game made over HTTP
 /// with both seats' OpenPGP keys; Alice's signed-and-encrypted reply (GnuPG,
-/// §6.2, Thunderbird's shape) goes over SMTP to the steward's address and is
+/// §6.2, Thunderbird's shape, by the signing subkey of a certification-only key) goes over SMTP to the steward's address and is
 /// read by its IMAP door: held, and nothing of it on the game page or in the
 /// API until Bob's (RNP, §6.1) completes the pair.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -430,7 +459,7 @@ async fn a_signed_and_encrypted_reply_over_smtp_and_imap_is_held_until_the_pair_
     let (moves, alice, bob) = (unique("m"), unique("alice"), unique("bob"));
     let (a_mail, b_mail) = (format!("{alice}@{DOMAIN}"), format!("{bob}@{DOMAIN}"));
     let (gpg, rnp) = (Gpg::new(), Rnp::new());
-    gpg.key(&format!("Alice <{a_mail}>"), "ed25519");
+    gpg.key_with_signing_subkey(&format!("Alice <{a_mail}>"));
     gpg.key(&format!("Bob <{b_mail}>"), "rsa3072");
     rnp.import(&gpg.export_secret(&b_mail));
     let steward = Served::start(&stack, &moves).await;
