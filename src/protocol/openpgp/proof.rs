@@ -40,8 +40,9 @@
 //! encrypted (RFC 3156 §6.1, a `multipart/signed` entity inside) as `pgp-mime`,
 //! a cleartext block inside as `cleartext`, and signed and encrypted in one
 //! OpenPGP message (§6.2) as `encrypted-pgp-mime` or `encrypted-inline`: the
-//! literal data as the signed bytes, the signature packets beside them (the
-//! ciphertext itself is not kept: it opens only with the steward's key). The
+//! literal data as the signed bytes, the signature packets beside them (not
+//! the ciphertext, which only the steward's key opens: so anyone can check the
+//! record once it is revealed). The
 //! record is part of the move, so it is held sealed with it until the turn
 //! resolves, and only then written into the transcript.
 
