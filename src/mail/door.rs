@@ -145,10 +145,14 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
         },
         Ok(mail) => {
             let (mail, opened, undecryptable) = open_encrypted(steward, raw, mail);
-            encrypted = opened;
-            // A signature inside an encrypted reply is not read yet
-            // (docs/openpgp.md): such a reply acts by its reply address.
-            let signed = if opened || undecryptable.is_some() { None } else { openpgp_command(raw, &mail, now) };
+            encrypted = opened.is_some();
+            // A signature inside an encrypted reply is read as the signature
+            // of a signed reply (RFC 3156 §6.1 and §6.2; docs/encrypted-moves.md).
+            let signed = match &opened {
+                Some(inside) => encrypted_signed_command(raw, inside, &mail, now),
+                None if undecryptable.is_some() => None,
+                None => openpgp_command(raw, &mail, now),
+            };
             MailIn {
                 key: key.clone(),
                 raw: raw.to_vec(),
@@ -165,19 +169,73 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
     Ok(handled)
 }
 
+/// What an encrypted reply opened to, in memory only: its plaintext and the
+/// signatures made in the same OpenPGP message.
+struct Inside {
+    /// PGP/MIME (the plaintext is a MIME entity) or inline (it is the text).
+    mime: bool,
+    opened: openpgp::decrypt::Opened,
+}
+
 /// A reply encrypted to the steward's OpenPGP key (issue 33), opened in memory
 /// and read in the outer mail's place: its move is then held like any pending
 /// move (sealed at rest), and the raw mail kept is the ciphertext. When it does
-/// not open, the reason (for an answer to the registered address). The flag:
-/// whether it was encrypted and opened.
-fn open_encrypted(steward: &Steward, raw: &[u8], mail: ReadMail) -> (ReadMail, bool, Option<String>) {
-    use crate::mail::inbound::encrypted::{find_encrypted, opened};
-    let Some(found) = find_encrypted(raw, &mail) else { return (mail, false, None) };
+/// not open, the reason (for an answer to the registered address). `Some`:
+/// it was encrypted and opened.
+fn open_encrypted(steward: &Steward, raw: &[u8], mail: ReadMail) -> (ReadMail, Option<Inside>, Option<String>) {
+    use crate::mail::inbound::encrypted::{Encrypted, find_encrypted, opened};
+    let Some(found) = find_encrypted(raw, &mail) else { return (mail, None, None) };
     let keys = steward.keys().openpgp_secrets();
-    match crate::protocol::openpgp::decrypt::decrypt(found.bytes(), &keys) {
-        Ok(plain) => (opened(&mail, &found, &plain), true, None),
-        Err(e) => (mail, false, Some(e.to_string())),
+    match openpgp::decrypt::open(found.bytes(), &keys) {
+        Ok(o) => {
+            let mail = opened(&mail, &found, &o.plain);
+            (mail, Some(Inside { mime: matches!(found, Encrypted::PgpMime(_)), opened: o }), None)
+        }
+        Err(e) => (mail, None, Some(e.to_string())),
     }
+}
+
+/// The command of a reply encrypted to the steward and signed inside
+/// (issue 33): signed and encrypted in one OpenPGP message (RFC 3156 §6.2), the
+/// signature over the plaintext; or signed, then encrypted (§6.1), a
+/// `multipart/signed` entity (or an inline cleartext block) inside. Read as
+/// [`openpgp_command`] reads a signed reply: `None` when it is not signed, or
+/// its signed text names no game. `mail` is the reply as opened.
+fn encrypted_signed_command(raw: &[u8], inside: &Inside, mail: &ReadMail, now: DateTime<Utc>) -> Option<MailCommand> {
+    use openpgp::mime::{Kind, SignedEntity};
+    if mail.automatic.is_some() {
+        return None;
+    }
+    let plain = &inside.opened.plain;
+    let entity = match &inside.opened.signatures {
+        // Bounded as a signed part and a signature block in clear are: both are
+        // kept with the move and go into the transcript.
+        Some(_) if plain.len() > openpgp::mime::MAX_SIGNED_BYTES => {
+            let problem = openpgp::mime::MimeProblem::TooLarge { size: plain.len() };
+            return Some(MailCommand::BadEnvelope(problem.to_string()));
+        }
+        Some(signature) if signature.len() > openpgp::signed::MAX_SIGNATURE_BYTES => {
+            return Some(MailCommand::BadEnvelope(format!(
+                "the OpenPGP signatures inside your encrypted reply take {} bytes, more than the {} taken; sign with one key",
+                signature.len(),
+                openpgp::signed::MAX_SIGNATURE_BYTES
+            )));
+        }
+        Some(signature) => SignedEntity {
+            kind: if inside.mime { Kind::EncryptedMime } else { Kind::EncryptedInline },
+            signed: plain.clone(),
+            signature: signature.clone(),
+        },
+        None => {
+            let entity_bytes: &[u8] = if inside.mime { plain } else { &[] };
+            match openpgp::mime::find_signed_entity(entity_bytes, &mail.text) {
+                Ok(Some(e)) => e,
+                Ok(None) => return None,
+                Err(problem) => return Some(MailCommand::BadEnvelope(problem.to_string())),
+            }
+        }
+    };
+    signed_entity_command(raw, entity, mail, now)
 }
 
 fn body_key(raw: &[u8]) -> String {
@@ -282,6 +340,17 @@ fn openpgp_command(raw: &[u8], mail: &ReadMail, now: DateTime<Utc>) -> Option<Ma
         Ok(None) => return None,
         Err(problem) => return Some(MailCommand::BadEnvelope(problem.to_string())),
     };
+    signed_entity_command(raw, entity, mail, now)
+}
+
+/// The envelope a signed entity of the mail `raw` carries (read as `mail`),
+/// with its proof; `None` when its signed text names no game.
+fn signed_entity_command(
+    raw: &[u8],
+    entity: openpgp::mime::SignedEntity,
+    mail: &ReadMail,
+    now: DateTime<Utc>,
+) -> Option<MailCommand> {
     let mut proof = OpenPgpProof::new(entity, now.timestamp());
     // For trust on first use: who sent it, and the key it offers.
     proof.sender = mail.from.as_ref().map(|f| f.address.clone());

@@ -1,7 +1,9 @@
 //! Opening a message encrypted to the steward's OpenPGP key: the second part of
 //! an RFC 3156 `multipart/encrypted` reply, or an inline `-----BEGIN PGP
-//! MESSAGE-----` block. Signed-inside messages open too (what the signature
-//! proves is the other part's to check); their plaintext is returned.
+//! MESSAGE-----` block. A message signed and encrypted in one (RFC 3156 §6.2,
+//! `gpg --sign --encrypt`) opens to its plaintext and its signature packets
+//! ([`Opened::signatures`]): whose signature it is, is the steward's to check
+//! against the seat's key ([`super::signed::check`] over the plaintext).
 //!
 //! Bounded: at most [`MAX_CIPHERTEXT_BYTES`] in, at most [`MAX_PLAINTEXT_BYTES`]
 //! out (a compression bomb stops there), at most [`MAX_COMPRESSION_LAYERS`]
@@ -11,6 +13,7 @@
 use std::io::Read as _;
 
 use pgp::composed::{Message, SignedSecretKey};
+use pgp::packet::Signature;
 use pgp::types::Password;
 
 /// The largest ciphertext taken (armoured or binary).
@@ -52,6 +55,17 @@ fn is_armored(data: &[u8]) -> bool {
     data[start..].starts_with(b"-----BEGIN PGP")
 }
 
+/// An opened message: the plaintext, and the signatures over it when it was
+/// signed inside the encryption.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// The plaintext (the literal data).
+    pub plain: Vec<u8>,
+    /// The signature packets (binary) of a message signed and encrypted in
+    /// one, over exactly [`Opened::plain`]; `None` when it was not signed so.
+    pub signatures: Option<Vec<u8>>,
+}
+
 /// Opens `data` (armoured or binary OpenPGP) with the first of `keys` it is
 /// encrypted to (the steward's current key, then the retired ones) and returns
 /// the plaintext.
@@ -59,6 +73,16 @@ fn is_armored(data: &[u8]) -> bool {
 /// # Errors
 /// A [`DecryptError`] saying why it cannot be opened.
 pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, DecryptError> {
+    open(data, keys).map(|o| o.plain)
+}
+
+/// [`decrypt`], keeping the signatures of a message signed and encrypted in
+/// one (at most [`super::signed::MAX_SIGNATURES`]; more are refused as damaged).
+/// They are not checked here.
+///
+/// # Errors
+/// A [`DecryptError`] saying why it cannot be opened.
+pub fn open(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Opened, DecryptError> {
     if data.len() > MAX_CIPHERTEXT_BYTES {
         return Err(DecryptError::TooLarge);
     }
@@ -89,6 +113,12 @@ pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, Decryp
     if message.is_compressed() || message.is_encrypted() {
         return Err(DecryptError::Nested);
     }
+    // Each signature hashes the whole plaintext: bound how many.
+    if let Message::Signed { reader, .. } = &message
+        && reader.num_signatures() > super::signed::MAX_SIGNATURES
+    {
+        return Err(DecryptError::Damaged(format!("more than {} signatures", super::signed::MAX_SIGNATURES)));
+    }
     let mut plain = Vec::new();
     (&mut message)
         .take(MAX_PLAINTEXT_BYTES as u64 + 1)
@@ -97,13 +127,63 @@ pub fn decrypt(data: &[u8], keys: &[&SignedSecretKey]) -> Result<Vec<u8>, Decryp
     if plain.len() > MAX_PLAINTEXT_BYTES {
         return Err(DecryptError::PlaintextTooLarge);
     }
-    Ok(plain)
+    // Read to its end, a signed message holds its final signature packets.
+    let signatures = match &message {
+        Message::Signed { reader, .. } if !reader.is_done() => {
+            return Err(DecryptError::Damaged("its signature packets are missing".into()));
+        }
+        Message::Signed { reader, .. } => {
+            let sigs: Vec<Signature> =
+                reader.signatures().unwrap_or_default().iter().map(|s| s.signature().clone()).collect();
+            (!sigs.is_empty()).then(|| super::signed::signature_bytes(&sigs))
+        }
+        _ => None,
+    };
+    Ok(Opened { plain, signatures })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protocol::openpgp::steward_key::StewardPgpKey;
+
+    /// `plain` encrypted to `to` (its subkey), signed inside by `signers` when any.
+    fn message(to: &StewardPgpKey, signers: &[&StewardPgpKey], plain: &[u8]) -> Vec<u8> {
+        use pgp::composed::MessageBuilder;
+        use pgp::crypto::{hash::HashAlgorithm, sym::SymmetricKeyAlgorithm};
+        let mut rng = rand::thread_rng();
+        let public = to.public();
+        let mut builder =
+            MessageBuilder::from_bytes("", plain.to_vec()).seipd_v1(&mut rng, SymmetricKeyAlgorithm::AES128);
+        builder.encrypt_to_key(&mut rng, &public.public_subkeys[0]).unwrap();
+        for s in signers {
+            builder.sign(&s.secret().primary_key, Password::empty(), HashAlgorithm::Sha256);
+        }
+        builder.to_vec(&mut rng).unwrap()
+    }
+
+    #[test]
+    fn a_message_signed_and_encrypted_in_one_opens_with_its_signatures_over_the_plaintext() {
+        use crate::protocol::openpgp::{key::PlayerPgpKey, signed};
+        let now = 1_800_000_000;
+        let steward = StewardPgpKey::generate("s@example.org", now).unwrap();
+        let player = StewardPgpKey::generate("p@example.org", now).unwrap();
+        let plain = b"game: 8KQ2ZJ\r\nseat: white\r\nturn: 1\r\nmove: Nf3\r\n";
+        let opened = open(&message(&steward, &[&player], plain), &[steward.secret()]).unwrap();
+        assert_eq!(opened.plain, plain);
+        let sigs = opened.signatures.expect("the signature inside");
+        let key = PlayerPgpKey::parse(&player.public_armored()).unwrap();
+        assert!(signed::check(&key, &opened.plain, &sigs, now + 60).is_ok());
+        assert_eq!(
+            signed::check(&key, b"game: 8KQ2ZJ\r\nmove: Nh3\r\n", &sigs, now + 60),
+            Err(signed::SignatureProblem::Bad)
+        );
+        // Not signed inside: no signatures. Too many signatures: refused.
+        let opened = open(&message(&steward, &[], plain), &[steward.secret()]).unwrap();
+        assert_eq!((opened.plain.as_slice(), opened.signatures), (&plain[..], None));
+        let many = vec![&player; signed::MAX_SIGNATURES + 1];
+        assert!(matches!(open(&message(&steward, &many, plain), &[steward.secret()]), Err(DecryptError::Damaged(_))));
+    }
 
     #[test]
     fn garbage_and_plain_messages_are_refused() {

@@ -32,15 +32,33 @@ pub enum Kind {
     Mime,
     /// An inline cleartext signature in the body text.
     Cleartext,
+    /// Signed and encrypted in one OpenPGP message (RFC 3156 §6.2) in a
+    /// PGP/MIME `multipart/encrypted` reply: the signature (one-pass) is over
+    /// the literal data, which is a MIME entity.
+    EncryptedMime,
+    /// Signed and encrypted in one OpenPGP message in an inline `-----BEGIN
+    /// PGP MESSAGE-----` block: the signature is over the literal data, the
+    /// reply's text.
+    EncryptedInline,
 }
 
 impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 4] = [Kind::Mime, Kind::Cleartext, Kind::EncryptedMime, Kind::EncryptedInline];
+
     /// The name in a proof's text.
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Mime => "pgp-mime",
             Kind::Cleartext => "cleartext",
+            Kind::EncryptedMime => "encrypted-pgp-mime",
+            Kind::EncryptedInline => "encrypted-inline",
         }
+    }
+
+    /// Whether the signed bytes are a MIME entity (headers, then a body).
+    pub const fn is_mime(self) -> bool {
+        matches!(self, Kind::Mime | Kind::EncryptedMime)
     }
 }
 

@@ -27,7 +27,7 @@
 //!
 //! ```text
 //! -----BEGIN FAIRSTEWARD OPENPGP MOVE-----
-//! kind: pgp-mime
+//! kind: pgp-mime | cleartext | encrypted-pgp-mime | encrypted-inline
 //! signed: <base64 of the exact signed bytes>
 //! signature: <base64 of the binary signature packets>
 //! -----END FAIRSTEWARD OPENPGP MOVE-----
@@ -35,6 +35,16 @@
 //!
 //! `fairsteward verify` reads the envelope again from the signed bytes and checks
 //! the signature with the seat's key recorded in the transcript.
+//!
+//! A reply encrypted to the steward keeps the same record: signed then
+//! encrypted (RFC 3156 §6.1, a `multipart/signed` entity inside) as `pgp-mime`,
+//! a cleartext block inside as `cleartext`, and signed and encrypted in one
+//! OpenPGP message (§6.2) as `encrypted-pgp-mime` or `encrypted-inline`: the
+//! literal data as the signed bytes, the signature packets beside them (not
+//! the ciphertext, which only the steward's key opens: so anyone can check the
+//! record once it is revealed). The
+//! record is part of the move, so it is held sealed with it until the turn
+//! resolves, and only then written into the transcript.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -121,8 +131,11 @@ impl OpenPgpProof {
             let (k, v) = line.split_once(':').ok_or_else(|| format!("the line {line:?} is not key: value"))?;
             let v = v.trim();
             match k.trim() {
-                "kind" if v == Kind::Mime.name() => kind = Some(Kind::Mime),
-                "kind" if v == Kind::Cleartext.name() => kind = Some(Kind::Cleartext),
+                "kind" => {
+                    kind = Some(
+                        Kind::ALL.into_iter().find(|k| k.name() == v).ok_or_else(|| format!("unknown kind {v:?}"))?,
+                    );
+                }
                 "signed" => signed = Some(BASE64.decode(v).map_err(|_| "signed is not base64".to_owned())?),
                 "signature" => signature = Some(BASE64.decode(v).map_err(|_| "signature is not base64".to_owned())?),
                 other => return Err(format!("unknown line {other:?}")),
@@ -140,24 +153,32 @@ impl OpenPgpProof {
 
     /// The signed text as a reader sees it: for PGP/MIME the first part's body
     /// text (transfer encodings and format=flowed undone, the text of a
-    /// multipart/mixed inside); for inline signatures the signed text. `\n`
-    /// line ends.
+    /// multipart/mixed inside); for inline signatures the signed text; for a
+    /// message signed and encrypted in one (RFC 3156 §6.2) the text of the
+    /// MIME entity it holds (PGP/MIME; the plaintext itself when it holds none)
+    /// or its plaintext (inline). `\n` line ends.
     pub fn text(&self) -> String {
-        match self.kind {
-            // Read here, not by the mail door's reader: `verify` reads it
-            // offline the same way (protocol does not lean on the doors).
-            Kind::Mime => mail_parser::MessageParser::default()
+        let raw = || String::from_utf8_lossy(&self.signed).replace("\r\n", "\n");
+        // Read here, not by the mail door's reader: `verify` reads it
+        // offline the same way (protocol does not lean on the doors).
+        let mime = || {
+            mail_parser::MessageParser::default()
                 .parse(&self.signed)
                 .and_then(|m| m.body_text(0).map(|t| t.replace("\r\n", "\n")))
-                .unwrap_or_default(),
-            Kind::Cleartext => String::from_utf8_lossy(&self.signed).replace("\r\n", "\n"),
+        };
+        match self.kind {
+            Kind::Mime => mime().unwrap_or_default(),
+            // As the mail door reads a decrypted PGP/MIME reply: a MIME entity
+            // with text, else the plaintext itself (`mail::inbound::encrypted`).
+            Kind::EncryptedMime => mime().filter(|t| !t.trim().is_empty()).unwrap_or_else(raw),
+            Kind::Cleartext | Kind::EncryptedInline => raw(),
         }
     }
 
     /// A public key offered inside the signed part (an `application/pgp-keys`
     /// attachment, as Thunderbird's "attach my public key" sends it), armoured.
     pub fn attached_key(&self) -> Option<String> {
-        if self.kind != Kind::Mime {
+        if !self.kind.is_mime() {
             return None;
         }
         let msg = mail_parser::MessageParser::default().parse(&self.signed)?;
@@ -234,6 +255,30 @@ mod tests {
         assert_eq!(env.body, Body::Move("Nf3".into()));
         assert!(env.is_signed() && env.sig.is_none());
         assert_eq!(env.record_text(), p.to_text());
+    }
+
+    #[test]
+    fn a_message_signed_and_encrypted_in_one_reads_its_mime_entity_or_its_plaintext() {
+        let lines = "game: 8KQ2ZJ\r\nseat: black\r\nturn: 3\r\nmove: Nc6\r\n";
+        // PGP/MIME: the literal data is a MIME entity (quoted-printable here).
+        let entity = format!(
+            "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{lines}--=20\r\nsent\r\n"
+        );
+        let p = proof(Kind::EncryptedMime, &entity);
+        let back = OpenPgpProof::parse(&p.to_text()).unwrap();
+        assert_eq!(back, p);
+        assert!(p.to_text().contains("kind: encrypted-pgp-mime\n"));
+        let env = back.envelope().unwrap();
+        assert_eq!((env.seat.as_str(), env.turn, env.body.clone()), ("black", 3, Body::Move("Nc6".into())));
+        // A PGP/MIME plaintext that is no MIME entity reads as text, as the door reads it.
+        let p = proof(Kind::EncryptedMime, lines);
+        assert_eq!(p.envelope().unwrap().turn, 3);
+        // Inline: the plaintext is the text.
+        let p = proof(Kind::EncryptedInline, lines);
+        assert_eq!(OpenPgpProof::parse(&p.to_text()).unwrap(), p);
+        assert_eq!(p.envelope().unwrap().body, Body::Move("Nc6".into()));
+        assert_eq!(p.attached_key(), None);
+        assert!(OpenPgpProof::parse("kind: encrypted-other\nsigned: AA==\nsignature: AA==\n").is_err());
     }
 
     #[test]

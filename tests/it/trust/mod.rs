@@ -1,7 +1,9 @@
 //! Trust: keys, signed and sealed moves, transcripts and `verify`, signed actions.
 
 mod openpgp_sealed; // issue 33: encrypted replies, signed mails
+mod openpgp_signcrypt; // issue 33: signed-and-encrypted replies
 mod openpgp_signed; // issue 33
+mod pgp_tools; // GnuPG and RNP as players drive them
 mod smaller_holes;
 mod verify_complete;
 mod wire;

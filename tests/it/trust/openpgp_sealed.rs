@@ -8,127 +8,16 @@
 //! from the `Autocrypt:` header of its board mail. Mails go in through the MTA
 //! pipe (`fairsteward ingest`); `gpg --verify` checks the steward's signatures.
 
-use std::process::{Command, Output, Stdio};
-
 use base64::Engine as _;
 use serde_json::Value;
 
+use super::pgp_tools::{Gpg, Rnp};
 use crate::support as common;
 use common::leak::{assert_nowhere_in_clear, clear_in, files_under};
 use common::pipe::{PipeSteward, fairsteward, header};
 
 const ALICE: &str = "Alice <alice@example.org>";
 const BOB: &str = "Bob <bob@example.org>";
-
-/// Panics, saying what to do, when a tool the tests need is missing.
-#[track_caller]
-fn need(tool: &str) {
-    let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "`{tool}` is not installed: the OpenPGP tests make their mails with GnuPG and RNP. Run the tests with scripts/test, \
-         which installs the Debian packages gnupg and rnp (or apt-get install gnupg rnp)"
-    );
-}
-
-fn run(cmd: &mut Command, stdin: &[u8]) -> Output {
-    use std::io::Write as _;
-    let mut child =
-        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the tool runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-/// A throw-away GnuPG home.
-struct Gpg {
-    home: tempfile::TempDir,
-}
-
-impl Gpg {
-    fn new() -> Gpg {
-        need("gpg");
-        Gpg { home: tempfile::tempdir().unwrap() }
-    }
-
-    fn gpg(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut cmd = Command::new("gpg");
-        cmd.arg("--homedir")
-            .arg(self.home.path())
-            .args(["--batch", "--yes", "--pinentry-mode", "loopback", "--passphrase", "", "--trust-model", "always"])
-            .args(args);
-        run(&mut cmd, stdin)
-    }
-
-    #[track_caller]
-    fn ok(&self, args: &[&str], stdin: &[u8]) -> Vec<u8> {
-        let out = self.gpg(args, stdin);
-        assert!(out.status.success(), "gpg {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        out.stdout
-    }
-
-    fn import(&self, key: &[u8]) {
-        self.ok(&["--import"], key);
-    }
-
-    /// A key of the player's own (Ed25519 + Cv25519); its fingerprint.
-    fn generate(&self, uid: &str) -> String {
-        self.ok(&["--quick-gen-key", uid, "future-default", "default", "never"], b"");
-        let listing = String::from_utf8(self.ok(&["--with-colons", "--list-keys", uid], b"")).unwrap();
-        listing.lines().find(|l| l.starts_with("fpr:")).unwrap().split(':').nth(9).unwrap().to_owned()
-    }
-
-    /// `plain` encrypted to `recipient` (a fingerprint), armoured, CRLF line ends.
-    fn encrypt(&self, recipient: &str, plain: &[u8]) -> String {
-        let out = self.ok(&["--armor", "--encrypt", "--recipient", recipient], plain);
-        String::from_utf8(out).unwrap().replace("\r\n", "\n").replace('\n', "\r\n")
-    }
-
-    /// `gpg --verify sig part`: its report (stderr) and success.
-    fn verify(&self, sig: &str, part: &[u8]) -> (bool, String) {
-        let dir = tempfile::tempdir().unwrap();
-        let (s, p) = (dir.path().join("sig.asc"), dir.path().join("part.eml"));
-        std::fs::write(&s, sig).unwrap();
-        std::fs::write(&p, part).unwrap();
-        let out = self.gpg(&["--verify", s.to_str().unwrap(), p.to_str().unwrap()], b"");
-        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
-/// A throw-away RNP home.
-struct Rnp {
-    home: tempfile::TempDir,
-}
-
-impl Rnp {
-    fn new() -> Rnp {
-        need("rnp");
-        Rnp { home: tempfile::tempdir().unwrap() }
-    }
-
-    fn import(&self, key: &[u8]) {
-        let file = self.home.path().join("import.pgp");
-        std::fs::write(&file, key).unwrap();
-        let out = run(Command::new("rnpkeys").arg("--homedir").arg(self.home.path()).arg("--import").arg(&file), b"");
-        assert!(out.status.success(), "rnpkeys --import: {}", String::from_utf8_lossy(&out.stderr));
-    }
-
-    fn encrypt(&self, recipient: &str, plain: &[u8]) -> String {
-        let (input, output) = (self.home.path().join("plain.txt"), self.home.path().join("plain.txt.asc"));
-        std::fs::write(&input, plain).unwrap();
-        let _ = std::fs::remove_file(&output);
-        let out = run(
-            Command::new("rnp")
-                .arg("--homedir")
-                .arg(self.home.path())
-                .args(["--encrypt", "--armor", "--recipient", recipient, "--output"])
-                .arg(&output)
-                .arg(&input),
-            b"",
-        );
-        assert!(out.status.success(), "rnp --encrypt: {}", String::from_utf8_lossy(&out.stderr));
-        std::fs::read_to_string(&output).unwrap().replace("\r\n", "\n").replace('\n', "\r\n")
-    }
-}
 
 /// The binary key in a mail's `Autocrypt:` header, and its `addr`.
 #[track_caller]
@@ -143,8 +32,7 @@ fn autocrypt(mail: &str) -> (String, Vec<u8>) {
 
 /// The fingerprint of a binary public key, as `gpg --show-keys` gives it.
 fn fingerprint_of(gpg: &Gpg, key: &[u8]) -> String {
-    let listing = String::from_utf8(gpg.ok(&["--with-colons", "--show-keys"], key)).unwrap();
-    listing.lines().find(|l| l.starts_with("fpr:")).unwrap().split(':').nth(9).unwrap().to_owned()
+    gpg.fingerprint_of(key)
 }
 
 /// The signed part (exact bytes) and the signature of a PGP/MIME signed mail,
@@ -303,8 +191,10 @@ fn encrypted_replies_are_sealed_moves_in_fairschach_and_chess() {
     assert_eq!(s.ingest(&mail).1, "accepted: move");
     let game: Value = s.game(&chess);
     assert_eq!(game["history"][0]["moves"][0]["move"], "e4", "{game}");
-    // Bob: signed and encrypted by GnuPG (`--sign --encrypt`), inline: it opens
-    // (what the signature proves is the other part of issue 33's to check).
+    // Bob: signed and encrypted by GnuPG (`--sign --encrypt`), inline, with a
+    // key he registered nowhere and no game lines in the signed text: it opens
+    // and acts by its reply address, as an unsigned reply (openpgp_signcrypt.rs
+    // has the signed moves).
     let bob_key = gpg.generate("Bob <bob@example.org>");
     let board = s
         .spool()
@@ -486,8 +376,8 @@ fn an_encrypted_reveal_opens_its_commitment_by_mail() {
 
 /// In a game that requires signatures, an encrypted reply that is not signed
 /// inside acts by its reply address only, and that is not enough: refused
-/// ("signature required"), and nothing changes. (Signatures by the player's
-/// OpenPGP key inside are the other part of issue 33.)
+/// ("signature required"), and nothing changes. (Signed inside by the seat's
+/// OpenPGP key, it counts: openpgp_signcrypt.rs.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unsigned_encrypted_reply_is_refused_where_signatures_are_required() {
     use fairsteward::protocol::PlayerKey;

@@ -8,159 +8,10 @@
 //! --detach`. The mails go through `fairsteward ingest` (the MTA pipe), and one
 //! through the real SMTP and IMAP servers.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-
 use serde_json::{Value, json};
 
+use super::pgp_tools::{Gpg, Rnp, run};
 use crate::support::pipe::{PipeSteward as Steward, new_answer};
-
-/// Fails (never skips) when a binary the tests need is missing.
-#[track_caller]
-fn need(bin: &str) {
-    let found =
-        Command::new("sh").arg("-c").arg(format!("command -v {bin}")).output().is_ok_and(|o| o.status.success());
-    assert!(found, "{bin} is not installed: run scripts/test, which installs Debian's gnupg and rnp");
-}
-
-fn run(cmd: &mut Command, stdin: &[u8]) -> Vec<u8> {
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
-}
-
-/// A throw-away GnuPG home.
-struct Gpg {
-    home: tempfile::TempDir,
-}
-
-impl Gpg {
-    fn new() -> Gpg {
-        need("gpg");
-        Gpg { home: tempfile::tempdir().unwrap() }
-    }
-
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("gpg");
-        c.env("GNUPGHOME", self.home.path()).args(["--batch", "--pinentry-mode", "loopback", "--passphrase", ""]);
-        c
-    }
-
-    /// A key for `uid` of `algo` (`ed25519`, `rsa3072`) that signs.
-    fn key(&self, uid: &str, algo: &str) {
-        run(self.cmd().args(["--quick-gen-key", uid, algo, "sign", "never"]), b"");
-    }
-
-    /// A certification-only ed25519 primary key with a separate signing subkey.
-    fn key_with_signing_subkey(&self, uid: &str) {
-        run(self.cmd().args(["--quick-gen-key", uid, "ed25519", "cert", "never"]), b"");
-        let fpr = self.fingerprint(uid);
-        run(self.cmd().args(["--quick-add-key", &fpr, "ed25519", "sign", "never"]), b"");
-    }
-
-    fn fingerprint(&self, uid: &str) -> String {
-        let out = run(self.cmd().args(["--with-colons", "--list-keys", uid]), b"");
-        let text = String::from_utf8(out).unwrap();
-        text.lines().find(|l| l.starts_with("fpr:")).unwrap().split(':').nth(9).unwrap().to_owned()
-    }
-
-    fn export(&self, uid: &str) -> String {
-        String::from_utf8(run(self.cmd().args(["--armor", "--export", uid]), b"")).unwrap()
-    }
-
-    fn detach_sign(&self, uid: &str, bytes: &[u8]) -> String {
-        String::from_utf8(run(self.cmd().args(["--armor", "--detach-sign", "--local-user", uid]), bytes)).unwrap()
-    }
-
-    fn clearsign(&self, uid: &str, text: &str) -> String {
-        String::from_utf8(run(self.cmd().args(["--clearsign", "--local-user", uid]), text.as_bytes())).unwrap()
-    }
-
-    /// Copies the secret key of `uid` into `other` (which then signs with it
-    /// even after this home revokes it: GnuPG refuses to sign with a revoked key).
-    fn copy_secret_to(&self, uid: &str, other: &Gpg) {
-        let secret = run(self.cmd().args(["--armor", "--export-secret-keys", uid]), b"");
-        run(other.cmd().args(["--import"]), &secret);
-    }
-
-    /// Imports the revocation certificate GnuPG made with the key.
-    fn revoke(&self, uid: &str) {
-        let fpr = self.fingerprint(uid);
-        let rev =
-            std::fs::read_to_string(self.home.path().join("openpgp-revocs.d").join(format!("{fpr}.rev"))).unwrap();
-        // GnuPG guards the block with a leading ':' against an accidental import.
-        let rev = rev.replace(":-----BEGIN PGP PUBLIC KEY BLOCK-----", "-----BEGIN PGP PUBLIC KEY BLOCK-----");
-        run(self.cmd().args(["--import"]), rev.as_bytes());
-    }
-}
-
-/// A throw-away RNP home (Thunderbird's OpenPGP library).
-struct Rnp {
-    home: tempfile::TempDir,
-}
-
-impl Rnp {
-    fn new(uid: &str) -> Rnp {
-        need("rnp");
-        need("rnpkeys");
-        let home = tempfile::tempdir().unwrap();
-        run(
-            Command::new("rnpkeys").args(["--homedir"]).arg(home.path()).args([
-                "--generate-key",
-                "--userid",
-                uid,
-                "--password",
-                "",
-                "--notty",
-            ]),
-            b"",
-        );
-        Rnp { home }
-    }
-
-    fn export(&self, uid: &str) -> String {
-        let out = run(Command::new("rnpkeys").arg("--homedir").arg(self.home.path()).args(["--export-key", uid]), b"");
-        String::from_utf8(out).unwrap()
-    }
-
-    fn file(&self, bytes: &[u8]) -> PathBuf {
-        let path = self.home.path().join(format!("in-{}", bytes.len()));
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn detach_sign(&self, uid: &str, bytes: &[u8]) -> String {
-        let path = self.file(bytes);
-        let out = run(
-            Command::new("rnp")
-                .arg("--homedir")
-                .arg(self.home.path())
-                .args(["--sign", "--detach", "--armor", "-u", uid, "--password", "", "--output", "-"])
-                .arg(&path),
-            b"",
-        );
-        String::from_utf8(out).unwrap()
-    }
-
-    fn clearsign(&self, uid: &str, text: &str) -> String {
-        let out = run(
-            Command::new("rnp").arg("--homedir").arg(self.home.path()).args([
-                "--clearsign",
-                "-u",
-                uid,
-                "--password",
-                "",
-                "--output",
-                "-",
-            ]),
-            text.as_bytes(),
-        );
-        String::from_utf8(out).unwrap()
-    }
-}
 
 /// The signed text of a move: the lines that bind it to game, seat and turn.
 fn lines(game: &str, seat: &str, turn: u32, what: &str) -> String {
@@ -330,7 +181,7 @@ fn tamper_signed_part(t: &str) -> String {
 /// PGP/MIME move and an inline cleartext-signed move, from any sender.
 #[test]
 fn rnp_signed_moves_count_in_a_chess_game_pgp_mime_and_inline() {
-    let dan = Rnp::new("Dan <dan@example.org>");
+    let dan = Rnp::with_key("Dan <dan@example.org>");
     let gpg = Gpg::new();
     gpg.key("Eve <eve@example.org>", "rsa3072");
     let s = Steward::new();
