@@ -67,6 +67,10 @@ pub struct Indexed {
     pub indices: Vec<u8>,
     /// How the palette changed the picture.
     pub error: PaletteError,
+    /// The runs of one colour in the picture's rows, each run of equal rows
+    /// counted once: the picture's edges, which most of its compressed bytes
+    /// describe.
+    pub runs: usize,
 }
 
 /// How far a palette picture is from its full-colour pixels.
@@ -237,7 +241,7 @@ pub fn quantize(pixmap: &tiny_skia::Pixmap) -> Option<Indexed> {
             copy.copy_from_slice(row);
         }
     }
-    Some(Indexed { palette, translucent: translucent.len(), indices, error })
+    Some(Indexed { palette, translucent: translucent.len(), indices, error, runs: runs.len() })
 }
 
 /// A palette of at most `entries` colours for `colours` (the translucent ones

@@ -331,14 +331,18 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
 /// 25 KB (issue 38) at about 1.2–1.5 ms.
 pub const PALETTE_LEVEL: i32 = 7;
 
-/// A picture whose indices take more than this many bytes at [`PALETTE_LEVEL`]
-/// is compressed again at [`BUSY_LEVEL`]: a board mail must stay under 40 KB
-/// with its picture base64-encoded beside its text (issue 38), which leaves the
-/// busiest boards (the most pieces, and the most seats to list) about 21 KB of
-/// picture.
-pub const BUSY_BYTES: usize = 20_000;
+/// A picture with more runs of one colour than this in its rows (each run of
+/// equal rows counted once: [`super::palette::Indexed::runs`]) is compressed
+/// at [`BUSY_LEVEL`]. A board mail must stay under 40 KB with its picture
+/// base64-encoded beside its text (issue 38), which leaves the busiest boards
+/// (the most pieces, and the most seats to list) about 21 KB of picture; at
+/// [`PALETTE_LEVEL`] a picture takes about 0.75 bytes a run (measured on every
+/// game, `docs/benchmarks.md`), so from about 27 000 runs it would not fit.
+/// Counting the runs costs nothing (the palette counted them); compressing
+/// twice and keeping the smaller cost a second compression on every busy picture.
+pub const BUSY_RUNS: usize = 27_000;
 
-/// The level for pictures over [`BUSY_BYTES`]: about 9 % smaller than
+/// The level for pictures over [`BUSY_RUNS`]: about 9 % smaller than
 /// [`PALETTE_LEVEL`] for twice its time.
 pub const BUSY_LEVEL: i32 = 8;
 
@@ -356,7 +360,7 @@ fn zlib(rows: &[u8], level: i32) -> Result<Vec<u8>, String> {
 /// entries (first in the palette, so the chunk stays short), rows unfiltered
 /// (the indices of a flat area are one byte repeated, which deflate takes as
 /// it is) and compressed by libdeflate at [`PALETTE_LEVEL`], or at
-/// [`BUSY_LEVEL`] when they take more than [`BUSY_BYTES`].
+/// [`BUSY_LEVEL`] for a picture of more than [`BUSY_RUNS`] runs.
 fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, String> {
     let w = width as usize;
     // Each row behind its filter byte, 0: none.
@@ -365,13 +369,7 @@ fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) ->
         rows.push(0);
         rows.extend_from_slice(row);
     }
-    let mut idat = zlib(&rows, PALETTE_LEVEL)?;
-    if idat.len() > BUSY_BYTES {
-        let busy = zlib(&rows, BUSY_LEVEL)?;
-        if busy.len() < idat.len() {
-            idat = busy;
-        }
-    }
+    let idat = zlib(&rows, if indexed.runs > BUSY_RUNS { BUSY_LEVEL } else { PALETTE_LEVEL })?;
     let mut out = Vec::with_capacity(idat.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
