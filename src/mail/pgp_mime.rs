@@ -179,8 +179,7 @@ pub fn sign_mail(message: &[u8], key: &StewardPgpKey) -> Option<Vec<u8>> {
 
 /// The header fields copied into the encrypted part as protected headers
 /// (what Thunderbird and the Autocrypt "protected headers" draft copy).
-const PROTECTED: [&[u8]; 8] =
-    [b"from", b"to", b"cc", b"reply-to", b"subject", b"date", b"message-id", b"in-reply-to"];
+const PROTECTED: [&[u8]; 8] = [b"from", b"to", b"cc", b"reply-to", b"subject", b"date", b"message-id", b"in-reply-to"];
 
 /// What the outside `Subject:` of an encrypted mail says (as Thunderbird and
 /// Delta Chat write it): the real subject is inside.
@@ -330,7 +329,10 @@ mod tests {
             let inner = crate::protocol::openpgp::decrypt::decrypt(armored.as_bytes(), &[k.secret()]).unwrap();
             let (part, sig) = signed_parts(&inner).unwrap();
             let part_text = String::from_utf8(part.clone()).unwrap();
-            assert!(part_text.starts_with("Content-Type: text/plain;\r\n charset=utf-8;\r\n protected-headers=\"v1\"\r\n"), "{part_text}");
+            assert!(
+                part_text.starts_with("Content-Type: text/plain;\r\n charset=utf-8;\r\n protected-headers=\"v1\"\r\n"),
+                "{part_text}"
+            );
             assert!(part_text.contains("\r\nSubject: Game G, your move 1\r\n"), "{part_text}");
             assert!(part_text.ends_with("\r\n\r\nNf3 please\r\n"), "{part_text}");
             let (sig, _) = pgp::composed::DetachedSignature::from_string(&sig).unwrap();

@@ -17,9 +17,9 @@ use super::{Credential, Loaded, Refusal, Steward, StewardError, load, senders::a
 use crate::ids::SeatToken;
 use crate::ids::sha256_hex;
 use crate::letters::compose::{DigestDraft, MailKind, compose_digest};
-use crate::rules::Seat;
 use crate::protocol::openpgp::encrypt::encryption_component;
 use crate::protocol::openpgp::key::PlayerPgpKey;
+use crate::rules::Seat;
 use crate::store::{Delivery, MailSettings, MailSettingsChange, Pictures, Tx};
 
 /// At most this many games are listed in one digest (the most urgent first);
@@ -141,7 +141,8 @@ impl Steward {
             }
         }
         if s.encrypt && openpgp_keys.is_empty() {
-            message.push_str(" (but no OpenPGP key is registered any more: mails go signed only until you register one)");
+            message
+                .push_str(" (but no OpenPGP key is registered any more: mails go signed only until you register one)");
         }
         Ok(MailSettingsAnswer {
             player: player.to_owned(),

@@ -56,8 +56,12 @@ pub(super) async fn put_mail(
 ) -> Result<Response, ApiError> {
     let c = credential(&steward, &headers)?;
     let b: MailBody = json_body(&body, EXAMPLE)?;
-    let change =
-        MailSettingsChange { delivery: b.delivery, digest_hour: b.digest_hour, pictures: b.pictures, encrypt: b.encrypt };
+    let change = MailSettingsChange {
+        delivery: b.delivery,
+        digest_hour: b.digest_hour,
+        pictures: b.pictures,
+        encrypt: b.encrypt,
+    };
     if change.is_empty() {
         return Err(
             StewardError::Refused(Refusal::BadRequest(format!("the body changes nothing; send {EXAMPLE}"))).into()

@@ -1021,7 +1021,11 @@ mod settings_tests {
             ("mail encryption off", false),
             ("mail no encryption", false),
         ] {
-            assert_eq!(read(line), Intent::Mail(MailSettingsChange { encrypt: Some(encrypt), ..Default::default() }), "{line}");
+            assert_eq!(
+                read(line),
+                Intent::Mail(MailSettingsChange { encrypt: Some(encrypt), ..Default::default() }),
+                "{line}"
+            );
         }
         assert_eq!(read("mail me later"), Intent::Unreadable("mail me later".into()));
         assert_eq!(read("mail pictures maybe"), Intent::Unreadable("mail pictures maybe".into()));

@@ -107,7 +107,8 @@ pub fn encryption_component(key: &SignedPublicKey, now: i64) -> Result<Component
     if !key.details.revocation_signatures.is_empty() {
         return Err(EncryptProblem::Revoked { fingerprint: primary_fp });
     }
-    let primary_sigs = || key.details.users.iter().flat_map(|u| u.signatures.iter()).chain(&key.details.direct_signatures);
+    let primary_sigs =
+        || key.details.users.iter().flat_map(|u| u.signatures.iter()).chain(&key.details.direct_signatures);
     if expired(primary.created_at(), newest(primary_sigs()), now) {
         return Err(EncryptProblem::Expired { fingerprint: primary_fp });
     }
@@ -183,8 +184,14 @@ mod tests {
         let (pa, pb) = (a.public(), b.public());
         let sealed = encrypt(b"Content-Type: text/plain\r\n\r\nNf3\r\n", &[&pa, &pb], 1_800_000_100, [7; 32]).unwrap();
         assert!(sealed.starts_with("-----BEGIN PGP MESSAGE-----"), "{sealed}");
-        assert_eq!(sealed, encrypt(b"Content-Type: text/plain\r\n\r\nNf3\r\n", &[&pa, &pb], 1_800_000_100, [7; 32]).unwrap());
-        assert_ne!(sealed, encrypt(b"Content-Type: text/plain\r\n\r\nNf3\r\n", &[&pa, &pb], 1_800_000_100, [8; 32]).unwrap());
+        assert_eq!(
+            sealed,
+            encrypt(b"Content-Type: text/plain\r\n\r\nNf3\r\n", &[&pa, &pb], 1_800_000_100, [7; 32]).unwrap()
+        );
+        assert_ne!(
+            sealed,
+            encrypt(b"Content-Type: text/plain\r\n\r\nNf3\r\n", &[&pa, &pb], 1_800_000_100, [8; 32]).unwrap()
+        );
         for k in [&a, &b] {
             assert_eq!(decrypt(sealed.as_bytes(), &[k.secret()]).unwrap(), b"Content-Type: text/plain\r\n\r\nNf3\r\n");
         }

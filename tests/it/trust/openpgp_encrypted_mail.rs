@@ -18,7 +18,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use crate::support as common;
-use common::pipe::{PipeSteward, decode, header, turn_of};
+use common::pipe::{PipeSteward, decode, header};
 
 /// Fails (never skips) when a binary the tests need is missing.
 #[track_caller]
@@ -221,16 +221,22 @@ fn autocrypt_key(mail: &str) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD.decode(keydata).unwrap()
 }
 
-/// The newest spooled mail of `game` to `who` whose file name holds `kind`.
-#[track_caller]
-fn newest(spool: &std::path::Path, game: &str, who: &str, kind: &str) -> Option<String> {
-    common::spool_files(spool)
-        .into_iter()
-        .filter(|(n, _)| n.starts_with(game) && n.contains(kind))
-        .map(|(n, b)| (n, String::from_utf8(b).unwrap()))
-        .filter(|(_, t)| header(t, "To").contains(who))
-        .max_by_key(|(n, _)| turn_of(n))
-        .map(|(_, t)| t)
+/// Waits (at most 20 s) for the spooled mail whose Message-ID begins with
+/// `prefix` (`<game>.<turn>.<seat>.<kind>`); on a timeout, says what the spool holds.
+async fn spooled(spool: &std::path::Path, prefix: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let files = common::spool_files(spool);
+        if let Some((_, b)) = files.iter().find(|(n, _)| n.starts_with(prefix)) {
+            return String::from_utf8(b.clone()).unwrap();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no spooled mail {prefix}…; the spool holds {:?}",
+            files.keys().collect::<Vec<_>>()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 /// `PUT /api/me/mail` with a seat's token.
@@ -285,20 +291,14 @@ async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_he
 
     server.mv(&game, &tokens[0], 1, "e4").await.ok(200);
     server.mv(&game, &tokens[1], 2, "e5").await.ok(200);
-    let board = common::eventually("Alice's board mail of turn 3", || {
-        newest(&spool, &game, alice, ".turn@").filter(|t| header(t, "Message-ID").contains(&format!("{game}.3.")))
-    })
-    .await;
+    let board = spooled(&spool, &format!("{game}.2.0.turn@")).await;
     let inside = open_and_verify(&gpg, &board);
     assert!(inside.contains("Content-Type: image/png"), "the board picture is inside: {inside}");
     assert!(inside.contains(&game) && inside.contains("e5"), "{inside}");
     let rnp = rnp_decrypt(&gpg.export_secret(alice), &board);
     assert!(rnp.contains("multipart/signed") && rnp.contains("protected-headers=\"v1\""), "{rnp}");
     // Bob's mail of the same turn: signed only, as before.
-    let bobs = common::eventually("Bob's board mail of turn 3", || {
-        newest(&spool, &game, "bob@", ".turn@").filter(|t| header(t, "Message-ID").contains(&format!("{game}.3.")))
-    })
-    .await;
+    let bobs = spooled(&spool, &format!("{game}.2.1.turn@")).await;
     assert_signed_only(&bobs);
     assert!(decode(&bobs).contains("e5"));
 
@@ -309,19 +309,16 @@ async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_he
         .await
         .ok(201);
     let second = second["game"]["id"].as_str().unwrap().to_owned();
-    let start = common::eventually("Alice's start mail", || newest(&spool, &second, alice, ".started@")).await;
+    let start = spooled(&spool, &format!("{second}.0.1.started@")).await;
     let inside = open_and_verify(&gpg, &start);
     assert!(inside.contains(&second), "{inside}");
-    assert_signed_only(&newest(&spool, &second, "carol@", ".started@").unwrap());
+    assert_signed_only(&spooled(&spool, &format!("{second}.0.0.started@")).await);
 
     // Off again: signed only.
     let set = put_mail(&server, &tokens[0], json!({"encrypt": false})).await.ok(200);
     assert_eq!(set["encrypt"], false, "{set}");
     server.mv(&game, &tokens[0], 3, "Nf3").await.ok(200);
-    let board = common::eventually("Alice's board mail of turn 4", || {
-        newest(&spool, &game, alice, ".turn@").filter(|t| header(t, "Message-ID").contains(&format!("{game}.4.")))
-    })
-    .await;
+    let board = spooled(&spool, &format!("{game}.3.0.turn@")).await;
     assert_signed_only(&board);
 }
 
@@ -329,7 +326,9 @@ async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_he
 fn new_game(s: &PipeSteward, variant: &str, seats: &[(&str, &str, &str)]) -> String {
     let seats: Vec<Value> = seats
         .iter()
-        .map(|(n, e, k)| if k.is_empty() { json!({"name": n, "email": e}) } else { json!({"name": n, "email": e, "openpgp_key": k}) })
+        .map(|(n, e, k)| {
+            if k.is_empty() { json!({"name": n, "email": e}) } else { json!({"name": n, "email": e, "openpgp_key": k}) }
+        })
         .collect();
     let new: fairsteward::steward::NewGame =
         serde_json::from_value(json!({"variant": variant, "seats": seats})).unwrap();
@@ -354,7 +353,12 @@ fn reply(from: &str, to: &str, id: &str, body: &str) -> String {
 
 /// The newest answer to `who`, raw.
 fn newest_answer(s: &PipeSteward, who: &str) -> String {
-    s.spool().into_iter().filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who)).next_back().unwrap().1
+    s.spool()
+        .into_iter()
+        .filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who))
+        .next_back()
+        .unwrap()
+        .1
 }
 
 /// Dreierschach, by the mail command: Alice (RSA 3072, a signing primary and an
@@ -470,12 +474,12 @@ async fn an_encrypted_board_mail_over_smtp_and_imap_opens_and_a_reply_to_it_move
             .unwrap();
         assert!(r.status().is_success(), "{:?}", r.text().await);
     }
-    let turn3 = format!("{game}.3.0.turn@");
-    let mails = wait_for(&stack, &alice, Duration::from_secs(20), "the board mail of turn 3", |m| {
-        m.iter().any(|x| x.message_id.contains(&turn3))
+    let board_id = format!("{game}.2.0.turn@");
+    let mails = wait_for(&stack, &alice, Duration::from_secs(20), "the board mail after turn 2", |m| {
+        m.iter().any(|x| x.message_id.contains(&board_id))
     })
     .await;
-    let board = mails.iter().find(|x| x.message_id.contains(&turn3)).unwrap().clone();
+    let board = mails.iter().find(|x| x.message_id.contains(&board_id)).unwrap().clone();
     let text = String::from_utf8(board.raw.clone()).unwrap();
     let inside = open_and_verify(&gpg, &text);
     assert!(inside.contains("Content-Type: image/png") && inside.contains("e5"), "{inside}");
