@@ -351,14 +351,18 @@ fn reply(from: &str, to: &str, id: &str, body: &str) -> String {
     common::pipe::reply(from, to, id, "Re: ...", body)
 }
 
-/// The newest answer to `who`, raw.
-fn newest_answer(s: &PipeSteward, who: &str) -> String {
-    s.spool()
+/// The one answer to `who` (raw) spooled since `seen` (file names), which it joins.
+#[track_caller]
+fn new_answer(s: &PipeSteward, who: &str, seen: &mut Vec<String>) -> String {
+    let mut new: Vec<(String, String)> = s
+        .spool()
         .into_iter()
-        .filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who))
-        .next_back()
-        .unwrap()
-        .1
+        .filter(|(n, t)| n.contains(".answer-") && header(t, "To").contains(who) && !seen.contains(n))
+        .collect();
+    assert_eq!(new.len(), 1, "one new answer to {who}: {:?}", new.iter().map(|(n, _)| n).collect::<Vec<_>>());
+    let (name, text) = new.remove(0);
+    seen.push(name);
+    text
 }
 
 /// Dreierschach, by the mail command: Alice (RSA 3072, a signing primary and an
@@ -399,7 +403,8 @@ fn in_dreierschach_the_mail_command_turns_encryption_on_for_an_rsa_key_and_repli
     let mail = reply(alice, &reply_address(&start), "a1", "mail encrypted");
     let (_, line) = s.ingest(&mail);
     assert!(line.starts_with("accepted"), "{line}");
-    let answer = newest_answer(&s, alice);
+    let mut answered = Vec::new();
+    let answer = new_answer(&s, alice, &mut answered);
     let inside = open_and_verify(&gpg, &answer);
     assert!(inside.contains("encrypted to your OpenPGP key"), "{inside}");
 
@@ -407,7 +412,7 @@ fn in_dreierschach_the_mail_command_turns_encryption_on_for_an_rsa_key_and_repli
     let line = dreierschach_line();
     let (_, out) = s.ingest(&reply(alice, &reply_address(&start), "m1", line[0]));
     assert!(out.starts_with("accepted"), "{out}");
-    let receipt = newest_answer(&s, alice);
+    let receipt = new_answer(&s, alice, &mut answered);
     assert!(open_and_verify(&gpg, &receipt).contains("Accepted"), "the receipt, encrypted");
     for (i, who) in [(1, carol), (2, dave)] {
         let board = s.newest(who, ".turn@");
