@@ -252,7 +252,8 @@ async fn put_mail(server: &common::Server, token: &str, body: Value) -> common::
 /// steward's signature inside verifies against `/steward.asc`, the picture and
 /// the subject are inside — and Bob's is signed only. A game made later starts
 /// with an encrypted start mail to her (her seat there has no key: the key of
-/// her other seat is used). `{"encrypt": false}` turns it off again.
+/// her other seat is used). With her key removed, her mails go signed only;
+/// `{"encrypt": false}` turns the setting off.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_her_board_mail() {
     let gpg = Gpg::new();
@@ -314,12 +315,20 @@ async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_he
     assert!(inside.contains(&second), "{inside}");
     assert_signed_only(&spooled(&spool, &format!("{second}.0.0.started@")).await);
 
-    // Off again: signed only.
-    let set = put_mail(&server, &tokens[0], json!({"encrypt": false})).await.ok(200);
-    assert_eq!(set["encrypt"], false, "{set}");
+    // Her key removed: mails go signed only rather than not at all, and the setting says why.
+    let url = format!("{}/api/games/{game}/seats/white/openpgp-key", server.base);
+    let gone = common::send(&server.client, url, reqwest::Method::DELETE, Some(&tokens[0]), None).await;
+    assert_eq!(gone.status, 200, "{}", gone.text);
+    let got = server.get("/api/me/mail", Some(&tokens[0])).await.ok(200);
+    assert_eq!(got["openpgp_keys"], json!([]), "{got}");
+    assert!(got["message"].as_str().unwrap().contains("no OpenPGP key is registered any more"), "{got}");
     server.mv(&game, &tokens[0], 3, "Nf3").await.ok(200);
     let board = spooled(&spool, &format!("{game}.3.0.turn@")).await;
     assert_signed_only(&board);
+    assert!(decode(&board).contains("Nf3"), "in clear, signed");
+    // Off again.
+    let set = put_mail(&server, &tokens[0], json!({"encrypt": false})).await.ok(200);
+    assert_eq!(set["encrypt"], false, "{set}");
 }
 
 /// Creates a game in the steward's store with `seats` (name, address, OpenPGP key or "").
