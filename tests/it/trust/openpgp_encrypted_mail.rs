@@ -246,8 +246,8 @@ async fn put_mail(server: &common::Server, token: &str, body: Value) -> common::
     common::send(&server.client, url, reqwest::Method::PUT, Some(token), Some(("application/json", body))).await
 }
 
-/// Chess, by HTTP: Bob (no key) cannot choose encrypted mail and is told how to
-/// register a key; Alice (Ed25519/Cv25519, given at creation) chooses it with
+/// Chess, by HTTP: Bob (no key) cannot choose encrypted mail (by the API, nor
+/// on the page's Mail form) and is told how to register a key; Alice (Ed25519/Cv25519, given at creation) chooses it with
 /// `PUT /api/me/mail`. Her board mail is encrypted — GnuPG and RNP open it, the
 /// steward's signature inside verifies against `/steward.asc`, the picture and
 /// the subject are inside — and Bob's is signed only. A game made later starts
@@ -281,6 +281,18 @@ async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_he
     let said = put_mail(&server, &tokens[1], json!({"encrypt": true})).await.error(400, "bad_request");
     assert!(said.contains("no OpenPGP key is registered") && said.contains("openpgp-key"), "{said}");
     assert!(said.contains("gpg --armor --export"), "{said}");
+    // On the page too: the Mail form offers the choice, and refuses it to Bob, saying why.
+    let mut browser = common::web::Browser::new(&server);
+    let p = browser.post("/sign-in", &[("token", &tokens[1]), ("next", "/me")]).await;
+    assert_eq!(p.status, 303, "{}", p.text);
+    let me = browser.get("/me").await;
+    assert!(me.text.contains("id=\"mail-encrypt\""), "{}", me.text);
+    let fields = [("csrf", me.csrf()), ("delivery", "every".into()), ("pictures", "attached".into())];
+    let mut fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    fields.push(("encrypt", "encrypted"));
+    let p = browser.post("/me/mail", &fields).await;
+    assert_eq!(p.status, 400, "{}", p.text);
+    assert!(p.text.contains("OpenPGP key is registered for you (bob@example.org)"), "{}", p.text);
     // Alice has one.
     let set = put_mail(&server, &tokens[0], json!({"encrypt": true})).await.ok(200);
     assert_eq!(set["encrypt"], true, "{set}");
