@@ -391,8 +391,8 @@ fn new_answer(s: &PipeSteward, who: &str, seen: &mut Vec<String>) -> String {
 /// already comes encrypted; Carol (no key) and Dave (a key that only signs) are
 /// refused, saying what to do. Then the game goes on by mail: Alice's board
 /// mails are encrypted, the others' signed only, and Alice moves by replying to
-/// her encrypted board mail (its reply address is outside, as before): the
-/// receipt comes encrypted too.
+/// her encrypted board mail (its reply address is outside, as before). The
+/// receipts and her daily digest come encrypted too.
 #[test]
 fn in_dreierschach_the_mail_command_turns_encryption_on_for_an_rsa_key_and_replies_still_move() {
     let gpg = Gpg::new();
@@ -444,6 +444,16 @@ fn in_dreierschach_the_mail_command_turns_encryption_on_for_an_rsa_key_and_repli
     let board = s.newest(alice, ".turn@");
     let inside = open_and_verify(&gpg, &board);
     assert!(inside.contains("Content-Type: image/png"), "the picture inside: {inside}");
+    // The daily digest (the real `fairsteward sweep`) comes encrypted too.
+    let (_, out) = s.ingest(&reply(alice, &reply_address(&board), "a2", "mail digest at 0"));
+    assert!(out.starts_with("accepted"), "{out}");
+    assert!(open_and_verify(&gpg, &new_answer(&s, alice, &mut answered)).contains("digest"));
+    let swept = common::pipe::fairsteward(&["sweep", "--data-dir", &s.data_arg()], b"");
+    assert!(swept.status.success(), "{}", String::from_utf8_lossy(&swept.stderr));
+    let digest = s.spool().into_iter().find(|(n, _)| n.starts_with("reminder.digest.")).expect("the digest").1;
+    assert!(header(&digest, "To").contains(alice));
+    let inside = open_and_verify(&gpg, &digest);
+    assert!(inside.contains(&game), "{inside}");
     // Her client replies to the outer Reply-To: the move is taken.
     let (_, out) = s.ingest(&reply(alice, &reply_address(&board), "m3", line[3]));
     assert!(out.starts_with("accepted"), "{out}");
