@@ -506,7 +506,7 @@ fn answer_text(answer: &Answer<'_>) -> String {
             )
         }
         Answer::MailSettings(m) => format!(
-            "Your mail setting: {}.\nIt belongs to your address {} and holds in all your games. Reminders, deadline notices and the mail that ends a game always come.\nTo change it, reply with one line: mail every | mail my turn | mail digest at 7 | mail pictures attached | mail pictures linked | mail pictures none",
+            "Your mail setting: {}.\nIt belongs to your address {} and holds in all your games. Reminders, deadline notices and the mail that ends a game always come.\nTo change it, reply with one line: mail every | mail my turn | mail digest at 7 | mail pictures attached | mail pictures linked | mail pictures none | mail encrypted | mail plain",
             m.message, m.player
         ),
         Answer::AddressAsked(r) => format!(

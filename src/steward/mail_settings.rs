@@ -1,6 +1,9 @@
 //! Mail as the player wants it (issue 32): a per-player setting of which board
 //! mails come (every turn, only when it is the player's move, or a daily
-//! digest) and whether they carry the board picture (attached, linked, none).
+//! digest) and whether they carry the board picture (attached, linked, none);
+//! and (issue 33) whether the steward's mails come encrypted to the player's
+//! OpenPGP key — taken only when every key registered for the player's seats
+//! can be encrypted to.
 //! Set by HTTP (`GET`/`PUT /api/me/mail`), on the `/me` page and by the mail
 //! command `mail …`; the digest is sent by the deadline sweep, once per player
 //! per day (the `mail_digests` table makes it so across restarts and sweeps).
@@ -14,6 +17,8 @@ use super::{Credential, Loaded, Refusal, Steward, StewardError, load, senders::a
 use crate::ids::SeatToken;
 use crate::ids::sha256_hex;
 use crate::letters::compose::{DigestDraft, MailKind, compose_digest};
+use crate::protocol::openpgp::encrypt::encryption_component;
+use crate::protocol::openpgp::key::PlayerPgpKey;
 use crate::rules::Seat;
 use crate::store::{Delivery, MailSettings, MailSettingsChange, Pictures, Tx};
 
@@ -35,6 +40,12 @@ pub struct MailSettingsAnswer {
     pub time_zone: String,
     /// `attached`, `linked` or `none`.
     pub pictures: Pictures,
+    /// Whether the steward's mails come encrypted to the player's OpenPGP key
+    /// (issue 33).
+    pub encrypt: bool,
+    /// The fingerprints of the OpenPGP keys registered for the player's seats
+    /// (what encrypted mails are encrypted to), newest game first.
+    pub openpgp_keys: Vec<String>,
     /// The setting in words.
     pub message: String,
 }
@@ -121,12 +132,26 @@ impl Steward {
         if s.delivery == Delivery::Digest {
             message.push_str(&format!(" (hour in {zone})"));
         }
+        let mut openpgp_keys: Vec<String> = Vec::new();
+        for (_, _, armored) in tx.openpgp_keys_of(player)? {
+            if let Ok(k) = PlayerPgpKey::parse(&armored)
+                && !openpgp_keys.iter().any(|f| f == k.fingerprint())
+            {
+                openpgp_keys.push(k.fingerprint().to_owned());
+            }
+        }
+        if s.encrypt && openpgp_keys.is_empty() {
+            message
+                .push_str(" (but no OpenPGP key is registered any more: mails go signed only until you register one)");
+        }
         Ok(MailSettingsAnswer {
             player: player.to_owned(),
             delivery: s.delivery,
             digest_hour: s.digest_hour,
             time_zone: zone,
             pictures: s.pictures,
+            encrypt: s.encrypt,
+            openpgp_keys,
             message,
         })
     }
@@ -160,11 +185,48 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<MailSettingsAnswer, StewardError> {
         check_change(change)?;
+        if change.encrypt == Some(true) {
+            Self::check_encryptable(tx, player, now)?;
+        }
         if !change.is_empty() {
             let s = tx.mail_settings(player)?.with(change);
             tx.set_mail_settings(player, &s, now)?;
         }
         Self::mail_answer(tx, player)
+    }
+
+    /// Refuses encrypted mail for `player` unless an OpenPGP key is registered
+    /// for a seat of theirs and every such key can be encrypted to at `now`.
+    fn check_encryptable(tx: &Tx<'_>, player: &str, now: DateTime<Utc>) -> Result<(), StewardError> {
+        let keys = tx.openpgp_keys_of(player)?;
+        if keys.is_empty() {
+            // Where to register one: the seat of the player's newest game.
+            let (game, seat) = match tx.games_of(player)?.first() {
+                Some(id) => {
+                    let g = load(tx, id.as_str())?;
+                    let seat = g.seats.iter().find(|s| address_key(&s.email) == player).map(|s| g.seat_name(s.seat));
+                    (id.to_string(), seat.unwrap_or_else(|| "SEAT".to_owned()))
+                }
+                None => ("GAME".to_owned(), "SEAT".to_owned()),
+            };
+            return Err(Refusal::BadRequest(format!(
+                "no OpenPGP key is registered for you ({player}), so your mails cannot be encrypted; register your public key first — on your game page (the OpenPGP key form), or `PUT /api/games/{game}/seats/{seat}/openpgp-key` with the output of `gpg --armor --export {player}` as the body — then ask again (`mail encrypted`, or `{{\"encrypt\": true}}`)"
+            ))
+            .into());
+        }
+        for (game, _, armored) in keys {
+            let problem = match PlayerPgpKey::parse(&armored) {
+                Ok(k) => encryption_component(k.key(), now.timestamp()).err().map(|e| e.to_string()),
+                Err(e) => Some(e.to_string()),
+            };
+            if let Some(problem) = problem {
+                return Err(Refusal::BadRequest(format!(
+                    "your mails cannot be encrypted: the key registered in game {game}: {problem}"
+                ))
+                .into());
+            }
+        }
+        Ok(())
     }
 
     /// Sends the daily digests that are due at `now`: for each player who

@@ -1,7 +1,8 @@
 //! A player's mail setting (migration 14, issue 32): which board mails they get
 //! and whether those carry the board picture; and the daily digests sent.
 //! Keyed by the registered address in lower case, like `aliases`: the setting
-//! belongs to the player, over all their games.
+//! belongs to the player, over all their games. Migration 17 (issue 33) adds
+//! whether the player gets the steward's mails encrypted to their OpenPGP key.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -95,6 +96,10 @@ pub struct MailSettings {
     pub digest_hour: Option<u8>,
     /// Pictures attached, linked or none.
     pub pictures: Pictures,
+    /// Whether the steward's mails to the player are encrypted to the OpenPGP
+    /// key registered for their seat (issue 33); off: signed only.
+    #[serde(default)]
+    pub encrypt: bool,
 }
 
 impl MailSettings {
@@ -108,6 +113,7 @@ impl MailSettings {
             delivery,
             digest_hour: (delivery == Delivery::Digest).then(|| hour.unwrap_or(DEFAULT_DIGEST_HOUR)),
             pictures: change.pictures.unwrap_or(self.pictures),
+            encrypt: change.encrypt.unwrap_or(self.encrypt),
         }
     }
 
@@ -126,7 +132,8 @@ impl MailSettings {
             Pictures::Linked => "board picture as a link",
             Pictures::None => "text board only, no picture",
         };
-        format!("{delivery}; {pictures}")
+        let encrypted = if self.encrypt { "; encrypted to your OpenPGP key" } else { "" };
+        format!("{delivery}; {pictures}{encrypted}")
     }
 }
 
@@ -140,12 +147,15 @@ pub struct MailSettingsChange {
     pub digest_hour: Option<u8>,
     /// The new pictures.
     pub pictures: Option<Pictures>,
+    /// Encrypted (`true`) or signed only (`false`) (issue 33).
+    #[serde(default)]
+    pub encrypt: Option<bool>,
 }
 
 impl MailSettingsChange {
     /// Whether it changes nothing (a question).
     pub fn is_empty(&self) -> bool {
-        self.delivery.is_none() && self.digest_hour.is_none() && self.pictures.is_none()
+        self.delivery.is_none() && self.digest_hour.is_none() && self.pictures.is_none() && self.encrypt.is_none()
     }
 }
 
@@ -159,7 +169,7 @@ impl Tx<'_> {
         let row = self
             .0
             .query_row_cached(
-                "SELECT delivery, digest_hour, pictures FROM mail_settings WHERE player = ?1",
+                "SELECT delivery, digest_hour, pictures, encrypt FROM mail_settings WHERE player = ?1",
                 [player],
                 |r| {
                     let d: String = r.get(0)?;
@@ -169,6 +179,7 @@ impl Tx<'_> {
                         delivery: Delivery::parse(&d).ok_or_else(|| corrupt(format!("delivery {d:?}")))?,
                         digest_hour: h.and_then(|h| u8::try_from(h).ok()).filter(|h| *h < 24),
                         pictures: Pictures::parse(&p).ok_or_else(|| corrupt(format!("pictures {p:?}")))?,
+                        encrypt: r.get::<_, i64>(3)? != 0,
                     })
                 },
             )
@@ -183,18 +194,56 @@ impl Tx<'_> {
     pub fn set_mail_settings(&self, player: &str, s: &MailSettings, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
-                "INSERT INTO mail_settings (player, delivery, digest_hour, pictures, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (player) DO UPDATE SET delivery = ?2, digest_hour = ?3, pictures = ?4, updated_at = ?5",
+                "INSERT INTO mail_settings (player, delivery, digest_hour, pictures, updated_at, encrypt)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (player) DO UPDATE SET delivery = ?2, digest_hour = ?3, pictures = ?4, updated_at = ?5, encrypt = ?6",
             )?
             .execute(params![
                 player,
                 s.delivery.name(),
                 s.digest_hour.map(i64::from),
                 s.pictures.name(),
-                time_text(now)
+                time_text(now),
+                i64::from(s.encrypt)
             ])?;
         Ok(())
+    }
+
+    /// The OpenPGP keys (armoured) registered for the seats of `player`
+    /// (registered address, lower case), with their game and seat index, the
+    /// newest game first.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn openpgp_keys_of(&self, player: &str) -> Result<Vec<(String, usize, String)>, StoreError> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT s.game_id, s.seat, s.openpgp_key FROM seats s JOIN games g ON g.id = s.game_id
+             WHERE lower(trim(s.email)) = ?1 AND s.openpgp_key IS NOT NULL
+             ORDER BY g.created_at DESC, s.game_id, s.seat",
+        )?;
+        let rows = stmt
+            .query_map([player], |r| {
+                Ok((r.get::<_, String>(0)?, usize::try_from(r.get::<_, i64>(1)?).unwrap_or(0), r.get(2)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// The OpenPGP key (armoured) a mail about `game` to `recipient` is to be
+    /// encrypted to: `None` unless the recipient's player chose encrypted mail
+    /// (issue 33); then the key of their seat in `game`, else of their newest
+    /// game's seat that has one (a mail about no game of theirs, a digest).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn encryption_key_for(&self, recipient: &str, game: &str) -> Result<Option<String>, StoreError> {
+        let player = recipient.trim().trim_start_matches('<').trim_end_matches('>').trim().to_lowercase();
+        if !self.mail_settings(&player)?.encrypt {
+            return Ok(None);
+        }
+        let keys = self.openpgp_keys_of(&player)?;
+        let here = keys.iter().position(|(g, _, _)| g == game).unwrap_or(0);
+        Ok(keys.into_iter().nth(here).map(|(_, _, k)| k))
     }
 
     /// The players who chose the daily digest, with their hour.

@@ -275,6 +275,11 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE seats ADD COLUMN openpgp_key TEXT;
      ALTER TABLE games ADD COLUMN openpgp_tofu INTEGER NOT NULL DEFAULT 0;",
     // ---- end of 16 ----
+    // ---- 17 (issue 33: mails encrypted to the player's OpenPGP key) ----
+    // Whether the player chose to get the steward's mails encrypted to the
+    // OpenPGP key registered for their seat (0: signed only, as everyone).
+    "ALTER TABLE mail_settings ADD COLUMN encrypt INTEGER NOT NULL DEFAULT 0;",
+    // ---- end of 17 ----
 ];
 
 /// The schema version this program writes.

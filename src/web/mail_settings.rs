@@ -12,7 +12,7 @@ use super::{ApiError, bearer, json_body};
 use crate::steward::{Credential, Refusal, Steward, StewardError};
 use crate::store::{Delivery, MailSettingsChange, Pictures};
 
-const EXAMPLE: &str = r#"{"delivery": "digest", "digest_hour": 7, "pictures": "none"} (delivery: every, my_turn or digest; pictures: attached, linked or none)"#;
+const EXAMPLE: &str = r#"{"delivery": "digest", "digest_hour": 7, "pictures": "none", "encrypt": true} (delivery: every, my_turn or digest; pictures: attached, linked or none; encrypt: true or false, true needs an OpenPGP key registered for your seat)"#;
 
 /// The body of `PUT /api/me/mail`: what it names changes, the rest stays.
 #[derive(Deserialize)]
@@ -24,6 +24,9 @@ struct MailBody {
     digest_hour: Option<u8>,
     #[serde(default)]
     pictures: Option<Pictures>,
+    /// Issue 33: the steward's mails encrypted to the seat's OpenPGP key.
+    #[serde(default)]
+    encrypt: Option<bool>,
 }
 
 fn credential(steward: &Steward, headers: &HeaderMap) -> Result<Credential, ApiError> {
@@ -53,7 +56,12 @@ pub(super) async fn put_mail(
 ) -> Result<Response, ApiError> {
     let c = credential(&steward, &headers)?;
     let b: MailBody = json_body(&body, EXAMPLE)?;
-    let change = MailSettingsChange { delivery: b.delivery, digest_hour: b.digest_hour, pictures: b.pictures };
+    let change = MailSettingsChange {
+        delivery: b.delivery,
+        digest_hour: b.digest_hour,
+        pictures: b.pictures,
+        encrypt: b.encrypt,
+    };
     if change.is_empty() {
         return Err(
             StewardError::Refused(Refusal::BadRequest(format!("the body changes nothing; send {EXAMPLE}"))).into()

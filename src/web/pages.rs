@@ -1128,6 +1128,9 @@ mod me_forms {
         #[serde(default)]
         digest_hour: String,
         pictures: String,
+        /// Issue 33: `encrypted` or `plain`; absent: unchanged.
+        #[serde(default)]
+        encrypt: String,
     }
 
     /// The form that asks for an alias or a new address.
@@ -1189,7 +1192,13 @@ mod me_forms {
             "" => None,
             h => Some(h.parse::<u8>().map_err(|_| bad("The digest hour is a whole number from 0 to 23"))?),
         };
-        let change = MailSettingsChange { delivery: Some(delivery), digest_hour, pictures: Some(pictures) };
+        let encrypt = match f.encrypt.trim() {
+            "" => None,
+            "encrypted" => Some(true),
+            "plain" => Some(false),
+            _ => return Err(bad("That encryption setting is not one the steward knows")),
+        };
+        let change = MailSettingsChange { delivery: Some(delivery), digest_hour, pictures: Some(pictures), encrypt };
         let done = steward
             .mail_settings(credential(&s), change)
             .await

@@ -27,7 +27,8 @@
 //! angenommen`, `decline draw`/`remis abgelehnt`, `status`, `standings`/`tabelle`
 //! (a tournament's table), `help`/`hilfe`, and
 //! `leave 2026-12-24 to 2027-01-02` (also `until`, `bis`, `-`, and `24.12.2026`),
-//! and (issue 32) `mail every|my turn|digest [at] 7|pictures attached|linked|none`,
+//! and (issue 32) `mail every|my turn|digest [at] 7|pictures attached|linked|none`
+//! and (issue 33) `mail encrypted|plain`,
 //! `alias ADDRESS`, `address ADDRESS` (also `email ADDRESS`).
 
 use chrono::NaiveDate;
@@ -467,8 +468,9 @@ fn address_command(word: &str) -> Option<fn(String) -> Intent> {
 }
 
 /// The words after `mail`: `every`, `my turn`, `digest [at] 7`, `pictures
-/// attached|linked|none`, in any order and with filler words; nothing asks
-/// for the setting. `None` for a word that is none of these.
+/// attached|linked|none`, `encrypted|plain` (issue 33), in any order and with
+/// filler words; nothing asks for the setting. `None` for a word that is none
+/// of these.
 fn mail_setting(words: &[&str]) -> Option<Intent> {
     use crate::store::{Delivery, MailSettingsChange, Pictures};
     const SKIP: &[&str] = &[
@@ -501,6 +503,18 @@ fn mail_setting(words: &[&str]) -> Option<Intent> {
                     _ => return None,
                 };
                 change.pictures = Some(p);
+                i += 1;
+            }
+            // Issue 33: the steward's mails encrypted to the player's OpenPGP key.
+            "encrypted" | "encrypt" | "encryption" | "pgp" | "openpgp" => {
+                change.encrypt = Some(!matches!(next, Some("off" | "no" | "never")));
+                if matches!(next, Some("off" | "no" | "never" | "on" | "yes")) {
+                    i += 1;
+                }
+            }
+            "plain" | "unencrypted" | "cleartext" => change.encrypt = Some(false),
+            "no" if matches!(next, Some("encryption")) => {
+                change.encrypt = Some(false);
                 i += 1;
             }
             "attached" => change.pictures = Some(Pictures::Attached),
@@ -970,7 +984,7 @@ mod settings_tests {
     }
 
     fn mail(delivery: Option<Delivery>, digest_hour: Option<u8>, pictures: Option<Pictures>) -> Intent {
-        Intent::Mail(MailSettingsChange { delivery, digest_hour, pictures })
+        Intent::Mail(MailSettingsChange { delivery, digest_hour, pictures, encrypt: None })
     }
 
     #[test]
@@ -996,6 +1010,22 @@ mod settings_tests {
             ("mail digest at 25", mail(Some(Digest), Some(25), None)),
         ] {
             assert_eq!(read(line), want, "{line}");
+        }
+        for (line, encrypt) in [
+            ("mail encrypted", true),
+            ("Mail: encrypted, please", true),
+            ("mail encryption on", true),
+            ("mail pgp", true),
+            ("mail plain", false),
+            ("mail unencrypted", false),
+            ("mail encryption off", false),
+            ("mail no encryption", false),
+        ] {
+            assert_eq!(
+                read(line),
+                Intent::Mail(MailSettingsChange { encrypt: Some(encrypt), ..Default::default() }),
+                "{line}"
+            );
         }
         assert_eq!(read("mail me later"), Intent::Unreadable("mail me later".into()));
         assert_eq!(read("mail pictures maybe"), Intent::Unreadable("mail pictures maybe".into()));

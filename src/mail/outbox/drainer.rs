@@ -182,7 +182,7 @@ impl Drainer {
                     // A delivery the shutdown cuts off may have arrived: it goes
                     // again at the next start, with the same Message-ID.
                     None => tokio::select! {
-                        delivered = self.sink.deliver(row, &self.keys, png.flatten().cloned()) => delivered,
+                        delivered = self.sink.deliver(row, &self.keys, png.flatten().cloned(), page.encrypt_to.get(&row.id).cloned()) => delivered,
                         () = self.cutoff_reached() => {
                             pass.stopped = true;
                             break;

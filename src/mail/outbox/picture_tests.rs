@@ -168,7 +168,7 @@ async fn a_resend_after_a_crash_is_byte_for_byte_the_same_from_the_stored_pictur
     let stored = store.transaction(|tx| Page::read(tx, 0)).await.unwrap();
     assert!(stored.rows[0].letter.is_some(), "the letter stays queued until the mail is sent");
     assert!(stored.rows[0].message.is_empty(), "the bytes are not stored: a resend formats them again");
-    first.sink.deliver(row, &first.keys, Some(pngs[&picture.key].clone())).await.unwrap();
+    first.sink.deliver(row, &first.keys, Some(pngs[&picture.key].clone()), None).await.unwrap();
     drop(first);
     let file = crate::mail::spool::file_for(&spool, &row.message_id);
     let delivered = std::fs::read(&file).unwrap();
@@ -287,7 +287,7 @@ async fn a_letter_another_drainer_sent_meanwhile_is_not_sent_again_empty() {
     assert!(sent.len() > 1000, "the mail, picture and all");
     let pngs = late.prepare(&mut stale).await.unwrap();
     let row = &stale.rows[0];
-    late.sink.deliver(row, &late.keys, row.picture.as_ref().map(|p| pngs[&p.key].clone())).await.unwrap();
+    late.sink.deliver(row, &late.keys, row.picture.as_ref().map(|p| pngs[&p.key].clone()), None).await.unwrap();
     let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
     let (kept, letter): (Vec<u8>, Option<String>) =
         conn.query_row("SELECT message, letter FROM outbox", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();

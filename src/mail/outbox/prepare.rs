@@ -26,6 +26,9 @@ pub(super) struct Page {
     pub(super) pictures: HashMap<String, StoredPicture>,
     /// Why a queued letter of the page could not be formatted, by row id.
     pub(super) unformatted: HashMap<i64, String>,
+    /// The OpenPGP key (armoured) a mail goes encrypted to, by row id: its
+    /// recipient chose encrypted mail (issue 33).
+    pub(super) encrypt_to: HashMap<i64, Arc<str>>,
 }
 
 impl Page {
@@ -34,11 +37,17 @@ impl Page {
         let rows = tx.unsent_mail_after(after, FLUSH_EVERY as u32)?;
         let keys: Vec<&str> = rows.iter().filter_map(|r| r.picture.as_ref().map(|p| p.key.as_str())).collect();
         let pictures = tx.pictures(&keys)?;
-        Ok(Page { rows, pictures, unformatted: HashMap::new() })
+        let mut encrypt_to = HashMap::new();
+        for row in &rows {
+            if let Some(key) = tx.encryption_key_for(&row.recipient, &row.game_id)? {
+                encrypt_to.insert(row.id, Arc::from(key));
+            }
+        }
+        Ok(Page { rows, pictures, unformatted: HashMap::new(), encrypt_to })
     }
 
     pub(super) fn empty() -> Page {
-        Page { rows: Vec::new(), pictures: HashMap::new(), unformatted: HashMap::new() }
+        Page { rows: Vec::new(), pictures: HashMap::new(), unformatted: HashMap::new(), encrypt_to: HashMap::new() }
     }
 }
 

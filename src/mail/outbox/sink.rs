@@ -43,17 +43,20 @@ impl Sink {
     }
 
     /// Hands one mail over (and logs it): the row's message, opened with
-    /// `keys` if it was sealed, with its stored picture `png` put in — made
-    /// ready (and written, to the spool) on a background thread. `Ok` once the
-    /// sink has it; for good once [`Sink::settle`] has returned `Ok` after it.
+    /// `keys` if it was sealed, with its stored picture `png` put in, signed,
+    /// and encrypted to the armoured OpenPGP key `encrypt_to` when its
+    /// recipient chose that — made ready (and written, to the spool) on a
+    /// background thread. `Ok` once the sink has it; for good once
+    /// [`Sink::settle`] has returned `Ok` after it.
     pub(super) async fn deliver(
         &self,
         row: &OutboxRow,
         keys: &Arc<StewardKeys>,
         png: Option<Arc<[u8]>>,
+        encrypt_to: Option<Arc<str>>,
     ) -> Result<(), Failure> {
         let (ready, keys) = (row.clone(), keys.clone());
-        let message = move || message_of(&ready, &keys, png.as_deref());
+        let message = move || message_of(&ready, &keys, png.as_deref(), encrypt_to.as_deref());
         match self {
             Sink::Spool(dir) => {
                 let (dir, id) = (dir.clone(), row.message_id.clone());
@@ -75,8 +78,14 @@ impl Sink {
 }
 
 /// The bytes to hand over for `row`: its message, opened with `keys` if
-/// sealed, with its board picture (`png`, the stored one) put in.
-pub(super) fn message_of(row: &OutboxRow, keys: &StewardKeys, png: Option<&[u8]>) -> Result<Vec<u8>, Failure> {
+/// sealed, with its board picture (`png`, the stored one) put in, signed, and
+/// encrypted to `encrypt_to` (an armoured OpenPGP key) if given.
+pub(super) fn message_of(
+    row: &OutboxRow,
+    keys: &StewardKeys,
+    png: Option<&[u8]>,
+    encrypt_to: Option<&str>,
+) -> Result<Vec<u8>, Failure> {
     if row.letter.is_some() {
         return Err(Failure::Mail("the queued letter was not formatted".into()));
     }
@@ -98,9 +107,41 @@ pub(super) fn message_of(row: &OutboxRow, keys: &StewardKeys, png: Option<&[u8]>
         _ => message,
     };
     // Every mail the steward sends is signed (PGP/MIME) and carries its key in
-    // an Autocrypt header (issue 33): the last step, over the final bytes.
-    Ok(match keys.openpgp() {
-        Some(key) => crate::mail::pgp_mime::sign_mail(&message, key).unwrap_or(message),
-        None => message,
-    })
+    // an Autocrypt header (issue 33): the last step, over the final bytes; for
+    // a player who chose it, signed and then encrypted to their key.
+    let Some(key) = keys.openpgp() else { return Ok(message) };
+    if let Some(armored) = encrypt_to {
+        match encrypted(&message, row, keys, key, armored) {
+            Ok(m) => return Ok(m),
+            // The key was replaced by one that cannot encrypt, or expired:
+            // the mail goes signed only rather than not at all.
+            Err(e) => tracing::warn!(message_id = %row.message_id, to = %row.recipient, error = %e,
+                "cannot encrypt a mail to the player's OpenPGP key; it goes signed only"),
+        }
+    }
+    Ok(crate::mail::pgp_mime::sign_mail(&message, key).unwrap_or(message))
+}
+
+/// `message` signed by `key` and encrypted to the player's key `armored` and
+/// to `key` itself (as a client encrypts to itself: the steward's own copy,
+/// the spool, stays readable to the operator). The random numbers are seeded
+/// from a steward secret, the mail and the player's key, so a resend is the
+/// same bytes.
+fn encrypted(
+    message: &[u8],
+    row: &OutboxRow,
+    keys: &StewardKeys,
+    key: &crate::protocol::openpgp::steward_key::StewardPgpKey,
+    armored: &str,
+) -> Result<Vec<u8>, String> {
+    let player = crate::protocol::openpgp::key::PlayerPgpKey::parse(armored).map_err(|e| e.to_string())?;
+    let mut input = b"fairsteward: the random numbers of an encrypted mail\0".to_vec();
+    input.extend_from_slice(ring::digest::digest(&ring::digest::SHA256, message).as_ref());
+    input.extend_from_slice(row.message_id.as_bytes());
+    input.push(0);
+    input.extend_from_slice(player.fingerprint().as_bytes());
+    let tag = keys.capability_tag(&input);
+    let mut seed = [0u8; 32];
+    seed.copy_from_slice(&tag.as_ref()[..32]);
+    crate::mail::pgp_mime::sign_and_encrypt_mail(message, key, player.key(), seed)
 }

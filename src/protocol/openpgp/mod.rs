@@ -15,9 +15,11 @@
 //! | [`mime`] | the signed entity of a raw message (the exact bytes of the first part, or a cleartext block) |
 //! | [`proof`] | what a signed move keeps: the signed bytes and the signature, as transcript text, and the envelope read from them |
 //! | [`steward_key`] | the steward's key (an Ed25519 primary that signs, a Cv25519 subkey that decrypts), its Autocrypt header and its detached signatures over its mails (RFC 3156) |
+//! | [`encrypt`] | encrypting the steward's mails to a player's key (its encryption subkey, not revoked or expired) and its own |
 //! | [`decrypt`] | opening a reply encrypted to the steward's key (the current one or one retired by `keys rotate`), bounded in size and nesting |
 
 pub mod decrypt;
+pub mod encrypt;
 pub mod key;
 pub mod mime;
 pub mod proof;
