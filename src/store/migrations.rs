@@ -275,6 +275,23 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE seats ADD COLUMN openpgp_key TEXT;
      ALTER TABLE games ADD COLUMN openpgp_tofu INTEGER NOT NULL DEFAULT 0;",
     // ---- end of 16 ----
+    // ---- 17 (issue 33): taken by another part of issue 33; a placeholder here
+    // that changes nothing, so that the next is 18 ----
+    "SELECT 1;",
+    // ---- end of 17 ----
+    // ---- 18 (issue 33: keys at invitation, the steward's key recorded) ----
+    // The OpenPGP key an invitee gave on accepting, and a tournament player's
+    // (given at creation, by invitation or replacement; every seat of theirs
+    // in the tournament's games gets it). The fingerprints of the steward's
+    // OpenPGP keys since this version: a data directory whose store names one
+    // must still hold its key file (a missing one is never made anew).
+    "ALTER TABLE invitations ADD COLUMN openpgp_key TEXT;
+     ALTER TABLE tournament_players ADD COLUMN openpgp_key TEXT;
+     CREATE TABLE steward_openpgp_keys (
+         fingerprint TEXT PRIMARY KEY,          -- 40 upper-case hex digits
+         recorded_at TEXT NOT NULL
+     ) STRICT;",
+    // ---- end of 18 ----
 ];
 
 /// The schema version this program writes.
