@@ -24,7 +24,8 @@ use crate::protocol::openpgp::{
 };
 use crate::steward::{
     Answer, AnswerTo, ConditionalInput, ConditionalLines, ConditionalOp, Door, DrawAction, Inbound,
-    InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, Steward, StewardError,
+    InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, SignedConditional, Steward, StewardError,
+    openpgp_tofu_note,
 };
 
 /// What became of a message: the steward's typed outcome (`Display` gives the
@@ -287,6 +288,23 @@ fn openpgp_command(raw: &[u8], mail: &ReadMail, now: DateTime<Utc>) -> Option<Ma
     proof.sender = mail.from.as_ref().map(|f| f.address.clone());
     proof.offered_key =
         proof.sender.as_deref().and_then(|from| autocrypt_key(raw, from)).or_else(|| proof.attached_key());
+    // Conditional lines signed for a game, seat and turn (issue 33).
+    if let Some(found) = crate::mail::inbound::signed_conditional::read(&proof.text()) {
+        return Some(match found {
+            Ok(lines) => MailCommand::SignedConditional(SignedConditional {
+                game: lines.game,
+                seat: lines.seat,
+                turn: lines.turn,
+                op: match lines.words {
+                    ConditionalWords::Set(text) => ConditionalOp::Set(ConditionalInput::Text(text)),
+                    ConditionalWords::List => ConditionalOp::List,
+                    ConditionalWords::Clear => ConditionalOp::Clear,
+                },
+                proof: Box::new(proof),
+            }),
+            Err(problem) => MailCommand::BadEnvelope(problem),
+        });
+    }
     match proof.envelope() {
         Ok(env) => Some(MailCommand::Envelope(env)),
         Err(NoMove::Missing) => None,
@@ -394,9 +412,7 @@ fn answer_text(answer: &Answer<'_>) -> String {
                     } else {
                         " The board follows when every seat has moved."
                     }
-                ) + &r.openpgp_key_taken.as_ref().map_or(String::new(), |f| format!(
-                    "\nTrust on first use: your OpenPGP key {f} was taken from this signed mail and is registered for your seat; it checks your signed moves from now on. Compare the fingerprint with your own (gpg --fingerprint); if it is not yours, tell the organiser."
-                )),
+                ) + &r.openpgp_key_taken.as_deref().map_or(String::new(), openpgp_tofu_note),
             }
         }
         Answer::Status { view, seat } => {
@@ -420,6 +436,18 @@ fn answer_text(answer: &Answer<'_>) -> String {
         }
         Answer::Help { forms } => help(forms),
         Answer::Conditional(c) => conditional_text(c), // issue 32
+        // issue 33
+        Answer::OpenPgpKeyTaken { action, fingerprint } => format!(
+            "Accepted: your signed {}; every seat is told.{}",
+            match action {
+                crate::protocol::Action::Resign => "resignation",
+                crate::protocol::Action::OfferDraw => "draw offer",
+                crate::protocol::Action::AcceptDraw => "acceptance of the draw",
+                crate::protocol::Action::DeclineDraw => "refusal of the draw",
+                crate::protocol::Action::Leave { .. } => "leave",
+            },
+            openpgp_tofu_note(fingerprint)
+        ),
         Answer::Standings(s) => format!(
             "{} (tournament {}), as it stands now.\n\n{}\nThe crosstable and all games: {}",
             s.name, s.tournament, s.table, s.page
