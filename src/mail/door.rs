@@ -155,7 +155,7 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
                 raw: raw.to_vec(),
                 sender: mail.from.as_ref().map(|f| f.address.clone()),
                 answer_to: AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() },
-                inbound: inbound(steward, &mail, signed, undecryptable),
+                inbound: inbound(steward, raw, &mail, signed, undecryptable),
             }
         }
     };
@@ -224,7 +224,13 @@ fn seen_key(message_id: &str, raw: &[u8]) -> String {
 
 /// What a readable mail is: automatic, a confirmation, or a mail about a game
 /// with the capability its recipients carry and what it asks.
-fn inbound(steward: &Steward, mail: &ReadMail, signed: Option<MailCommand>, undecryptable: Option<String>) -> Inbound {
+fn inbound(
+    steward: &Steward,
+    raw: &[u8],
+    mail: &ReadMail,
+    signed: Option<MailCommand>,
+    undecryptable: Option<String>,
+) -> Inbound {
     if let Some(why) = &mail.automatic {
         return Inbound::Automatic(why.to_string());
     }
@@ -240,7 +246,8 @@ fn inbound(steward: &Steward, mail: &ReadMail, signed: Option<MailCommand>, unde
             InvitationIntent::Other(line) => InvitationReplyWord::Unreadable(line),
             InvitationIntent::Empty => InvitationReplyWord::Empty,
         };
-        return Inbound::Invitation { reply, word };
+        let openpgp_key = offered_openpgp_key(raw, &mail.text);
+        return Inbound::Invitation { reply, word, openpgp_key };
     }
     let capability: Option<Capability> =
         mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
@@ -310,6 +317,31 @@ fn openpgp_command(raw: &[u8], mail: &ReadMail, now: DateTime<Utc>) -> Option<Ma
         Err(NoMove::Missing) => None,
         Err(e @ NoMove::Bad(_)) => Some(MailCommand::BadEnvelope(e.to_string())),
     }
+}
+
+/// An OpenPGP public key a mail brings on purpose (issue 33: accepting an
+/// invitation): pasted into its text (a `-----BEGIN PGP PUBLIC KEY BLOCK-----`
+/// block at the start of a line, not quoted) or attached as
+/// `application/pgp-keys` (Thunderbird's "Attach My Public Key"); at most the
+/// first 64 MIME parts are looked at. The key is checked (and bounded) where
+/// it is taken. Not the `Autocrypt:` header: a client sends that unasked.
+fn offered_openpgp_key(raw: &[u8], text: &str) -> Option<String> {
+    const BEGIN: &str = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
+    const END: &str = "-----END PGP PUBLIC KEY BLOCK-----";
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    if let Some(start) = lines.iter().position(|l| l.trim() == BEGIN)
+        && let Some(len) = lines[start..].iter().position(|l| l.trim() == END)
+    {
+        return Some(lines[start..=start + len].iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n") + "\n");
+    }
+    let msg = mail_parser::MessageParser::default().parse(raw)?;
+    msg.parts.iter().take(64).find_map(|p| {
+        use mail_parser::MimeHeaders as _;
+        let ct = p.content_type()?;
+        let keys = ct.ctype().eq_ignore_ascii_case("application")
+            && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("pgp-keys"));
+        keys.then(|| String::from_utf8_lossy(p.contents()).into_owned())
+    })
 }
 
 /// The key of an `Autocrypt:` header (autocrypt.org, level 1) for `from`'s

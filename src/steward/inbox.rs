@@ -141,6 +141,9 @@ pub enum Inbound {
         reply: crate::protocol::capability::InvitationReply,
         /// Accept, decline or neither.
         word: super::InvitationReplyWord,
+        /// An OpenPGP public key attached to or pasted in the mail (issue 33),
+        /// registered with an acceptance.
+        openpgp_key: Option<String>,
     },
     /// A mail about a game: the reply capability its recipients carry (checked
     /// by the door), if any, and what it asks.
@@ -461,9 +464,10 @@ impl Steward {
                     Err(r) => MailOutcome::Ignored(Ignored::ConfirmationNotTaken(r.to_string())),
                 });
             }
-            Inbound::Invitation { reply, word } => {
+            Inbound::Invitation { reply, word, openpgp_key } => {
                 let (sender, to) = (mail.sender.as_deref(), &mail.answer_to);
-                return self.invitation_mail_in(tx, reply, word, sender, to, t.word, t.now);
+                let key = openpgp_key.as_deref();
+                return self.invitation_mail_in(tx, reply, word, key, sender, to, t.word, t.now);
             }
             Inbound::Game { capability, reading } => (capability.as_ref(), reading),
         };
