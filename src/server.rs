@@ -123,9 +123,9 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     // Issue 33: from now on a missing OpenPGP key file is refused like the others.
     if let Some(pgp) = keys.openpgp() {
         let (fingerprint, now) = (pgp.fingerprint(), config.clock.now());
-        store
-            .transaction_blocking(move |tx| tx.record_steward_openpgp_key(&fingerprint, now))
-            .map_err(|e: StoreError| ServerError::Refused(format!("cannot write the database {} ({e})", path.display())))?;
+        store.transaction_blocking(move |tx| tx.record_steward_openpgp_key(&fingerprint, now)).map_err(
+            |e: StoreError| ServerError::Refused(format!("cannot write the database {} ({e})", path.display())),
+        )?;
     }
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))

@@ -779,13 +779,12 @@ impl Steward {
                     Some(Credential::Signed(env)) => self.with_key_on_first_use(tx, signed.as_ref(), t.now, |tx| {
                         tx.attempt(|tx| self.declare_leave_signed_in(tx, env, now))
                     }),
-                    Some(Credential::Capability(_)) => {
-                        self.command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
+                    Some(Credential::Capability(_)) => self
+                        .command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
                             let player = c.game.seats[c.seat()?.index()].email.clone();
                             self.declare_leave_in(c.tx, &player, request, None, now)
                         })
-                        .map(|a| (a, None))
-                    }
+                        .map(|a| (a, None)),
                     _ => return Ok(MailOutcome::Ignored(Ignored::UnsignedLeave)),
                 };
                 return match refusal(answer)? {

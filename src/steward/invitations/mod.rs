@@ -698,10 +698,12 @@ impl Steward {
                 if let Invited::Tournament(t) = &what {
                     tx.set_invited_player(t, row.player, &name, &email, (key.as_deref(), pgp.as_deref()))?;
                 }
-                if let Some(k) = pgp.as_deref().and_then(|k| crate::protocol::openpgp::key::PlayerPgpKey::parse(k).ok()) {
+                if let Some(k) = pgp.as_deref().and_then(|k| crate::protocol::openpgp::key::PlayerPgpKey::parse(k).ok())
+                {
                     answered.message = format!(" Your OpenPGP key {} is registered for it.", k.fingerprint());
                 }
-                answered.message = format!("You accepted the invitation to {}, as {name}.{}", about.to, answered.message);
+                answered.message =
+                    format!("You accepted the invitation to {}, as {name}.{}", about.to, answered.message);
             }
         }
         let list = self.invitation_list(tx, &what)?;
