@@ -191,6 +191,25 @@ fn signed_conditional_lines_draw_offers_leave_and_resignation_by_gnupg_mail_take
     let resign = gpg.signed_mail("Bob <bob@example.org>", "b3", &lines(&game, "black", 3, "action: resign"), false);
     ingest(&s, &resign, "accepted: resignation", "bob@", &mut bob);
     assert!(!s.game(&game)["outcome"].is_null(), "{}", s.game(&game));
+
+    // `verify` follows the keys taken from a draw offer and a conditional line,
+    // and re-checks the signed actions offline.
+    let out = verify(&s, &game);
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+}
+
+/// `fairsteward verify` on the game's transcript, with the steward's key.
+fn verify(s: &PipeSteward, game: &str) -> std::process::Output {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let (transcript, key) = rt.block_on(async {
+        let steward = crate::support::in_process::open(&crate::support::in_process::config(&s.data));
+        let events = steward.transcript(game.to_owned(), None).await.unwrap();
+        (crate::support::in_process::transcript(game, &events), steward.keys().signing_public_base64())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.jsonl");
+    std::fs::write(&file, transcript).unwrap();
+    crate::support::pipe::fairsteward(&["verify", "--transcript", file.to_str().unwrap(), "--steward-key", &key], b"")
 }
 
 /// Point 3 where conditional lines are not offered (auth = signature): the
