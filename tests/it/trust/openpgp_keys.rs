@@ -446,3 +446,48 @@ async fn a_tournament_players_openpgp_key_goes_to_every_seat_of_theirs() {
     }
     assert_eq!(anns, 4, "Ann plays four games, each with her key");
 }
+
+/// An invited tournament over HTTP: the player who accepts with `openpgp_key`
+/// has it at every seat of theirs once the last acceptance starts play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_given_on_accepting_a_tournaments_invitation_goes_to_every_seat_of_that_player() {
+    let gpg = Gpg::with_keys(&["Bob <bob@example.org>"]);
+    let s = Server::start().await;
+    let spool = s.config.spool_dir.clone();
+    let body = json!({"name": "Invited club", "variant": "chess", "invite": true, "players": [
+        {"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
+        {"name": "Cleo", "email": "cleo@example.org"}]});
+    let created = s.post_json("/api/tournaments", Some(&s.operator), &body).await.ok(201);
+    let id = created["tournament"]["id"].as_str().unwrap().to_owned();
+    let links = eventually("the invitation mails", || {
+        let links = invitation_links(&spool);
+        (links.len() >= 3).then_some(links)
+    })
+    .await;
+    let accept = |who: &str| {
+        let token = links.iter().find(|(to, _)| to == who).unwrap().1.rsplit('/').next().unwrap().to_owned();
+        format!("/api/invitations/{token}/accept")
+    };
+    let bad = s.post_json(&accept("bob@example.org"), None, &json!({"openpgp_key": "no key"})).await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
+    s.post_json(&accept("bob@example.org"), None, &json!({"openpgp_key": gpg.export("bob@example.org")})).await.ok(200);
+    s.post_json(&accept("ann@example.org"), None, &json!({})).await.ok(200);
+    let last = s.post_json(&accept("cleo@example.org"), None, &json!({})).await.ok(200);
+    assert_eq!(last["starts"], true, "{last}");
+    let view = s.get(&format!("/api/tournaments/{id}"), None).await.ok(200);
+    let games: Vec<String> =
+        view["games"].as_array().unwrap().iter().filter_map(|g| g["game"].as_str().map(str::to_owned)).collect();
+    assert_eq!(games.len(), 3, "{view}");
+    let mut bobs = 0;
+    for game in games {
+        let g = s.game(&game, None).await;
+        for seat in g["seats"].as_array().unwrap() {
+            let is_bob = seat["player"] == "Bob";
+            let expected = if is_bob { json!(gpg.fingerprint("bob@example.org")) } else { Value::Null };
+            assert_eq!(seat["openpgp_fingerprint"], expected, "{seat}");
+            bobs += usize::from(is_bob);
+        }
+    }
+    assert_eq!(bobs, 2, "Bob plays two games, each with his key");
+    s.shut_down().await;
+}
