@@ -121,6 +121,8 @@ pub struct InvitedPlayerRow {
     pub email: String,
     /// The public key, if given.
     pub public_key: Option<String>,
+    /// The OpenPGP public key (armoured), if given (issue 33).
+    pub openpgp_key: Option<String>,
 }
 
 impl<'c> Tx<'c> {
@@ -197,6 +199,18 @@ impl<'c> Tx<'c> {
                  WHERE rowid = ?1",
             )?
             .execute(params![id, answer, name, public_key, time_text(now), openpgp_key])?;
+        Ok(())
+    }
+
+    /// Sets the keys an invitation carries before its answer (a replacement's,
+    /// issue 33; `keys`: the Ed25519 key and the armoured OpenPGP key).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn set_invitation_keys(&self, id: i64, keys: (Option<&str>, Option<&str>)) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached("UPDATE invitations SET public_key = ?2, openpgp_key = ?3 WHERE rowid = ?1")?
+            .execute(params![id, keys.0, keys.1])?;
         Ok(())
     }
 
@@ -316,11 +330,17 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn invited_players(&self, tournament: &TournamentId) -> Result<Vec<InvitedPlayerRow>, StoreError> {
         let mut stmt = self.0.prepare_cached(
-            "SELECT player, name, email, public_key FROM tournament_players WHERE tournament = ?1 ORDER BY player",
+            "SELECT player, name, email, public_key, openpgp_key FROM tournament_players WHERE tournament = ?1 ORDER BY player",
         )?;
         let rows = stmt
             .query_map(params![tournament.as_str()], |r| {
-                Ok(InvitedPlayerRow { player: r.get(0)?, name: r.get(1)?, email: r.get(2)?, public_key: r.get(3)? })
+                Ok(InvitedPlayerRow {
+                    player: r.get(0)?,
+                    name: r.get(1)?,
+                    email: r.get(2)?,
+                    public_key: r.get(3)?,
+                    openpgp_key: r.get(4)?,
+                })
             })?
             .collect::<Result<_, _>>()?;
         Ok(rows)

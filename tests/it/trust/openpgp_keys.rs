@@ -491,3 +491,78 @@ async fn a_key_given_on_accepting_a_tournaments_invitation_goes_to_every_seat_of
     assert_eq!(bobs, 2, "Bob plays two games, each with his key");
     s.shut_down().await;
 }
+
+/// The organiser's keys for an invited game belong to the players they were
+/// given for: Ann, who accepts without a key, keeps hers; Bob declines and
+/// Carl takes his place with a key of his own, and Bob's key never reaches
+/// Carl's seat; Dan, who replaces Carl without a key, has none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_given_for_an_invited_seat_stay_with_their_player_across_replacements() {
+    let gpg = Gpg::with_keys(&["Ann <ann@example.org>", "Bob <bob@example.org>", "Carl <carl@example.org>"]);
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = crate::support::in_process::config(dir.path());
+    let steward = crate::support::in_process::open(&cfg);
+    let new: fairsteward::steward::NewGame = serde_json::from_value(json!({"variant": "dreierschach", "invite": true,
+        "seats": [{"name": "Ann", "email": "ann@example.org", "openpgp_key": gpg.export("ann@example.org")},
+                  {"name": "Bob", "email": "bob@example.org", "openpgp_key": gpg.export("bob@example.org")},
+                  {"name": "Eve", "email": "eve@example.org"}]}))
+    .unwrap();
+    let invited = steward.invite_game(new, steward.now()).await.unwrap();
+    let db = cfg.database();
+    let reply_of = |who: &str| outbox(&db).into_iter().find(|m| m.1 == who).map(|m| reply_to(&m.2)).unwrap();
+    let door = |raw: Vec<u8>| {
+        let s = steward.clone();
+        async move { fairsteward::mail::door::handle(&s, &raw, s.now()).await.unwrap().to_string() }
+    };
+    let answer = |from: &str, id: &str, text: &str| {
+        let addr = from.split_once('<').unwrap().1.trim_end_matches('>').to_owned();
+        invitation_reply(from, &reply_of(&addr), id, text, None)
+    };
+    assert_eq!(door(answer("Ann <ann@example.org>", "a1", "accept")).await, "accepted: invitation accepted");
+    assert_eq!(door(answer("Bob <bob@example.org>", "b1", "decline")).await, "accepted: invitation declined");
+    let organiser = fairsteward::steward::Organiser::Operator;
+    let what = fairsteward::steward::Invited::Game(invited.id.clone());
+    let replace = |name: &str, key: Option<String>| fairsteward::steward::Replacement {
+        name: name.into(),
+        email: format!("{}@example.org", name.to_lowercase()),
+        public_key: None,
+        openpgp_key: key,
+    };
+    let carl = replace("Carl", Some(gpg.export("carl@example.org")));
+    steward.replace_invited(&organiser, what.clone(), 1, carl, steward.now()).await.unwrap();
+    assert_eq!(door(answer("Carl <carl@example.org>", "c1", "yes")).await, "accepted: invitation accepted");
+    assert_eq!(door(answer("Eve <eve@example.org>", "e1", "accept")).await, "accepted: invitation accepted");
+    let list = steward.invitations(&organiser, what).await.unwrap();
+    let game = list.game.expect("the game is created");
+    let view = steward.status(game, None).await.unwrap();
+    let shown: Vec<(String, Option<String>)> =
+        view.seats.iter().map(|s| (s.player.clone(), s.openpgp_fingerprint.clone())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("Ann".to_owned(), Some(gpg.fingerprint("ann@example.org"))),
+            ("Carl".to_owned(), Some(gpg.fingerprint("carl@example.org"))),
+            ("Eve".to_owned(), None)
+        ]
+    );
+
+    // Bob declines another game; Dan, without a key, takes the place: no key.
+    let new: fairsteward::steward::NewGame = serde_json::from_value(json!({"variant": "chess", "invite": true,
+        "seats": [{"name": "Ann", "email": "ann@example.org"},
+                  {"name": "Bob", "email": "bob@example.org", "openpgp_key": gpg.export("bob@example.org")}]}))
+    .unwrap();
+    let invited = steward.invite_game(new, steward.now()).await.unwrap();
+    let newest = |who: &str| outbox(&db).into_iter().rev().find(|m| m.1 == who).map(|m| reply_to(&m.2)).unwrap();
+    let bob = invitation_reply("Bob <bob@example.org>", &newest("bob@example.org"), "b2", "decline", None);
+    assert_eq!(door(bob).await, "accepted: invitation declined");
+    let what = fairsteward::steward::Invited::Game(invited.id.clone());
+    steward.replace_invited(&organiser, what.clone(), 1, replace("Dan", None), steward.now()).await.unwrap();
+    let dan = invitation_reply("Dan <dan@example.org>", &newest("dan@example.org"), "d1", "accept", None);
+    assert_eq!(door(dan).await, "accepted: invitation accepted");
+    let ann = invitation_reply("Ann <ann@example.org>", &newest("ann@example.org"), "a2", "accept", None);
+    assert_eq!(door(ann).await, "accepted: invitation accepted");
+    let game = steward.invitations(&organiser, what).await.unwrap().game.expect("the game is created");
+    let view = steward.status(game, None).await.unwrap();
+    assert_eq!(view.seats[1].player, "Dan");
+    assert_eq!(view.seats[1].openpgp_fingerprint, None, "Bob's key never reaches Dan's seat");
+}
