@@ -713,7 +713,7 @@ impl Steward {
                 let pgp = super::checked_openpgp_key("your answer", a.openpgp_key.as_deref())?;
                 // Keys the place has already (the organiser's, a replacement's)
                 // stay unless the answer gives others (issue 33).
-                let (had_key, had_pgp) = self.place_keys(tx, &what, &row)?;
+                let (had_key, had_pgp) = self.place_keys(tx, &what, row)?;
                 let (key, pgp) = (key.or(had_key), pgp.or(had_pgp));
                 if key.is_none() && pgp.is_none() && about.key_required {
                     return Err(Refusal::BadRequest(
