@@ -107,11 +107,11 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
             Err(e) => return Err(ServerError::Refused(format!("cannot write {} ({e})", marker.display()))),
         }
     }
-    let games = store
-        .transaction_blocking(|tx| tx.games().map(|g| g.len()))
+    let (games, openpgp_known) = store
+        .transaction_blocking(|tx| Ok((tx.games()?.len(), tx.has_steward_openpgp_key()?)))
         .map_err(|e: StoreError| ServerError::Refused(format!("cannot read the database {} ({e})", path.display())))?;
     if games > 0
-        && let Some(missing) = StewardKeys::missing_files(dir).first()
+        && let Some(missing) = StewardKeys::missing_files(dir, openpgp_known).first()
     {
         return Err(ServerError::Refused(format!(
             "the steward key {} is missing, but the store holds {games} games whose players trust the steward's fingerprint; restore the key file from a backup of the data directory (a new key would break every game's chain of trust; to change keys on purpose, restore it and run `fairsteward keys rotate`)",
@@ -120,6 +120,13 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     }
     let keys = StewardKeys::load_or_create_for(dir, config.mail_from.email.as_ref(), config.clock.now().timestamp())
         .map_err(|source| ServerError::Keys { dir: dir.clone(), source })?;
+    // Issue 33: from now on a missing OpenPGP key file is refused like the others.
+    if let Some(pgp) = keys.openpgp() {
+        let (fingerprint, now) = (pgp.fingerprint(), config.clock.now());
+        store.transaction_blocking(move |tx| tx.record_steward_openpgp_key(&fingerprint, now)).map_err(
+            |e: StoreError| ServerError::Refused(format!("cannot write the database {} ({e})", path.display())),
+        )?;
+    }
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
         .with_clock(config.clock.clone(), config.schedule.clock.clone()))

@@ -24,7 +24,8 @@ use crate::protocol::openpgp::{
 };
 use crate::steward::{
     Answer, AnswerTo, ConditionalInput, ConditionalLines, ConditionalOp, Door, DrawAction, Inbound,
-    InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, Steward, StewardError,
+    InvitationReplyWord, MailCommand, MailIn, MailOutcome, Reading, SignedConditional, Steward, StewardError,
+    openpgp_tofu_note,
 };
 
 /// What became of a message: the steward's typed outcome (`Display` gives the
@@ -158,7 +159,7 @@ pub async fn handle(steward: &Steward, raw: &[u8], now: DateTime<Utc>) -> Result
                 raw: raw.to_vec(),
                 sender: mail.from.as_ref().map(|f| f.address.clone()),
                 answer_to: AnswerTo { message_id: mail.message_id.clone(), subject: mail.subject.clone() },
-                inbound: inbound(steward, &mail, signed, undecryptable),
+                inbound: inbound(steward, raw, &mail, signed, undecryptable),
             }
         }
     };
@@ -281,7 +282,13 @@ fn seen_key(message_id: &str, raw: &[u8]) -> String {
 
 /// What a readable mail is: automatic, a confirmation, or a mail about a game
 /// with the capability its recipients carry and what it asks.
-fn inbound(steward: &Steward, mail: &ReadMail, signed: Option<MailCommand>, undecryptable: Option<String>) -> Inbound {
+fn inbound(
+    steward: &Steward,
+    raw: &[u8],
+    mail: &ReadMail,
+    signed: Option<MailCommand>,
+    undecryptable: Option<String>,
+) -> Inbound {
     if let Some(why) = &mail.automatic {
         return Inbound::Automatic(why.to_string());
     }
@@ -297,7 +304,8 @@ fn inbound(steward: &Steward, mail: &ReadMail, signed: Option<MailCommand>, unde
             InvitationIntent::Other(line) => InvitationReplyWord::Unreadable(line),
             InvitationIntent::Empty => InvitationReplyWord::Empty,
         };
-        return Inbound::Invitation { reply, word };
+        let openpgp_key = offered_openpgp_key(raw, &mail.text);
+        return Inbound::Invitation { reply, word, openpgp_key };
     }
     let capability: Option<Capability> =
         mail.recipients.iter().find_map(|r| capability::check(steward.keys(), &from, r));
@@ -356,11 +364,53 @@ fn signed_entity_command(
     proof.sender = mail.from.as_ref().map(|f| f.address.clone());
     proof.offered_key =
         proof.sender.as_deref().and_then(|from| autocrypt_key(raw, from)).or_else(|| proof.attached_key());
+    // Conditional lines signed for a game, seat and turn (issue 33).
+    if let Some(found) = crate::mail::inbound::signed_conditional::read(&proof.text()) {
+        return Some(match found {
+            Ok(lines) => MailCommand::SignedConditional(SignedConditional {
+                game: lines.game,
+                seat: lines.seat,
+                turn: lines.turn,
+                op: match lines.words {
+                    ConditionalWords::Set(text) => ConditionalOp::Set(ConditionalInput::Text(text)),
+                    ConditionalWords::List => ConditionalOp::List,
+                    ConditionalWords::Clear => ConditionalOp::Clear,
+                },
+                proof: Box::new(proof),
+            }),
+            Err(problem) => MailCommand::BadEnvelope(problem),
+        });
+    }
     match proof.envelope() {
         Ok(env) => Some(MailCommand::Envelope(env)),
         Err(NoMove::Missing) => None,
         Err(e @ NoMove::Bad(_)) => Some(MailCommand::BadEnvelope(e.to_string())),
     }
+}
+
+/// An OpenPGP public key a mail brings on purpose (issue 33: accepting an
+/// invitation): pasted into its text (a `-----BEGIN PGP PUBLIC KEY BLOCK-----`
+/// block at the start of a line, not quoted) or attached as
+/// `application/pgp-keys` (Thunderbird's "Attach My Public Key"); at most the
+/// first 64 MIME parts are looked at. The key is checked (and bounded) where
+/// it is taken. Not the `Autocrypt:` header: a client sends that unasked.
+fn offered_openpgp_key(raw: &[u8], text: &str) -> Option<String> {
+    const BEGIN: &str = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
+    const END: &str = "-----END PGP PUBLIC KEY BLOCK-----";
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    if let Some(start) = lines.iter().position(|l| l.trim() == BEGIN)
+        && let Some(len) = lines[start..].iter().position(|l| l.trim() == END)
+    {
+        return Some(lines[start..=start + len].iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n") + "\n");
+    }
+    let msg = mail_parser::MessageParser::default().parse(raw)?;
+    msg.parts.iter().take(64).find_map(|p| {
+        use mail_parser::MimeHeaders as _;
+        let ct = p.content_type()?;
+        let keys = ct.ctype().eq_ignore_ascii_case("application")
+            && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("pgp-keys"));
+        keys.then(|| String::from_utf8_lossy(p.contents()).into_owned())
+    })
 }
 
 /// The key of an `Autocrypt:` header (autocrypt.org, level 1) for `from`'s
@@ -463,9 +513,7 @@ fn answer_text(answer: &Answer<'_>) -> String {
                     } else {
                         " The board follows when every seat has moved."
                     }
-                ) + &r.openpgp_key_taken.as_ref().map_or(String::new(), |f| format!(
-                    "\nTrust on first use: your OpenPGP key {f} was taken from this signed mail and is registered for your seat; it checks your signed moves from now on. Compare the fingerprint with your own (gpg --fingerprint); if it is not yours, tell the organiser."
-                )),
+                ) + &r.openpgp_key_taken.as_deref().map_or(String::new(), openpgp_tofu_note),
             }
         }
         Answer::Status { view, seat } => {
@@ -489,6 +537,18 @@ fn answer_text(answer: &Answer<'_>) -> String {
         }
         Answer::Help { forms } => help(forms),
         Answer::Conditional(c) => conditional_text(c), // issue 32
+        // issue 33
+        Answer::OpenPgpKeyTaken { action, fingerprint } => format!(
+            "Accepted: your signed {}; every seat is told.{}",
+            match action {
+                crate::protocol::Action::Resign => "resignation",
+                crate::protocol::Action::OfferDraw => "draw offer",
+                crate::protocol::Action::AcceptDraw => "acceptance of the draw",
+                crate::protocol::Action::DeclineDraw => "refusal of the draw",
+                crate::protocol::Action::Leave { .. } => "leave",
+            },
+            openpgp_tofu_note(fingerprint)
+        ),
         Answer::Standings(s) => format!(
             "{} (tournament {}), as it stands now.\n\n{}\nThe crosstable and all games: {}",
             s.name, s.tournament, s.table, s.page

@@ -275,10 +275,15 @@ impl StewardKeys {
         Ok(StagedKeys { dir: dir.to_owned(), keys: std::sync::Arc::new(keys) })
     }
 
-    /// The steward's key files that `dir` lacks.
-    pub fn missing_files(dir: &Path) -> Vec<PathBuf> {
+    /// The steward's key files that `dir` lacks. `openpgp_known`: whether the
+    /// store has recorded a steward OpenPGP key (issue 33), so that
+    /// `steward-openpgp.asc` must be there too; a store from before that key
+    /// existed gets one made at its first start instead.
+    pub fn missing_files(dir: &Path, openpgp_known: bool) -> Vec<PathBuf> {
+        let openpgp = openpgp_known.then_some(OPENPGP_KEY_FILE);
         [SIGNING_KEY_FILE, SEALING_KEY_FILE, CAPABILITY_KEY_FILE]
             .into_iter()
+            .chain(openpgp)
             .map(|f| dir.join(f))
             .filter(|p| !p.exists())
             .collect()

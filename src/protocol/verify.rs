@@ -440,7 +440,14 @@ fn check_event(
         "leave" => {
             // A signed leave is quoted in the game its envelope names.
             if let Some(env) = body.get("envelope").and_then(Value::as_str) {
-                let seat = Envelope::parse(env).map_err(|e| format!("the leave envelope: {e}"))?.seat;
+                // An OpenPGP-signed leave (issue 33) names its seat in the signed bytes.
+                let seat = if OpenPgpProof::is_proof_text(env) {
+                    OpenPgpProof::parse(env).and_then(|p| p.envelope().map_err(|e| e.to_string()))
+                } else {
+                    Envelope::parse(env).map_err(|e| e.to_string())
+                }
+                .map_err(|e| format!("the leave envelope: {e}"))?
+                .seat;
                 let on_leave = body.get("seats").and_then(Value::as_array).into_iter().flatten();
                 if !on_leave.filter_map(Value::as_str).any(|s| s.eq_ignore_ascii_case(&seat)) {
                     return Err(format!("the leave is signed by {seat}, a seat it does not name"));

@@ -95,6 +95,34 @@ pub enum MailCommand {
     Empty,
     /// Conditional moves: set, list or clear the seat's lines (issue 32).
     Conditional(super::ConditionalOp),
+    /// Conditional lines in an OpenPGP-signed mail whose signed part names
+    /// game, seat and turn (issue 33): the signature proves the seat.
+    SignedConditional(SignedConditional),
+}
+
+/// Conditional lines signed with OpenPGP (issue 33; docs/openpgp.md): the
+/// game, seat and turn the signed part names, what it asks, and the signature.
+#[derive(Clone, Debug)]
+pub struct SignedConditional {
+    /// The game named (upper case).
+    pub game: String,
+    /// The seat named.
+    pub seat: String,
+    /// The turn named: the signature holds for that turn only (a replay of an
+    /// older mail names an older turn).
+    pub turn: u32,
+    /// Set, list or clear.
+    pub op: super::ConditionalOp,
+    /// The signature and the signed bytes.
+    pub proof: Box<crate::protocol::openpgp::proof::OpenPgpProof>,
+}
+
+/// The sentence an answer adds when a seat's OpenPGP key was taken on first
+/// use from the mail it answers (issue 33).
+pub fn openpgp_tofu_note(fingerprint: &str) -> String {
+    format!(
+        "\nTrust on first use: your OpenPGP key {fingerprint} was taken from this signed mail and is registered for your seat; it checks your signed moves from now on. Compare the fingerprint with your own (gpg --fingerprint); if it is not yours, tell the organiser."
+    )
 }
 
 /// What the door found a mail to be.
@@ -113,6 +141,9 @@ pub enum Inbound {
         reply: crate::protocol::capability::InvitationReply,
         /// Accept, decline or neither.
         word: super::InvitationReplyWord,
+        /// An OpenPGP public key attached to or pasted in the mail (issue 33),
+        /// registered with an acceptance.
+        openpgp_key: Option<String>,
     },
     /// A mail about a game: the reply capability its recipients carry (checked
     /// by the door), if any, and what it asks.
@@ -172,6 +203,15 @@ pub enum Answer<'a> {
     },
     /// The seat's conditional lines as kept (issue 32).
     Conditional(&'a super::ConditionalLines),
+    /// A signed resignation or draw offer, accept or decline taken, which
+    /// brought the seat's OpenPGP key on first use (issue 33): the answer says
+    /// so (otherwise the notices to every seat are answer enough).
+    OpenPgpKeyTaken {
+        /// What was taken.
+        action: Action,
+        /// The key's fingerprint.
+        fingerprint: &'a str,
+    },
     /// The player's mail setting, as it is now (issue 32).
     MailSettings(&'a super::MailSettingsAnswer),
     /// An alias or a new address asked: the confirmation mail went out (issue 32).
@@ -424,9 +464,10 @@ impl Steward {
                     Err(r) => MailOutcome::Ignored(Ignored::ConfirmationNotTaken(r.to_string())),
                 });
             }
-            Inbound::Invitation { reply, word } => {
+            Inbound::Invitation { reply, word, openpgp_key } => {
                 let (sender, to) = (mail.sender.as_deref(), &mail.answer_to);
-                return self.invitation_mail_in(tx, reply, word, sender, to, t.word, t.now);
+                let key = openpgp_key.as_deref();
+                return self.invitation_mail_in(tx, reply, word, key, sender, to, t.word, t.now);
             }
             Inbound::Game { capability, reading } => (capability.as_ref(), reading),
         };
@@ -456,6 +497,7 @@ impl Steward {
 
         // A signed envelope proves its own seat; everything else needs the capability.
         match &command {
+            MailCommand::SignedConditional(sc) => return self.mail_signed_conditional(tx, sc, t),
             MailCommand::BadEnvelope(why) => {
                 return match cap {
                     Some(c) if !bound => self.foreign(tx, c, t),
@@ -615,7 +657,10 @@ impl Steward {
                 self.reply(tx, game, seat, &Answer::Empty { forms: &forms }, MailOutcome::Refused(Refused::Empty), t)
             }
             MailCommand::LostEnvelope => Ok(MailOutcome::Ignored(Ignored::LostEnvelope)),
-            MailCommand::Envelope(_) | MailCommand::BadEnvelope(_) | MailCommand::Undecryptable(_) => {
+            MailCommand::Envelope(_)
+            | MailCommand::BadEnvelope(_)
+            | MailCommand::Undecryptable(_)
+            | MailCommand::SignedConditional(_) => {
                 unreachable!("envelopes and encrypted replies that do not open are taken above")
             }
         }
@@ -637,6 +682,16 @@ impl Steward {
                                 .is_ok()
                         })
                     })
+            }),
+            MailCommand::SignedConditional(sc) => super::load(tx, &sc.game).ok().is_some_and(|g| {
+                super::answers::seat_named(&g, &sc.seat).is_some_and(|seat| {
+                    super::moves::check_openpgp(&g, seat, &sc.proof).is_ok()
+                        || super::moves::tofu_candidate_of(&g, seat, &sc.proof).is_some_and(|key| {
+                            let p = &sc.proof;
+                            crate::protocol::openpgp::signed::check(&key, &p.signed, &p.signature, p.received_at)
+                                .is_ok()
+                        })
+                })
             }),
             _ => false,
         };
@@ -693,10 +748,17 @@ impl Steward {
         credential: Option<Credential>,
         t: &Taking<'_>,
     ) -> Result<MailOutcome, StewardError> {
+        // An OpenPGP-signed action may bring its seat's key on first use (issue 33).
+        let signed = match &credential {
+            Some(Credential::Signed(env)) if env.openpgp.is_some() => Some(env.clone()),
+            _ => None,
+        };
         let taken = match action {
             Action::Resign => {
                 let gate = Gate::Act(credential, action);
-                self.command_in(tx, game, &gate, t.now, |c| self.resign_in(c)).map(|_| Taken::Resignation)
+                self.with_key_on_first_use(tx, signed.as_ref(), t.now, |tx| {
+                    self.command_in(tx, game, &gate, t.now, |c| self.resign_in(c)).map(|_| Taken::Resignation)
+                })
             }
             Action::OfferDraw | Action::AcceptDraw | Action::DeclineDraw => {
                 let draw = match action {
@@ -705,35 +767,107 @@ impl Steward {
                     _ => DrawAction::Offer,
                 };
                 let gate = Gate::Act(credential, action);
-                self.command_in(tx, game, &gate, t.now, |c| self.draw_in(c, draw)).map(|_| Taken::Draw)
+                self.with_key_on_first_use(tx, signed.as_ref(), t.now, |tx| {
+                    self.command_in(tx, game, &gate, t.now, |c| self.draw_in(c, draw)).map(|_| Taken::Draw)
+                })
             }
             Action::Leave { from, to } => {
                 let request = LeaveRequest { from, to };
                 // Leave belongs to the player and runs on the steward's clock.
                 let now = self.now();
                 let answer = match credential {
-                    Some(Credential::Signed(env)) => tx.attempt(|tx| self.declare_leave_signed_in(tx, env, now)),
-                    Some(Credential::Capability(_)) => {
-                        self.command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
+                    Some(Credential::Signed(env)) => self.with_key_on_first_use(tx, signed.as_ref(), t.now, |tx| {
+                        tx.attempt(|tx| self.declare_leave_signed_in(tx, env, now))
+                    }),
+                    Some(Credential::Capability(_)) => self
+                        .command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
                             let player = c.game.seats[c.seat()?.index()].email.clone();
                             self.declare_leave_in(c.tx, &player, request, None, now)
                         })
-                    }
+                        .map(|a| (a, None)),
                     _ => return Ok(MailOutcome::Ignored(Ignored::UnsignedLeave)),
                 };
                 return match refusal(answer)? {
-                    Ok(a) => {
+                    Ok((a, key)) => {
                         let outcome = MailOutcome::Accepted(Taken::Leave);
-                        self.reply(tx, game, seat, &Answer::Leave { request, answer: &a }, outcome, t)
+                        let note = key.as_deref().map(openpgp_tofu_note);
+                        self.reply_noting(tx, game, seat, &Answer::Leave { request, answer: &a }, outcome, t, note)
                     }
                     Err(r) => self.refused(tx, game, seat, &r, t),
                 };
             }
         };
         match refusal(taken)? {
-            // The notices to every seat say what happened; the sender needs no more.
-            Ok(taken) => Ok(MailOutcome::Accepted(taken)),
+            // The notices to every seat say what happened; the sender needs no
+            // more, unless its key was taken on first use (issue 33).
+            Ok((taken, None)) => Ok(MailOutcome::Accepted(taken)),
+            Ok((taken, Some(key))) => {
+                let answer = Answer::OpenPgpKeyTaken { action, fingerprint: &key };
+                self.reply(tx, game, seat, &answer, MailOutcome::Accepted(taken), t)
+            }
             Err(r) => self.refused(tx, game, seat, &r, t),
+        }
+    }
+
+    /// `act`, after taking the OpenPGP key `signed` offers on first use (issue
+    /// 33; [`Steward::take_openpgp_key_for`]), both under one savepoint so that
+    /// a refusal of `act` takes the key back too. With it, the fingerprint taken.
+    fn with_key_on_first_use<T>(
+        &self,
+        tx: &Tx<'_>,
+        signed: Option<&Envelope>,
+        now: DateTime<Utc>,
+        act: impl FnOnce(&Tx<'_>) -> Result<T, StewardError>,
+    ) -> Result<(T, Option<String>), StewardError> {
+        let game = signed.and_then(|env| super::load(tx, &env.game).ok().map(|g| (env, g)));
+        match game {
+            Some((env, g)) if super::moves::tofu_candidate(&g, env).is_some() => tx.attempt(|tx| {
+                let key = self.take_openpgp_key_for(tx, &g, env, now)?;
+                Ok((act(tx)?, key))
+            }),
+            _ => act(tx).map(|v| (v, None)),
+        }
+    }
+
+    /// Conditional lines in an OpenPGP-signed mail (issue 33): the signature
+    /// (by the seat's registered key, or one taken on first use) proves the
+    /// seat, for the turn it names; then the lines are taken exactly as from a
+    /// reply or `PUT /api/games/{id}/conditional`, and refused with the same
+    /// words where the game does not offer them.
+    fn mail_signed_conditional(
+        &self,
+        tx: &Tx<'_>,
+        sc: &SignedConditional,
+        t: &Taking<'_>,
+    ) -> Result<MailOutcome, StewardError> {
+        let done = self.command_in(tx, &sc.game, &Gate::Named(sc.seat.clone()), t.now, |c| {
+            let seat = c.seat()?;
+            let key = self.take_openpgp_key_of(c.tx, &c.game, seat, &sc.proof, t.now)?;
+            let reloaded;
+            let game = match key {
+                Some(_) => {
+                    reloaded = super::load(c.tx, &sc.game)?;
+                    &reloaded
+                }
+                None => &c.game,
+            };
+            super::moves::check_openpgp(game, seat, &sc.proof)?;
+            if sc.turn != game.row.turn {
+                return Err(Refusal::EnvelopeMismatch(format!(
+                    "your signed conditional lines are for turn {}, but game {} is at turn {}; sign them again for turn {} (a signature holds only for the turn it names)",
+                    sc.turn, game.row.id, game.row.turn, game.row.turn
+                ))
+                .into());
+            }
+            Ok((self.conditional_in(c.tx, game, seat, &sc.op, t.now)?, key))
+        });
+        match refusal(done)? {
+            Ok((kept, key)) => {
+                let outcome = MailOutcome::Accepted(Taken::Conditional);
+                let note = key.as_deref().map(openpgp_tofu_note);
+                self.reply_noting(tx, &sc.game, &sc.seat, &Answer::Conditional(&kept), outcome, t, note)
+            }
+            Err(r) => self.refused(tx, &sc.game, &sc.seat, &r, t),
         }
     }
 
@@ -760,7 +894,22 @@ impl Steward {
         outcome: MailOutcome,
         t: &Taking<'_>,
     ) -> Result<MailOutcome, StewardError> {
-        let text = (t.word)(answer);
+        self.reply_noting(tx, game, seat, answer, outcome, t, None)
+    }
+
+    /// [`Steward::reply`] with `note` added to the door's words.
+    #[allow(clippy::too_many_arguments)]
+    fn reply_noting(
+        &self,
+        tx: &Tx<'_>,
+        game: &str,
+        seat: &str,
+        answer: &Answer<'_>,
+        outcome: MailOutcome,
+        t: &Taking<'_>,
+        note: Option<String>,
+    ) -> Result<MailOutcome, StewardError> {
+        let text = (t.word)(answer) + note.as_deref().unwrap_or_default();
         let queued = self.command_in(tx, game, &Gate::Named(seat.to_owned()), t.now, |c| {
             self.answer_in(c.tx, &c.game, c.seat()?, &t.mail.answer_to, text, &t.share, t.now)
         });

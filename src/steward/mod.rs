@@ -49,7 +49,10 @@ pub use conditional::{ConditionalInput, ConditionalLines, ConditionalOp, MAX_LIN
 pub use desk::{
     DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, MyGame, NewToken, Organiser,
 };
-pub use inbox::{Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, Taken, Wording};
+pub use inbox::{
+    Answer, Ignored, Inbound, MailCommand, MailIn, MailOutcome, Reading, Refused, SignedConditional, Taken, Wording,
+    openpgp_tofu_note,
+};
 pub use invitations::{
     AcceptInvitation, InvitationAnswer, InvitationAnswered, InvitationList, InvitationReplyWord, InvitationStatus,
     InvitationView, Invited, Replacement,

@@ -198,8 +198,34 @@ impl Steward {
         now: DateTime<Utc>,
     ) -> Result<Option<String>, StewardError> {
         let Submission::Envelope(env) = &req.submission else { return Ok(None) };
-        let Some((seat, key)) = tofu_candidate(game, env) else { return Ok(None) };
-        let Some(proof) = &env.openpgp else { return Ok(None) };
+        self.take_openpgp_key_for(tx, game, env, now)
+    }
+
+    /// [`Steward::take_openpgp_key_on_first_use`] for any OpenPGP-signed
+    /// envelope: a move, a commitment or reveal, or a signed action (draw
+    /// offer, resignation, leave).
+    pub(super) fn take_openpgp_key_for(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        env: &Envelope,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, StewardError> {
+        let (Some(proof), Ok(seat)) = (env.openpgp.as_deref(), envelope_seat(game, env)) else { return Ok(None) };
+        self.take_openpgp_key_of(tx, game, seat, proof, now)
+    }
+
+    /// [`Steward::take_openpgp_key_for`] for a signed mail that proves `seat`
+    /// by `proof` (a signed envelope, or signed conditional lines).
+    pub(super) fn take_openpgp_key_of(
+        &self,
+        tx: &Tx<'_>,
+        game: &Loaded,
+        seat: Seat,
+        proof: &OpenPgpProof,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, StewardError> {
+        let Some(key) = tofu_candidate_of(game, seat, proof) else { return Ok(None) };
         if let Err(problem) = openpgp::signed::check(&key, &proof.signed, &proof.signature, proof.received_at) {
             return Err(Refusal::BadSignature(format!(
                 "the key your mail offers ({}) would be taken on first use, but {problem}",
@@ -871,11 +897,16 @@ impl Steward {
 /// not checked here.
 pub(super) fn tofu_candidate(game: &Loaded, env: &Envelope) -> Option<(Seat, PlayerPgpKey)> {
     let proof = env.openpgp.as_deref()?;
+    let seat = envelope_seat(game, env).ok()?;
+    Some((seat, tofu_candidate_of(game, seat, proof)?))
+}
+
+/// [`tofu_candidate`] for a mail signed by `proof` that names `seat`.
+pub(super) fn tofu_candidate_of(game: &Loaded, seat: Seat, proof: &OpenPgpProof) -> Option<PlayerPgpKey> {
     if !game.row.openpgp_tofu {
         return None;
     }
-    let seat = envelope_seat(game, env).ok()?;
-    let row = &game.seats[seat.index()];
+    let row = game.seats.get(seat.index())?;
     if row.openpgp_key.is_some() {
         return None;
     }
@@ -883,13 +914,13 @@ pub(super) fn tofu_candidate(game: &Loaded, env: &Envelope) -> Option<(Seat, Pla
     if sender != super::senders::address_key(&row.email) {
         return None;
     }
-    Some((seat, PlayerPgpKey::parse(proof.offered_key.as_deref()?).ok()?))
+    PlayerPgpKey::parse(proof.offered_key.as_deref()?).ok()
 }
 
 /// An envelope read from an OpenPGP-signed part (issue 33): the signature must
 /// be by the seat's registered OpenPGP key (its primary key or a signing
 /// subkey), unrevoked and unexpired when made and when received.
-fn check_openpgp(game: &Loaded, seat: Seat, proof: &OpenPgpProof) -> Result<(), Refusal> {
+pub(super) fn check_openpgp(game: &Loaded, seat: Seat, proof: &OpenPgpProof) -> Result<(), Refusal> {
     let registered = game.seats.get(seat.index()).and_then(|r| r.openpgp_key.as_deref());
     let Some(key) = registered.and_then(|k| PlayerPgpKey::parse(k).ok()) else {
         return Err(Refusal::BadSignature(format!(

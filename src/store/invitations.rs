@@ -27,6 +27,8 @@ pub struct InvitationRow {
     pub name: Option<String>,
     /// The public key the invitee gave on accepting.
     pub public_key: Option<String>,
+    /// The OpenPGP public key (armoured) the invitee gave on accepting (issue 33).
+    pub openpgp_key: Option<String>,
     /// `pending`, `accepted` or `declined`.
     pub answer: String,
     /// When it was answered.
@@ -38,7 +40,7 @@ pub struct InvitationRow {
     pub closed_at: Option<DateTime<Utc>>,
 }
 
-const INVITATION_COLUMNS: &str = "rowid AS id, tournament, invited_game, player, email, name, public_key, answer, answered_at, created_at, closed_at";
+const INVITATION_COLUMNS: &str = "rowid AS id, tournament, invited_game, player, email, name, public_key, openpgp_key, answer, answered_at, created_at, closed_at";
 
 fn invitation_row(r: &Row<'_>) -> rusqlite::Result<InvitationRow> {
     let time = |name: &str| -> rusqlite::Result<Option<DateTime<Utc>>> {
@@ -55,6 +57,7 @@ fn invitation_row(r: &Row<'_>) -> rusqlite::Result<InvitationRow> {
         email: r.get("email")?,
         name: r.get("name")?,
         public_key: r.get("public_key")?,
+        openpgp_key: r.get("openpgp_key")?,
         answer: r.get("answer")?,
         answered_at: time("answered_at")?,
         created_at: parse_time(&r.get::<_, String>("created_at")?)?,
@@ -118,6 +121,8 @@ pub struct InvitedPlayerRow {
     pub email: String,
     /// The public key, if given.
     pub public_key: Option<String>,
+    /// The OpenPGP public key (armoured), if given (issue 33).
+    pub openpgp_key: Option<String>,
 }
 
 impl<'c> Tx<'c> {
@@ -173,7 +178,8 @@ impl<'c> Tx<'c> {
             .optional()?)
     }
 
-    /// Records an answer (`accepted` or `declined`) with the name and key given.
+    /// Records an answer (`accepted` or `declined`) with the name and keys
+    /// given (`keys`: the Ed25519 key and the armoured OpenPGP key).
     ///
     /// # Errors
     /// SQLite errors.
@@ -182,15 +188,29 @@ impl<'c> Tx<'c> {
         id: i64,
         answer: &str,
         name: Option<&str>,
-        public_key: Option<&str>,
+        keys: (Option<&str>, Option<&str>),
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let (public_key, openpgp_key) = keys;
         self.0
             .prepare_cached(
-                "UPDATE invitations SET answer = ?2, name = COALESCE(?3, name), public_key = ?4, answered_at = ?5
+                "UPDATE invitations SET answer = ?2, name = COALESCE(?3, name), public_key = ?4, answered_at = ?5,
+                        openpgp_key = ?6
                  WHERE rowid = ?1",
             )?
-            .execute(params![id, answer, name, public_key, time_text(now)])?;
+            .execute(params![id, answer, name, public_key, time_text(now), openpgp_key])?;
+        Ok(())
+    }
+
+    /// Sets the keys an invitation carries before its answer (a replacement's,
+    /// issue 33; `keys`: the Ed25519 key and the armoured OpenPGP key).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn set_invitation_keys(&self, id: i64, keys: (Option<&str>, Option<&str>)) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached("UPDATE invitations SET public_key = ?2, openpgp_key = ?3 WHERE rowid = ?1")?
+            .execute(params![id, keys.0, keys.1])?;
         Ok(())
     }
 
@@ -310,18 +330,25 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn invited_players(&self, tournament: &TournamentId) -> Result<Vec<InvitedPlayerRow>, StoreError> {
         let mut stmt = self.0.prepare_cached(
-            "SELECT player, name, email, public_key FROM tournament_players WHERE tournament = ?1 ORDER BY player",
+            "SELECT player, name, email, public_key, openpgp_key FROM tournament_players WHERE tournament = ?1 ORDER BY player",
         )?;
         let rows = stmt
             .query_map(params![tournament.as_str()], |r| {
-                Ok(InvitedPlayerRow { player: r.get(0)?, name: r.get(1)?, email: r.get(2)?, public_key: r.get(3)? })
+                Ok(InvitedPlayerRow {
+                    player: r.get(0)?,
+                    name: r.get(1)?,
+                    email: r.get(2)?,
+                    public_key: r.get(3)?,
+                    openpgp_key: r.get(4)?,
+                })
             })?
             .collect::<Result<_, _>>()?;
         Ok(rows)
     }
 
-    /// Sets a tournament player's name, address and key (an accepted
-    /// invitation's, or a replacement's).
+    /// Sets a tournament player's name, address and keys (an accepted
+    /// invitation's, or a replacement's; `keys`: the Ed25519 key and the
+    /// armoured OpenPGP key).
     ///
     /// # Errors
     /// SQLite errors.
@@ -331,13 +358,15 @@ impl<'c> Tx<'c> {
         player: u32,
         name: &str,
         email: &str,
-        public_key: Option<&str>,
+        keys: (Option<&str>, Option<&str>),
     ) -> Result<(), StoreError> {
+        let (public_key, openpgp_key) = keys;
         self.0
             .prepare_cached(
-                "UPDATE tournament_players SET name = ?3, email = ?4, public_key = ?5 WHERE tournament = ?1 AND player = ?2",
+                "UPDATE tournament_players SET name = ?3, email = ?4, public_key = ?5, openpgp_key = ?6
+                 WHERE tournament = ?1 AND player = ?2",
             )?
-            .execute(params![tournament.as_str(), player, name, email, public_key])?;
+            .execute(params![tournament.as_str(), player, name, email, public_key, openpgp_key])?;
         Ok(())
     }
 }

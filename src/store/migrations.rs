@@ -280,6 +280,19 @@ const MIGRATIONS: &[&str] = &[
     // OpenPGP key registered for their seat (0: signed only, as everyone).
     "ALTER TABLE mail_settings ADD COLUMN encrypt INTEGER NOT NULL DEFAULT 0;",
     // ---- end of 17 ----
+    // ---- 18 (issue 33: keys at invitation, the steward's key recorded) ----
+    // The OpenPGP key an invitee gave on accepting, and a tournament player's
+    // (given at creation, by invitation or replacement; every seat of theirs
+    // in the tournament's games gets it). The fingerprints of the steward's
+    // OpenPGP keys since this version: a data directory whose store names one
+    // must still hold its key file (a missing one is never made anew).
+    "ALTER TABLE invitations ADD COLUMN openpgp_key TEXT;
+     ALTER TABLE tournament_players ADD COLUMN openpgp_key TEXT;
+     CREATE TABLE steward_openpgp_keys (
+         fingerprint TEXT PRIMARY KEY,          -- 40 upper-case hex digits
+         recorded_at TEXT NOT NULL
+     ) STRICT;",
+    // ---- end of 18 ----
 ];
 
 /// The schema version this program writes.

@@ -38,6 +38,7 @@ mod pictures;
 mod rates;
 mod reader;
 mod senders;
+mod steward_openpgp; // issue 33
 mod tournaments;
 mod tx;
 

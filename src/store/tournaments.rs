@@ -38,6 +38,9 @@ pub struct TournamentPlayerRow {
     pub email: String,
     /// The Ed25519 public key, base64, if given.
     pub public_key: Option<String>,
+    /// The OpenPGP public key, armoured, if given (issue 33): every seat of
+    /// the player's in the tournament's games gets it.
+    pub openpgp_key: Option<String>,
     /// When the player withdrew.
     pub withdrawn_at: Option<DateTime<Utc>>,
 }
@@ -77,6 +80,7 @@ fn player_row(r: &Row<'_>) -> rusqlite::Result<TournamentPlayerRow> {
         name: r.get("name")?,
         email: r.get("email")?,
         public_key: r.get("public_key")?,
+        openpgp_key: r.get("openpgp_key")?,
         withdrawn_at: r.get::<_, Option<String>>("withdrawn_at")?.as_deref().map(parse_time).transpose()?,
     })
 }
@@ -168,8 +172,8 @@ impl<'c> Tx<'c> {
     pub fn insert_tournament_player(&self, id: &TournamentId, p: &TournamentPlayerRow) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
-                "INSERT INTO tournament_players (tournament, player, name, email, public_key, withdrawn_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO tournament_players (tournament, player, name, email, public_key, withdrawn_at, openpgp_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 id.as_str(),
@@ -177,7 +181,8 @@ impl<'c> Tx<'c> {
                 p.name,
                 p.email,
                 p.public_key,
-                p.withdrawn_at.map(time_text)
+                p.withdrawn_at.map(time_text),
+                p.openpgp_key
             ])?;
         Ok(())
     }

@@ -71,7 +71,10 @@ async fn accept(State(steward): State<Steward>, Path(token): Path<String>, body:
     let a: AcceptInvitation = if body.trim_ascii().is_empty() {
         AcceptInvitation::default()
     } else {
-        json_body(&body, r#"{"name": "Ann Example", "public_key": "<base64, optional>"}"#)?
+        json_body(
+            &body,
+            r#"{"name": "Ann Example", "public_key": "<base64, optional>", "openpgp_key": "<ASCII armour, optional>"}"#,
+        )?
     };
     let now = steward.now();
     Ok(Json(steward.answer_invitation(token, InvitationAnswer::Accept(a), now).await?).into_response())
@@ -112,8 +115,7 @@ fn player_number(n: &str) -> Result<u32, ApiError> {
     })
 }
 
-const REPLACEMENT: &str =
-    r#"{"name": "Carl Example", "email": "carl@example.org", "public_key": "<base64, optional>"}"#;
+const REPLACEMENT: &str = r#"{"name": "Carl Example", "email": "carl@example.org", "public_key": "<base64, optional>", "openpgp_key": "<ASCII armour, optional>"}"#;
 
 async fn replace_tournament_player(
     State(steward): State<Steward>,

@@ -97,6 +97,9 @@ struct AnswerForm {
     name: Option<String>,
     #[serde(default)]
     public_key: Option<String>,
+    /// Issue 33.
+    #[serde(default)]
+    openpgp_key: Option<String>,
 }
 
 async fn answer(
@@ -120,7 +123,11 @@ async fn answer(
         return forbidden("this form is out of date; open the link in your invitation mail again");
     }
     let answer = match form.action.as_str() {
-        "accept" => InvitationAnswer::Accept(AcceptInvitation { name: form.name, public_key: form.public_key }),
+        "accept" => InvitationAnswer::Accept(AcceptInvitation {
+            name: form.name,
+            public_key: form.public_key,
+            openpgp_key: form.openpgp_key,
+        }),
         "decline" => InvitationAnswer::Decline,
         _ => {
             return error_page(StewardError::Refused(crate::steward::Refusal::BadRequest(

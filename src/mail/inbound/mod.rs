@@ -22,6 +22,7 @@ pub mod intent;
 #[cfg(test)]
 mod own_mails;
 pub mod read;
+pub mod signed_conditional; // issue 33
 
 pub use intent::{ConditionalWords, Intent, InvitationIntent, intent, invitation_intent, subject_added};
 pub use read::{AutoReason, ReadError, ReadMail, Sender, read_mail};

@@ -43,6 +43,9 @@ pub struct Replacement {
     /// The player's Ed25519 public key (base64), optional.
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The player's OpenPGP public key (ASCII armour), optional (issue 33).
+    #[serde(default)]
+    pub openpgp_key: Option<String>,
 }
 
 /// What an invitee gives on accepting: the name shown (else the one invited)
@@ -56,6 +59,10 @@ pub struct AcceptInvitation {
     /// The Ed25519 public key (base64) to sign moves with; empty or absent for none.
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The OpenPGP public key (ASCII armour) to sign moves with from a mail
+    /// client (issue 33); empty or absent for none.
+    #[serde(default)]
+    pub openpgp_key: Option<String>,
 }
 
 /// An invitee's answer.
@@ -409,6 +416,39 @@ impl Steward {
         Ok(id)
     }
 
+    /// The keys the place of invitation `row` holds before its answer (issue
+    /// 33): a tournament player's (as created, or a replacement's); for an
+    /// invited game, a replacement's (kept on its invitation), else the
+    /// organiser's for the seat when the invitation is to the address the seat
+    /// was made with. (Ed25519, OpenPGP.)
+    fn place_keys(
+        &self,
+        tx: &Tx<'_>,
+        what: &Invited,
+        row: &InvitationRow,
+    ) -> Result<(Option<String>, Option<String>), StewardError> {
+        Ok(match what {
+            Invited::Tournament(t) => tx
+                .invited_players(t)?
+                .into_iter()
+                .find(|p| p.player == row.player)
+                .map(|p| (p.public_key, p.openpgp_key))
+                .unwrap_or_default(),
+            Invited::Game(g) => {
+                let spec = match tx.invited_game(g)? {
+                    Some(r) => Some(parse_spec(&r.spec)?),
+                    None => None,
+                };
+                let seat = spec.as_ref().and_then(|s| s.seats.get(row.player as usize));
+                let same = seat.filter(|s| s.email.trim().eq_ignore_ascii_case(row.email.trim()));
+                (
+                    row.public_key.clone().or_else(|| same.and_then(|s| s.public_key.clone())),
+                    row.openpgp_key.clone().or_else(|| same.and_then(|s| s.openpgp_key.clone())),
+                )
+            }
+        })
+    }
+
     /// What an invitation is to, for mails and pages.
     fn about(&self, tx: &Tx<'_>, what: &Invited, player: Option<u32>) -> Result<mail::About, StewardError> {
         match what {
@@ -660,7 +700,7 @@ impl Steward {
         let about = self.about(tx, &what, Some(row.player))?;
         match answer {
             InvitationAnswer::Decline => {
-                tx.answer_invitation(row.id, "declined", None, None, now)?;
+                tx.answer_invitation(row.id, "declined", None, (None, None), now)?;
                 answered.message = format!(
                     "You declined the invitation to {}. The organiser is told and may invite another player.",
                     about.to
@@ -670,9 +710,14 @@ impl Steward {
                 let name = a.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
                 let name = name.or(row.name.as_deref()).unwrap_or_default();
                 let (name, email, key) = checked_player("your answer", name, &row.email, a.public_key.as_deref())?;
-                if key.is_none() && about.key_required {
+                let pgp = super::checked_openpgp_key("your answer", a.openpgp_key.as_deref())?;
+                // Keys the place has already (the organiser's, a replacement's)
+                // stay unless the answer gives others (issue 33).
+                let (had_key, had_pgp) = self.place_keys(tx, &what, row)?;
+                let (key, pgp) = (key.or(had_key), pgp.or(had_pgp));
+                if key.is_none() && pgp.is_none() && about.key_required {
                     return Err(Refusal::BadRequest(
-                        "this game requires signed moves: give your Ed25519 public key (`fairsteward player keygen` prints one) as public_key"
+                        "this game requires signed moves: give your Ed25519 public key (`fairsteward player keygen` prints one) as public_key, or your OpenPGP public key (`gpg --armor --export YOUR-ADDRESS`) as openpgp_key"
                             .into(),
                     )
                     .into());
@@ -686,11 +731,16 @@ impl Steward {
                     ))
                     .into());
                 }
-                tx.answer_invitation(row.id, "accepted", Some(&name), key.as_deref(), now)?;
+                tx.answer_invitation(row.id, "accepted", Some(&name), (key.as_deref(), pgp.as_deref()), now)?;
                 if let Invited::Tournament(t) = &what {
-                    tx.set_invited_player(t, row.player, &name, &email, key.as_deref())?;
+                    tx.set_invited_player(t, row.player, &name, &email, (key.as_deref(), pgp.as_deref()))?;
                 }
-                answered.message = format!("You accepted the invitation to {}, as {name}.", about.to);
+                if let Some(k) = pgp.as_deref().and_then(|k| crate::protocol::openpgp::key::PlayerPgpKey::parse(k).ok())
+                {
+                    answered.message = format!(" Your OpenPGP key {} is registered for it.", k.fingerprint());
+                }
+                answered.message =
+                    format!("You accepted the invitation to {}, as {name}.{}", about.to, answered.message);
             }
         }
         let list = self.invitation_list(tx, &what)?;
@@ -759,9 +809,13 @@ impl Steward {
                 let mut spec = parse_spec(&row.spec)?;
                 for (p, r) in current(&tx.invited_game_invitations(&key)?) {
                     if let Some(seat) = spec.seats.get_mut(p as usize) {
+                        // The organiser's keys belong to the player the seat was
+                        // made for, never to one who replaced them (issue 33).
+                        let same = seat.email.trim().eq_ignore_ascii_case(r.email.trim());
                         seat.name = r.name.clone().unwrap_or_else(|| seat.name.clone());
                         seat.email = r.email.clone();
-                        seat.public_key = r.public_key.clone().or_else(|| seat.public_key.clone());
+                        seat.public_key = r.public_key.clone().or_else(|| seat.public_key.clone().filter(|_| same));
+                        seat.openpgp_key = r.openpgp_key.clone().or_else(|| seat.openpgp_key.clone().filter(|_| same));
                     }
                 }
                 spec.invite = false;
@@ -878,6 +932,7 @@ impl Steward {
     ) -> Result<InvitationList, StewardError> {
         may_invite(by, &what)?;
         let (name, email, key) = checked_player("the new player", &new.name, &new.email, new.public_key.as_deref())?;
+        let pgp = super::checked_openpgp_key("the new player", new.openpgp_key.as_deref())?;
         let this = self.clone();
         let list = self
             .store
@@ -914,9 +969,11 @@ impl Steward {
                     tx.close_invitation(old.id, now)?;
                 }
                 if let Invited::Tournament(t) = &what {
-                    tx.set_invited_player(t, player, &name, &email, key.as_deref())?;
+                    tx.set_invited_player(t, player, &name, &email, (key.as_deref(), pgp.as_deref()))?;
                 }
-                this.invite_one(tx, &what, player, &name, &email, now)?;
+                let id = this.invite_one(tx, &what, player, &name, &email, now)?;
+                // The replacement's keys wait on the invitation (issue 33).
+                tx.set_invitation_keys(id, (key.as_deref(), pgp.as_deref()))?;
                 this.invitation_list(tx, &what)
             })
             .await?;
@@ -934,6 +991,7 @@ impl Steward {
         tx: &Tx<'_>,
         reply: &InvitationReply,
         word: &InvitationReplyWord,
+        openpgp_key: Option<&str>,
         sender: Option<&str>,
         answer_to: &super::AnswerTo,
         wording: super::Wording,
@@ -953,7 +1011,11 @@ impl Steward {
         let (answer, outcome) = match word {
             InvitationReplyWord::Accept | InvitationReplyWord::Decline => {
                 let answer = if *word == InvitationReplyWord::Accept {
-                    InvitationAnswer::Accept(AcceptInvitation::default())
+                    // A key attached to or pasted in the accepting mail (issue 33).
+                    InvitationAnswer::Accept(AcceptInvitation {
+                        openpgp_key: openpgp_key.map(str::to_owned),
+                        ..AcceptInvitation::default()
+                    })
                 } else {
                     InvitationAnswer::Decline
                 };

@@ -144,10 +144,11 @@ impl Steward {
             let refuse = |e: crate::contact::ContactError| Refusal::BadRequest(format!("player {}: {e}", i + 1));
             let shown = crate::contact::PlayerName::parse(&p.name).map_err(refuse)?;
             let email = crate::contact::PlayerAddress::parse(&p.email).map_err(refuse)?;
-            let key =
-                crate::steward::checked_public_key(&format!("player {} ({})", i + 1, p.name), p.public_key.as_deref())?;
+            let whose = format!("player {} ({})", i + 1, p.name);
+            let key = crate::steward::checked_public_key(&whose, p.public_key.as_deref())?;
+            let pgp = crate::steward::checked_openpgp_key(&whose, p.openpgp_key.as_deref())?;
             for (j, other) in players.iter().enumerate() {
-                let other: &(crate::contact::PlayerName, String, Option<String>) = other;
+                let other: &(crate::contact::PlayerName, String, Option<String>, Option<String>) = other;
                 if other.0.shown_as() == shown.shown_as() {
                     return Err(Refusal::BadRequest(format!(
                         "players {} and {} both show the name {:?}; give every player a name of their own",
@@ -167,7 +168,7 @@ impl Steward {
                     .into());
                 }
             }
-            players.push((shown, email.to_string(), key));
+            players.push((shown, email.to_string(), key, pgp));
         }
         let plan = pair(players.len(), seats, new.double, new.teams)
             .map_err(|e| Refusal::BadRequest(format!("no plan can be made: {e}")))?;
@@ -180,11 +181,12 @@ impl Steward {
         let rows: Vec<TournamentPlayerRow> = players
             .iter()
             .enumerate()
-            .map(|(i, (n, e, k))| TournamentPlayerRow {
+            .map(|(i, (n, e, k, pgp))| TournamentPlayerRow {
                 player: i,
                 name: n.to_string(),
                 email: e.clone(),
                 public_key: k.clone(),
+                openpgp_key: pgp.clone(),
                 withdrawn_at: None,
             })
             .collect();
@@ -383,7 +385,7 @@ pub(super) fn game_of(
         seats: seated
             .iter()
             .map(|&p| NewSeat {
-                openpgp_key: None,
+                openpgp_key: players[p].openpgp_key.clone(),
                 name: players[p].name.clone(),
                 email: players[p].email.clone(),
                 public_key: players[p].public_key.clone(),

@@ -70,6 +70,10 @@ pub struct NewPlayer {
     /// The Ed25519 public key (base64), optional.
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The OpenPGP public key (ASCII armour), optional (issue 33): every seat
+    /// the player gets in the tournament's games gets it.
+    #[serde(default)]
+    pub openpgp_key: Option<String>,
 }
 
 /// How much leave stops the clocks of the tournament's games.

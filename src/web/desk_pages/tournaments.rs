@@ -195,6 +195,7 @@ fn player_line(line: &str) -> Result<NewPlayer, String> {
         name: name.trim().to_owned(),
         email: email.trim().to_owned(),
         public_key: (!key.is_empty()).then(|| key.to_owned()),
+        openpgp_key: None,
     })
 }
 
@@ -380,6 +381,7 @@ impl ToolForm {
             name: self.name.clone(),
             email: self.email.clone(),
             public_key: Some(self.public_key.clone()).filter(|k| !k.trim().is_empty()),
+            openpgp_key: None,
         }
     }
 }

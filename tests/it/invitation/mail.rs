@@ -94,8 +94,12 @@ async fn invitations_are_accepted_and_declined_by_reply() {
     // The organiser replaces Bob; the replacement and Cleo accept by mail: the game is created.
     let organiser = fairsteward::steward::Organiser::Operator;
     let what = fairsteward::steward::Invited::Game(invited.id.clone());
-    let carl =
-        fairsteward::steward::Replacement { name: "Carl".into(), email: "carl@example.org".into(), public_key: None };
+    let carl = fairsteward::steward::Replacement {
+        name: "Carl".into(),
+        email: "carl@example.org".into(),
+        public_key: None,
+        openpgp_key: None,
+    };
     steward.replace_invited(&organiser, what.clone(), 1, carl, now).await.unwrap();
     let carl = outbox(&db).into_iter().find(|m| m.1 == "carl@example.org").map(|m| reply_to(&m.2)).unwrap();
     assert_eq!(door(mail("Carl <carl@example.org>", &carl, "c1", "yes")).await, "accepted: invitation accepted");

@@ -3,3 +3,4 @@
 mod at_rest;
 mod crash;
 mod startup;
+mod steward_openpgp_key; // issue 33

@@ -13,7 +13,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_fairsteward");
 
 /// A data directory holding a store with `games` games, made by `fairsteward
 /// game new`, its WAL folded into the database file (as after a clean stop).
-fn store_with_games(games: usize) -> tempfile::TempDir {
+pub(super) fn store_with_games(games: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for n in 0..games {
         let out = Command::new(BIN)
@@ -37,7 +37,7 @@ fn store_with_games(games: usize) -> tempfile::TempDir {
 
 /// `fairsteward serve` on `data_dir` (or as `user` when given: a uid/gid for
 /// setpriv): it must exit by itself. Returns the exit code and stderr's lines.
-fn refused(data_dir: &Path, user: Option<u32>) -> (i32, Vec<String>) {
+pub(super) fn refused(data_dir: &Path, user: Option<u32>) -> (i32, Vec<String>) {
     let mut cmd = match user {
         Some(id) => {
             let mut c = Command::new("setpriv");
@@ -83,7 +83,7 @@ fn refused(data_dir: &Path, user: Option<u32>) -> (i32, Vec<String>) {
 /// Checks a refusal: exit 1, exactly one stderr line, `fairsteward: …`,
 /// holding every one of `says`. Returns the line.
 #[track_caller]
-fn one_line(result: (i32, Vec<String>), says: &[&str]) -> String {
+pub(super) fn one_line(result: (i32, Vec<String>), says: &[&str]) -> String {
     let (code, lines) = result;
     assert_eq!(lines.len(), 1, "exactly one line on stderr: {lines:#?}");
     assert_eq!(code, 1, "exit status: {lines:?}");

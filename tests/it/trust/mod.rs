@@ -1,6 +1,7 @@
 //! Trust: keys, signed and sealed moves, transcripts and `verify`, signed actions.
 
 mod openpgp_encrypted_mail; // issue 33: mails encrypted to a player who chose it
+mod openpgp_keys; // issue 33: keys at invitation and for tournaments, first use, signed conditional lines
 mod openpgp_sealed; // issue 33: encrypted replies, signed mails
 mod openpgp_signcrypt; // issue 33: signed-and-encrypted replies
 mod openpgp_signed; // issue 33
