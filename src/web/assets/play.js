@@ -8,7 +8,12 @@
 //     several cells for multi-jumps; a choice where one path has several
 //     moves, such as promotions; a single click for a stone placed, or a
 //     choice of the moves taken hold of at a cell whose path is not on the
-//     board), from the variant's own legal moves.
+//     board), from the variant's own legal moves;
+//  4. live updates (issue 34): the game page follows the game's event stream
+//     (/api/games/<id>/events) and, when a turn resolves, a seat moves, a draw
+//     is offered or the game ends, fetches the page anew and redraws its main
+//     part without a reload; without EventSource, or when the stream is
+//     refused, the page stays as loaded.
 "use strict";
 
 (function () {
@@ -37,7 +42,71 @@
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
     clickToMove();
+    liveEvents();
   });
+
+  // 4. Live updates.
+  function liveEvents() {
+    var el = document.getElementById("live-events");
+    if (!el || !window.EventSource || !window.fetch || !window.DOMParser) return;
+    var source;
+    try {
+      source = new EventSource(el.getAttribute("data-src"));
+    } catch (e) {
+      return;
+    }
+    var busy = false;
+    var again = false;
+    function redraw() {
+      if (busy) {
+        again = true;
+        return;
+      }
+      busy = true;
+      fetch(window.location.pathname + window.location.search, { credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("status " + r.status);
+          return r.text();
+        })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById("main");
+          var main = document.getElementById("main");
+          if (!fresh || !main) return;
+          // A move being typed survives the redraw.
+          var input = document.getElementById("move-input");
+          var typed = input ? input.value : "";
+          main.innerHTML = fresh.innerHTML;
+          document.title = doc.title;
+          var now = document.getElementById("move-input");
+          if (typed && now) now.value = typed;
+          localTimes();
+          clickToMove();
+          main.setAttribute("data-live", String(Number(main.getAttribute("data-live") || 0) + 1));
+        })
+        .catch(function () {})
+        .then(function () {
+          busy = false;
+          if (again) {
+            again = false;
+            redraw();
+          }
+        });
+    }
+    // A stream opened again after a break starts with `state`: what it
+    // missed is redrawn then.
+    var opened = false;
+    source.addEventListener("state", function () {
+      if (opened) redraw();
+      opened = true;
+    });
+    ["turn", "moved", "draw", "end"].forEach(function (name) {
+      source.addEventListener(name, function () {
+        if (name === "end") source.close();
+        redraw();
+      });
+    });
+  }
 
   // 2. Local times.
   function localTimes() {
