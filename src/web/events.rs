@@ -161,7 +161,6 @@ pub(super) async fn game_events(
             (IpAddr::V4(Ipv4Addr::UNSPECIFIED), None, streams)
         }
     };
-    let permit = streams.admit(client)?;
     // A token proves a seat (or fails); a page's session cookie shows the seat
     // it signed in for, else the spectator's view, as the game page does.
     let (credential, lenient) = match bearer(&headers) {
@@ -183,6 +182,8 @@ pub(super) async fn game_events(
     let game: GameId = view.id.parse().map_err(|_| {
         ApiError::from(StewardError::Refused(Refusal::UnknownGame(view.id.clone())))
     })?;
+    // Refusals of the game or the token come first; then the caps.
+    let permit = streams.admit(client)?;
     let mut reader = Reader {
         steward,
         game,

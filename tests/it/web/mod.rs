@@ -2,6 +2,7 @@
 
 mod api;
 mod board;
+mod events; // issue 34: live game events
 mod browser;
 mod legend; // issue 32, slice P: options on the page, legends under text boards
 mod numbers; // issue 32, slice T
