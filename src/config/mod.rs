@@ -559,6 +559,30 @@ mod tests {
         }
     }
 
+    /// Issue 34: the live event streams' caps.
+    #[test]
+    fn event_stream_caps_have_defaults_and_are_checked() {
+        let d = HttpLimits::default();
+        assert_eq!((d.max_event_streams, d.max_event_streams_per_client), (256, 8));
+        let raw: RawConfig = toml::from_str("[http]\nmax_event_streams = 20\nmax_event_streams_per_client = 2\n").unwrap();
+        let l = Config::from_raw(raw, &Overrides::default()).unwrap().http_limits;
+        assert_eq!((l.max_event_streams, l.max_event_streams_per_client), (20, 2));
+        // Small caps above lower the defaults below them.
+        let raw: RawConfig = toml::from_str("[http]\nmax_connections = 4\n").unwrap();
+        let l = Config::from_raw(raw, &Overrides::default()).unwrap().http_limits;
+        assert_eq!((l.max_event_streams, l.max_event_streams_per_client), (4, 4));
+        for (bad, says) in [
+            ("max_event_streams = 0", "http.max_event_streams 0"),
+            ("max_connections = 10\nmax_event_streams = 11", "http.max_event_streams 11"),
+            ("max_event_streams = 5\nmax_event_streams_per_client = 6", "http.max_event_streams_per_client 6"),
+            ("max_event_streams_per_client = 0", "http.max_event_streams_per_client 0"),
+        ] {
+            let raw: RawConfig = toml::from_str(&format!("[http]\n{bad}\n")).unwrap();
+            let err = crate::mail::error_chain(&Config::from_raw(raw, &Overrides::default()).unwrap_err());
+            assert!(err.contains(says) && err.contains("give a number"), "{bad}: {err}");
+        }
+    }
+
     #[test]
     fn unknown_keys_and_bad_values_are_refused() {
         assert!(toml::from_str::<RawConfig>("data_dri = \"x\"").is_err());

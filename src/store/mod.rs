@@ -770,6 +770,53 @@ pub fn backup(from: &Path, to: &Path) -> Result<BackupReport, StoreError> {
 mod tests {
     use super::*;
 
+    /// Issue 34: the games whose transcript a transaction wrote to are told
+    /// once it is durable, after its caller heard; a transaction rolled back
+    /// tells nothing; one that only reads tells nothing.
+    #[tokio::test]
+    async fn changes_tell_the_games_of_committed_transactions_only() {
+        use crate::protocol::policy::{Auth, Secrecy};
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let mut changes = store.changes();
+        let (kept, undone) = (crate::ids::GameId::random(), crate::ids::GameId::random());
+        let new_game = |id: &crate::ids::GameId| GameRow {
+            id: id.clone(),
+            variant: crate::rules::VariantId::Chess,
+            options: crate::rules::Options::new(),
+            auth: Auth::Token,
+            secrecy: Secrecy::Hold,
+            spectator_delay: 0,
+            openpgp_tofu: false,
+            state: "start".into(),
+            turn: 1,
+            outcome: None,
+            created_at: chrono::Utc::now(),
+            updated_at: chrono::Utc::now(),
+        };
+        let (a, b) = (new_game(&kept), new_game(&undone));
+        let failed: Result<(), StoreError> = store
+            .transaction(move |tx| {
+                tx.insert_game(&b)?;
+                tx.append_event(&b.id, chrono::Utc::now(), "created", &serde_json::json!({}))?;
+                Err(StoreError::Corrupt("refused".into()))
+            })
+            .await;
+        assert!(failed.is_err());
+        let id = kept.clone();
+        store
+            .transaction(move |tx| {
+                tx.insert_game(&a)?;
+                tx.append_event(&id, chrono::Utc::now(), "created", &serde_json::json!({}))?;
+                tx.append_event(&id, chrono::Utc::now(), "moved", &serde_json::json!({}))
+            })
+            .await
+            .unwrap();
+        store.transaction(|tx| tx.pragma_text("user_version").map_err(StoreError::from)).await.unwrap();
+        assert_eq!(changes.try_recv().unwrap(), kept, "told once, however many entries");
+        assert!(changes.try_recv().is_err(), "nothing else: neither the undone game nor a read");
+    }
+
     #[tokio::test]
     async fn a_new_database_gets_the_schema_and_reopens() {
         let dir = std::env::temp_dir().join(format!("fairsteward-store-{}", crate::ids::GameId::random()));

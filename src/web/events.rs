@@ -347,3 +347,31 @@ fn end_json(view: &GameView) -> Option<serde_json::Value> {
     let o = view.outcome.as_ref()?;
     Some(json!({"game": view.id, "result": o.result, "winner": o.winner, "reason": o.reason, "turns": view.history.len()}))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(last: u8) -> IpAddr {
+        IpAddr::V4(Ipv4Addr::new(192, 0, 2, last))
+    }
+
+    #[test]
+    fn streams_are_capped_per_client_and_in_all_and_give_their_place_back() {
+        let limits = HttpLimits { max_event_streams: 3, max_event_streams_per_client: 2, ..HttpLimits::default() };
+        let streams = Arc::new(EventStreams::new(&limits));
+        let a1 = streams.admit(ip(1)).unwrap();
+        let _a2 = streams.admit(ip(1)).unwrap();
+        let refused = streams.admit(ip(1)).unwrap_err();
+        assert_eq!((refused.status, refused.code), (StatusCode::TOO_MANY_REQUESTS, "too_many_streams"));
+        assert!(refused.message.contains("from your address"), "{}", refused.message);
+        let _b1 = streams.admit(ip(2)).unwrap();
+        let all = streams.admit(ip(3)).unwrap_err();
+        assert!(all.message.contains("as many live event streams open as it allows (3)"), "{}", all.message);
+        assert_eq!(streams.open(), 3);
+        drop(a1);
+        assert_eq!(streams.open(), 2);
+        let _c1 = streams.admit(ip(3)).unwrap();
+        assert!(streams.admit(ip(1)).is_err(), "the total is full again");
+    }
+}
