@@ -564,7 +564,8 @@ mod tests {
     fn event_stream_caps_have_defaults_and_are_checked() {
         let d = HttpLimits::default();
         assert_eq!((d.max_event_streams, d.max_event_streams_per_client), (256, 8));
-        let raw: RawConfig = toml::from_str("[http]\nmax_event_streams = 20\nmax_event_streams_per_client = 2\n").unwrap();
+        let raw: RawConfig =
+            toml::from_str("[http]\nmax_event_streams = 20\nmax_event_streams_per_client = 2\n").unwrap();
         let l = Config::from_raw(raw, &Overrides::default()).unwrap().http_limits;
         assert_eq!((l.max_event_streams, l.max_event_streams_per_client), (20, 2));
         // Small caps above lower the defaults below them.

@@ -179,9 +179,8 @@ pub(super) async fn game_events(
         }
         other => (other?, credential),
     };
-    let game: GameId = view.id.parse().map_err(|_| {
-        ApiError::from(StewardError::Refused(Refusal::UnknownGame(view.id.clone())))
-    })?;
+    let game: GameId =
+        view.id.parse().map_err(|_| ApiError::from(StewardError::Refused(Refusal::UnknownGame(view.id.clone()))))?;
     // Refusals of the game or the token come first; then the caps.
     let permit = streams.admit(client)?;
     let mut reader = Reader {
@@ -199,9 +198,12 @@ pub(super) async fn game_events(
     if let Some(first) = reader.queue.front_mut() {
         *first = first.clone().retry(Duration::from_millis(RETRY_MS));
     }
-    let stream = futures_util::stream::unfold(reader, |mut r| async move { r.next().await.map(|e| (Ok::<_, Infallible>(e), r)) });
-    let mut response =
-        Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)).into_response();
+    let stream =
+        futures_util::stream::unfold(
+            reader,
+            |mut r| async move { r.next().await.map(|e| (Ok::<_, Infallible>(e), r)) },
+        );
+    let mut response = Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)).into_response();
     // Proxies such as nginx would hold the events back in their buffers.
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
@@ -267,7 +269,8 @@ impl Reader {
     /// event first of all, then turns, moves, draw offers, the end.
     fn look_at(&mut self, view: GameView) {
         let id = view.transcript_head.as_ref().map_or(0, |h| h.seq).to_string();
-        let event = |name: &str, data: serde_json::Value| Event::default().event(name).id(id.clone()).data(data.to_string());
+        let event =
+            |name: &str, data: serde_json::Value| Event::default().event(name).id(id.clone()).data(data.to_string());
         let Some(last) = self.last.take() else {
             self.queue.push_back(event("state", state_json(&view)));
             if let Some(end) = end_json(&view) {
@@ -345,7 +348,9 @@ fn state_json(view: &GameView) -> serde_json::Value {
 /// The `end` event, once the game is over.
 fn end_json(view: &GameView) -> Option<serde_json::Value> {
     let o = view.outcome.as_ref()?;
-    Some(json!({"game": view.id, "result": o.result, "winner": o.winner, "reason": o.reason, "turns": view.history.len()}))
+    Some(
+        json!({"game": view.id, "result": o.result, "winner": o.winner, "reason": o.reason, "turns": view.history.len()}),
+    )
 }
 
 #[cfg(test)]
