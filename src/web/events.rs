@@ -302,9 +302,22 @@ impl Reader {
             ));
         }
         let same_turn = last.turn == view.turn;
+        // Commit-reveal games: a commitment in is a seat that moved, sealed.
+        for s in view.seats.iter().filter(|s| s.committed_at.is_some()) {
+            let before = last.seats.iter().find(|b| b.seat == s.seat).is_some_and(|b| b.committed_at.is_some());
+            if !(same_turn && before) {
+                self.queue.push_back(event(
+                    "moved",
+                    json!({"game": view.id, "turn": view.turn, "seat": s.seat, "kind": "commit"}),
+                ));
+            }
+        }
         for seat in &view.moved {
             if !(same_turn && last.moved.contains(seat)) {
-                self.queue.push_back(event("moved", json!({"game": view.id, "turn": view.turn, "seat": seat})));
+                self.queue.push_back(event(
+                    "moved",
+                    json!({"game": view.id, "turn": view.turn, "seat": seat, "kind": "move"}),
+                ));
             }
         }
         for s in &view.seats {

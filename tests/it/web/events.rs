@@ -207,7 +207,7 @@ async fn fairschach_stream_names_the_seat_that_moved_and_nothing_of_its_move() {
     assert_eq!(receipt["resolved"], false);
     for stream in [&mut public, &mut white, &mut black] {
         let moved = stream.expect("moved").await;
-        assert_eq!(moved, json!({"game": id, "turn": 1, "seat": "white"}));
+        assert_eq!(moved, json!({"game": id, "turn": 1, "seat": "white", "kind": "move"}));
         for secret in ["Nf3", "g1f3", "f3", "pending"] {
             assert!(!stream.raw.contains(secret), "{secret} is in the stream: {}", stream.raw);
         }
@@ -237,6 +237,44 @@ async fn fairschach_stream_names_the_seat_that_moved_and_nothing_of_its_move() {
         let after_turn_1 = stream.raw.split("event: moved").last().unwrap();
         assert!(!after_turn_1.contains("e5") && !after_turn_1.contains("e7"), "{after_turn_1}");
     }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commit_reveal_stream_tells_commitments_and_reveals_by_seat_only() {
+    use fairsteward::protocol::{commitment, random_salt};
+    let s = Server::start().await;
+    let (id, t) = create(&s, VariantId::Fairschach, json!({"secrecy": "commit-reveal"})).await;
+    let mut public = Stream::open(&s, &id, None).await;
+    assert_eq!(public.expect("state").await["phase"], "commit");
+    let salts = [random_salt(), random_salt()];
+    for (i, (seat, mv)) in [("white", "Nh3"), ("black", "Nh6")].into_iter().enumerate() {
+        let c = hex(&commitment(&id, seat, 1, mv, &salts[i]));
+        s.post_json(&format!("/api/games/{id}/moves"), Some(&t[i]), &json!({"turn": 1, "commit": c})).await.ok(200);
+        let e = public.expect("moved").await;
+        assert_eq!(e, json!({"game": id, "turn": 1, "seat": seat, "kind": "commit"}));
+    }
+    s.post_json(
+        &format!("/api/games/{id}/moves"),
+        Some(&t[0]),
+        &json!({"turn": 1, "move": "Nh3", "salt": hex(&salts[0])}),
+    )
+    .await
+    .ok(200);
+    assert_eq!(public.expect("moved").await, json!({"game": id, "turn": 1, "seat": "white", "kind": "move"}));
+    assert!(!public.raw.contains("Nh3") && !public.raw.contains("Nh6"), "{}", public.raw);
+    s.post_json(
+        &format!("/api/games/{id}/moves"),
+        Some(&t[1]),
+        &json!({"turn": 1, "move": "Nh6", "salt": hex(&salts[1])}),
+    )
+    .await
+    .ok(200);
+    let turn = public.expect("turn").await;
+    assert_eq!((turn["moves"][0]["move"].as_str(), turn["moves"][1]["move"].as_str()), (Some("Nh3"), Some("Nh6")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
