@@ -101,7 +101,6 @@ impl Stream {
     }
 
     /// The next event, which must be `name`; its data.
-    #[track_caller]
     async fn expect(&mut self, name: &str) -> Value {
         let e = self.next().await.unwrap_or_else(|| panic!("the stream ended before a {name} event"));
         assert_eq!(e.name, name, "{e:?}");
