@@ -1,5 +1,5 @@
 // Fairsteward's page script: plain JavaScript, no framework, nothing fetched
-// from elsewhere. Every form works without it; it adds three things:
+// from elsewhere. Every form works without it; it adds four things:
 //  1. the private link of a board mail (#sign-in=<seat>.<key>): the key is
 //     taken out of the address bar at once and posted, and the answer sets the
 //     session cookie;
@@ -57,7 +57,36 @@
     }
     var busy = false;
     var again = false;
-    function redraw() {
+    // A player in the middle of a move (a piece taken, a form being filled
+    // in) is not interrupted: a note offers the redraw instead.
+    function playerIsBusy() {
+      if (document.querySelector("#board .hit.selected, #board .hit.chosen")) return true;
+      var input = document.getElementById("move-input");
+      if (input && input.value) return true;
+      var f = document.activeElement;
+      return !!(f && f.form && (f.tagName === "TEXTAREA" || (f.tagName === "INPUT" && f.type !== "hidden" && f.value)));
+    }
+    function offer() {
+      var main = document.getElementById("main");
+      if (!main || document.getElementById("live-note")) return;
+      var note = document.createElement("p");
+      note.id = "live-note";
+      note.className = "note";
+      note.setAttribute("role", "status");
+      note.appendChild(document.createTextNode("The game has changed since this page was drawn. "));
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "link";
+      b.textContent = "Show it";
+      b.addEventListener("click", function () { redraw(true); });
+      note.appendChild(b);
+      main.insertBefore(note, main.firstChild);
+    }
+    function redraw(asked) {
+      if (!asked && playerIsBusy()) {
+        offer();
+        return;
+      }
       if (busy) {
         again = true;
         return;
@@ -89,7 +118,7 @@
           busy = false;
           if (again) {
             again = false;
-            redraw();
+            redraw(false);
           }
         });
     }
@@ -97,13 +126,13 @@
     // missed is redrawn then.
     var opened = false;
     source.addEventListener("state", function () {
-      if (opened) redraw();
+      if (opened) redraw(false);
       opened = true;
     });
     ["turn", "moved", "draw", "end"].forEach(function (name) {
       source.addEventListener(name, function () {
         if (name === "end") source.close();
-        redraw();
+        redraw(false);
       });
     });
   }

@@ -439,8 +439,24 @@ async fn the_game_page_redraws_itself_after_a_move_made_by_http() {
     s.mv(&id, &t[1], 2, "e5").await.ok(200);
     browser.wait_for_text("Waiting for white").await;
     assert_eq!(browser.script("return window.liveMark || null;", json!([])).await, "still here");
+    // A seat in the middle of a move is not interrupted: a note offers the
+    // redraw, and the piece it took stays taken until it asks.
+    let link = common::web::sign_in_link(&s.config.data_dir.join("spool"), &id, "white").await;
+    browser.open(&link).await;
+    browser.wait_for_text("You play white").await;
+    browser.script("window.liveMark = 'seat';", json!([])).await;
+    browser.click(".hit[data-cell=\"g1\"]").await;
+    s.post_json(&format!("/api/games/{id}/draw"), Some(&t[1]), &json!({"action": "offer"})).await.ok(200);
+    browser.wait_for_text("The game has changed since this page was drawn.").await;
+    assert!(!browser.text().await.contains("A draw is offered."), "the page redrew under the player's hand");
+    assert!(browser.classes(".hit[data-cell=\"g1\"]").await.contains("selected"), "the piece taken stays taken");
+    browser.screenshot("live-02-chess-white-busy-note").await;
+    browser.click("#live-note button").await;
+    browser.wait_for_text("A draw is offered.").await;
+    assert_eq!(browser.script("return window.liveMark || null;", json!([])).await, "seat");
+
     // The end closes the stream; the page shows the result.
     s.post(&format!("/api/games/{id}/resign"), Some(&t[0]), "").await.ok(200);
     browser.wait_for_text("The game is over: 0-1").await;
-    assert_eq!(browser.script("return window.liveMark || null;", json!([])).await, "still here");
+    assert_eq!(browser.script("return window.liveMark || null;", json!([])).await, "seat");
 }
