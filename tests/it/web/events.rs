@@ -323,10 +323,20 @@ async fn spectators_hear_of_a_turn_no_sooner_than_the_delayed_view_shows_it() {
     let mut white = Stream::open(&s, &id, Some(&t[0])).await;
     assert_eq!(public.expect("state").await["spectator_delay"], 1);
     white.expect("state").await;
+    // Black follows by the page's session cookie (what a browser's EventSource
+    // sends): the seat's own view, at once, like a token's.
+    let mut page = common::web::Browser::new(&s);
+    let link = common::web::sign_in_link(&s.config.data_dir.join("spool"), &id, "black").await;
+    assert_eq!(page.open_link(&link).await.status, 200);
+    let cookie = page.cookie.clone().expect("a session cookie");
+    let mut black = Stream::open_with(&s, &id, None, &[("Cookie", &cookie)]).await;
+    black.expect("state").await;
 
     s.mv(&id, &t[0], 1, "e4").await.ok(200);
-    // The seat sees its turn at once.
+    // The seats see the turn at once.
     assert_eq!(white.expect("turn").await["moves"][0]["move"], "e4");
+    let seen = black.expect("turn").await;
+    assert_eq!((seen["moves"][0]["move"].as_str(), seen["to_move"].clone()), (Some("e4"), json!(["black"])));
     s.mv(&id, &t[1], 2, "c5").await.ok(200);
     assert_eq!(white.expect("turn").await["moves"][0]["move"], "c5");
     // The spectator hears of turn 1 only now that turn 2 is resolved, and of
