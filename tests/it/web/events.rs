@@ -420,13 +420,20 @@ async fn open_streams_end_cleanly_when_the_steward_shuts_down() {
         stream.expect("state").await;
         streams.push(stream);
     }
-    // Well within the 5 s the door grants requests in flight: the streams end
-    // at once, they are not cut off when the grace runs out.
-    tokio::time::timeout(Duration::from_secs(4), s.shut_down()).await.expect("the shutdown waits for no stream");
-    for mut stream in streams {
-        // A clean end of the body (the last chunk), not a broken connection.
-        stream.expect_end_of_stream().await;
-    }
+    // The start mails out first: the shutdown then waits for nothing else.
+    let spool = s.config.spool_dir.clone();
+    common::eventually("the start mails", || (common::spool_files(&spool).len() >= 3).then_some(())).await;
+    let stopping = tokio::spawn(s.shut_down());
+    // The streams end at once, cleanly (the last chunk, not a connection cut
+    // off when the door's 5 s of grace for requests in flight run out).
+    tokio::time::timeout(Duration::from_secs(4), async {
+        for mut stream in streams {
+            stream.expect_end_of_stream().await;
+        }
+    })
+    .await
+    .expect("the streams end well before the door's grace runs out");
+    stopping.await.expect("the steward shuts down");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
