@@ -168,6 +168,10 @@ pub struct RawHttp {
     pub max_connections: Option<usize>,
     /// Connections open at once from one client address (default 256).
     pub max_connections_per_client: Option<usize>,
+    /// Live event streams open at once, from all clients (default 256; issue 34).
+    pub max_event_streams: Option<usize>,
+    /// Live event streams open at once from one client address (default 8).
+    pub max_event_streams_per_client: Option<usize>,
     /// Seconds a request's head may take to arrive (default 10).
     pub header_timeout_seconds: Option<u64>,
     /// Seconds a request's body may take to arrive after its head (default 30).
@@ -190,6 +194,11 @@ pub struct HttpLimits {
     pub body_timeout: Duration,
     /// How long a kept-alive connection may wait for its next request.
     pub idle_timeout: Duration,
+    /// Live event streams (`/api/games/{id}/events`) open at once, from all
+    /// clients (issue 34); each holds a connection.
+    pub max_event_streams: usize,
+    /// Live event streams open at once from one client address.
+    pub max_event_streams_per_client: usize,
 }
 
 impl Default for HttpLimits {
@@ -200,6 +209,8 @@ impl Default for HttpLimits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
+            max_event_streams: 256,
+            max_event_streams_per_client: 8,
         }
     }
 }
@@ -226,6 +237,19 @@ impl HttpLimits {
                 "http.max_connections_per_client {per_client} is out of range; give a number from 1 to http.max_connections ({max_connections})"
             )));
         }
+        let streams = raw.max_event_streams.unwrap_or(d.max_event_streams.min(max_connections));
+        if !(1..=max_connections).contains(&streams) {
+            return Err(ConfigError::Invalid(format!(
+                "http.max_event_streams {streams} is out of range; give a number from 1 to http.max_connections ({max_connections}): each stream holds a connection"
+            )));
+        }
+        let streams_per_client =
+            raw.max_event_streams_per_client.unwrap_or(d.max_event_streams_per_client.min(streams));
+        if !(1..=streams).contains(&streams_per_client) {
+            return Err(ConfigError::Invalid(format!(
+                "http.max_event_streams_per_client {streams_per_client} is out of range; give a number from 1 to http.max_event_streams ({streams})"
+            )));
+        }
         let seconds = |key: &str, given: Option<u64>, default: Duration| -> Result<Duration, ConfigError> {
             let s = given.unwrap_or(default.as_secs());
             if !(1..=HttpLimits::LONGEST_TIMEOUT).contains(&s) {
@@ -242,6 +266,8 @@ impl HttpLimits {
             header_timeout: seconds("header_timeout_seconds", raw.header_timeout_seconds, d.header_timeout)?,
             body_timeout: seconds("body_timeout_seconds", raw.body_timeout_seconds, d.body_timeout)?,
             idle_timeout: seconds("idle_timeout_seconds", raw.idle_timeout_seconds, d.idle_timeout)?,
+            max_event_streams: streams,
+            max_event_streams_per_client: streams_per_client,
         })
     }
 }
@@ -526,6 +552,31 @@ mod tests {
             ("header_timeout_seconds = 0", "http.header_timeout_seconds 0"),
             ("body_timeout_seconds = 0", "http.body_timeout_seconds 0"),
             ("idle_timeout_seconds = 86400", "http.idle_timeout_seconds 86400"),
+        ] {
+            let raw: RawConfig = toml::from_str(&format!("[http]\n{bad}\n")).unwrap();
+            let err = crate::mail::error_chain(&Config::from_raw(raw, &Overrides::default()).unwrap_err());
+            assert!(err.contains(says) && err.contains("give a number"), "{bad}: {err}");
+        }
+    }
+
+    /// Issue 34: the live event streams' caps.
+    #[test]
+    fn event_stream_caps_have_defaults_and_are_checked() {
+        let d = HttpLimits::default();
+        assert_eq!((d.max_event_streams, d.max_event_streams_per_client), (256, 8));
+        let raw: RawConfig =
+            toml::from_str("[http]\nmax_event_streams = 20\nmax_event_streams_per_client = 2\n").unwrap();
+        let l = Config::from_raw(raw, &Overrides::default()).unwrap().http_limits;
+        assert_eq!((l.max_event_streams, l.max_event_streams_per_client), (20, 2));
+        // Small caps above lower the defaults below them.
+        let raw: RawConfig = toml::from_str("[http]\nmax_connections = 4\n").unwrap();
+        let l = Config::from_raw(raw, &Overrides::default()).unwrap().http_limits;
+        assert_eq!((l.max_event_streams, l.max_event_streams_per_client), (4, 4));
+        for (bad, says) in [
+            ("max_event_streams = 0", "http.max_event_streams 0"),
+            ("max_connections = 10\nmax_event_streams = 11", "http.max_event_streams 11"),
+            ("max_event_streams = 5\nmax_event_streams_per_client = 6", "http.max_event_streams_per_client 6"),
+            ("max_event_streams_per_client = 0", "http.max_event_streams_per_client 0"),
         ] {
             let raw: RawConfig = toml::from_str(&format!("[http]\n{bad}\n")).unwrap();
             let err = crate::mail::error_chain(&Config::from_raw(raw, &Overrides::default()).unwrap_err());

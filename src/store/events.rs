@@ -76,6 +76,7 @@ impl<'c> Tx<'c> {
             "INSERT INTO events (game_id, seq, at, kind, body, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?.execute(
             params![game.as_str(), seq, at, kind, body, prev, hash],
         )?;
+        self.touch(game);
         Ok((seq, hash))
     }
 

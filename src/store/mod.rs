@@ -48,7 +48,7 @@ use std::sync::{Arc, mpsc};
 use std::thread;
 
 use rusqlite::{Connection, TransactionBehavior};
-use tokio::sync::oneshot;
+use tokio::sync::{broadcast, oneshot};
 
 pub use clock::LeaveRow;
 pub use conditional::ConditionalRow; // issue 32, slice C
@@ -168,6 +168,9 @@ pub fn make_private(path: &Path) -> std::io::Result<()> {
         Err(e) => Err(e),
     }
 }
+
+/// How many changed games [`Store::changes`] holds for a slow receiver.
+const CHANGES_BUFFER: usize = 512;
 
 /// The most closures committed together in one group (see the module docs).
 pub const GROUP_MAX: usize = 64;
@@ -349,6 +352,7 @@ fn serve(
     kick: &mpsc::SyncSender<()>,
     answers: &mpsc::Sender<Answers>,
     (wal, durable): (&Path, &AtomicU64),
+    changes: &broadcast::Sender<crate::ids::GameId>,
 ) {
     let mut wal = WalSync::new(wal);
     let mut next = None;
@@ -386,7 +390,22 @@ fn serve(
                 job.refuse(StoreError::from(e));
                 continue;
             }
-            let one = job.run(&Tx::new(&tx));
+            let tx_of_job = Tx::new(&tx);
+            let mut one = job.run(&tx_of_job);
+            let touched = tx_of_job.take_touched();
+            if one.keep && !touched.is_empty() {
+                // Told after the caller, and only when the commit is durable.
+                let (finish, changes) = (one.finish, changes.clone());
+                one.finish = Box::new(move |failed: Option<&str>| {
+                    finish(failed);
+                    if failed.is_none() {
+                        for game in touched {
+                            // No receiver (no stream open) is no error.
+                            let _ = changes.send(game);
+                        }
+                    }
+                });
+            }
             if alone {
                 undo_all = !one.keep;
             } else {
@@ -466,6 +485,9 @@ pub struct Store {
     commits: Arc<AtomicU64>,
     /// Of those, the ones synced to disk (see [`Store::durable_commits`]).
     durable: Arc<AtomicU64>,
+    /// The games whose transcript grew, told once the transaction is durable
+    /// (see [`Store::changes`]).
+    changes: broadcast::Sender<crate::ids::GameId>,
 }
 
 impl Store {
@@ -578,11 +600,15 @@ impl Store {
         let (jobs, inbox) = mpsc::channel::<Box<dyn Job>>();
         let commits = Arc::new(AtomicU64::new(0));
         let counted = commits.clone();
+        let (changes, _) = broadcast::channel(CHANGES_BUFFER);
+        let told = changes.clone();
         thread::Builder::new()
             .name("store".into())
-            .spawn(move || serve(conn, &inbox, &counted, &kick, &answers, (&wal_for_store, &durable_for_store)))
+            .spawn(move || {
+                serve(conn, &inbox, &counted, &kick, &answers, (&wal_for_store, &durable_for_store), &told);
+            })
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok(Store { jobs, path: path.to_owned(), commits, durable })
+        Ok(Store { jobs, path: path.to_owned(), commits, durable, changes })
     }
 
     /// The database file.
@@ -595,6 +621,17 @@ impl Store {
     /// alone; concurrent ones may share a commit).
     pub fn commits(&self) -> u64 {
         self.commits.load(Ordering::SeqCst)
+    }
+
+    /// The games that change from now on: each game whose transcript a
+    /// transaction wrote to, sent once that transaction is committed and synced
+    /// (after its caller heard its answer). The one place every change of a
+    /// game passes (a move, a resolution, a draw offer, an end, a timeout: all
+    /// write the transcript), for the live event streams (issue 34). A receiver
+    /// that falls more than a few hundred games behind hears `Lagged` and must
+    /// look at its games afresh.
+    pub fn changes(&self) -> broadcast::Receiver<crate::ids::GameId> {
+        self.changes.subscribe()
     }
 
     /// How many of [`Store::commits`] are synced to disk. A transaction's caller
@@ -733,6 +770,53 @@ pub fn backup(from: &Path, to: &Path) -> Result<BackupReport, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 34: the games whose transcript a transaction wrote to are told
+    /// once it is durable, after its caller heard; a transaction rolled back
+    /// tells nothing; one that only reads tells nothing.
+    #[tokio::test]
+    async fn changes_tell_the_games_of_committed_transactions_only() {
+        use crate::protocol::policy::{Auth, Secrecy};
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let mut changes = store.changes();
+        let (kept, undone) = (crate::ids::GameId::random(), crate::ids::GameId::random());
+        let new_game = |id: &crate::ids::GameId| GameRow {
+            id: id.clone(),
+            variant: crate::rules::VariantId::Chess,
+            options: crate::rules::Options::new(),
+            auth: Auth::Token,
+            secrecy: Secrecy::Hold,
+            spectator_delay: 0,
+            openpgp_tofu: false,
+            state: "start".into(),
+            turn: 1,
+            outcome: None,
+            created_at: chrono::Utc::now(),
+            updated_at: chrono::Utc::now(),
+        };
+        let (a, b) = (new_game(&kept), new_game(&undone));
+        let failed: Result<(), StoreError> = store
+            .transaction(move |tx| {
+                tx.insert_game(&b)?;
+                tx.append_event(&b.id, chrono::Utc::now(), "created", &serde_json::json!({}))?;
+                Err(StoreError::Corrupt("refused".into()))
+            })
+            .await;
+        assert!(failed.is_err());
+        let id = kept.clone();
+        store
+            .transaction(move |tx| {
+                tx.insert_game(&a)?;
+                tx.append_event(&id, chrono::Utc::now(), "created", &serde_json::json!({}))?;
+                tx.append_event(&id, chrono::Utc::now(), "moved", &serde_json::json!({}))
+            })
+            .await
+            .unwrap();
+        store.transaction(|tx| tx.pragma_text("user_version").map_err(StoreError::from)).await.unwrap();
+        assert_eq!(changes.try_recv().unwrap(), kept, "told once, however many entries");
+        assert!(changes.try_recv().is_err(), "nothing else: neither the undone game nor a read");
+    }
 
     #[tokio::test]
     async fn a_new_database_gets_the_schema_and_reopens() {

@@ -22,8 +22,10 @@ pub(super) fn corrupt(what: impl Into<String>) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
 }
 
-/// The open transaction, with the store's operations.
-pub struct Tx<'c>(pub(super) &'c Transaction<'c>);
+/// The open transaction, with the store's operations, and the games whose
+/// transcript it wrote to (told to the live event streams once the transaction
+/// is durable; issue 34).
+pub struct Tx<'c>(pub(super) &'c Transaction<'c>, std::cell::RefCell<Vec<crate::ids::GameId>>);
 
 /// `query_row` through the connection's statement cache: rusqlite's own
 /// `Connection::query_row` parses and plans its SQL anew on every call, which
@@ -58,7 +60,20 @@ pub(super) fn seat_of(i: i64) -> rusqlite::Result<Seat> {
 
 impl<'c> Tx<'c> {
     pub(super) fn new(tx: &'c Transaction<'c>) -> Tx<'c> {
-        Tx(tx)
+        Tx(tx, std::cell::RefCell::new(Vec::new()))
+    }
+
+    /// Notes that `game` changed in this transaction (its transcript grew).
+    pub(super) fn touch(&self, game: &crate::ids::GameId) {
+        let mut touched = self.1.borrow_mut();
+        if !touched.contains(game) {
+            touched.push(game.clone());
+        }
+    }
+
+    /// The games that changed in this transaction, in the order they first did.
+    pub(super) fn take_touched(&self) -> Vec<crate::ids::GameId> {
+        std::mem::take(&mut self.1.borrow_mut())
     }
 
     /// Runs `f` under a savepoint: when it fails, what it wrote is undone and the

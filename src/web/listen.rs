@@ -273,6 +273,23 @@ struct Door {
     registry: Mutex<Registry>,
     shed: Shed,
     turning_away: AtomicUsize,
+    /// Turns true when the shutdown begins (issue 34: live event streams end).
+    stopping: watch::Receiver<bool>,
+    /// The live event streams open (issue 34).
+    streams: Arc<super::events::EventStreams>,
+}
+
+/// What the door tells a request's handler about its connection (a request
+/// extension): the client's address and the shutdown, which a long answer
+/// (a live event stream, issue 34) must heed, and the streams' caps.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    /// The client's IP address.
+    pub client: IpAddr,
+    /// Turns true when the shutdown begins.
+    pub stopping: watch::Receiver<bool>,
+    /// The live event streams open, and their caps.
+    pub streams: Arc<super::events::EventStreams>,
 }
 
 impl Door {
@@ -289,14 +306,16 @@ pub async fn serve(
     limits: HttpLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
+    let (stop, stopping) = watch::channel(false);
     let door = Arc::new(Door {
         router,
         limits,
         registry: Mutex::new(Registry::default()),
         shed: Shed::default(),
         turning_away: AtomicUsize::new(0),
+        stopping: stopping.clone(),
+        streams: Arc::new(super::events::EventStreams::new(&limits)),
     });
-    let (stop, stopping) = watch::channel(false);
     let mut tasks = JoinSet::new();
     let mut report = tokio::time::interval_at(Instant::now() + REPORT_EVERY, REPORT_EVERY);
     tokio::pin!(shutdown);
@@ -434,6 +453,12 @@ async fn answer(door: Arc<Door>, slot: Arc<Slot>, request: Request<Incoming>) ->
     slot.shift(&[Phase::Opening, Phase::Idle, Phase::Head], if whole { Phase::Busy } else { Phase::Body });
     let timed_out = Arc::new(AtomicBool::new(false));
     let timeout = door.limits.body_timeout;
+    let mut request = request;
+    request.extensions_mut().insert(Peer {
+        client: slot.client,
+        stopping: door.stopping.clone(),
+        streams: door.streams.clone(),
+    });
     let request = request.map(|inner| TimedBody {
         inner,
         deadline: Box::pin(tokio::time::sleep(timeout)),

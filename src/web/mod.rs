@@ -7,6 +7,7 @@
 mod conditional_api; // issue 32, slice C
 mod desk_api; // the organiser's desk (issue 31)
 mod desk_pages;
+pub mod events; // issue 34: live game events
 mod guide;
 mod invitation_api; // issue 31, slice D
 mod invitation_pages; // issue 31, slice D
@@ -174,6 +175,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         .route("/api/games/{id}/aliases", post(request_alias))
         .route("/api/games/{id}/email", post(request_email))
         .route("/api/games/{id}/transcript", get(transcript))
+        .route("/api/games/{id}/events", get(events::game_events)) // issue 34
         .route("/api/games/{id}/board.svg", get(board_svg))
         .route("/api/games/{id}/board.png", get(board_png))
         .route("/api/games/{id}/record.pgn", get(record_pgn))

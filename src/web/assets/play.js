@@ -1,5 +1,5 @@
 // Fairsteward's page script: plain JavaScript, no framework, nothing fetched
-// from elsewhere. Every form works without it; it adds three things:
+// from elsewhere. Every form works without it; it adds four things:
 //  1. the private link of a board mail (#sign-in=<seat>.<key>): the key is
 //     taken out of the address bar at once and posted, and the answer sets the
 //     session cookie;
@@ -8,7 +8,12 @@
 //     several cells for multi-jumps; a choice where one path has several
 //     moves, such as promotions; a single click for a stone placed, or a
 //     choice of the moves taken hold of at a cell whose path is not on the
-//     board), from the variant's own legal moves.
+//     board), from the variant's own legal moves;
+//  4. live updates (issue 34): the game page follows the game's event stream
+//     (/api/games/<id>/events) and, when a turn resolves, a seat moves, a draw
+//     is offered or the game ends, fetches the page anew and redraws its main
+//     part without a reload; without EventSource, or when the stream is
+//     refused, the page stays as loaded.
 "use strict";
 
 (function () {
@@ -37,7 +42,100 @@
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
     clickToMove();
+    liveEvents();
   });
+
+  // 4. Live updates.
+  function liveEvents() {
+    var el = document.getElementById("live-events");
+    if (!el || !window.EventSource || !window.fetch || !window.DOMParser) return;
+    var source;
+    try {
+      source = new EventSource(el.getAttribute("data-src"));
+    } catch (e) {
+      return;
+    }
+    var busy = false;
+    var again = false;
+    // A player in the middle of a move (a piece taken, a form being filled
+    // in) is not interrupted: a note offers the redraw instead.
+    function playerIsBusy() {
+      if (document.querySelector("#board .hit.selected, #board .hit.chosen")) return true;
+      var input = document.getElementById("move-input");
+      if (input && input.value) return true;
+      var f = document.activeElement;
+      return !!(f && f.form && (f.tagName === "TEXTAREA" || (f.tagName === "INPUT" && f.type !== "hidden" && f.value)));
+    }
+    function offer() {
+      var main = document.getElementById("main");
+      if (!main || document.getElementById("live-note")) return;
+      var note = document.createElement("p");
+      note.id = "live-note";
+      note.className = "note";
+      note.setAttribute("role", "status");
+      note.appendChild(document.createTextNode("The game has changed since this page was drawn. "));
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "link";
+      b.textContent = "Show it";
+      b.addEventListener("click", function () { redraw(true); });
+      note.appendChild(b);
+      main.insertBefore(note, main.firstChild);
+    }
+    function redraw(asked) {
+      if (!asked && playerIsBusy()) {
+        offer();
+        return;
+      }
+      if (busy) {
+        again = true;
+        return;
+      }
+      busy = true;
+      fetch(window.location.pathname + window.location.search, { credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("status " + r.status);
+          return r.text();
+        })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById("main");
+          var main = document.getElementById("main");
+          if (!fresh || !main) return;
+          // A move being typed survives the redraw.
+          var input = document.getElementById("move-input");
+          var typed = input ? input.value : "";
+          main.innerHTML = fresh.innerHTML;
+          document.title = doc.title;
+          var now = document.getElementById("move-input");
+          if (typed && now) now.value = typed;
+          localTimes();
+          clickToMove();
+          main.setAttribute("data-live", String(Number(main.getAttribute("data-live") || 0) + 1));
+        })
+        .catch(function () {})
+        .then(function () {
+          busy = false;
+          if (again) {
+            again = false;
+            redraw(false);
+          }
+        });
+    }
+    // A stream opened again after a break starts with `state`: what it
+    // missed is redrawn then.
+    var opened = false;
+    source.addEventListener("state", function () {
+      if (opened) redraw(false);
+      opened = true;
+    });
+    ["turn", "moved", "draw", "end"].forEach(function (name) {
+      source.addEventListener(name, function () {
+        if (name === "end") source.close();
+        redraw(false);
+      });
+    });
+  }
 
   // 2. Local times.
   function localTimes() {

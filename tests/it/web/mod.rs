@@ -3,6 +3,7 @@
 mod api;
 mod board;
 mod browser;
+mod events; // issue 34: live game events
 mod legend; // issue 32, slice P: options on the page, legends under text boards
 mod numbers; // issue 32, slice T
 mod pages;
