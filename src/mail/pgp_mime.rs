@@ -111,6 +111,25 @@ fn boundary(kind: &str, message: &[u8], within: &[u8]) -> String {
     boundary
 }
 
+/// A multipart entity's `Content-Type` field (`content_type` with its
+/// parameters, then the boundary), its preamble and its first boundary line.
+fn multipart_head(out: &mut Vec<u8>, content_type: &str, kind: &str, boundary: &str) {
+    out.extend_from_slice(format!("Content-Type: {content_type};\r\n boundary=\"{boundary}\"\r\n\r\n").as_bytes());
+    out.extend_from_slice(format!("This is an OpenPGP/MIME {kind} message (RFC 4880 and 3156)\r\n").as_bytes());
+    out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+}
+
+/// The last part of a multipart entity: its header fields `head` (ending in
+/// the blank line), `armored` with CRLF line ends, and the closing boundary.
+fn armoured_last_part(out: &mut Vec<u8>, head: &[u8], armored: &str, boundary: &str) {
+    out.extend_from_slice(head);
+    for line in armored.lines() {
+        out.extend_from_slice(line.as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+}
+
 /// The `multipart/signed` entity around `part` — its `Content-Type` header
 /// field, the blank line and the body — signed by `key` at `date`.
 fn signed_entity(part: &[u8], key: &StewardPgpKey, date: i64, message: &[u8]) -> Option<Vec<u8>> {
@@ -123,24 +142,20 @@ fn signed_entity(part: &[u8], key: &StewardPgpKey, date: i64, message: &[u8]) ->
     };
     let boundary = boundary("signed", message, part);
     let mut out = Vec::with_capacity(part.len() + 1024);
-    out.extend_from_slice(
-        format!(
-            "Content-Type: multipart/signed; micalg=pgp-sha256;\r\n protocol=\"application/pgp-signature\";\r\n boundary=\"{boundary}\"\r\n\r\n"
-        )
-        .as_bytes(),
+    multipart_head(
+        &mut out,
+        "multipart/signed; micalg=pgp-sha256;\r\n protocol=\"application/pgp-signature\"",
+        "signed",
+        &boundary,
     );
-    out.extend_from_slice(b"This is an OpenPGP/MIME signed message (RFC 4880 and 3156)\r\n");
-    out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
     out.extend_from_slice(part);
     out.extend_from_slice(format!("\r\n--{boundary}\r\n").as_bytes());
-    out.extend_from_slice(
+    armoured_last_part(
+        &mut out,
         b"Content-Type: application/pgp-signature; name=\"signature.asc\"\r\nContent-Description: OpenPGP digital signature\r\nContent-Disposition: attachment; filename=\"signature.asc\"\r\n\r\n",
+        &signature,
+        &boundary,
     );
-    for line in signature.lines() {
-        out.extend_from_slice(line.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     Some(out)
 }
 
@@ -245,26 +260,17 @@ pub fn sign_and_encrypt_mail(
     if hidden {
         out.extend_from_slice(format!("Subject: {HIDDEN_SUBJECT}\r\n").as_bytes());
     }
-    out.extend_from_slice(
-        format!(
-            "Content-Type: multipart/encrypted;\r\n protocol=\"application/pgp-encrypted\";\r\n boundary=\"{boundary}\"\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    out.extend_from_slice(b"This is an OpenPGP/MIME encrypted message (RFC 4880 and 3156)\r\n");
-    out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+    multipart_head(&mut out, "multipart/encrypted;\r\n protocol=\"application/pgp-encrypted\"", "encrypted", &boundary);
     out.extend_from_slice(
         b"Content-Type: application/pgp-encrypted\r\nContent-Description: PGP/MIME version identification\r\n\r\nVersion: 1\r\n\r\n",
     );
     out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-    out.extend_from_slice(
+    armoured_last_part(
+        &mut out,
         b"Content-Type: application/octet-stream; name=\"encrypted.asc\"\r\nContent-Description: OpenPGP encrypted message\r\nContent-Disposition: inline; filename=\"encrypted.asc\"\r\n\r\n",
+        &armored,
+        &boundary,
     );
-    for line in armored.lines() {
-        out.extend_from_slice(line.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     Ok(out)
 }
 
