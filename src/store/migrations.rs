@@ -275,6 +275,23 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE seats ADD COLUMN openpgp_key TEXT;
      ALTER TABLE games ADD COLUMN openpgp_tofu INTEGER NOT NULL DEFAULT 0;",
     // ---- end of 16 ----
+    // ---- 17, 18: reserved for the other parts of issue 34 (replaced at merge) ----
+    "SELECT 1;",
+    "SELECT 1;",
+    // ---- 19 (issue 34: Xfcc) ----
+    // A player's password for programs (Xfcc clients such as Scid vs. PC and
+    // Lucas Chess), keyed by the registered address in lower case: a slow
+    // salted hash (`pbkdf2-sha256$<iterations>$<salt, hex>$<hash, hex>`,
+    // src/steward/program_password.rs), never the password itself, and the
+    // games it opens: those the sign-ins that set it were proven for.
+    "CREATE TABLE program_passwords (
+         player     TEXT PRIMARY KEY,           -- registered address, lower case
+         hash       TEXT NOT NULL,
+         generated  INTEGER NOT NULL DEFAULT 0, -- 1: the steward chose it (a per-player token)
+         games      TEXT NOT NULL DEFAULT '[]', -- JSON: the game ids it opens (issue 29: those proven)
+         updated_at TEXT NOT NULL
+     ) STRICT;",
+    // ---- end of 19 ----
 ];
 
 /// The schema version this program writes.

@@ -428,18 +428,26 @@ async fn connection(door: Arc<Door>, slot: Arc<Slot>, stream: TcpStream, mut sto
     door.registry().remove(slot.id);
 }
 
+/// The address of the client that sent a request (an extension every request
+/// served by [`serve`]'s loop carries).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub IpAddr);
+
 /// Answers one request through the router, tracking the connection's phase.
 async fn answer(door: Arc<Door>, slot: Arc<Slot>, request: Request<Incoming>) -> Result<Response<Body>, Infallible> {
     let whole = hyper::body::Body::is_end_stream(request.body());
     slot.shift(&[Phase::Opening, Phase::Idle, Phase::Head], if whole { Phase::Busy } else { Phase::Body });
     let timed_out = Arc::new(AtomicBool::new(false));
     let timeout = door.limits.body_timeout;
-    let request = request.map(|inner| TimedBody {
+    let mut request = request.map(|inner| TimedBody {
         inner,
         deadline: Box::pin(tokio::time::sleep(timeout)),
         slot: slot.clone(),
         timed_out: timed_out.clone(),
     });
+    // The client's address, for limits counted per client (issue 34: failed
+    // Xfcc logins).
+    request.extensions_mut().insert(ClientAddr(slot.client));
     let response = hyper::service::Service::call(&TowerToHyperService::new(door.router.clone()), request).await?;
     let mut response = if timed_out.load(Ordering::Acquire) {
         door.shed.body_timeouts.fetch_add(1, Ordering::Relaxed);

@@ -18,6 +18,7 @@ mod pages;
 pub mod session;
 mod tournament_api;
 mod tournament_pages;
+mod xfcc; // issue 34: Xfcc for chess GUIs
 
 use std::sync::Arc;
 
@@ -163,6 +164,11 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         )
         .route("/api/me/games", get(desk_api::my_games))
         .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
+        .route(
+            "/api/me/program-password",
+            get(mail_settings::get_program_password).put(mail_settings::put_program_password),
+        ) // issue 34
+        .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
         .merge(desk_api::router())
         .merge(conditional_api::router()) // issue 32, slice C
         .merge(openpgp_api::router()) // issue 33
