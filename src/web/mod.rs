@@ -258,7 +258,13 @@ async fn json_errors(response: Response) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page {
+    // The Xfcc door (issue 34) answers its errors as SOAP Faults (text/xml).
+    let is_xml = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/xml"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page || is_xml {
         return response;
     }
     let (code, message) = match status {

@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -65,7 +65,9 @@ const LISTED: &[&str] = &["chess", "fairschach"];
 
 /// The door's routes.
 pub(super) fn router() -> Router<Steward> {
-    Router::new().route(PATH, get(describe).post(soap).layer(DefaultBodyLimit::max(BODY_LIMIT)))
+    // The router's own limit (64 KiB) answers 413 beyond it; below it, a
+    // body over BODY_LIMIT gets a SOAP Fault (see `soap`).
+    Router::new().route(PATH, get(describe).post(soap))
 }
 
 /// A game id as Xfcc's integer: its six Crockford digits read as a number
@@ -212,6 +214,15 @@ async fn soap(
     body: Bytes,
 ) -> Response {
     let _ = headers; // SOAPAction is not read: some clients send none, or another.
+    if body.len() > BODY_LIMIT {
+        return fault(
+            "Client",
+            &format!(
+                "the request is larger than {} KiB; a GetMyGames or MakeAMove is well under 4 KiB",
+                BODY_LIMIT / 1024
+            ),
+        );
+    }
     let call = match parse(&body) {
         Ok(c) => c,
         Err(why) => return fault("Client", &why),
@@ -407,7 +418,8 @@ pub enum MoveResult {
     NoDrawWasOffered,
     /// The game ended on the player's time.
     LostOnTime,
-    /// The player is on leave.
+    /// The player is on leave: never sent, since the steward takes moves
+    /// during leave (leave stops the clocks only); kept for the WSDL's list.
     YouAreOnLeave,
     /// More than one legal move fits (sic, as clients spell it).
     MoveIsAmbigous,
@@ -416,6 +428,23 @@ pub enum MoveResult {
 }
 
 impl MoveResult {
+    /// Every code, in the WSDL's order.
+    pub const ALL: [MoveResult; 13] = [
+        MoveResult::Success,
+        MoveResult::ServerError,
+        MoveResult::AuthenticationFailed,
+        MoveResult::InvalidGameID,
+        MoveResult::NotYourGame,
+        MoveResult::NotYourTurn,
+        MoveResult::InvalidMoveNumber,
+        MoveResult::InvalidMove,
+        MoveResult::NoDrawWasOffered,
+        MoveResult::LostOnTime,
+        MoveResult::YouAreOnLeave,
+        MoveResult::MoveIsAmbigous,
+        MoveResult::FeatureUnavailable,
+    ];
+
     /// The code as sent.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -449,7 +478,6 @@ fn code_of(e: &StewardError) -> MoveResult {
             }
             Refusal::WrongTurn { .. } | Refusal::TurnResolved { .. } => MoveResult::InvalidMoveNumber,
             Refusal::NoDrawOffered(_) => MoveResult::NoDrawWasOffered,
-            Refusal::LeaveRefused(_) => MoveResult::YouAreOnLeave,
             Refusal::SignatureRequired
             | Refusal::SignedActionRequired { .. }
             | Refusal::NotCommitReveal
@@ -610,6 +638,21 @@ mod tests {
         assert_eq!(pgn_tag(pgn, "FEN"), Some("8/8 w - - 0 1"));
         assert_eq!(pgn_tag(pgn, "SetUp"), Some("1"));
         assert_eq!(movetext("[A \"b\"]\n\n1. e4 1-0"), "1. e4");
+    }
+
+    #[test]
+    fn the_wsdl_lists_every_code_and_reads_as_xml() {
+        let doc = roxmltree::Document::parse(WSDL).unwrap();
+        let listed: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("simpleType") && n.attribute("name") == Some("MakeAMoveResult"))
+            .flat_map(|t| t.descendants().filter_map(|e| e.attribute("value")))
+            .collect();
+        let codes: Vec<&str> = MoveResult::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(listed, codes);
+        for op in ["GetMyGames", "MakeAMove"] {
+            assert!(doc.descendants().any(|n| n.has_tag_name("operation") && n.attribute("name") == Some(op)));
+        }
     }
 
     #[test]
