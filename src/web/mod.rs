@@ -18,7 +18,7 @@ mod pages;
 pub mod session;
 mod tournament_api;
 mod tournament_pages;
-mod xfcc; // issue 34: Xfcc for chess GUIs
+pub mod xfcc; // issue 34: Xfcc for chess GUIs
 
 use std::sync::Arc;
 

@@ -337,3 +337,41 @@ async fn failed_logins_are_limited_per_address() {
     let a = one(&server, step("the right password"));
     assert!(a["fault"].as_str().unwrap().contains("too many failed logins"), "{a}");
 }
+
+/// The form on `/me`: a signed-in player has the steward choose a password,
+/// sees it once, and a program logs in with it; the password opens the games
+/// the browser signed in for only (issue 29).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_player_page_sets_a_program_password() {
+    use common::web::{Browser, sign_in_link};
+    let server = Server::start().await;
+    let (chess, _, _) = create(&server, "chess").await;
+    let (other, _, _) = create(&server, "chess").await;
+    let spool = server.config.data_dir.join("spool");
+    let link = sign_in_link(&spool, &chess, "white").await;
+    let mut b = Browser::new(&server);
+    assert_eq!(b.open_link(&link).await.status, 200);
+    let me = b.get("/me").await;
+    assert!(me.text.contains("Chess programs (Xfcc)") && me.text.contains("xfccbasic.asmx"), "{}", me.text);
+    let csrf = me.csrf();
+    // Too short: said so, nothing set.
+    let p = b.post("/me/program-password", &[("csrf", &csrf), ("action", "set"), ("password", "short")]).await;
+    assert_eq!(p.status, 400, "{}", p.text);
+    assert!(p.text.contains("10 to 128 characters"), "{}", p.text);
+    let p = b.post("/me/program-password", &[("csrf", &csrf), ("action", "generate")]).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    let at = p.text.find("id=\"program-password-new\">").expect("the chosen password, shown once") + 26;
+    let password = p.text[at..].split('<').next().unwrap().to_owned();
+    assert_eq!(password.len(), 24, "{password}");
+    // Shown once: the page read again does not show it.
+    assert!(!b.get("/me").await.text.contains(&password));
+    let alice = ("alice@example.org".to_owned(), password);
+    let games = my_games(&server, &alice);
+    assert_eq!(games.len(), 1, "only the game this browser signed in for: {games:?}");
+    assert_eq!(games[0]["id"], json!(numeric(&chess)));
+    assert_eq!(code(&server, mv(&alice, numeric(&other), 1, "e4")), "NotYourGame");
+    // Removed: programs are out.
+    let p = b.post("/me/program-password", &[("csrf", &csrf), ("action", "remove")]).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    assert_eq!(code(&server, mv(&alice, numeric(&chess), 1, "e4")), "AuthenticationFailed");
+}
