@@ -100,8 +100,14 @@ fn numeric(id: &str) -> u32 {
 
 /// Creates a game of Alice (white) and Bob (black): its id and the two tokens.
 async fn create(server: &Server, variant: &str) -> (String, String, String) {
+    create_with(server, variant, json!({})).await
+}
+
+/// The same with the game's options.
+async fn create_with(server: &Server, variant: &str, options: Value) -> (String, String, String) {
     let seats = json!([{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]);
-    let created = server.post_json("/api/games", None, &json!({"variant": variant, "seats": seats})).await.ok(201);
+    let body = json!({"variant": variant, "options": options, "seats": seats});
+    let created = server.post_json("/api/games", None, &body).await.ok(201);
     let token = |i: usize| created["tokens"][i]["token"].as_str().unwrap().to_owned();
     (created["game"]["id"].as_str().unwrap().to_owned(), token(0), token(1))
 }
@@ -263,7 +269,7 @@ async fn suds_plays_chess_and_fairschach_over_xfcc() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scid_request_bytes_are_understood() {
     let server = Server::start().await;
-    let (chess, white, _) = create(&server, "chess").await;
+    let (chess, white, _) = create_with(&server, "chess", json!({"clock": {"kind": "days_per_move", "days": 3}})).await;
     put_password(&server, &white, json!({"password": "scid-password-1"})).await;
     let url = format!("{}/xfcc/xfccbasic.asmx", server.base);
     let post = |body: String, action: Option<&'static str>| {
@@ -281,6 +287,14 @@ async fn scid_request_bytes_are_understood() {
     assert!(text.contains("<GetMyGamesResult><XfccGame>"), "{text}");
     assert!(text.contains(&format!("<id>{}</id>", numeric(&chess))), "{text}");
     assert!(text.contains("<myTurn>true</myTurn>"), "{text}");
+    // Three days a move: the clock running for White, Black's at three days.
+    // (3 days less the seconds since the game began: 2 d 23 h, or 3 d within its first second)
+    assert!(
+        text.contains("<daysPlayer>2</daysPlayer><hoursPlayer>23</hoursPlayer>")
+            || text.contains("<daysPlayer>3</daysPlayer><hoursPlayer>0</hoursPlayer><minutesPlayer>0</minutesPlayer>"),
+        "{text}"
+    );
+    assert!(text.contains("<daysOpponent>3</daysOpponent><hoursOpponent>0</hoursOpponent>"), "{text}");
     // No SOAPAction at all: the first element in the Body decides.
     let a = post(get_my_games, None).await.unwrap();
     assert!(a.text().await.unwrap().contains("<GetMyGamesResult>"));
@@ -374,4 +388,22 @@ async fn the_player_page_sets_a_program_password() {
     let p = b.post("/me/program-password", &[("csrf", &csrf), ("action", "remove")]).await;
     assert_eq!(p.status, 200, "{}", p.text);
     assert_eq!(code(&server, mv(&alice, numeric(&chess), 1, "e4")), "AuthenticationFailed");
+}
+
+/// Failed logins are limited per client address too: after 30 from one
+/// client within the hour (for any addresses), even a right login is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_logins_are_limited_per_client() {
+    let server = Server::start().await;
+    let (_, white, _) = create(&server, "chess").await;
+    put_password(&server, &white, json!({"password": "the right password"})).await;
+    let steps: Vec<Value> = (0..fairsteward::steward::FAILED_LOGINS_PER_CLIENT)
+        .map(|i| json!({"op": "GetMyGames", "username": format!("guess{i}@example.org"), "password": "guess"}))
+        .collect();
+    for a in suds(&server, &json!(steps)) {
+        assert!(a["fault"].as_str().unwrap().contains("AuthenticationFailed"), "{a}");
+    }
+    let a =
+        one(&server, json!({"op": "GetMyGames", "username": "alice@example.org", "password": "the right password"}));
+    assert!(a["fault"].as_str().unwrap().contains("too many failed logins"), "{a}");
 }
