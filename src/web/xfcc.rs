@@ -230,7 +230,7 @@ async fn soap(
     let client = client.map_or_else(|| "unknown".to_owned(), |c| c.0.0.to_string());
     match call.operation.as_str() {
         "GetMyGames" => get_my_games(&steward, &call, &client).await,
-        "MakeAMove" => make_a_move(&steward, &call, &client, &body).await,
+        "MakeAMove" => make_a_move(&steward, &call, &client).await,
         other => fault(
             "Client",
             &format!("the steward's Xfcc service has no operation {other:?}; it has GetMyGames and MakeAMove"),
@@ -494,8 +494,8 @@ fn code_of(e: &StewardError) -> MoveResult {
     }
 }
 
-async fn make_a_move(steward: &Steward, call: &Call, client: &str, raw: &[u8]) -> Response {
-    let code = match act(steward, call, client, raw).await {
+async fn make_a_move(steward: &Steward, call: &Call, client: &str) -> Response {
+    let code = match act(steward, call, client).await {
         Ok(()) => MoveResult::Success,
         Err(code) => code,
     };
@@ -514,7 +514,17 @@ fn leading_number(text: &str) -> Option<i64> {
     digits.parse().ok()
 }
 
-async fn act(steward: &Steward, call: &Call, client: &str, raw: &[u8]) -> Result<(), MoveResult> {
+/// What is kept of a MakeAMove (sealed, as every door keeps what it took in):
+/// its parameters without the password, never the raw request that holds it.
+fn kept_text(call: &Call) -> Vec<u8> {
+    let mut text = format!("Xfcc {}\n", call.operation);
+    for (name, value) in call.params.iter().filter(|(n, _)| !n.eq_ignore_ascii_case("password")) {
+        let _ = writeln!(text, "{name}: {}", value.trim());
+    }
+    text.into_bytes()
+}
+
+async fn act(steward: &Steward, call: &Call, client: &str) -> Result<(), MoveResult> {
     let flags = (|| {
         Ok::<_, String>((
             call.flag("resign")?,
@@ -575,7 +585,7 @@ async fn act(steward: &Steward, call: &Call, client: &str, raw: &[u8]) -> Result
             game: id.clone(),
             credential: Some(cred.clone()),
             submission: Submission::Move { turn: view.turn, text: text.to_owned() },
-            kept: steward.kept_copy(raw),
+            kept: steward.kept_copy(&kept_text(call)),
             door: Door::Http,
         };
         steward.submit_move(req, now).await.map_err(|e| code_of(&e))?;
@@ -629,6 +639,14 @@ mod tests {
         assert!(parse(dtd).is_err());
         let many = format!("<Envelope><Body><GetMyGames>{}</GetMyGames></Body></Envelope>", "<a/>".repeat(1000));
         assert!(parse(many.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn the_kept_copy_holds_no_password() {
+        let call = parse(b"<Envelope><Body><MakeAMove><username>a@b</username><password>secret pass</password><myMove>e4</myMove></MakeAMove></Body></Envelope>").unwrap();
+        let kept = String::from_utf8(kept_text(&call)).unwrap();
+        assert!(kept.contains("myMove: e4") && kept.contains("username: a@b"), "{kept}");
+        assert!(!kept.contains("secret"), "{kept}");
     }
 
     #[test]
