@@ -1,5 +1,6 @@
-//! Passwords for programs (issue 34): what a chess GUI speaking Xfcc (Scid vs.
-//! PC, Lucas Chess) logs in with, beside the player's registered address.
+//! Passwords for programs (issue 34): what a correspondence program speaking
+//! Xfcc (Scid vs. PC and the like) logs in with, beside the player's registered
+//! address.
 //!
 //! A player sets one on their page (`/me`) or over HTTP
 //! (`PUT /api/me/program-password`), chooses it or has the steward choose a
@@ -245,7 +246,7 @@ impl Steward {
                 }
                 let games = row.as_ref().map(|r| r.games.clone()).unwrap_or_default();
                 let message = match &row {
-                    None => "no program password is set: chess programs cannot log in as you".to_owned(),
+                    None => "no program password is set: programs cannot log in as you".to_owned(),
                     Some(r) => format!(
                         "a program password is set ({}); programs log in with the user name {player} and it, and see {} game{}",
                         if r.generated { "chosen by the steward" } else { "chosen by you" },

@@ -279,8 +279,7 @@ const MIGRATIONS: &[&str] = &[
     "SELECT 1;",
     "SELECT 1;",
     // ---- 19 (issue 34: Xfcc) ----
-    // A player's password for programs (Xfcc clients such as Scid vs. PC and
-    // Lucas Chess), keyed by the registered address in lower case: a slow
+    // A player's password for programs (Xfcc clients such as Scid vs. PC), keyed by the registered address in lower case: a slow
     // salted hash (`pbkdf2-sha256$<iterations>$<salt, hex>$<hash, hex>`,
     // src/steward/program_password.rs), never the password itself, and the
     // games it opens: those the sign-ins that set it were proven for.

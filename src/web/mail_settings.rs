@@ -63,7 +63,7 @@ pub(super) async fn put_mail(
 }
 
 // ---------------------------------------------------------------------------
-// Issue 34: the password for chess programs (Xfcc), over HTTP
+// Issue 34: the password for programs (Xfcc), over HTTP
 // ---------------------------------------------------------------------------
 
 const PASSWORD_EXAMPLE: &str =

@@ -18,7 +18,7 @@ mod pages;
 pub mod session;
 mod tournament_api;
 mod tournament_pages;
-pub mod xfcc; // issue 34: Xfcc for chess GUIs
+pub mod xfcc; // issue 34: Xfcc for correspondence programs
 
 use std::sync::Arc;
 

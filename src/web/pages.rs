@@ -1260,7 +1260,7 @@ mod me_forms {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 34: the password for chess programs (Xfcc), on /me
+// Issue 34: the password for programs (Xfcc), on /me
 // ---------------------------------------------------------------------------
 
 mod program_form {

@@ -1,6 +1,6 @@
 //! The Xfcc door (issue 34): `/xfcc/xfccbasic.asmx`, the SOAP 1.1 service
-//! chess GUIs (Scid vs. PC, scidCommunity, Lucas Chess) use to fetch their
-//! correspondence games and send moves, as ICCF and SchemingMind serve it
+//! correspondence programs (Scid vs. PC, scidCommunity and others) use to fetch
+//! their games and send moves, as ICCF and SchemingMind serve it
 //! (namespace `http://www.bennedik.com/webservices/XfccBasic`).
 //!
 //! Two operations: `GetMyGames(username, password)` and
@@ -17,8 +17,9 @@
 //! the same steward calls as the HTTP API's (`submit_move`, `resign`,
 //! `draw`): the same receipt, transcript entries and board mails.
 //!
-//! Chess and Fairschach games are listed; the other variants are left out
-//! (their moves are no chess a GUI could replay; docs/xfcc.md). The body is
+//! The games whose variant writes PGN are listed (the rules decide: a
+//! record with a PGN form); the others are left out, since a program could
+//! not replay their moves (docs/xfcc.md). The body is
 //! bounded ([`BODY_LIMIT`]), the XML reader refuses DTDs and stops at
 //! [`NODES_LIMIT`] nodes, and malformed input gets a SOAP Fault saying what
 //! was wrong.
@@ -59,9 +60,6 @@ const WSDL: &str = include_str!("xfcc.wsdl");
 
 /// The Crockford alphabet of game ids (src/ids.rs).
 const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/// The variants Xfcc clients can follow.
-const LISTED: &[&str] = &["chess", "fairschach"];
 
 /// The door's routes.
 pub(super) fn router() -> Router<Steward> {
@@ -143,7 +141,7 @@ async fn describe(State(steward): State<Steward>, RawQuery(query): RawQuery) -> 
         StatusCode::OK,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         format!(
-            "This is the steward's Xfcc service (SOAP 1.1, {NAMESPACE}): point your chess program (Scid vs. PC, Lucas Chess) at {location}, with your registered address as the user name and the password for programs you set on your page (/me). The WSDL is at {location}?wsdl.\n"
+            "This is the steward's Xfcc service (SOAP 1.1, {NAMESPACE}): point your correspondence program (Scid vs. PC and others) at {location}, with your registered address as the user name and the password for programs you set on your page (/me). The WSDL is at {location}?wsdl.\n"
         ),
     )
         .into_response()
@@ -270,11 +268,9 @@ async fn get_my_games(steward: &Steward, call: &Call, client: &str) -> Response 
     };
     let mut out = String::new();
     for g in games.iter().filter(|g| login.games.iter().any(|id| id.eq_ignore_ascii_case(&g.id))) {
-        if !LISTED.contains(&g.variant.as_str()) {
-            continue;
-        }
         match game_xml(steward, &login, &g.id, &g.seats).await {
-            Ok(xml) => out.push_str(&xml),
+            Ok(Some(xml)) => out.push_str(&xml),
+            Ok(None) => {}
             Err(e) => return server_fault(&e),
         }
     }
@@ -339,11 +335,17 @@ fn result_of(view: &GameView) -> &'static str {
     }
 }
 
-/// One `<XfccGame>`: a game the player holds `seats` in.
-async fn game_xml(steward: &Steward, login: &ProgramLogin, id: &str, seats: &[String]) -> Result<String, StewardError> {
-    let view = steward.status(id.to_owned(), Some(credential(login))).await?;
+/// One `<XfccGame>`: a game the player holds `seats` in; `None` for a game
+/// whose variant writes no PGN (a program could not replay its moves).
+async fn game_xml(
+    steward: &Steward,
+    login: &ProgramLogin,
+    id: &str,
+    seats: &[String],
+) -> Result<Option<String>, StewardError> {
     let record = steward.record(id.to_owned(), Some(credential(login))).await?;
-    let pgn = record.pgn.unwrap_or_default();
+    let Some(pgn) = record.pgn else { return Ok(None) };
+    let view = steward.status(id.to_owned(), Some(credential(login))).await?;
     let mine = |name: &str| seats.iter().any(|s| s == name);
     let me = view.seats.iter().find(|s| mine(&s.seat));
     let other = view.seats.iter().find(|s| !mine(&s.seat));
@@ -388,7 +390,7 @@ async fn game_xml(steward: &Steward, login: &ProgramLogin, id: &str, seats: &[St
     field("gameLink", &link);
     field("message", "");
     x.push_str("</XfccGame>");
-    Ok(x)
+    Ok(Some(x))
 }
 
 // ---------------------------------------------------------------------------
@@ -549,10 +551,12 @@ async fn act(steward: &Steward, call: &Call, client: &str) -> Result<(), MoveRes
     }
     let games = steward.player_games(login.player.clone()).await.map_err(|e| code_of(&e))?;
     let game = games.iter().find(|g| g.id.eq_ignore_ascii_case(&id)).ok_or(MoveResult::NotYourGame)?;
-    if !LISTED.contains(&game.variant.as_str()) {
+    let cred = credential(&login);
+    // Only the games listed: those whose variant writes PGN.
+    let record = steward.record(id.clone(), Some(cred.clone())).await.map_err(|e| code_of(&e))?;
+    if record.pgn.is_none() {
         return Err(MoveResult::FeatureUnavailable);
     }
-    let cred = credential(&login);
     let view = steward.status(id.clone(), Some(cred.clone())).await.map_err(|e| code_of(&e))?;
     let mine = |name: &str| game.seats.iter().any(|s| s == name);
     if let Some(o) = &view.outcome {

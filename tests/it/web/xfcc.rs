@@ -366,7 +366,7 @@ async fn the_player_page_sets_a_program_password() {
     let mut b = Browser::new(&server);
     assert_eq!(b.open_link(&link).await.status, 200);
     let me = b.get("/me").await;
-    assert!(me.text.contains("Chess programs (Xfcc)") && me.text.contains("xfccbasic.asmx"), "{}", me.text);
+    assert!(me.text.contains("Programs (Xfcc)") && me.text.contains("xfccbasic.asmx"), "{}", me.text);
     let csrf = me.csrf();
     // Too short: said so, nothing set.
     let p = b.post("/me/program-password", &[("csrf", &csrf), ("action", "set"), ("password", "short")]).await;
@@ -406,4 +406,24 @@ async fn failed_logins_are_limited_per_client() {
     let a =
         one(&server, json!({"op": "GetMyGames", "username": "alice@example.org", "password": "the right password"}));
     assert!(a["fault"].as_str().unwrap().contains("too many failed logins"), "{a}");
+}
+
+/// Games whose variant writes no PGN (here Vierschach) are left out of
+/// GetMyGames, and MakeAMove in them is `FeatureUnavailable` (docs/xfcc.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_without_a_pgn_form_are_left_out() {
+    let server = Server::start().await;
+    let seats = json!([
+        {"name": "Alice", "email": "alice@example.org"},
+        {"name": "Bob", "email": "bob@example.org"},
+        {"name": "Carol", "email": "carol@example.org"},
+        {"name": "Dave", "email": "dave@example.org"},
+    ]);
+    let created = server.post_json("/api/games", None, &json!({"variant": "vierschach", "seats": seats})).await.ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let token = created["tokens"][0]["token"].as_str().unwrap();
+    put_password(&server, token, json!({"password": "four players here"})).await;
+    let alice = ("alice@example.org".to_owned(), "four players here".to_owned());
+    assert_eq!(my_games(&server, &alice), Vec::<Value>::new());
+    assert_eq!(code(&server, mv(&alice, numeric(&id), 1, "e4")), "FeatureUnavailable");
 }
