@@ -497,6 +497,12 @@ fn code_of(e: &StewardError) -> MoveResult {
 }
 
 async fn make_a_move(steward: &Steward, call: &Call, client: &str) -> Response {
+    // A flag that is no boolean is a malformed request, not a move to judge.
+    for name in ["resign", "acceptDraw", "offerDraw", "claimDraw"] {
+        if let Err(why) = call.flag(name) {
+            return fault("Client", &format!("{why}; send MakeAMove with true or false there"));
+        }
+    }
     let code = match act(steward, call, client).await {
         Ok(()) => MoveResult::Success,
         Err(code) => code,
@@ -527,20 +533,15 @@ fn kept_text(call: &Call) -> Vec<u8> {
 }
 
 async fn act(steward: &Steward, call: &Call, client: &str) -> Result<(), MoveResult> {
-    let flags = (|| {
-        Ok::<_, String>((
-            call.flag("resign")?,
-            call.flag("acceptDraw")?,
-            call.flag("offerDraw")?,
-            call.flag("claimDraw")?,
-        ))
-    })();
     let login = match login(steward, call, client).await {
         Ok(l) => l,
         Err(LoginError::Failed | LoginError::TooMany) => return Err(MoveResult::AuthenticationFailed),
         Err(LoginError::Steward(e)) => return Err(code_of(&e)),
     };
-    let (resign, accept_draw, offer_draw, claim_draw) = flags.map_err(|_| MoveResult::ServerError)?;
+    // Checked in make_a_move: a flag here is true or false.
+    let flag = |name: &str| call.flag(name).unwrap_or(false);
+    let (resign, accept_draw, offer_draw, claim_draw) =
+        (flag("resign"), flag("acceptDraw"), flag("offerDraw"), flag("claimDraw"));
     let id = call.text("gameId").parse::<i64>().ok().and_then(game_id).ok_or(MoveResult::InvalidGameID)?;
     if !login.games.iter().any(|g| g.eq_ignore_ascii_case(&id)) {
         // Told apart from a game that does not exist, as clients expect.

@@ -316,6 +316,10 @@ async fn scid_request_bytes_are_understood() {
         ("<Envelope><Body><GetMyGame/></Body></Envelope>", "no operation"),
         ("<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"a\">]><Envelope/>", "not well-formed"),
         ("", "empty"),
+        (
+            "<Envelope><Body><MakeAMove><username>a@b</username><resign>maybe</resign></MakeAMove></Body></Envelope>",
+            "resign is a boolean",
+        ),
     ] {
         let a = post(body.to_owned(), None).await.unwrap();
         assert_eq!(a.status().as_u16(), 500, "{body}");
