@@ -113,7 +113,7 @@ struct DigestItem {
 
 impl Steward {
     /// The registered address a credential proves (a seat token, or a web session).
-    fn player_of(tx: &Tx<'_>, credential: &Credential) -> Result<String, StewardError> {
+    pub(super) fn player_of(tx: &Tx<'_>, credential: &Credential) -> Result<String, StewardError> {
         match credential {
             Credential::Token(t) => {
                 let (_, _, email) = tx.seat_by_token(&SeatToken::from_presented(t).hash())?.ok_or(Refusal::BadToken)?;

@@ -26,6 +26,7 @@ mod moves;
 mod numbers; // the move number players see (issue 32, slice T)
 mod openpgp_keys; // a seat's OpenPGP key (issue 33)
 mod page;
+mod program_password; // issue 34: passwords for programs (Xfcc)
 mod refusal;
 mod senders;
 pub mod tournament;
@@ -61,6 +62,10 @@ pub use legal::{LegalMove, LegalView, SeatLegal};
 pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
 pub use moves::{MoveRequest, Submission};
 pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
+pub use program_password::{
+    FAILED_LOGINS_PER_ADDRESS, FAILED_LOGINS_PER_CLIENT, LoginError, PBKDF2_ITERATIONS, PasswordChange, ProgramLogin,
+    ProgramPasswordAnswer,
+}; // issue 34
 pub use refusal::{Door, GameRefusal, InternalError, Refusal, StewardError};
 pub use senders::{
     ADDRESS_REQUESTS_PER_DAY, ADDRESS_REQUESTS_PER_PLAYER_PER_DAY, AddressRequest, Asker, CONFIRM_DAYS, address_key,

@@ -293,6 +293,19 @@ const MIGRATIONS: &[&str] = &[
          recorded_at TEXT NOT NULL
      ) STRICT;",
     // ---- end of 18 ----
+    // ---- 19 (issue 34: Xfcc) ----
+    // A player's password for programs (Xfcc clients such as Scid vs. PC), keyed by the registered address in lower case: a slow
+    // salted hash (`pbkdf2-sha256$<iterations>$<salt, hex>$<hash, hex>`,
+    // src/steward/program_password.rs), never the password itself, and the
+    // games it opens: those the sign-ins that set it were proven for.
+    "CREATE TABLE program_passwords (
+         player     TEXT PRIMARY KEY,           -- registered address, lower case
+         hash       TEXT NOT NULL,
+         generated  INTEGER NOT NULL DEFAULT 0, -- 1: the steward chose it (a per-player token)
+         games      TEXT NOT NULL DEFAULT '[]', -- JSON: the game ids it opens (issue 29: those proven)
+         updated_at TEXT NOT NULL
+     ) STRICT;",
+    // ---- end of 19 ----
 ];
 
 /// The schema version this program writes.

@@ -35,6 +35,7 @@ mod moves;
 mod outbox;
 mod picture_files;
 mod pictures;
+mod program_passwords; // issue 34: Xfcc
 mod rates;
 mod reader;
 mod senders;
@@ -64,6 +65,7 @@ pub use moves::{CommitmentRow, MoveRow, SettledMove, TurnRow};
 pub use outbox::{OUTBOX_LABEL, OutboxRow};
 pub use picture_files::PictureFiles;
 pub use pictures::{BoardPicture, PictureSource, StoredPicture};
+pub use program_passwords::ProgramPasswordRow; // issue 34: Xfcc
 pub use rates::LONGEST_WINDOW;
 pub use reader::Reader;
 pub use senders::{AddressKind, AddressRequestRow};

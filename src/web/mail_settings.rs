@@ -69,3 +69,57 @@ pub(super) async fn put_mail(
     }
     Ok(Json(steward.mail_settings(c, change).await?).into_response())
 }
+
+// ---------------------------------------------------------------------------
+// Issue 34: the password for programs (Xfcc), over HTTP
+// ---------------------------------------------------------------------------
+
+const PASSWORD_EXAMPLE: &str =
+    r#"{"password": "at least ten characters"} (or {"generate": true}, {"add_games": true}, {"remove": true})"#;
+
+/// The body of `PUT /api/me/program-password`: exactly one of its fields.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PasswordBody {
+    #[serde(default)]
+    password: Option<String>,
+    #[serde(default)]
+    generate: bool,
+    #[serde(default)]
+    add_games: bool,
+    #[serde(default)]
+    remove: bool,
+}
+
+/// `GET /api/me/program-password`: whether one is set, and the games it opens.
+pub(super) async fn get_program_password(
+    State(steward): State<Steward>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let c = credential(&steward, &headers)?;
+    Ok(Json(steward.program_password(c, crate::steward::PasswordChange::Keep).await?).into_response())
+}
+
+/// `PUT /api/me/program-password`.
+pub(super) async fn put_program_password(
+    State(steward): State<Steward>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    use crate::steward::PasswordChange;
+    let c = credential(&steward, &headers)?;
+    let b: PasswordBody = json_body(&body, PASSWORD_EXAMPLE)?;
+    let change = match (b.password, b.generate, b.add_games, b.remove) {
+        (Some(p), false, false, false) => PasswordChange::Set(p),
+        (None, true, false, false) => PasswordChange::Generate,
+        (None, false, true, false) => PasswordChange::AddGames,
+        (None, false, false, true) => PasswordChange::Remove,
+        _ => {
+            return Err(StewardError::Refused(Refusal::BadRequest(format!(
+                "the body must ask for exactly one thing; send {PASSWORD_EXAMPLE}"
+            )))
+            .into());
+        }
+    };
+    Ok(Json(steward.program_password(c, change).await?).into_response())
+}

@@ -19,6 +19,7 @@ mod pages;
 pub mod session;
 mod tournament_api;
 mod tournament_pages;
+pub mod xfcc; // issue 34: Xfcc for correspondence programs
 
 use std::sync::Arc;
 
@@ -164,6 +165,11 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         )
         .route("/api/me/games", get(desk_api::my_games))
         .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
+        .route(
+            "/api/me/program-password",
+            get(mail_settings::get_program_password).put(mail_settings::put_program_password),
+        ) // issue 34
+        .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
         .merge(desk_api::router())
         .merge(conditional_api::router()) // issue 32, slice C
         .merge(openpgp_api::router()) // issue 33
@@ -254,7 +260,13 @@ async fn json_errors(response: Response) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page {
+    // The Xfcc door (issue 34) answers its errors as SOAP Faults (text/xml).
+    let is_xml = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/xml"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page || is_xml {
         return response;
     }
     let (code, message) = match status {

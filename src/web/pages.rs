@@ -44,6 +44,7 @@ pub(super) fn router() -> Router<Steward> {
         .route("/leave", post(declare_leave))
         .route("/me/mail", post(me_forms::set_mail)) // issue 32, slice M
         .route("/me/address", post(me_forms::ask_address)) // issue 32, slice M
+        .route("/me/program-password", post(program_form::set_password)) // issue 34
         .route("/rules", get(rules_index))
         .route("/rules/{variant}", get(variant_rules))
         .route("/games", get(find_game))
@@ -552,6 +553,7 @@ macro_rules! acting_forms {
 
 acting_forms!(CsrfForm, MoveForm, EnvelopeForm, DrawForm, ResignForm, LeaveForm, ConditionalForm);
 acting_forms!(me_forms::MailForm, me_forms::AddressForm); // issue 32, slice M
+acting_forms!(program_form::PasswordForm); // issue 34
 acting_forms!(OpenPgpKeyForm); // issue 33
 
 #[derive(Deserialize)]
@@ -933,10 +935,36 @@ async fn player_page(State(steward): State<Steward>, headers: HeaderMap) -> Resu
     player_response(&steward, &v, s, None, None, StatusCode::OK).await
 }
 
+/// The player's page with the answer of a program password change (issue
+/// 34): a password the steward chose is shown this once.
+async fn player_response_with_program(
+    steward: &Steward,
+    v: &Visitor,
+    s: &Session,
+    program: Option<crate::steward::ProgramPasswordAnswer>,
+    flash: Option<&str>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    player_page_with(steward, v, s, program, flash, error, status).await
+}
+
 async fn player_response(
     steward: &Steward,
     v: &Visitor,
     s: &Session,
+    flash: Option<&str>,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    player_page_with(steward, v, s, None, flash, error, status).await
+}
+
+async fn player_page_with(
+    steward: &Steward,
+    v: &Visitor,
+    s: &Session,
+    program: Option<crate::steward::ProgramPasswordAnswer>,
     flash: Option<&str>,
     error: Option<String>,
     status: StatusCode,
@@ -948,8 +976,15 @@ async fn player_response(
     let calendar = steward.calendar_url(&s.address, &s.games);
     // Issue 32: the player's mail setting, for its form.
     let mail = me_forms::mail_setting(steward, s).await;
+    // Issue 34: the program password's state (or the answer of its change).
+    let program = match program {
+        Some(p) => Some(p),
+        None => program_form::current(steward, s).await,
+    };
     let ctx = context! {
         mail => mail,
+        program => program.map(|p| Value::from(Serde(p))),
+        xfcc_url => format!("{}/xfcc/xfccbasic.asmx", steward.public_url()),
         games => Value::from(Serde(&games)),
         calendar_text => calendar.clone(),
         calendar => calendar,
@@ -1230,5 +1265,73 @@ mod me_forms {
             .await
             .map(|r| format!("Asked: {}.", r.message));
         answer(&steward, &v, &s, done).await
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 34: the password for programs (Xfcc), on /me
+// ---------------------------------------------------------------------------
+
+mod program_form {
+    use axum::body::Bytes;
+    use axum::extract::State;
+    use axum::http::{HeaderMap, StatusCode};
+    use axum::response::Response;
+    use serde::Deserialize;
+
+    use super::{PageError, Session, acting_form, player_response_with_program};
+    use crate::steward::{Credential, PasswordChange, ProgramPasswordAnswer, Steward};
+
+    /// The form of the program password.
+    #[derive(Deserialize)]
+    pub(super) struct PasswordForm {
+        #[serde(default)]
+        pub(super) csrf: String,
+        #[serde(default)]
+        password: String,
+        #[serde(default)]
+        action: String,
+    }
+
+    fn credential(s: &Session) -> Credential {
+        Credential::Session { address: s.address.clone(), seat: None, games: s.games.clone() }
+    }
+
+    /// Whether a program password is set, for the page.
+    pub(super) async fn current(steward: &Steward, s: &Session) -> Option<ProgramPasswordAnswer> {
+        steward.program_password(credential(s), PasswordChange::Keep).await.ok()
+    }
+
+    /// `POST /me/program-password`.
+    pub(super) async fn set_password(
+        State(steward): State<Steward>,
+        headers: HeaderMap,
+        body: Bytes,
+    ) -> Result<Response, PageError> {
+        let (v, f, s) = acting_form::<PasswordForm>(&steward, &headers, &body)?;
+        let change = match f.action.trim() {
+            "" | "set" => PasswordChange::Set(f.password),
+            "generate" => PasswordChange::Generate,
+            "add_games" => PasswordChange::AddGames,
+            "remove" => PasswordChange::Remove,
+            _ => {
+                return Err(PageError::Refused(
+                    StatusCode::BAD_REQUEST,
+                    "Choose one of the form's actions (set, generate, add my games, remove) and send it again.".into(),
+                ));
+            }
+        };
+        match steward.program_password(credential(&s), change).await {
+            Ok(answer) => {
+                let word = format!("Saved: {}.", answer.message);
+                player_response_with_program(&steward, &v, &s, Some(answer), Some(&word), None, StatusCode::OK).await
+            }
+            Err(e) => match PageError::from(e) {
+                PageError::Refused(status, message) => {
+                    player_response_with_program(&steward, &v, &s, None, None, Some(message), status).await
+                }
+                other => Err(other),
+            },
+        }
     }
 }

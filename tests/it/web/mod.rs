@@ -9,3 +9,4 @@ mod numbers; // issue 32, slice T
 mod pages;
 mod pictures; // issue 38: palette PNGs, the same to the eye and the same bytes
 mod scope;
+mod xfcc; // issue 34: Xfcc for chess GUIs
