@@ -133,15 +133,24 @@ fn signed_entity(part: &[u8], key: &StewardPgpKey, date: i64, message: &[u8]) ->
     out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
     out.extend_from_slice(part);
     out.extend_from_slice(format!("\r\n--{boundary}\r\n").as_bytes());
-    out.extend_from_slice(
+    last_armored_part(
+        &mut out,
         b"Content-Type: application/pgp-signature; name=\"signature.asc\"\r\nContent-Description: OpenPGP digital signature\r\nContent-Disposition: attachment; filename=\"signature.asc\"\r\n\r\n",
+        &signature,
+        &boundary,
     );
-    for line in signature.lines() {
+    Some(out)
+}
+
+/// The last part of a PGP/MIME mail: `head` (its header fields and the blank
+/// line), the armour with CRLF line ends, then the closing `boundary`.
+fn last_armored_part(out: &mut Vec<u8>, head: &[u8], armored: &str, boundary: &str) {
+    out.extend_from_slice(head);
+    for line in armored.lines() {
         out.extend_from_slice(line.as_bytes());
         out.extend_from_slice(b"\r\n");
     }
     out.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    Some(out)
 }
 
 /// The outer header fields, then our `Autocrypt:` header.
@@ -257,14 +266,12 @@ pub fn sign_and_encrypt_mail(
         b"Content-Type: application/pgp-encrypted\r\nContent-Description: PGP/MIME version identification\r\n\r\nVersion: 1\r\n\r\n",
     );
     out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-    out.extend_from_slice(
+    last_armored_part(
+        &mut out,
         b"Content-Type: application/octet-stream; name=\"encrypted.asc\"\r\nContent-Description: OpenPGP encrypted message\r\nContent-Disposition: inline; filename=\"encrypted.asc\"\r\n\r\n",
+        &armored,
+        &boundary,
     );
-    for line in armored.lines() {
-        out.extend_from_slice(line.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     Ok(out)
 }
 

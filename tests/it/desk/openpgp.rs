@@ -6,16 +6,9 @@
 
 use serde_json::Value;
 
+use super::tournament_pages::signed_in_operator;
 use crate::support::Server;
-use crate::support::web::Browser;
 use crate::trust::pgp_tools::Gpg;
-
-async fn signed_in_operator(s: &Server) -> (Browser, String) {
-    let mut op = Browser::new(s);
-    assert_eq!(op.post("/desk/sign-in", &[("token", &s.operator)]).await.status, 303);
-    let csrf = op.get("/desk").await.csrf();
-    (op, csrf)
-}
 
 /// A form's fields as the test browser posts them.
 fn as_refs<'a>(f: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {

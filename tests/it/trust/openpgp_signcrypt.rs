@@ -12,17 +12,15 @@
 
 use serde_json::{Value, json};
 
+use super::pgp_game::{
+    assert_verifies, autocrypt_key, create_game, expect, history, lines, places, transcript, verify,
+};
 use super::pgp_tools::{Gpg, Rnp};
-use crate::support::leak::{assert_nowhere_in_clear, clear_in, files_under};
+use crate::support::leak::{assert_nowhere_in_clear, clear_in};
 use crate::support::pipe::{PipeSteward as Steward, header, new_answer};
 
 const ALICE: &str = "Alice <alice@example.org>";
 const BOB: &str = "Bob <bob@example.org>";
-
-/// The signed text of a move: the lines that bind it to game, seat and turn.
-fn lines(game: &str, seat: &str, turn: u32, what: &str) -> String {
-    format!("game: {game}\r\nseat: {seat}\r\nturn: {turn}\r\n{what}\r\n")
-}
 
 /// An outer PGP/MIME encrypted mail (RFC 3156 §4), as clients write it.
 fn pgp_mime(from: &str, to: &str, id: &str, armored: &str) -> String {
@@ -59,29 +57,15 @@ fn multipart_signed(part: &str, signature: &str) -> String {
     )
 }
 
-/// Creates a game in the steward's store with `seats` (name, address, OpenPGP
-/// key) and spools its start mails.
+/// Creates a signature-only game with `seats` (name, address, OpenPGP key)
+/// and spools its start mails.
 fn new_game(s: &Steward, variant: &str, seats: &[(&str, &str, &str)]) -> String {
     new_game_with(s, variant, json!({"auth": "signature"}), seats)
 }
 
 /// The same with game `options`; a seat whose key is "" is made without one.
 fn new_game_with(s: &Steward, variant: &str, options: Value, seats: &[(&str, &str, &str)]) -> String {
-    let seats: Vec<Value> = seats
-        .iter()
-        .map(|(n, e, k)| {
-            if k.is_empty() { json!({"name": n, "email": e}) } else { json!({"name": n, "email": e, "openpgp_key": k}) }
-        })
-        .collect();
-    let new: fairsteward::steward::NewGame =
-        serde_json::from_value(json!({"variant": variant, "options": options, "seats": seats})).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let id = rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        steward.create_game(new, chrono::Utc::now()).await.unwrap().game.id
-    });
-    drop(rt);
+    let id = create_game(s, variant, options, seats);
     s.ingest("x"); // the outbox is drained into the spool
     id
 }
@@ -102,61 +86,6 @@ fn reply_to(s: &Steward, game: &str, who: &str, kind: &str) -> String {
     r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned()
 }
 
-/// The steward's OpenPGP key from the `Autocrypt:` header of a mail, binary.
-fn autocrypt_key(mail: &str) -> Vec<u8> {
-    use base64::Engine as _;
-    let value = header(mail, "Autocrypt");
-    let keydata = value.split("keydata=").nth(1).expect("an Autocrypt header").split_whitespace().collect::<String>();
-    base64::engine::general_purpose::STANDARD.decode(keydata).unwrap()
-}
-
-/// Ingests `mail`; asserts the outcome line and returns the new answer to `who`.
-#[track_caller]
-fn expect(s: &Steward, mail: &str, outcome: &str, who: &str, seen: &mut Vec<String>) -> String {
-    let (_, line) = s.ingest(mail);
-    assert_eq!(line, outcome, "{mail}");
-    let said = new_answer(seen, s.answers_to(who));
-    seen.push(said.clone());
-    said
-}
-
-/// Every place an outsider or the operator could look: the data directory's
-/// files (the SQLite store, the spool, decoded mails) and the game as shown.
-fn places(s: &Steward, game: &str) -> Vec<(String, Vec<u8>)> {
-    let mut places = files_under(&s.data);
-    assert!(places.iter().any(|(n, _)| n == "steward.db"), "the store is where expected");
-    places.push(("game show".to_owned(), s.game(game).to_string().into_bytes()));
-    places
-}
-
-fn history(s: &Steward, game: &str) -> Vec<Vec<String>> {
-    s.game(game)["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap_or("").to_owned()).collect())
-        .collect()
-}
-
-/// The game's transcript, as `GET /api/games/{id}/transcript` writes it, and
-/// the steward's signing key.
-fn transcript(s: &Steward, game: &str) -> (String, String) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        let events = steward.transcript(game.to_owned(), None).await.unwrap();
-        (crate::support::in_process::transcript(game, &events), steward.keys().signing_public_base64())
-    })
-}
-
-fn verify(t: &(String, String)) -> std::process::Output {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.jsonl");
-    std::fs::write(&file, &t.0).unwrap();
-    crate::support::pipe::fairsteward(&["verify", "--transcript", file.to_str().unwrap(), "--steward-key", &t.1], b"")
-}
-
 /// One byte changed in the signed bytes of the first record of `kind`.
 fn tamper(t: &str, kind: &str) -> String {
     use base64::Engine as _;
@@ -168,12 +97,6 @@ fn tamper(t: &str, kind: &str) -> String {
     let i = bytes.iter().position(|&b| b == b'g').unwrap();
     bytes[i] = b'G';
     format!("{}{}{}", &t[..at], b64.encode(bytes), &t[end..])
-}
-
-#[track_caller]
-fn assert_verifies(t: &(String, String)) {
-    let ok = verify(t);
-    assert!(ok.status.success(), "{}{}", String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&ok.stderr));
 }
 
 /// Alice (Ed25519 with a Cv25519 subkey, GnuPG's default) and Bob (RSA 3072):
