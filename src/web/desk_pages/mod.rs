@@ -398,6 +398,9 @@ struct ToolForm {
     email: String,
     #[serde(default)]
     public_key: String,
+    /// The new player's armoured OpenPGP public key, or empty (issue 33).
+    #[serde(default)]
+    openpgp_key: String,
 }
 
 async fn tool(
@@ -425,6 +428,7 @@ async fn tool(
                 ("name", &f.name),
                 ("email", &f.email),
                 ("public_key", &f.public_key),
+                ("openpgp_key", &f.openpgp_key),
                 ("reason", &f.reason),
             ],
         ),
@@ -474,7 +478,7 @@ async fn tool(
         }
         "replace" => {
             let new = NewSeat {
-                openpgp_key: None,
+                openpgp_key: Some(f.openpgp_key).filter(|k| !k.trim().is_empty()),
                 name: f.name,
                 email: f.email,
                 public_key: Some(f.public_key).filter(|k| !k.trim().is_empty()),

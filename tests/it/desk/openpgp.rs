@@ -57,6 +57,34 @@ async fn the_desk_forms_take_a_players_openpgp_key_and_refuse_what_is_not_a_publ
         assert!(refused.text.contains(says), "{says}: {}", refused.text);
     }
 
+    // Replace the player: Gus's seat goes to Bea with her OpenPGP key (a
+    // secret key refused first); Fay's to Hal without one, and Fay's key goes
+    // with her. `verify` follows both.
+    let replace = format!("/desk/games/{id}/replace");
+    let replacing = |seat: &str, name: &str, key: &str| {
+        vec![
+            ("csrf", csrf.clone()),
+            ("seat", seat.to_owned()),
+            ("name", name.to_owned()),
+            ("email", format!("{}@example.org", name.to_lowercase())),
+            ("openpgp_key", key.to_owned()),
+            ("reason", "moved away".to_owned()),
+            ("confirm", "yes".to_owned()),
+        ]
+    };
+    let refused = op.post(&replace, &as_refs(&replacing("black", "Bea", &secret))).await;
+    assert_eq!(refused.status, 400, "{}", refused.text);
+    assert!(refused.text.contains("the new player of black") && refused.text.contains("SECRET"), "{}", refused.text);
+    let done = op.post(&replace, &as_refs(&replacing("black", "Bea", &bea))).await;
+    assert!(done.status == 200 && done.text.contains("now plays black"), "{}", done.text);
+    let done = op.post(&replace, &as_refs(&replacing("white", "Hal", ""))).await;
+    assert!(done.status == 200 && done.text.contains("now plays white"), "{}", done.text);
+    let game = s.game(&id, None).await;
+    assert_eq!(shown(&game, 1), Some(gpg.fingerprint("bea@example.org")), "{game}");
+    assert_eq!(shown(&game, 0), None, "Fay's key left with her: {game}");
+    let out = crate::support::transcript::verified(&s.api(), &id).await;
+    assert!(out.contains("2 seats given to a new player"), "{out}");
+
     // A tournament: Ann's key below her line goes to her seat.
     let players = format!("Ann <ann@example.org>\n{ann}\nBob <bob@example.org>\n");
     let made = op
