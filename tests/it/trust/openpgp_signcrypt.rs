@@ -122,6 +122,16 @@ impl Players {
         Players { gpg, rnp, alice, bob }
     }
 
+    /// The players, a steward, a signature-only `variant` game of Alice and
+    /// Bob with their keys, and the steward's key fingerprint.
+    fn game(variant: &str) -> (Players, Steward, String, String) {
+        let p = Players::new();
+        let s = Steward::new();
+        let g = new_game(&s, variant, &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
+        let st = p.steward_key(&s, &g);
+        (p, s, g, st)
+    }
+
     /// Takes the steward's key from the start mail of `game`; its fingerprint.
     fn steward_key(&self, s: &Steward, game: &str) -> String {
         let key = autocrypt_key(&newest(s, game, "alice@", "started"));
@@ -137,10 +147,7 @@ impl Players {
 /// the signatures offline, and fails when a signed byte is changed.
 #[test]
 fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signature_only_fairschach_game() {
-    let p = Players::new();
-    let s = Steward::new();
-    let g = new_game(&s, "fairschach", &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
-    let st = p.steward_key(&s, &g);
+    let (p, s, g, st) = Players::game("fairschach");
     let mut seen = Vec::new();
     let turn = |t: u32| if t == 1 { "started" } else { "turn" };
     let (a, b) = ("alice@example.org", "bob@example.org");
@@ -228,10 +235,7 @@ fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signat
 /// signed-and-encrypted replies, both forms, GnuPG and RNP; verify passes.
 #[test]
 fn signed_and_encrypted_moves_and_actions_count_in_a_signature_only_chess_game() {
-    let p = Players::new();
-    let s = Steward::new();
-    let g = new_game(&s, "chess", &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
-    let st = p.steward_key(&s, &g);
+    let (p, s, g, st) = Players::game("chess");
     let (a, b) = ("alice@example.org", "bob@example.org");
     let mut seen = Vec::new();
     // White: GnuPG §6.2 inline.
@@ -443,10 +447,7 @@ async fn a_signed_and_encrypted_reply_over_smtp_and_imap_is_held_until_the_pair_
 /// like a signed one, and `verify` re-checks it offline.
 #[test]
 fn a_signed_and_encrypted_leave_is_granted() {
-    let p = Players::new();
-    let s = Steward::new();
-    let g = new_game(&s, "chess", &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
-    let st = p.steward_key(&s, &g);
+    let (p, s, g, st) = Players::game("chess");
     let mut seen = Vec::new();
     let from = (chrono::Utc::now() + chrono::Duration::days(30)).date_naive();
     let leave = |days: i64| {
