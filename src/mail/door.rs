@@ -472,10 +472,13 @@ fn command(intent: &Intent) -> MailCommand {
 /// pending move, since the answer goes out unencrypted.
 fn answer_text_encrypted(answer: &Answer<'_>) -> String {
     match answer {
-        Answer::Receipt(r) if !r.resolved && r.already_resolved.is_none() => format!(
-            "Accepted: your encrypted {} for turn {} (receipt {}, received at {}, transcript entry {}). It is held sealed, and named in no mail until every seat has moved; the board follows then.",
-            r.kind, r.turn, r.receipt, r.received_at, r.entry
-        ),
+        // A key taken on first use is said here too: its fingerprint is public.
+        Answer::Receipt(r) if !r.resolved && r.already_resolved.is_none() => {
+            format!(
+                "Accepted: your encrypted {} for turn {} (receipt {}, received at {}, transcript entry {}). It is held sealed, and named in no mail until every seat has moved; the board follows then.",
+                r.kind, r.turn, r.receipt, r.received_at, r.entry
+            ) + &r.openpgp_key_taken.as_deref().map_or(String::new(), openpgp_tofu_note)
+        }
         Answer::Status { .. } => answer_text(answer)
             .lines()
             .map(|l| {

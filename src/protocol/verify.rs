@@ -510,8 +510,15 @@ fn check_event(
                 ),
                 None => None,
             };
-            // The new player brings no OpenPGP key of the old one's (issue 33).
-            r.seats[seat.index()].pgp = None;
+            // The new player brings no OpenPGP key of the old one's, only
+            // their own if one was given (issue 33).
+            r.seats[seat.index()].pgp = match body.get("openpgp_key").and_then(Value::as_str) {
+                Some(k) => {
+                    PlayerPgpKey::parse(k).map_err(|e| format!("the new player's OpenPGP key: {e}"))?;
+                    Some(k.to_owned())
+                }
+                None => None,
+            };
             summary.replaced += 1;
         }
         "relinked" => {

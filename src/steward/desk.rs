@@ -426,17 +426,25 @@ impl Steward {
                 .into());
             }
             let key = super::checked_public_key(&format!("the new player of {seat_name}"), new.public_key.as_deref())?;
-            if key.is_none() && g.row.auth == Auth::Signature {
+            // issue 33: or an OpenPGP key, read and checked as at creation.
+            let pgp = super::checked_openpgp_key(&format!("the new player of {seat_name}"), new.openpgp_key.as_deref())?;
+            if key.is_none() && pgp.is_none() && g.row.auth == Auth::Signature {
                 return Err(Refusal::BadRequest(
-                    "this game needs signed moves (auth = signature): give the new player's public_key (`fairsteward player keygen`)".into(),
+                    "this game needs signed moves (auth = signature): give the new player's public_key (`fairsteward player keygen`) or openpgp_key (`gpg --armor --export ADDRESS`)".into(),
                 )
                 .into());
             }
             let old = g.seats[seat.index()].name.clone();
             tx.replace_seat_player(&g.row.id, seat, name.as_str(), &email.to_string(), key.as_deref(), &hash)?;
+            if pgp.is_some() {
+                tx.set_openpgp_key(&g.row.id, seat, pgp.as_deref())?;
+            }
             let mut body = json!({"seat": seat_name, "player": name.as_str(), "previous_player": old, "reason": reason, "by": by.record(), "turn": g.row.turn});
             if let Some(k) = &key {
                 body["public_key"] = json!(k);
+            }
+            if let Some(k) = &pgp {
+                body["openpgp_key"] = json!(k);
             }
             tx.append_event(&g.row.id, now, "replaced", &body)?;
             let head = this.sign_head(tx, &g.row.id)?;

@@ -205,6 +205,9 @@ struct ReplaceBody {
     email: String,
     #[serde(default)]
     public_key: Option<String>,
+    /// The new player's armoured OpenPGP public key (issue 33).
+    #[serde(default)]
+    openpgp_key: Option<String>,
     reason: String,
 }
 
@@ -216,9 +219,10 @@ async fn replace(
 ) -> Result<Response, ApiError> {
     let b: ReplaceBody = json_body(
         &body,
-        r#"{"name": "Carol", "email": "carol@example.org", "reason": "Bob withdrew"} (and "public_key" if Carol has one)"#,
+        r#"{"name": "Carol", "email": "carol@example.org", "reason": "Bob withdrew"} (and "public_key" or "openpgp_key" if Carol has one)"#,
     )?;
-    let new = NewSeat { openpgp_key: None, name: b.name, email: b.email, public_key: b.public_key, time_zone: None };
+    let new =
+        NewSeat { openpgp_key: b.openpgp_key, name: b.name, email: b.email, public_key: b.public_key, time_zone: None };
     let token = steward.replace_player(id, seat, new, b.reason, by, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(token)).into_response())
 }

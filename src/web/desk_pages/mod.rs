@@ -225,6 +225,60 @@ fn ticked(v: &Option<String>) -> bool {
     v.as_deref().is_some_and(|v| matches!(v, "1" | "on" | "true" | "yes"))
 }
 
+/// The most armoured OpenPGP key blocks' lines one player may bring, so that
+/// a pasted text cannot grow one key without end (the steward bounds the key
+/// itself; this bounds the form's work before it).
+const MAX_KEY_LINES: usize = 2_000;
+
+/// The player lines of a desk form's textarea (the seats of a game, the
+/// players of a tournament), each with the armoured OpenPGP public key pasted
+/// on the lines below it, if any (issue 33: the key the API takes as
+/// `openpgp_key`). Blank lines are passed over; a key block before the first
+/// player, or one without its END line, is refused saying so. The key itself
+/// is read and checked by the steward, as for the API.
+pub(super) fn player_lines(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
+    let mut players: Vec<(String, Option<String>)> = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if !line.starts_with("-----BEGIN PGP ") {
+            players.push((line.to_owned(), None));
+            continue;
+        }
+        let Some((player, key)) = players.last_mut() else {
+            return Err("An OpenPGP key block comes before any player line: put each key on the lines below its player's `Name <address>` line.".into());
+        };
+        if key.is_some() {
+            return Err(format!(
+                "The player line {player:?} has two OpenPGP key blocks below it; give one public key a player."
+            ));
+        }
+        let mut block = vec![line.to_owned()];
+        loop {
+            let Some(next) = lines.next() else {
+                return Err(format!(
+                    "The OpenPGP key block below {player:?} has no `-----END PGP …-----` line; paste the whole block (`gpg --armor --export ADDRESS`)."
+                ));
+            };
+            if block.len() >= MAX_KEY_LINES {
+                return Err(format!(
+                    "The OpenPGP key block below {player:?} is longer than {MAX_KEY_LINES} lines; give the public key alone (`gpg --armor --export ADDRESS`)."
+                ));
+            }
+            let next = next.trim();
+            block.push(next.to_owned());
+            if next.starts_with("-----END PGP ") {
+                break;
+            }
+        }
+        *key = Some(block.join("\n") + "\n");
+    }
+    Ok(players)
+}
+
 async fn desk(
     State(steward): State<Steward>,
     headers: HeaderMap,
@@ -344,6 +398,9 @@ struct ToolForm {
     email: String,
     #[serde(default)]
     public_key: String,
+    /// The new player's armoured OpenPGP public key, or empty (issue 33).
+    #[serde(default)]
+    openpgp_key: String,
 }
 
 async fn tool(
@@ -371,6 +428,7 @@ async fn tool(
                 ("name", &f.name),
                 ("email", &f.email),
                 ("public_key", &f.public_key),
+                ("openpgp_key", &f.openpgp_key),
                 ("reason", &f.reason),
             ],
         ),
@@ -420,7 +478,7 @@ async fn tool(
         }
         "replace" => {
             let new = NewSeat {
-                openpgp_key: None,
+                openpgp_key: Some(f.openpgp_key).filter(|k| !k.trim().is_empty()),
                 name: f.name,
                 email: f.email,
                 public_key: Some(f.public_key).filter(|k| !k.trim().is_empty()),
@@ -477,12 +535,11 @@ async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Byte
     let desk = acting(&steward, &headers, &f.csrf).await?;
     operator_only(&desk, ONLY_OPERATOR_CREATES_GAMES)?;
     let bad = |m: String| DeskError(StatusCode::BAD_REQUEST, m);
-    let seats = f
-        .seats
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| {
+    let seats = player_lines(&f.seats)
+        .map_err(bad)?
+        .into_iter()
+        .map(|(l, openpgp_key)| {
+            let l = l.as_str();
             let (name, rest) =
                 l.split_once('<').ok_or_else(|| bad(format!("The seat line {l:?} is not `Name <address>`.")))?;
             let email = rest
@@ -490,7 +547,7 @@ async fn new_game(State(steward): State<Steward>, headers: HeaderMap, body: Byte
                 .strip_suffix('>')
                 .ok_or_else(|| bad(format!("The seat line {l:?} is not `Name <address>`.")))?;
             Ok(NewSeat {
-                openpgp_key: None,
+                openpgp_key,
                 name: name.trim().to_owned(),
                 email: email.trim().to_owned(),
                 public_key: None,

@@ -185,8 +185,10 @@ async fn new_page(State(steward): State<Steward>, headers: HeaderMap) -> Result<
 
 const ONLY_OPERATOR_CREATES: &str = "Only the operator creates tournaments; a director acts for its own tournament.";
 
-/// One player line: `Name <address>`, optionally followed by a public key.
-fn player_line(line: &str) -> Result<NewPlayer, String> {
+/// One player line: `Name <address>`, optionally followed by a public key,
+/// with the OpenPGP public key pasted below it, if any.
+fn player_line((line, openpgp_key): (String, Option<String>)) -> Result<NewPlayer, String> {
+    let line = line.as_str();
     let shape = || format!("The player line {line:?} is not `Name <address>` (optionally followed by a public key).");
     let (name, rest) = line.split_once('<').ok_or_else(shape)?;
     let (email, key) = rest.split_once('>').ok_or_else(shape)?;
@@ -195,7 +197,7 @@ fn player_line(line: &str) -> Result<NewPlayer, String> {
         name: name.trim().to_owned(),
         email: email.trim().to_owned(),
         public_key: (!key.is_empty()).then(|| key.to_owned()),
-        openpgp_key: None,
+        openpgp_key,
     })
 }
 
@@ -228,8 +230,7 @@ fn read_new(f: &NewTournamentForm) -> Result<NewTournament, String> {
         })?)),
         other => return Err(format!("The leave policy {other:?} is not allowed, none or capped.")),
     };
-    let players =
-        f.players.lines().map(str::trim).filter(|l| !l.is_empty()).map(player_line).collect::<Result<Vec<_>, _>>()?;
+    let players = super::player_lines(&f.players)?.into_iter().map(player_line).collect::<Result<Vec<_>, _>>()?;
     Ok(NewTournament {
         name: f.name.clone(),
         variant: f.variant.clone(),
@@ -344,6 +345,9 @@ struct ToolForm {
     email: String,
     #[serde(default)]
     public_key: String,
+    /// The new player's armoured OpenPGP public key, or empty.
+    #[serde(default)]
+    openpgp_key: String,
     #[serde(default)]
     reason: String,
     #[serde(flatten)]
@@ -373,6 +377,7 @@ impl ToolForm {
             ("name".into(), self.name.clone()),
             ("email".into(), self.email.clone()),
             ("public_key".into(), self.public_key.clone()),
+            ("openpgp_key".into(), self.openpgp_key.clone()),
         ]
     }
 
@@ -381,7 +386,7 @@ impl ToolForm {
             name: self.name.clone(),
             email: self.email.clone(),
             public_key: Some(self.public_key.clone()).filter(|k| !k.trim().is_empty()),
-            openpgp_key: None,
+            openpgp_key: Some(self.openpgp_key.clone()).filter(|k| !k.trim().is_empty()),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! lists of games, and the desk pages.
 
 mod api;
+mod openpgp; // issue 33: OpenPGP keys given at the desk
 mod pages;
 mod tournament_pages;
 

@@ -24,7 +24,8 @@ fn created_id(page: &Page) -> String {
     page.text[at..].split('"').next().unwrap().to_owned()
 }
 
-async fn signed_in_operator(s: &Server) -> (Browser, String) {
+/// A test browser signed in at the desk with the operator token, and its CSRF token.
+pub(super) async fn signed_in_operator(s: &Server) -> (Browser, String) {
     let mut op = Browser::new(s);
     assert_eq!(op.post("/desk/sign-in", &[("token", &s.operator)]).await.status, 303);
     let csrf = op.get("/desk").await.csrf();

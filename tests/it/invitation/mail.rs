@@ -15,18 +15,20 @@ use mail_parser::MessageParser;
 use crate::support::in_process::{config, open};
 
 /// The queued mails: (Message-ID, recipient, raw message).
-fn outbox(db: &Path) -> Vec<(String, String, Vec<u8>)> {
+pub(crate) fn outbox(db: &Path) -> Vec<(String, String, Vec<u8>)> {
     let conn = rusqlite::Connection::open(db).unwrap();
     let mut stmt = conn.prepare("SELECT message_id, recipient, message FROM outbox ORDER BY id").unwrap();
     stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
 }
 
-fn reply_to(raw: &[u8]) -> String {
+/// The Reply-To address of a raw mail.
+pub(crate) fn reply_to(raw: &[u8]) -> String {
     let m = MessageParser::default().parse(raw).unwrap();
     m.reply_to().and_then(|a| a.first()).and_then(|a| a.address()).expect("a Reply-To").to_owned()
 }
 
-fn body(raw: &[u8]) -> String {
+/// The first text body of a raw mail.
+pub(crate) fn body(raw: &[u8]) -> String {
     MessageParser::default().parse(raw).unwrap().body_text(0).unwrap().into_owned()
 }
 

@@ -3,4 +3,4 @@
 
 mod browser;
 mod http;
-mod mail;
+pub(crate) mod mail; // its outbox and mail readers serve the OpenPGP invitation tests too

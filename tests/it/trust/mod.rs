@@ -5,7 +5,8 @@ mod openpgp_keys; // issue 33: keys at invitation and for tournaments, first use
 mod openpgp_sealed; // issue 33: encrypted replies, signed mails
 mod openpgp_signcrypt; // issue 33: signed-and-encrypted replies
 mod openpgp_signed; // issue 33
-mod pgp_tools; // GnuPG and RNP as players drive them
+mod pgp_game; // the steward's side the OpenPGP tests share
+pub(crate) mod pgp_tools; // GnuPG and RNP as players drive them (also for the desk tests)
 mod smaller_holes;
 mod verify_complete;
 mod wire;

@@ -14,9 +14,9 @@
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 
-use base64::Engine as _;
 use serde_json::{Value, json};
 
+use super::pgp_game::autocrypt_key;
 use crate::support as common;
 use common::pipe::{PipeSteward, decode, header};
 
@@ -214,13 +214,6 @@ fn assert_signed_only(mail: &str) {
     assert_ne!(header(mail, "Subject"), "...");
 }
 
-/// The binary key in a mail's `Autocrypt:` header.
-fn autocrypt_key(mail: &str) -> Vec<u8> {
-    let value = header(mail, "Autocrypt");
-    let keydata = value.split("keydata=").nth(1).unwrap().split_whitespace().collect::<String>();
-    base64::engine::general_purpose::STANDARD.decode(keydata).unwrap()
-}
-
 /// Waits (at most 20 s) for the spooled mail whose Message-ID begins with
 /// `prefix` (`<game>.<turn>.<seat>.<kind>`); on a timeout, says what the spool holds.
 async fn spooled(spool: &std::path::Path, prefix: &str) -> String {
@@ -345,20 +338,7 @@ async fn a_chess_player_chooses_encrypted_mail_by_http_and_gnupg_and_rnp_open_he
 
 /// Creates a game in the steward's store with `seats` (name, address, OpenPGP key or "").
 fn new_game(s: &PipeSteward, variant: &str, seats: &[(&str, &str, &str)]) -> String {
-    let seats: Vec<Value> = seats
-        .iter()
-        .map(|(n, e, k)| {
-            if k.is_empty() { json!({"name": n, "email": e}) } else { json!({"name": n, "email": e, "openpgp_key": k}) }
-        })
-        .collect();
-    let new: fairsteward::steward::NewGame =
-        serde_json::from_value(json!({"variant": variant, "seats": seats})).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        steward.create_game(new, chrono::Utc::now()).await.unwrap().game.id
-    })
+    super::pgp_game::create_game(s, variant, json!({}), seats)
 }
 
 /// The Reply-To address of a mail.

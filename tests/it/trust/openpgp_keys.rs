@@ -18,6 +18,7 @@ use base64::Engine as _;
 use mail_parser::MessageParser;
 use serde_json::{Value, json};
 
+use crate::invitation::mail::{body, outbox, reply_to};
 use crate::support::pipe::{PipeSteward, new_answer};
 use crate::support::{Server, eventually, spool_files};
 
@@ -194,22 +195,8 @@ fn signed_conditional_lines_draw_offers_leave_and_resignation_by_gnupg_mail_take
 
     // `verify` follows the keys taken from a draw offer and a conditional line,
     // and re-checks the signed actions offline.
-    let out = verify(&s, &game);
+    let out = super::pgp_game::verify(&super::pgp_game::transcript(&s, &game));
     assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-}
-
-/// `fairsteward verify` on the game's transcript, with the steward's key.
-fn verify(s: &PipeSteward, game: &str) -> std::process::Output {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let (transcript, key) = rt.block_on(async {
-        let steward = crate::support::in_process::open(&crate::support::in_process::config(&s.data));
-        let events = steward.transcript(game.to_owned(), None).await.unwrap();
-        (crate::support::in_process::transcript(game, &events), steward.keys().signing_public_base64())
-    });
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.jsonl");
-    std::fs::write(&file, transcript).unwrap();
-    crate::support::pipe::fairsteward(&["verify", "--transcript", file.to_str().unwrap(), "--steward-key", &key], b"")
 }
 
 /// Point 3 where conditional lines are not offered (auth = signature): the
@@ -252,21 +239,6 @@ fn a_signed_conditional_line_in_a_signature_only_game_is_refused_as_over_http_an
 
 // ---------------------------------------------------------------------------
 // Point 1: keys at invitation and for tournament players
-
-fn outbox(db: &Path) -> Vec<(String, String, Vec<u8>)> {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let mut stmt = conn.prepare("SELECT message_id, recipient, message FROM outbox ORDER BY id").unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
-}
-
-fn reply_to(raw: &[u8]) -> String {
-    let m = MessageParser::default().parse(raw).unwrap();
-    m.reply_to().and_then(|a| a.first()).and_then(|a| a.address()).expect("a Reply-To").to_owned()
-}
-
-fn body(raw: &[u8]) -> String {
-    MessageParser::default().parse(raw).unwrap().body_text(0).unwrap().into_owned()
-}
 
 /// A reply to an invitation: plain text, or with `key` attached.
 fn invitation_reply(from: &str, to: &str, id: &str, text: &str, key: Option<&str>) -> Vec<u8> {

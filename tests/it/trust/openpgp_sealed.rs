@@ -11,9 +11,10 @@
 use base64::Engine as _;
 use serde_json::Value;
 
+use super::pgp_game::{history, places};
 use super::pgp_tools::{Gpg, Rnp};
 use crate::support as common;
-use common::leak::{assert_nowhere_in_clear, clear_in, files_under};
+use common::leak::{assert_nowhere_in_clear, clear_in};
 use common::pipe::{PipeSteward, fairsteward, header};
 
 const ALICE: &str = "Alice <alice@example.org>";
@@ -92,24 +93,6 @@ fn k9_inner(body: &str) -> String {
 /// An inline-PGP reply: the armoured block in a text/plain body.
 fn inline(from: &str, to: &str, id: &str, subject: &str, armored: &str) -> String {
     common::pipe::reply(from, to, id, subject, armored)
-}
-
-/// Every place an outsider (or the operator) could look: the data directory's
-/// files (the store, the spool, decoded mails) and the game as the CLI shows it.
-fn places(s: &PipeSteward, game: &str) -> Vec<(String, Vec<u8>)> {
-    let mut places = files_under(&s.data);
-    assert!(places.iter().any(|(n, _)| n == "steward.db"), "the store is where expected");
-    places.push(("game show".to_owned(), s.game(game).to_string().into_bytes()));
-    places
-}
-
-fn history(s: &PipeSteward, game: &str) -> Vec<Vec<String>> {
-    s.game(game)["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap_or("").to_owned()).collect())
-        .collect()
 }
 
 #[test]

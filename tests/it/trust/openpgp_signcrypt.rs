@@ -12,17 +12,15 @@
 
 use serde_json::{Value, json};
 
+use super::pgp_game::{
+    assert_verifies, autocrypt_key, create_game, expect, history, lines, places, transcript, verify,
+};
 use super::pgp_tools::{Gpg, Rnp};
-use crate::support::leak::{assert_nowhere_in_clear, clear_in, files_under};
+use crate::support::leak::{assert_nowhere_in_clear, clear_in};
 use crate::support::pipe::{PipeSteward as Steward, header, new_answer};
 
 const ALICE: &str = "Alice <alice@example.org>";
 const BOB: &str = "Bob <bob@example.org>";
-
-/// The signed text of a move: the lines that bind it to game, seat and turn.
-fn lines(game: &str, seat: &str, turn: u32, what: &str) -> String {
-    format!("game: {game}\r\nseat: {seat}\r\nturn: {turn}\r\n{what}\r\n")
-}
 
 /// An outer PGP/MIME encrypted mail (RFC 3156 §4), as clients write it.
 fn pgp_mime(from: &str, to: &str, id: &str, armored: &str) -> String {
@@ -59,19 +57,15 @@ fn multipart_signed(part: &str, signature: &str) -> String {
     )
 }
 
-/// Creates a game in the steward's store with `seats` (name, address, OpenPGP
-/// key) and spools its start mails.
+/// Creates a signature-only game with `seats` (name, address, OpenPGP key)
+/// and spools its start mails.
 fn new_game(s: &Steward, variant: &str, seats: &[(&str, &str, &str)]) -> String {
-    let seats: Vec<Value> = seats.iter().map(|(n, e, k)| json!({"name": n, "email": e, "openpgp_key": k})).collect();
-    let new: fairsteward::steward::NewGame =
-        serde_json::from_value(json!({"variant": variant, "options": {"auth": "signature"}, "seats": seats})).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let id = rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        steward.create_game(new, chrono::Utc::now()).await.unwrap().game.id
-    });
-    drop(rt);
+    new_game_with(s, variant, json!({"auth": "signature"}), seats)
+}
+
+/// The same with game `options`; a seat whose key is "" is made without one.
+fn new_game_with(s: &Steward, variant: &str, options: Value, seats: &[(&str, &str, &str)]) -> String {
+    let id = create_game(s, variant, options, seats);
     s.ingest("x"); // the outbox is drained into the spool
     id
 }
@@ -92,61 +86,6 @@ fn reply_to(s: &Steward, game: &str, who: &str, kind: &str) -> String {
     r.rsplit_once('<').map_or(r.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned()
 }
 
-/// The steward's OpenPGP key from the `Autocrypt:` header of a mail, binary.
-fn autocrypt_key(mail: &str) -> Vec<u8> {
-    use base64::Engine as _;
-    let value = header(mail, "Autocrypt");
-    let keydata = value.split("keydata=").nth(1).expect("an Autocrypt header").split_whitespace().collect::<String>();
-    base64::engine::general_purpose::STANDARD.decode(keydata).unwrap()
-}
-
-/// Ingests `mail`; asserts the outcome line and returns the new answer to `who`.
-#[track_caller]
-fn expect(s: &Steward, mail: &str, outcome: &str, who: &str, seen: &mut Vec<String>) -> String {
-    let (_, line) = s.ingest(mail);
-    assert_eq!(line, outcome, "{mail}");
-    let said = new_answer(seen, s.answers_to(who));
-    seen.push(said.clone());
-    said
-}
-
-/// Every place an outsider or the operator could look: the data directory's
-/// files (the SQLite store, the spool, decoded mails) and the game as shown.
-fn places(s: &Steward, game: &str) -> Vec<(String, Vec<u8>)> {
-    let mut places = files_under(&s.data);
-    assert!(places.iter().any(|(n, _)| n == "steward.db"), "the store is where expected");
-    places.push(("game show".to_owned(), s.game(game).to_string().into_bytes()));
-    places
-}
-
-fn history(s: &Steward, game: &str) -> Vec<Vec<String>> {
-    s.game(game)["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap_or("").to_owned()).collect())
-        .collect()
-}
-
-/// The game's transcript, as `GET /api/games/{id}/transcript` writes it, and
-/// the steward's signing key.
-fn transcript(s: &Steward, game: &str) -> (String, String) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        let events = steward.transcript(game.to_owned(), None).await.unwrap();
-        (crate::support::in_process::transcript(game, &events), steward.keys().signing_public_base64())
-    })
-}
-
-fn verify(t: &(String, String)) -> std::process::Output {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.jsonl");
-    std::fs::write(&file, &t.0).unwrap();
-    crate::support::pipe::fairsteward(&["verify", "--transcript", file.to_str().unwrap(), "--steward-key", &t.1], b"")
-}
-
 /// One byte changed in the signed bytes of the first record of `kind`.
 fn tamper(t: &str, kind: &str) -> String {
     use base64::Engine as _;
@@ -158,12 +97,6 @@ fn tamper(t: &str, kind: &str) -> String {
     let i = bytes.iter().position(|&b| b == b'g').unwrap();
     bytes[i] = b'G';
     format!("{}{}{}", &t[..at], b64.encode(bytes), &t[end..])
-}
-
-#[track_caller]
-fn assert_verifies(t: &(String, String)) {
-    let ok = verify(t);
-    assert!(ok.status.success(), "{}{}", String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&ok.stderr));
 }
 
 /// Alice (Ed25519 with a Cv25519 subkey, GnuPG's default) and Bob (RSA 3072):
@@ -189,6 +122,16 @@ impl Players {
         Players { gpg, rnp, alice, bob }
     }
 
+    /// The players, a steward, a signature-only `variant` game of Alice and
+    /// Bob with their keys, and the steward's key fingerprint.
+    fn game(variant: &str) -> (Players, Steward, String, String) {
+        let p = Players::new();
+        let s = Steward::new();
+        let g = new_game(&s, variant, &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
+        let st = p.steward_key(&s, &g);
+        (p, s, g, st)
+    }
+
     /// Takes the steward's key from the start mail of `game`; its fingerprint.
     fn steward_key(&self, s: &Steward, game: &str) -> String {
         let key = autocrypt_key(&newest(s, game, "alice@", "started"));
@@ -204,10 +147,7 @@ impl Players {
 /// the signatures offline, and fails when a signed byte is changed.
 #[test]
 fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signature_only_fairschach_game() {
-    let p = Players::new();
-    let s = Steward::new();
-    let g = new_game(&s, "fairschach", &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
-    let st = p.steward_key(&s, &g);
+    let (p, s, g, st) = Players::game("fairschach");
     let mut seen = Vec::new();
     let turn = |t: u32| if t == 1 { "started" } else { "turn" };
     let (a, b) = ("alice@example.org", "bob@example.org");
@@ -295,10 +235,7 @@ fn signed_and_encrypted_replies_of_both_forms_by_gnupg_and_rnp_count_in_a_signat
 /// signed-and-encrypted replies, both forms, GnuPG and RNP; verify passes.
 #[test]
 fn signed_and_encrypted_moves_and_actions_count_in_a_signature_only_chess_game() {
-    let p = Players::new();
-    let s = Steward::new();
-    let g = new_game(&s, "chess", &[("Alice", "alice@example.org", &p.alice), ("Bob", "bob@example.org", &p.bob)]);
-    let st = p.steward_key(&s, &g);
+    let (p, s, g, st) = Players::game("chess");
     let (a, b) = ("alice@example.org", "bob@example.org");
     let mut seen = Vec::new();
     // White: GnuPG §6.2 inline.
@@ -504,4 +441,129 @@ async fn a_signed_and_encrypted_reply_over_smtp_and_imap_is_held_until_the_pair_
     let transcript = transcript.text().await.unwrap();
     assert!(transcript.contains("kind: encrypted-pgp-mime"), "{transcript}");
     steward.stop().await;
+}
+
+/// A signed-and-encrypted `leave` (GnuPG §6.2 PGP/MIME, RNP §6.1) is granted
+/// like a signed one, and `verify` re-checks it offline.
+#[test]
+fn a_signed_and_encrypted_leave_is_granted() {
+    let (p, s, g, st) = Players::game("chess");
+    let mut seen = Vec::new();
+    let from = (chrono::Utc::now() + chrono::Duration::days(30)).date_naive();
+    let leave = |days: i64| {
+        let to = from + chrono::Duration::days(days);
+        format!("action: leave {} {}", from.format("%Y-%m-%d"), to.format("%Y-%m-%d"))
+    };
+    let to = reply_to(&s, &g, "alice@", "started");
+    let armored = p.gpg.sign_encrypt("alice@example.org", &st, k9(&lines(&g, "white", 1, &leave(2))).as_bytes());
+    let said = expect(&s, &pgp_mime(ALICE, &to, "l1", &armored), "accepted: leave", "alice@", &mut seen);
+    assert!(said.contains("is granted"), "{said}");
+    let to = reply_to(&s, &g, "bob@", "started");
+    let part = thunderbird(&lines(&g, "black", 1, &leave(3)));
+    let sig = p.rnp.detach_sign("bob@example.org", part.as_bytes());
+    let armored = p.rnp.encrypt(&st, multipart_signed(&part, &sig).as_bytes());
+    let said = expect(&s, &pgp_mime(BOB, &to, "l2", &armored), "accepted: leave", "bob@", &mut seen);
+    assert!(said.contains("is granted"), "{said}");
+    // Signed by the other seat's key: refused.
+    let armored = p.gpg.sign_encrypt("bob@example.org", &st, lines(&g, "white", 1, &leave(4)).as_bytes());
+    let said = expect(
+        &s,
+        &inline(ALICE, &reply_to(&s, &g, "alice@", "started"), "l3", &armored),
+        "refused: bad_signature",
+        "alice@",
+        &mut seen,
+    );
+    assert!(said.contains("signed with the OpenPGP key of black"), "{said}");
+    assert_verifies(&transcript(&s, &g));
+}
+
+/// Commit-reveal by mail in a signature-only Fairschach game: the commitments
+/// cleartext-signed, the reveals signed and encrypted (GnuPG §6.2, RNP §6.1);
+/// the pair resolves and `verify` re-checks it. A reveal signed by the other
+/// seat's key is refused.
+#[test]
+fn a_signed_and_encrypted_reveal_opens_its_commitment() {
+    let p = Players::new();
+    let s = Steward::new();
+    let seats = [("Alice", "alice@example.org", p.alice.as_str()), ("Bob", "bob@example.org", p.bob.as_str())];
+    let g = new_game_with(&s, "fairschach", json!({"auth": "signature", "secrecy": "commit-reveal"}), &seats);
+    let st = p.steward_key(&s, &g);
+    let salt = [9u8; 16];
+    let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let plays =
+        [(ALICE, "alice@", "alice@example.org", "white", "Nf3"), (BOB, "bob@", "bob@example.org", "black", "Nc6")];
+    for (who, addr, uid, seat, mv) in plays {
+        let c = hex(&fairsteward::protocol::commitment(&g, seat, 1, mv, &salt));
+        let signed = p.gpg.clearsign(uid, &lines(&g, seat, 1, &format!("commit: {c}")));
+        let to = reply_to(&s, &g, addr, "started");
+        let (_, line) = s.ingest(&inline(who, &to, &format!("c{seat}"), &signed));
+        assert!(line.starts_with("accepted"), "{line}");
+    }
+    let reveal = |seat: &str, mv: &str| lines(&g, seat, 1, &format!("move: {mv}\r\nsalt: {}", hex(&salt)));
+    // Alice's reveal signed by Bob's key: refused, and the commitment still waits.
+    let to = reply_to(&s, &g, "alice@", "reveal");
+    let armored = p.gpg.sign_encrypt("bob@example.org", &st, k9(&reveal("white", "Nf3")).as_bytes());
+    let (_, line) = s.ingest(&pgp_mime(ALICE, &to, "rx", &armored));
+    assert_eq!(line, "refused: bad_signature");
+    assert_eq!(s.game(&g)["turn"], json!(1));
+    // GnuPG, §6.2.
+    let armored = p.gpg.sign_encrypt("alice@example.org", &st, k9(&reveal("white", "Nf3")).as_bytes());
+    let (_, line) = s.ingest(&pgp_mime(ALICE, &to, "rw", &armored));
+    assert!(line.starts_with("accepted"), "{line}");
+    // RNP, §6.1.
+    let to = reply_to(&s, &g, "bob@", "reveal");
+    let part = thunderbird(&reveal("black", "Nc6"));
+    let sig = p.rnp.detach_sign("bob@example.org", part.as_bytes());
+    let armored = p.rnp.encrypt(&st, multipart_signed(&part, &sig).as_bytes());
+    let (_, line) = s.ingest(&pgp_mime(BOB, &to, "rb", &armored));
+    assert!(line.starts_with("accepted"), "{line}");
+    assert_eq!(history(&s, &g), [["Nf3", "Nc6"]]);
+    assert_verifies(&transcript(&s, &g));
+}
+
+/// Trust on first use (`openpgp_tofu = on`) in a signature-only game made
+/// without keys: a signed-and-encrypted reply from the registered address with
+/// an `Autocrypt:` header brings the seat's key; the answer says so, and the
+/// move counts once the pair is in.
+#[test]
+fn trust_on_first_use_takes_the_key_from_a_signed_and_encrypted_reply() {
+    use base64::Engine as _;
+    let p = Players::new();
+    let s = Steward::new();
+    let seats = [("Alice", "alice@example.org", ""), ("Bob", "bob@example.org", "")];
+    let g = new_game_with(&s, "fairschach", json!({"auth": "signature", "openpgp_tofu": "on"}), &seats);
+    let st = p.steward_key(&s, &g);
+    let mut seen = Vec::new();
+    let autocrypt = |uid: &str| {
+        let binary = p.gpg.ok(&["--export", uid], b"");
+        let keydata = base64::engine::general_purpose::STANDARD.encode(binary);
+        format!("Autocrypt: addr={uid}; prefer-encrypt=mutual; keydata={keydata}\r\n")
+    };
+    // Alice: GnuPG §6.2, PGP/MIME.
+    let to = reply_to(&s, &g, "alice@", "started");
+    let armored = p.gpg.sign_encrypt("alice@example.org", &st, k9(&lines(&g, "white", 1, "move: Nf3")).as_bytes());
+    let mail = format!("{}{}", autocrypt("alice@example.org"), pgp_mime(ALICE, &to, "t1", &armored));
+    let said = expect(&s, &mail, "accepted: move", "alice@", &mut seen);
+    assert!(said.contains("Trust on first use"), "{said}");
+    let fpr = p.gpg.fingerprint("alice@example.org");
+    assert_eq!(s.game(&g)["seats"][0]["openpgp_fingerprint"].as_str().unwrap().replace(' ', ""), fpr);
+    // Bob: RNP §6.1, from another address: no key taken, refused.
+    let to = reply_to(&s, &g, "bob@", "started");
+    let part = thunderbird(&lines(&g, "black", 1, "move: Nc6"));
+    let sig = p.rnp.detach_sign("bob@example.org", part.as_bytes());
+    let armored = p.rnp.encrypt(&st, multipart_signed(&part, &sig).as_bytes());
+    let mail =
+        format!("{}{}", autocrypt("bob@example.org"), pgp_mime("Bob <bob.other@relay.example>", &to, "t2", &armored));
+    let (_, line) = s.ingest(&mail);
+    assert_eq!(line, "refused: bad_signature");
+    assert!(s.game(&g)["seats"][1]["openpgp_fingerprint"].is_null());
+    let told = new_answer(&seen, s.answers_to("bob@"));
+    assert!(told.contains("registered no OpenPGP key"), "{told}");
+    seen.push(told);
+    // From his registered address: taken, and the pair resolves.
+    let mail = format!("{}{}", autocrypt("bob@example.org"), pgp_mime(BOB, &to, "t3", &armored));
+    let said = expect(&s, &mail, "accepted: move", "bob@", &mut seen);
+    assert!(said.contains("Trust on first use"), "{said}");
+    assert_eq!(history(&s, &g), [["Nf3", "Nc6"]]);
+    assert_verifies(&transcript(&s, &g));
 }

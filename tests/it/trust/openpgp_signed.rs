@@ -10,13 +10,9 @@
 
 use serde_json::{Value, json};
 
+use super::pgp_game::{create_game, expect, lines, transcript, verify};
 use super::pgp_tools::{Gpg, Rnp, run};
 use crate::support::pipe::{PipeSteward as Steward, new_answer};
-
-/// The signed text of a move: the lines that bind it to game, seat and turn.
-fn lines(game: &str, seat: &str, turn: u32, what: &str) -> String {
-    format!("game: {game}\r\nseat: {seat}\r\nturn: {turn}\r\n{what}\r\n")
-}
 
 /// The shapes of the signed first part, as clients write them.
 #[derive(Clone, Copy, Debug)]
@@ -66,49 +62,12 @@ fn inline(from: &str, id: &str, block: &str) -> String {
 
 /// Creates a game in the steward's store with `seats` (name, address, OpenPGP key).
 fn new_game(s: &Steward, variant: &str, auth: &str, seats: &[(&str, &str, &str)]) -> String {
-    let seats: Vec<Value> = seats.iter().map(|(n, e, k)| json!({"name": n, "email": e, "openpgp_key": k})).collect();
-    let new: fairsteward::steward::NewGame =
-        serde_json::from_value(json!({"variant": variant, "options": {"auth": auth}, "seats": seats})).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        steward.create_game(new, chrono::Utc::now()).await.unwrap().game.id
-    })
-}
-
-/// Ingests `mail`; asserts the outcome line and returns the new answer to `who`.
-#[track_caller]
-fn expect(s: &Steward, mail: &str, outcome: &str, who: &str, seen: &mut Vec<String>) -> String {
-    let (_, line) = s.ingest(mail);
-    assert_eq!(line, outcome, "{mail}");
-    let said = new_answer(seen, s.answers_to(who));
-    seen.push(said.clone());
-    said
+    create_game(s, variant, json!({"auth": auth}), seats)
 }
 
 /// The moves accepted for the current turn.
 fn moved(s: &Steward, game: &str) -> Value {
     s.game(game)["moved"].clone()
-}
-
-/// The game's transcript, as `GET /api/games/{id}/transcript` writes it, and
-/// the steward's signing key.
-fn transcript(s: &Steward, game: &str) -> (String, String) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    rt.block_on(async {
-        let config = crate::support::in_process::config(&s.data);
-        let steward = crate::support::in_process::open(&config);
-        let events = steward.transcript(game.to_owned(), None).await.unwrap();
-        (crate::support::in_process::transcript(game, &events), steward.keys().signing_public_base64())
-    })
-}
-
-fn verify(t: &(String, String)) -> std::process::Output {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.jsonl");
-    std::fs::write(&file, &t.0).unwrap();
-    crate::support::pipe::fairsteward(&["verify", "--transcript", file.to_str().unwrap(), "--steward-key", &t.1], b"")
 }
 
 /// A signature-only Fairschach game played by PGP/MIME replies in every client
