@@ -267,7 +267,7 @@ async fn a_backup_taken_while_serving_restores_into_a_new_data_directory() {
 
     // Restore as docs/operator.md says: the keys, and the backup as the database.
     let restored = tempfile::tempdir().unwrap();
-    for key in ["steward-signing.pem", "steward-sealing.pem", "steward-capability.pem"] {
+    for key in ["steward-signing.pem", "steward-sealing.pem", "steward-capability.pem", "steward-openpgp.asc"] {
         std::fs::copy(dir.path().join(key), restored.path().join(key)).unwrap();
     }
     std::fs::copy(&file, restored.path().join("steward.db")).unwrap();

@@ -72,8 +72,9 @@ async fn slow_sockets_beyond_the_caps_do_not_stop_the_moves() {
     // byte, and false Content-Lengths, 400 held open at a time (far beyond both
     // caps), new ones all the time.
     let stop = Arc::new(AtomicBool::new(false));
+    let opened_so_far = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let attacker = {
-        let (stop, addr, head) = (stop.clone(), s.addr, false_length(&game));
+        let (stop, addr, head, so_far) = (stop.clone(), s.addr, false_length(&game), opened_so_far.clone());
         std::thread::spawn(move || {
             let mut held: std::collections::VecDeque<TcpStream> = std::collections::VecDeque::new();
             let mut opened = 0usize;
@@ -85,6 +86,7 @@ async fn slow_sockets_beyond_the_caps_do_not_stop_the_moves() {
                     _ => socket.write_all(head.as_bytes()),
                 };
                 opened += 1;
+                so_far.store(opened, Ordering::Relaxed);
                 held.push_back(socket);
                 if held.len() > 400 {
                     held.pop_front();
@@ -94,7 +96,12 @@ async fn slow_sockets_beyond_the_caps_do_not_stop_the_moves() {
             opened
         })
     };
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // The moves start once the flood is beyond the file limit (on a loaded
+    // machine the attacker's thread takes longer to get there).
+    common::eventually_within(Duration::from_secs(60), "the flood beyond 400 sockets", || {
+        (opened_so_far.load(Ordering::Relaxed) > 400).then_some(())
+    })
+    .await;
     let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"];
     for (i, mv) in moves.iter().enumerate() {
         let token = if i % 2 == 0 { &white } else { &black };
