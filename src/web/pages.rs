@@ -935,20 +935,6 @@ async fn player_page(State(steward): State<Steward>, headers: HeaderMap) -> Resu
     player_response(&steward, &v, s, None, None, StatusCode::OK).await
 }
 
-/// The player's page with the answer of a program password change (issue
-/// 34): a password the steward chose is shown this once.
-async fn player_response_with_program(
-    steward: &Steward,
-    v: &Visitor,
-    s: &Session,
-    program: Option<crate::steward::ProgramPasswordAnswer>,
-    flash: Option<&str>,
-    error: Option<String>,
-    status: StatusCode,
-) -> Result<Response, PageError> {
-    player_page_with(steward, v, s, program, flash, error, status).await
-}
-
 async fn player_response(
     steward: &Steward,
     v: &Visitor,
@@ -960,6 +946,8 @@ async fn player_response(
     player_page_with(steward, v, s, None, flash, error, status).await
 }
 
+/// The player's page; `program` is the answer of a program password change
+/// (issue 34): a password the steward chose is shown this once.
 async fn player_page_with(
     steward: &Steward,
     v: &Visitor,
@@ -1279,7 +1267,7 @@ mod program_form {
     use axum::response::Response;
     use serde::Deserialize;
 
-    use super::{PageError, Session, acting_form, player_response_with_program};
+    use super::{PageError, Session, acting_form, player_page_with};
     use crate::steward::{Credential, PasswordChange, ProgramPasswordAnswer, Steward};
 
     /// The form of the program password.
@@ -1324,11 +1312,11 @@ mod program_form {
         match steward.program_password(credential(&s), change).await {
             Ok(answer) => {
                 let word = format!("Saved: {}.", answer.message);
-                player_response_with_program(&steward, &v, &s, Some(answer), Some(&word), None, StatusCode::OK).await
+                player_page_with(&steward, &v, &s, Some(answer), Some(&word), None, StatusCode::OK).await
             }
             Err(e) => match PageError::from(e) {
                 PageError::Refused(status, message) => {
-                    player_response_with_program(&steward, &v, &s, None, None, Some(message), status).await
+                    player_page_with(&steward, &v, &s, None, None, Some(message), status).await
                 }
                 other => Err(other),
             },
