@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use crate::support::{Server, eventually, spool_files};
 
 /// The invitation links (`/invitations/<token>`) spooled so far, by address.
-fn invitation_links(spool: &Path) -> Vec<(String, String)> {
+pub(crate) fn invitation_links(spool: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (name, raw) in spool_files(spool) {
         if !name.starts_with("invite.") || name.contains(".answer-") {

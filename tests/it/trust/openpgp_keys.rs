@@ -11,16 +11,15 @@
 //! (the MTA pipe) or the mail door.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use base64::Engine as _;
-use mail_parser::MessageParser;
 use serde_json::{Value, json};
 
+use crate::invitation::http::invitation_links;
 use crate::invitation::mail::{body, outbox, reply_to};
 use crate::support::pipe::{PipeSteward, new_answer};
-use crate::support::{Server, eventually, spool_files};
+use crate::support::{Server, eventually};
 
 /// Fails (never skips) when a binary the tests need is missing.
 #[track_caller]
@@ -310,23 +309,6 @@ async fn invitees_give_their_openpgp_keys_in_the_accepting_mail() {
     let view = steward.status(game, None).await.unwrap();
     let shown: Vec<Option<String>> = view.seats.iter().map(|s| s.openpgp_fingerprint.clone()).collect();
     assert_eq!(shown, [Some(fpr("ann@example.org")), Some(fpr("bob@example.org"))]);
-}
-
-/// The invitation links (`/invitations/<token>`) spooled so far, by address.
-fn invitation_links(spool: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (name, raw) in spool_files(spool) {
-        if !name.starts_with("invite.") || name.contains(".answer-") {
-            continue;
-        }
-        let m = MessageParser::default().parse(&raw).expect("a mail");
-        let to = m.to().and_then(|a| a.first()).and_then(|a| a.address()).unwrap_or_default().to_owned();
-        let body = m.body_text(0).expect("a text body").into_owned();
-        if let Some(link) = body.split_whitespace().find(|w| w.contains("/invitations/")) {
-            out.push((to, link.to_owned()));
-        }
-    }
-    out
 }
 
 /// An invited game accepted over HTTP: one invitee gives `openpgp_key` in the
