@@ -255,7 +255,7 @@ pub fn balance(taken: &BTreeSet<NaiveDate>, per_year: u32, year: i32) -> Balance
 /// How much of its players' leave stops a game's clocks (issue 31): a
 /// tournament's rule for its games; a game outside a tournament follows the
 /// steward's allowance ([`LeavePolicy::Allowed`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum LeavePolicy {
     /// Every day of leave the steward grants stops the clocks (`"allowed"`).

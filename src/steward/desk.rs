@@ -594,8 +594,9 @@ impl Steward {
 }
 
 /// What the desk's list of games filters by (all optional; all given must hold).
-#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[derive(Clone, Debug, Default, serde::Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct GameFilter {
     /// `running` or `finished`.
     #[serde(default)]
@@ -638,7 +639,7 @@ impl GameFilter {
 }
 
 /// One seat in the desk's list of games.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct DeskSeat {
     /// The seat's name.
     pub seat: String,
@@ -657,13 +658,14 @@ pub struct DeskSeat {
 }
 
 /// One game in the desk's list.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct DeskGame {
     /// The id.
     pub id: String,
     /// The variant.
     pub variant: String,
     /// `running` or `finished`.
+    #[schema(value_type = String)]
     pub status: &'static str,
     /// The turn now owed.
     pub turn: u32,
@@ -856,7 +858,7 @@ impl Steward {
 /// game as `GET /api/games/{id}` shows it, and what the player's own /me page
 /// shows of it: the player's seats, the others at the table, whether it is the
 /// player's move, its number, and the earliest deadline of the player's seats.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct MyGame {
     /// The game.
     #[serde(flatten)]

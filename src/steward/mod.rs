@@ -83,7 +83,7 @@ use crate::rules::{DynVariant, Options, Outcome, Seat, SeatSet, VariantId};
 use crate::store::{CommitmentRow, EventRow, GameRow, MoveRow, SeatRow, Store, Tx};
 
 /// A seat of a game to create.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
     /// The player's name.
@@ -104,7 +104,7 @@ pub struct NewSeat {
 }
 
 /// A game to create.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// The variant's name, as `rules::VariantId` lists them.
@@ -113,6 +113,7 @@ pub struct NewGame {
     /// options `auth` (`token` | `signature`) and `secrecy` (`hold` | `commit-reveal`),
     /// and the time control `clock` (see [`crate::clock::control`]).
     #[serde(default)]
+    #[schema(value_type = Object)]
     pub options: BTreeMap<String, serde_json::Value>,
     /// The seats, in the variant's seat order.
     pub seats: Vec<NewSeat>,
@@ -124,7 +125,7 @@ pub struct NewGame {
 }
 
 /// A seat's secret, handed out once at creation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeatSecret {
     /// The seat's name in the variant.
     pub seat: String,
@@ -158,7 +159,7 @@ pub(crate) struct PreparedGame {
 }
 
 /// A created game: its view and the seat tokens (shown only this once).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CreatedGame {
     /// The game.
     pub game: GameView,
@@ -168,11 +169,12 @@ pub struct CreatedGame {
 
 /// What the sender of an accepted move, commitment or reveal gets; the same
 /// again for a repeat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Receipt {
     /// The receipt id.
     pub receipt: String,
     /// `move`, `commit` or `reveal`.
+    #[schema(value_type = String)]
     pub kind: &'static str,
     /// The game.
     pub game: String,
@@ -204,7 +206,7 @@ pub struct Receipt {
 
 /// Where a game stands, for the answer to a repeat of a submission whose turn
 /// is resolved.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct AlreadyResolved {
     /// What happened, in words, with the pointers below.
     pub note: String,
@@ -215,6 +217,7 @@ pub struct AlreadyResolved {
     /// The latest board mail sent to the seat: Message-ID (without angle
     /// brackets) and subject.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<String>>, min_items = 2, max_items = 2)]
     pub board_mail: Option<(String, String)>,
 }
 
@@ -256,7 +259,7 @@ impl Receipt {
 
 /// The transcript head the steward signed at the end of a transaction; every
 /// mail carries it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Head {
     /// The newest entry's place.
     pub seq: u32,
@@ -267,7 +270,7 @@ pub struct Head {
 }
 
 /// What a seat does about a draw.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DrawAction {
     /// Offer a draw, or accept the offers made (the same thing: a draw needs all).

@@ -49,7 +49,7 @@ pub(super) fn visible_turns(g: &Loaded, resolved: usize, viewer: Option<Seat>) -
 }
 
 /// One seat in a game view.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeatView {
     /// The seat's name in the variant.
     pub seat: String,
@@ -85,7 +85,7 @@ pub struct SeatView {
 }
 
 /// One move of a resolved turn.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct MoveView {
     /// Its number in the game's record (`12.`, `12...`): the move number
     /// players see (issue 32); absent for a move still pending.
@@ -104,7 +104,7 @@ pub struct MoveView {
 }
 
 /// A resolved turn.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TurnView {
     /// The turn number.
     pub turn: u32,
@@ -122,7 +122,7 @@ pub struct TurnView {
 }
 
 /// The end of a game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OutcomeView {
     /// `1-0`, `0-1`, `1/2-1/2` (two seats) or a description.
     pub result: String,
@@ -133,16 +133,18 @@ pub struct OutcomeView {
 }
 
 /// A game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct GameView {
     /// The id.
     pub id: String,
     /// The variant.
     pub variant: String,
     /// Its options (the variant's).
+    #[schema(value_type = Object)]
     pub options: serde_json::Map<String, serde_json::Value>,
     /// Every option the game runs by, the defaults it was created without
     /// included (`Variant::effective_options`): name to value.
+    #[schema(value_type = Object)]
     pub effective_options: serde_json::Map<String, serde_json::Value>,
     /// How moves prove their seat: `token` or `signature`.
     pub auth: String,

@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{ApiError, bearer, json_body};
 use crate::protocol::OperatorToken;
@@ -75,7 +75,33 @@ pub(super) async fn organiser(
     ))
 }
 
+/// The desk's list of games.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(super) struct DeskGames {
+    /// The games, newest first.
+    games: Vec<crate::steward::DeskGame>,
+}
+
+/// A player's games.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(super) struct MyGames {
+    /// The games, those where the player owes a move first.
+    games: Vec<crate::steward::MyGame>,
+}
+
 /// `GET /api/games`: the games an organiser may act on, with filters.
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    tag = "desk",
+    params(GameFilter),
+    security(("organiser" = [])),
+    responses(
+        (status = 200, description = "The games the organiser may act on: all for the operator, a tournament's for its director.", body = DeskGames),
+        (status = 400, description = "A filter is not valid.", body = super::openapi::ErrorBody),
+        (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
+    )
+)]
 pub(super) async fn list_games(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -92,11 +118,21 @@ pub(super) async fn list_games(
         )
     })?;
     let games = steward.desk_games(by, filter).await?;
-    Ok(Json(json!({"games": games})).into_response())
+    Ok(Json(DeskGames { games }).into_response())
 }
 
 /// `GET /api/me/games`: every game of the player a seat token or a web
 /// session proves.
+#[utoipa::path(
+    get,
+    path = "/api/me/games",
+    tag = "players",
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "Every game of the player the token (or the page's session) proves.", body = MyGames),
+        (status = 401, description = "No seat token or session, or an unknown one.", body = super::openapi::ErrorBody),
+    )
+)]
 pub(super) async fn my_games(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, ApiError> {
     let credential = match bearer(&headers) {
         Some(token) => Credential::Token(token),
@@ -105,7 +141,7 @@ pub(super) async fn my_games(State(steward): State<Steward>, headers: HeaderMap)
             None => return Err(StewardError::Refused(Refusal::BadToken).into()),
         },
     };
-    Ok(Json(json!({"games": steward.my_games(credential).await?})).into_response())
+    Ok(Json(MyGames { games: steward.my_games(credential).await? }).into_response())
 }
 
 /// A result as the body gives it: text (`draw`, `white`, `north and south`,

@@ -14,6 +14,7 @@ mod invitation_pages; // issue 31, slice D
 pub mod listen;
 mod lists; // legal moves over HTTP (issue 32, slice T)
 mod mail_settings; // issue 32, slice M
+mod openapi; // issue 34: the API's OpenAPI document
 mod openpgp_api; // issue 33: a seat's OpenPGP key
 mod pages;
 pub mod session;
@@ -32,6 +33,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::protocol::{Envelope, OperatorToken};
 use crate::render::cache::{PictureError, Pictures};
@@ -152,58 +156,72 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 
 /// The API router over a steward; creating a game needs the `operator` token.
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
+    let (api, doc) = api_routes().split_for_parts();
+    let document: Arc<str> = openapi::to_json(&openapi::finish(doc)).into();
     let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
-    Router::new()
-        .route("/api/steward", get(steward_keys))
-        .route("/steward.asc", get(steward_asc))
-        .route(
-            "/api/games",
-            // The desk (issue 31): an organiser lists the games.
-            get(desk_api::list_games).merge(
-                post(create_game).route_layer(axum::middleware::from_fn_with_state(operator.clone(), require_operator)),
-            ),
-        )
-        .route("/api/me/games", get(desk_api::my_games))
-        .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
-        .route(
-            "/api/me/program-password",
-            get(mail_settings::get_program_password).put(mail_settings::put_program_password),
-        ) // issue 34
-        .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
-        .merge(desk_api::router())
-        .merge(conditional_api::router()) // issue 32, slice C
-        .merge(openpgp_api::router()) // issue 33
-        .route("/api/games/{id}", get(show_game))
-        .route("/api/games/{id}/moves", post(submit_move))
-        .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
-        .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/draw", post(draw))
-        .route("/api/games/{id}/aliases", post(request_alias))
-        .route("/api/games/{id}/email", post(request_email))
-        .route("/api/games/{id}/transcript", get(transcript))
-        .route("/api/games/{id}/events", get(events::game_events)) // issue 34
-        .route("/api/games/{id}/board.svg", get(board_svg))
-        .route("/api/games/{id}/board.png", get(board_png))
-        .route("/api/games/{id}/record.pgn", get(record_pgn))
-        .route("/api/games/{id}/record.json", get(record_json))
-        // Clocks: leave and the calendar feed.
-        .route("/api/leave", get(leave_status).post(declare_leave))
-        .route("/api/seats/{token}/leave", get(seat_leave_status).post(seat_declare_leave))
-        .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
-        .route("/api/calendar/{key}/deadlines.ics", get(calendar))
-        .merge(pages::router())
-        .merge(desk_pages::router())
-        .merge(tournament_api::router(operator.clone()))
-        .merge(tournament_pages::router())
-        .merge(invitations) // issue 31, slice D
-        .merge(invitation_pages::router()) // issue 31, slice D
-        .fallback(not_found)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(Extension(Arc::new(Pictures::default())))
-        .layer(Extension(operator))
-        .layer(axum::middleware::map_response(json_errors))
-        .layer(axum::middleware::from_fn(private_answers))
-        .with_state(steward)
+    api.route(
+        "/api/openapi.json",
+        get(move || {
+            let document = document.clone();
+            async move { ([(header::CONTENT_TYPE, "application/json")], document.to_string()) }
+        }),
+    )
+    .route("/steward.asc", get(steward_asc))
+    .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
+    .route(
+        "/api/me/program-password",
+        get(mail_settings::get_program_password).put(mail_settings::put_program_password),
+    ) // issue 34
+    .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
+    .merge(desk_api::router())
+    .merge(conditional_api::router()) // issue 32, slice C
+    .merge(openpgp_api::router()) // issue 33
+    .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
+    .route("/api/games/{id}/resign", post(resign))
+    .route("/api/games/{id}/draw", post(draw))
+    .route("/api/games/{id}/aliases", post(request_alias))
+    .route("/api/games/{id}/email", post(request_email))
+    .route("/api/games/{id}/transcript", get(transcript))
+    .route("/api/games/{id}/events", get(events::game_events)) // issue 34
+    .route("/api/games/{id}/board.svg", get(board_svg))
+    .route("/api/games/{id}/board.png", get(board_png))
+    .route("/api/games/{id}/record.pgn", get(record_pgn))
+    .route("/api/games/{id}/record.json", get(record_json))
+    // Clocks: leave and the calendar feed.
+    .route("/api/leave", get(leave_status).post(declare_leave))
+    .route("/api/seats/{token}/leave", get(seat_leave_status).post(seat_declare_leave))
+    .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
+    .route("/api/calendar/{key}/deadlines.ics", get(calendar))
+    .merge(pages::router())
+    .merge(desk_pages::router())
+    .merge(tournament_api::router(operator.clone()))
+    .merge(tournament_pages::router())
+    .merge(invitations) // issue 31, slice D
+    .merge(invitation_pages::router()) // issue 31, slice D
+    .fallback(not_found)
+    .layer(DefaultBodyLimit::max(BODY_LIMIT))
+    .layer(Extension(Arc::new(Pictures::default())))
+    .layer(Extension(operator))
+    .layer(axum::middleware::map_response(json_errors))
+    .layer(axum::middleware::from_fn(private_answers))
+    .with_state(steward)
+}
+
+/// The API's routes, each registered from its handler's OpenAPI annotation
+/// (issue 34), with the document they make.
+fn api_routes() -> OpenApiRouter<Steward> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(steward_keys))
+        // The desk (issue 31): an organiser lists the games.
+        .routes(routes!(desk_api::list_games, create_game))
+        .routes(routes!(desk_api::my_games))
+        .routes(routes!(show_game))
+        .routes(routes!(submit_move))
+}
+
+/// The API's OpenAPI document, as `/api/openapi.json` serves it.
+pub fn openapi_document() -> String {
+    openapi::to_json(&openapi::finish(api_routes().split_for_parts().1))
 }
 
 /// Headers for answers that may hold private content (issue 29): every answer
@@ -302,15 +320,11 @@ async fn not_found(uri: axum::http::Uri) -> Response {
     }
 }
 
-/// Lets a request through only with `Authorization: Bearer <operator token>`.
-async fn require_operator(
-    State(operator): State<Arc<OperatorToken>>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    match bearer(request.headers()) {
-        Some(token) if operator.matches(&token) => next.run(request).await,
-        given => ApiError::new(
+/// Refuses a request without `Authorization: Bearer <operator token>`.
+fn operator_only(operator: &OperatorToken, headers: &HeaderMap) -> Result<(), ApiError> {
+    match bearer(headers) {
+        Some(token) if operator.matches(&token) => Ok(()),
+        given => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "operator_token_required",
             if given.is_some() {
@@ -318,12 +332,30 @@ async fn require_operator(
             } else {
                 "creating a game needs the operator token: send Authorization: Bearer <operator token>, which `fairsteward operator-token` prints on the steward's host"
             },
-        )
-        .into_response(),
+        )),
     }
 }
 
-async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Response, ApiError> {
+/// Creates a game (or, with `"invite": true`, invites its players).
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    tag = "games",
+    security(("operator" = [])),
+    request_body(content = NewGame, example = json!({"variant": "fairschach", "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]})),
+    responses(
+        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game instead.", body = crate::steward::CreatedGame),
+        (status = 400, description = "The body is not a game: an unknown variant or option, a bad address or key, the wrong number of seats.", body = openapi::ErrorBody),
+        (status = 401, description = "No operator token, or not the operator token.", body = openapi::ErrorBody),
+    )
+)]
+async fn create_game(
+    State(steward): State<Steward>,
+    Extension(operator): Extension<Arc<OperatorToken>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    operator_only(&operator, &headers)?;
     let new: NewGame = json_body(
         &body,
         &format!(
@@ -340,6 +372,20 @@ async fn create_game(State(steward): State<Steward>, body: Bytes) -> Result<Resp
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+/// A game as the caller sees it: a seat's token shows that seat's own pending
+/// move; without one, the public view (held back by the spectator delay).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The game.", body = crate::steward::GameView),
+        (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn show_game(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -349,13 +395,18 @@ async fn show_game(
 }
 
 /// The JSON forms of a submission: a move, a commitment, or a reveal (move + salt).
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"turn": 1, "move": "Nf3"}))]
 struct MoveBody {
+    /// The turn the move is for: the game's `turn`.
     turn: u32,
+    /// The move in the variant's notation (SAN in chess); with `salt`, a reveal.
     #[serde(rename = "move")]
     text: Option<String>,
+    /// Commit-reveal games: the commitment, 64 hex digits.
     commit: Option<String>,
+    /// Commit-reveal games: the salt of the commitment being revealed, hex.
     salt: Option<String>,
 }
 
@@ -406,21 +457,48 @@ fn is_envelope(headers: &HeaderMap, body: &[u8]) -> bool {
     text_plain || body.trim_ascii_start().starts_with(b"-----BEGIN")
 }
 
-async fn steward_keys(State(steward): State<Steward>) -> Response {
+/// The steward's public keys.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct StewardKeys {
+    /// Its Ed25519 signing key (base64): receipts, transcript heads and mails are signed with it.
+    signing_key: String,
+    /// Its X25519 sealing key (base64): sealed envelopes are sealed to it.
+    sealing_key: String,
+    /// The fingerprint of both.
+    fingerprint: String,
+    /// Its OpenPGP key (issue 33); null until it has one.
+    openpgp: Option<StewardOpenPgp>,
+}
+
+/// The steward's OpenPGP key.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct StewardOpenPgp {
+    /// The key's fingerprint.
+    fingerprint: String,
+    /// Its user id.
+    user_id: Option<String>,
+    /// The public key, ASCII armour.
+    key: String,
+    /// Where the same is served as a file: `/steward.asc`.
+    url: String,
+}
+
+/// The steward's public keys: what players check its signatures with and seal
+/// their moves to.
+#[utoipa::path(get, path = "/api/steward", tag = "steward", responses((status = 200, description = "The keys.", body = StewardKeys)))]
+async fn steward_keys(State(steward): State<Steward>) -> Json<StewardKeys> {
     let keys = steward.keys();
-    Json(json!({
-        "signing_key": keys.signing_public_base64(),
-        "sealing_key": keys.sealing_public_base64(),
-        "fingerprint": keys.fingerprint(),
-        // issue 33: the steward's OpenPGP key (null until it has one).
-        "openpgp": keys.openpgp().map(|k| json!({
-            "fingerprint": k.fingerprint(),
-            "user_id": k.user_id(),
-            "key": k.public_armored(),
-            "url": "/steward.asc",
-        })),
-    }))
-    .into_response()
+    Json(StewardKeys {
+        signing_key: keys.signing_public_base64(),
+        sealing_key: keys.sealing_public_base64(),
+        fingerprint: keys.fingerprint(),
+        openpgp: keys.openpgp().map(|k| StewardOpenPgp {
+            fingerprint: k.fingerprint(),
+            user_id: k.user_id(),
+            key: k.public_armored(),
+            url: "/steward.asc".to_owned(),
+        }),
+    })
 }
 
 /// The steward's OpenPGP public key as a file (issue 33): what players import
@@ -439,6 +517,28 @@ async fn steward_asc(State(steward): State<Steward>) -> Response {
     }
 }
 
+/// Submits a move, a commitment or a reveal: as JSON with the seat token, or
+/// as a signed envelope (text/plain, the block `fairsteward player` prints).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("seat" = []), ()),
+    request_body(content(
+        (MoveBody = "application/json"),
+        (String = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
+    )),
+    responses(
+        (status = 200, description = "The receipt; the same again for a repeat.", body = crate::steward::Receipt),
+        (status = 400, description = "The body is neither a move nor an envelope.", body = openapi::ErrorBody),
+        (status = 401, description = "No seat token, or not one of this game's.", body = openapi::ErrorBody),
+        (status = 403, description = "The game needs a signed move, or the signature does not verify.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+        (status = 409, description = "Not this seat's turn, the wrong turn number, a move already in, or the game is over.", body = openapi::ErrorBody),
+        (status = 422, description = "The move is illegal, or the commitment or reveal does not fit.", body = openapi::ErrorBody),
+    )
+)]
 async fn submit_move(
     State(steward): State<Steward>,
     Path(id): Path<String>,

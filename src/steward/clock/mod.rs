@@ -136,9 +136,10 @@ fn local_text(t: DateTime<Utc>, zone: Option<Tz>) -> Option<String> {
 }
 
 /// A game's time control, as the API shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct ClockView {
     /// The control as stored: `{"kind": "period", "moves": 10, "days": 50, …}`.
+    #[schema(value_type = Object)]
     pub control: Value,
     /// The same in words.
     pub description: String,
@@ -147,6 +148,7 @@ pub struct ClockView {
     /// Whether the clocks stand still now because a player is on leave.
     pub on_leave: bool,
     /// The players' leave that stops this game's clocks: `{"from", "to"}`, days included.
+    #[schema(value_type = Vec<Object>)]
     pub leave: Vec<Value>,
     /// How much leave stops this game's clocks: `"allowed"`, `"none"` or
     /// `{"capped_days": N}` (its tournament's rule).
@@ -154,7 +156,7 @@ pub struct ClockView {
 }
 
 /// One seat's clock, as the API shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeatClockView {
     /// Whether the clock runs now (the seat owes a move).
     pub running: bool,
