@@ -4,6 +4,7 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+mod api_page; // issue 34: the OpenAPI document as a page
 mod conditional_api; // issue 32, slice C
 mod desk_api; // the organiser's desk (issue 31)
 mod desk_pages;
@@ -158,12 +159,22 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     let (api, doc) = api_routes().split_for_parts();
     let document: Arc<str> = openapi::to_json(&openapi::finish(doc)).into();
+    let page = api_page_body(&document);
     let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
     api.route(
         "/api/openapi.json",
         get(move || {
             let document = document.clone();
             async move { ([(header::CONTENT_TYPE, "application/json")], document.to_string()) }
+        }),
+    )
+    .route(
+        "/api",
+        get(move || {
+            std::future::ready(match &page {
+                Ok(body) => pages::html(StatusCode::OK, body.to_string()),
+                Err(e) => pages::PageError::Internal(e.clone()).into_response(),
+            })
         }),
     )
     .route("/steward.asc", get(steward_asc))
@@ -217,6 +228,16 @@ fn api_routes() -> OpenApiRouter<Steward> {
         .routes(routes!(desk_api::my_games))
         .routes(routes!(show_game))
         .routes(routes!(submit_move))
+}
+
+/// The API's page (`/api`), made once from the document: a person's reading of it.
+fn api_page_body(document: &str) -> Result<Arc<str>, String> {
+    let doc = serde_json::from_str(document).map_err(|e| format!("the OpenAPI document does not read back: {e}"))?;
+    match pages::render("page/api.html", api_page::context(&doc)) {
+        Ok(body) => Ok(body.into()),
+        Err(pages::PageError::Internal(e)) => Err(e),
+        Err(_) => Err("the API page could not be made".to_owned()),
+    }
 }
 
 /// The API's OpenAPI document, as `/api/openapi.json` serves it.
@@ -395,18 +416,13 @@ async fn show_game(
 }
 
 /// The JSON forms of a submission: a move, a commitment, or a reveal (move + salt).
-#[derive(Deserialize, utoipa::ToSchema)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"turn": 1, "move": "Nf3"}))]
 struct MoveBody {
-    /// The turn the move is for: the game's `turn`.
     turn: u32,
-    /// The move in the variant's notation (SAN in chess); with `salt`, a reveal.
     #[serde(rename = "move")]
     text: Option<String>,
-    /// Commit-reveal games: the commitment, 64 hex digits.
     commit: Option<String>,
-    /// Commit-reveal games: the salt of the commitment being revealed, hex.
     salt: Option<String>,
 }
 
@@ -424,6 +440,60 @@ impl MoveBody {
             )),
         }
     }
+}
+
+/// The JSON forms of a submission as the document states them: [`MoveBody`]
+/// reads all three and says which fields it missed.
+#[derive(utoipa::ToSchema)]
+#[schema(example = json!({"turn": 1, "move": "Nf3"}))]
+#[serde(untagged)]
+#[allow(dead_code)] // the document's schema only
+enum MoveForm {
+    Move(JustMove),
+    Commit(Commitment),
+    Reveal(Reveal),
+}
+
+/// A move.
+#[derive(utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // the document's schema only
+struct JustMove {
+    /// The turn the move is for: the game's `turn`.
+    #[schema(minimum = 1)]
+    turn: u32,
+    /// The move in the variant's notation (SAN in chess).
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// Commit-reveal games: a commitment.
+#[derive(utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // the document's schema only
+struct Commitment {
+    /// The turn the commitment is for.
+    #[schema(minimum = 1)]
+    turn: u32,
+    /// The commitment: 64 hex digits.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    commit: String,
+}
+
+/// Commit-reveal games: the reveal of a commitment, once every seat has committed.
+#[derive(utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // the document's schema only
+struct Reveal {
+    /// The turn the reveal is for.
+    #[schema(minimum = 1)]
+    turn: u32,
+    /// The move committed to.
+    #[serde(rename = "move")]
+    text: String,
+    /// The commitment's salt, hex.
+    #[schema(pattern = "^[0-9a-fA-F]+$")]
+    salt: String,
 }
 
 /// Whether the body is meant as envelope text rather than JSON.
@@ -526,7 +596,7 @@ async fn steward_asc(State(steward): State<Steward>) -> Response {
     params(("id" = String, Path, description = "The game's id.")),
     security(("seat" = []), ()),
     request_body(content(
-        (MoveBody = "application/json"),
+        (MoveForm = "application/json"),
         (String = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
     )),
     responses(

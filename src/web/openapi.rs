@@ -5,6 +5,7 @@
 //! What every operation can answer besides its own answers (a busy client, the
 //! store unavailable, …) is added here once, by [`CommonAnswers`].
 
+use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi as Document, Ref, RefOr, Response, ResponseBuilder};
@@ -120,7 +121,54 @@ impl Modify for CommonAnswers {
 /// operation shares added ([`CommonAnswers`]).
 pub fn finish(mut doc: Document) -> Document {
     CommonAnswers.modify(&mut doc);
+    CreatedLinks.modify(&mut doc);
     doc
+}
+
+/// The links from what a creation answers to the operations on what it
+/// created (OpenAPI links): a client, and schemathesis's stateful phase, follow
+/// them from `POST /api/games` to every `/api/games/{id}/…` with the new id.
+/// Made from the document's own paths, so a new operation is linked too.
+struct CreatedLinks;
+
+/// (the creating operation's path, its success status, the created id's
+/// place in the answer, the path prefix of the operations on it)
+const CREATIONS: [(&str, &str, &str, &str); 1] = [("/api/games", "201", "$response.body#/game/id", "/api/games/{id}")];
+
+impl Modify for CreatedLinks {
+    fn modify(&self, doc: &mut Document) {
+        for (creating, status, id, prefix) in CREATIONS {
+            let mut targets = Vec::new();
+            for (path, item) in &doc.paths.paths {
+                if !(path == prefix || path.starts_with(&format!("{prefix}/"))) || path.contains("{seat}") {
+                    continue;
+                }
+                let operations = [&item.get, &item.post, &item.put, &item.delete, &item.patch];
+                for operation in operations.into_iter().flatten() {
+                    if let Some(operation_id) = &operation.operation_id {
+                        targets.push(operation_id.clone());
+                    }
+                }
+            }
+            let Some(RefOr::T(answer)) = doc
+                .paths
+                .paths
+                .get_mut(creating)
+                .and_then(|item| item.post.as_mut())
+                .and_then(|op| op.responses.responses.get_mut(status))
+            else {
+                continue;
+            };
+            for target in targets {
+                let link = LinkBuilder::new()
+                    .operation_id(target.clone())
+                    .parameter("id", id)
+                    .description(format!("The created one's `{target}`."))
+                    .build();
+                answer.links.insert(target, RefOr::T(link));
+            }
+        }
+    }
 }
 
 /// The document as served at `/api/openapi.json`: pretty JSON, keys in the

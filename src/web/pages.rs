@@ -84,6 +84,7 @@ fn templates() -> &'static Environment<'static> {
             ("page/rules_index.html", include_str!("../../templates/page/rules_index.html")),
             ("page/tournament.html", include_str!("../../templates/page/tournament.html")),
             ("page/tournament_tables.html", include_str!("../../templates/page/tournament_tables.html")),
+            ("page/api.html", include_str!("../../templates/page/api.html")), // issue 34
         ] {
             // Part of the binary: a syntax error is a build bug the tests catch.
             env.add_template(name, text).expect("embedded page template parses");

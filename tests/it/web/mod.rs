@@ -6,6 +6,7 @@ mod browser;
 mod events; // issue 34: live game events
 mod legend; // issue 32, slice P: options on the page, legends under text boards
 mod numbers; // issue 32, slice T
+mod openapi; // issue 34: the API's OpenAPI document, checked by schemathesis
 mod pages;
 mod pictures; // issue 38: palette PNGs, the same to the eye and the same bytes
 mod scope;

@@ -1,0 +1,236 @@
+//! The API's contract (issue 34): the OpenAPI document the steward serves at
+//! `/api/openapi.json` is the checked-in `docs/openapi.json` (a change to the
+//! API shows in review as a change to that file); every operation in it says
+//! who may call it, what it answers and with what errors, with examples; the
+//! page at `/api` shows every operation from the same document without any
+//! asset from elsewhere; and schemathesis (`scripts/test` installs it into
+//! `target/schemathesis`) runs every one of its checks against the real
+//! binary, positive and negative cases and stateful sequences through the
+//! document's links, with games of every variant to reach.
+
+use std::path::{Path, PathBuf};
+
+use fairsteward::rules::{Options, VariantId};
+use serde_json::{Value, json};
+
+use crate::support::{Server, Steward};
+
+/// The checked-in copy of the document.
+fn checked_in() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join("openapi.json")
+}
+
+/// Every operation of the document: (method, path, operation).
+fn operations(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("the document has paths") {
+        for (method, op) in item.as_object().unwrap() {
+            if ["get", "post", "put", "delete", "patch"].contains(&method.as_str()) {
+                out.push((method.clone(), path.clone(), op.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_served_document_is_the_checked_in_one() {
+    let s = Server::start().await;
+    let served = s.get("/api/openapi.json", None).await;
+    assert_eq!(served.status, 200);
+    assert!(served.content_type.starts_with("application/json"), "{}", served.content_type);
+    // Regenerate deliberately: FAIRSTEWARD_BLESS_OPENAPI=1 cargo test --test it -- openapi
+    if std::env::var_os("FAIRSTEWARD_BLESS_OPENAPI").is_some() {
+        std::fs::write(checked_in(), &served.text).unwrap();
+    }
+    let kept = std::fs::read_to_string(checked_in()).expect("docs/openapi.json is checked in");
+    assert!(
+        served.text == kept,
+        "the API's document changed: if that is intended, run `FAIRSTEWARD_BLESS_OPENAPI=1 cargo test --test it -- openapi` and commit docs/openapi.json with the change"
+    );
+    s.shut_down().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_says_who_may_call_it_and_every_answer_with_examples() {
+    let s = Server::start().await;
+    let doc = s.get("/api/openapi.json", None).await.json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let ops = operations(&doc);
+    assert!(ops.len() >= 40, "every API operation is in the document, {} found", ops.len());
+    for (method, path, op) in &ops {
+        let name = format!("{} {path}", method.to_uppercase());
+        assert!(path.starts_with("/api/"), "{name}: only the API is in the document");
+        assert!(op["summary"].as_str().is_some_and(|s| s.len() > 10), "{name} says what it does");
+        assert!(op["tags"].as_array().is_some_and(|t| !t.is_empty()), "{name} has a tag");
+        let answers = op["responses"].as_object().unwrap();
+        assert!(answers.keys().any(|status| status.starts_with('2')), "{name} has a success answer");
+        for shared in ["429", "500", "503"] {
+            assert!(answers.contains_key(shared), "{name} describes {shared}");
+        }
+        for (status, answer) in answers {
+            let answer = match answer["$ref"].as_str() {
+                Some(r) => &doc["components"]["responses"][r.rsplit('/').next().unwrap()],
+                None => answer,
+            };
+            assert!(answer["description"].as_str().is_some_and(|d| !d.is_empty()), "{name} {status} is described");
+            if status.starts_with('4') || status.starts_with('5') {
+                let schema = &answer["content"]["application/json"]["schema"]["$ref"];
+                assert_eq!(schema, "#/components/schemas/ErrorBody", "{name} {status} answers the error shape");
+            }
+        }
+        if let Some(body) = op.get("requestBody") {
+            for (content_type, media) in body["content"].as_object().unwrap() {
+                let example = media.get("example").or_else(|| {
+                    let r = media["schema"]["$ref"].as_str()?;
+                    doc["components"]["schemas"][r.rsplit('/').next().unwrap()].get("example")
+                });
+                assert!(example.is_some(), "{name}'s {content_type} body has an example");
+            }
+            for status in ["413", "415"] {
+                assert!(answers.contains_key(status), "{name} takes a body and describes {status}");
+            }
+        }
+        // Every path parameter is declared and described.
+        for segment in path.split('/').filter(|s| s.starts_with('{')) {
+            let param = segment.trim_matches(|c| c == '{' || c == '}');
+            let declared = op["parameters"].as_array().into_iter().flatten().find(|p| p["name"] == param);
+            let declared = declared.unwrap_or_else(|| panic!("{name} declares {param}"));
+            assert_eq!(declared["in"], "path");
+            assert!(declared["description"].as_str().is_some_and(|d| !d.is_empty()), "{name}: {param} described");
+        }
+    }
+    // Every schema the operations refer to is there, described field by field.
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    let text = doc.to_string();
+    for name in schemas.keys() {
+        assert!(text.contains(&format!("\"#/components/schemas/{name}\"")), "{name} is used");
+    }
+    // The security schemes the operations name exist.
+    for (_, _, op) in &ops {
+        for way in op["security"].as_array().into_iter().flatten() {
+            for scheme in way.as_object().unwrap().keys() {
+                assert!(doc["components"]["securitySchemes"].get(scheme).is_some(), "{scheme} is defined");
+            }
+        }
+    }
+    s.shut_down().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_page_shows_every_operation_with_nothing_from_elsewhere() {
+    let s = Server::start().await;
+    let doc = s.get("/api/openapi.json", None).await.json();
+    let page = s.get("/api", None).await;
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"), "{}", page.content_type);
+    let html = page.text;
+    for (method, path, _) in operations(&doc) {
+        // minijinja escapes `/` in text as `&#x2f;`.
+        let shown = format!("<code>{} {}</code>", method.to_uppercase(), path.replace('/', "&#x2f;"));
+        assert!(html.contains(&shown), "the page shows {shown}");
+    }
+    for name in doc["components"]["schemas"].as_object().unwrap().keys() {
+        assert!(html.contains(&format!("id=\"schema-{name}\"")), "the page shows the schema {name}");
+    }
+    assert!(html.contains("&quot;variant&quot;"), "the page shows the examples");
+    // Every asset is this steward's own: no URL to another host, no script but its own.
+    for attr in ["src=\"", "href=\""] {
+        for (at, _) in html.match_indices(attr) {
+            let url = &html[at + attr.len()..];
+            let url = &url[..url.find('"').unwrap()];
+            assert!(url.starts_with('/') || url.starts_with('#'), "{attr}{url} is this steward's own");
+        }
+    }
+    assert!(!html.contains("//cdn") && !html.contains("https://"), "no CDN");
+    s.shut_down().await;
+}
+
+/// Creates a game of `variant` with one player per seat: its id and the first seat's token.
+async fn create(api: &crate::support::Api, variant: VariantId) -> (String, String) {
+    let rules = variant.rulebook(&Options::new()).unwrap();
+    let seats: Vec<Value> = (0..rules.seat_names().len())
+        .map(|i| json!({"name": format!("Player{i}"), "email": format!("p{i}@example.org")}))
+        .collect();
+    let created = api.post_json("/api/games", None, &json!({"variant": variant.name(), "seats": seats})).await.ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    (id, created["tokens"][0]["token"].as_str().unwrap().to_owned())
+}
+
+/// schemathesis's command, or a failure that says to run `scripts/test`.
+fn schemathesis() -> PathBuf {
+    let st = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/schemathesis/bin/st");
+    assert!(
+        st.exists(),
+        "schemathesis is not installed at {}: run scripts/test, which installs it (PyPI) into target/schemathesis",
+        st.display()
+    );
+    st
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schemathesis_finds_no_fault_in_the_running_steward() {
+    let st = schemathesis();
+    let dir = tempfile::tempdir().unwrap();
+    let steward = Steward::start(dir.path()).await;
+    let api = steward.api();
+    // A game of every variant for the operations on a game to reach; the
+    // headline game's first seat is the `seat` token.
+    let mut games = Vec::new();
+    let mut seat = String::new();
+    for variant in VariantId::ALL {
+        let (id, token) = create(&api, variant).await;
+        if variant == VariantId::HEADLINE {
+            seat = token;
+        }
+        games.push(id);
+    }
+    let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemathesis.toml")).unwrap();
+    let ids = games.iter().map(|g| format!("{g:?}")).collect::<Vec<_>>().join(", ");
+    let config = format!(
+        r#"{base}
+[auth.openapi.operator]
+bearer = "{operator}"
+[auth.openapi.organiser]
+bearer = "{operator}"
+[auth.openapi.seat]
+bearer = "{seat}"
+
+[dictionaries.games]
+values = [{ids}]
+
+# The operations on a game mostly reach the games above, sometimes an unknown id.
+[[operations]]
+include-path-regex = "^/api/games/\\{{id\\}}"
+parameters = {{ "path.id" = {{ dictionary = "games", probability = 0.8 }} }}
+"#,
+        operator = steward.operator,
+    );
+    let config_path = dir.path().join("schemathesis.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let url = format!("http://{}/api/openapi.json", steward.addr);
+    let seed = std::env::var("FAIRSTEWARD_SCHEMATHESIS_SEED").unwrap_or_else(|_| "20261207".to_owned());
+    let cwd = dir.path().to_owned();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(st)
+            .arg("--config-file")
+            .arg(&config_path)
+            .args(["--no-color", "run", &url, "--checks", "all", "--max-examples", "25", "--seed", &seed])
+            .env("NO_PROXY", "*")
+            .env("no_proxy", "*")
+            .current_dir(cwd)
+            .output()
+            .expect("schemathesis runs")
+    })
+    .await
+    .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "schemathesis found faults (or could not run):\n{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // It did test: every operation, and the stateful phase through the links.
+    assert!(report.contains("Stateful"), "{report}");
+    assert!(!steward.log().contains("panicked"), "the steward did not panic");
+}
