@@ -431,3 +431,61 @@ async fn games_without_a_pgn_form_are_left_out() {
     assert_eq!(my_games(&server, &alice), Vec::<Value>::new());
     assert_eq!(code(&server, mv(&alice, numeric(&id), 1, "e4")), "FeatureUnavailable");
 }
+
+/// `fairsteward sweep --now T` (the real binary) on the steward's data directory.
+fn sweep(server: &Server, at: chrono::DateTime<chrono::Utc>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["sweep", "--data-dir"])
+        .arg(&server.config.data_dir)
+        .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "sweep: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_out_of_time_is_told_lost_on_time_and_fairschach_moves_are_checked() {
+    let t0 = chrono::DateTime::parse_from_rfc3339("2026-03-02T12:00:00Z").unwrap().with_timezone(&chrono::Utc);
+    let clock = fairsteward::clock::Clock::manual(t0);
+    let server = Server::start_at(clock.clone()).await;
+    let (chess, chess_w, chess_b) = create_with(&server, "chess", json!({"clock": "days_per_move days=3"})).await;
+    let (fs, fs_w, fs_b) = create(&server, "fairschach").await;
+    let (chess_n, fs_n) = (numeric(&chess), numeric(&fs));
+    put_password(&server, &chess_w, json!({"password": "alice's long password"})).await;
+    put_password(&server, &fs_w, json!({"add_games": true})).await;
+    put_password(&server, &chess_b, json!({"password": "bob's long password!"})).await;
+    put_password(&server, &fs_b, json!({"add_games": true})).await;
+    let alice = ("alice@example.org".to_owned(), "alice's long password".to_owned());
+    let bob = ("bob@example.org".to_owned(), "bob's long password!".to_owned());
+
+    // Fairschach: an illegal and an ambiguous move of a pair, refused with the
+    // codes clients test, and nothing of them kept.
+    let steps = json!([
+        mv(&alice, fs_n, 1, "Nf3"),
+        mv(&bob, fs_n, 1, "Nc6"),
+        mv(&alice, fs_n, 2, "d3"),
+        mv(&bob, fs_n, 2, "Nf6")
+    ]);
+    assert!(suds(&server, &steps).iter().all(|a| a["result"] == "Success"));
+    assert_eq!(code(&server, mv(&alice, fs_n, 3, "Nd2")), "MoveIsAmbigous");
+    assert_eq!(code(&server, mv(&alice, fs_n, 3, "Ke3")), "InvalidMove");
+    assert_eq!(code(&server, mv(&alice, fs_n, 3, "Qxh7")), "InvalidMove");
+    let view = server.game(&fs, Some(&fs_w)).await;
+    assert_eq!(view["turn"], 3, "{view}");
+    assert!(view["seats"][0].get("pending_move").is_none(), "no refused move is held: {view}");
+    assert_eq!(code(&server, mv(&alice, fs_n, 3, "Nbd2")), "Success");
+
+    // Chess with three days a move: Alice moves, Bob lets his time run out.
+    assert_eq!(code(&server, mv(&alice, chess_n, 1, "e4")), "Success");
+    let late = t0 + chrono::TimeDelta::days(10);
+    clock.set(late);
+    sweep(&server, late);
+    let view = server.game(&chess, None).await;
+    assert_eq!(view["outcome"]["result"], "1-0", "{view}");
+    assert_eq!(code(&server, mv(&bob, chess_n, 1, "e5")), "LostOnTime");
+    // The winner is not told it lost on time; the game is simply over.
+    assert_eq!(code(&server, mv(&alice, chess_n, 2, "Nf3")), "NotYourTurn");
+    let g = game_of(&my_games(&server, &bob), chess_n);
+    assert_eq!((g["result"].clone(), g["myTurn"].clone()), (json!("WhiteWins"), json!(false)), "{g}");
+}
