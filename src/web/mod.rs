@@ -462,7 +462,7 @@ struct JustMove {
     /// The turn the move is for: the game's `turn`.
     #[schema(minimum = 1)]
     turn: u32,
-    /// The move in the variant's notation (SAN in chess).
+    /// The move in the variant's notation (the one its board mails and legal moves show).
     #[serde(rename = "move")]
     text: String,
 }
