@@ -12,7 +12,7 @@ use super::{Credential, Refusal, Steward, StewardError, checked_openpgp_key};
 use crate::protocol::openpgp::key::PlayerPgpKey;
 
 /// What a seat's OpenPGP key is now.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct OpenPgpKeyAnswer {
     /// The game.
     pub game: String,
