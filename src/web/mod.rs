@@ -208,11 +208,17 @@ fn api_routes() -> OpenApiRouter<Steward> {
         // Clocks: leave and the calendar feed.
         .routes(routes!(leave_status, declare_leave))
         .routes(routes!(seat_leave_status, seat_declare_leave))
-        .routes(routes!(seat_token_calendar_gone))
+        .merge(gone_routes())
         .routes(routes!(calendar))
         .merge(mail_settings::routes()) // issue 32, slice M; issue 34
         .merge(conditional_api::routes()) // issue 32, slice C
         .merge(openpgp_api::routes()) // issue 33
+}
+
+/// The routes kept only to say they are gone (deprecated in the document).
+#[allow(deprecated)]
+fn gone_routes() -> OpenApiRouter<Steward> {
+    OpenApiRouter::new().routes(routes!(seat_token_calendar_gone))
 }
 
 /// The API's OpenAPI document, as `/api/openapi.json` serves it.
@@ -808,10 +814,10 @@ async fn record_json(
 #[schema(example = json!({"from": "2026-12-24", "to": "2027-01-02"}))]
 struct LeaveBody {
     /// The first day off.
-    #[schema(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", example = "2026-12-24")]
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", example = "2026-12-24")]
     from: String,
     /// The last day off (included); not before `from`.
-    #[schema(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", example = "2027-01-02")]
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", example = "2027-01-02")]
     to: String,
 }
 
@@ -954,6 +960,8 @@ async fn calendar(State(steward): State<Steward>, Path(key): Path<String>) -> Re
 
 /// The feed that took the seat token in its address (issue 29: a calendar
 /// app's address must not move or resign): gone, the token not even read.
+/// Deprecated in the document too: it accepts no request.
+#[deprecated = "calendar feeds take a calendar key (issue 29): /api/calendar/{key}/deadlines.ics"]
 #[utoipa::path(
     get,
     path = "/api/seats/{token}/deadlines.ics",
