@@ -822,14 +822,17 @@ struct LeaveBody {
 }
 
 impl LeaveBody {
-    /// The dates, written exactly as the schema says (no spaces around them).
+    /// The dates, with no spaces around them as the schema says (the steward
+    /// reads the rest).
     fn dates(self) -> Result<(String, String), ApiError> {
         for date in [&self.from, &self.to] {
-            if crate::clock::leave::parse_day(date).is_none() || date.trim() != date {
+            if date.trim() != date {
                 return Err(ApiError::new(
                     StatusCode::BAD_REQUEST,
                     "bad_request",
-                    format!("leave: {date:?} is not a date; write dates as YYYY-MM-DD, like {LEAVE_EXAMPLE}"),
+                    format!(
+                        "leave: {date:?} is not a date; write dates as YYYY-MM-DD with no spaces, like {LEAVE_EXAMPLE}"
+                    ),
                 ));
             }
         }
