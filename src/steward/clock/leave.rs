@@ -33,6 +33,11 @@ pub(super) fn new_year(year: i32) -> DateTime<Utc> {
 
 /// A player's leave account, as the API shows it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "player": "alice@example.org", "allowance_days": 30,
+    "balance": [{"year": 2026, "used": 8, "left": 22}, {"year": 2027, "used": 2, "left": 28}],
+    "leaves": [{"from": "2026-12-24", "to": "2027-01-02", "days": 10, "starts_at": "2026-12-24T00:00:00.000Z", "ends_at": "2027-01-03T00:00:00.000Z", "declared_at": "2026-12-01T09:30:00.000Z"}],
+}))]
 pub struct LeaveAnswer {
     /// The player (mail address).
     pub player: String,
