@@ -64,8 +64,8 @@ pub enum ConditionalOp {
 
 /// One entry of a line in the JSON form: a move text, or (a condition in
 /// games of three and four seats) an object from seat names to move texts.
-/// The schema of what [`grammar::parse_json`] reads and
-/// [`grammar::write_json`] writes, for the API's document.
+// The API document's schema of what `grammar::parse_json` reads and
+// `grammar::write_json` writes.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum LineEntry {

@@ -41,8 +41,8 @@ struct MailBody {
     /// Whether board mails carry the board picture: attached, as a link, or not at all.
     #[serde(default)]
     pictures: Option<Pictures>,
-    /// Issue 33: the steward's mails encrypted to the seat's OpenPGP key
-    /// (`true` needs one registered for the player's seats).
+    /// Whether the steward's mails come encrypted to the seat's OpenPGP key
+    /// (issue 33); `true` needs one registered for the player's seats.
     #[serde(default)]
     encrypt: Option<bool>,
 }
