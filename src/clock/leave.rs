@@ -94,7 +94,7 @@ pub enum LeaveError {
 }
 
 /// A year's account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Balance {
     /// The calendar year.
     pub year: i32,

@@ -62,14 +62,29 @@ pub enum ConditionalOp {
     Clear,
 }
 
+/// One entry of a line in the JSON form: a move text, or (a condition in
+/// games of three and four seats) an object from seat names to move texts.
+// The API document's schema of what `grammar::parse_json` reads and
+// `grammar::write_json` writes.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum LineEntry {
+    /// A move, in the players' notation.
+    Move(String),
+    /// Each other seat's move, by seat name.
+    BySeat(BTreeMap<String, String>),
+}
+
 /// A seat's conditional lines, as shown to that seat only.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"game": "7YC2", "seat": "black", "lines": [["Nf6", "e5"], ["Nc6", "Nf3", "d6", "d4"]], "text": "if Nf6 then e5\nif Nc6 then Nf3 if d6 then d4", "count": 2}))]
 pub struct ConditionalLines {
     /// The game.
     pub game: String,
     /// The seat.
     pub seat: String,
     /// The lines in the JSON form (`[["Nf6", "e5"], ...]`), moves in the players' notation.
+    #[schema(value_type = Vec<Vec<LineEntry>>)]
     pub lines: Value,
     /// The lines in the mail grammar, one per line of text.
     pub text: String,

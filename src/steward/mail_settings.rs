@@ -28,13 +28,15 @@ pub const DIGEST_GAMES: usize = 50;
 
 /// A player's mail setting as `GET`/`PUT /api/me/mail` and the mail command
 /// answer it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"player": "alice@example.org", "delivery": "digest", "digest_hour": 7, "time_zone": "Europe/Berlin", "pictures": "linked", "encrypt": false, "openpgp_keys": [], "message": "one digest a day at 07:00 listing the games where it is your move (no board mails); board picture as a link (hour in Europe/Berlin)"}))]
 pub struct MailSettingsAnswer {
     /// The registered address the setting belongs to (lower case).
     pub player: String,
     /// `every`, `my_turn` or `digest`.
     pub delivery: Delivery,
     /// The digest's hour (0..23), with `digest` only.
+    #[schema(minimum = 0, maximum = 23)]
     pub digest_hour: Option<u8>,
     /// The time zone the hour is read in: a seat's, or `UTC`.
     pub time_zone: String,

@@ -46,7 +46,9 @@ use tokio::sync::Notify;
 pub use answers::{ANSWERS_PER_HOUR, AnswerShare, AnswerTo, UNPROVEN_ANSWERS_PER_HOUR};
 pub use clock::{ClockView, GameSweep, LEAVES_PER_DAY, LeaveAnswer, SeatClockView, SweepReport, TimeoutReport};
 use command::{Ctx, Gate};
-pub use conditional::{ConditionalInput, ConditionalLines, ConditionalOp, MAX_LINES, MAX_MOVE_BYTES, MAX_STEPS}; // issue 32, slice C
+pub use conditional::{
+    ConditionalInput, ConditionalLines, ConditionalOp, LineEntry, MAX_LINES, MAX_MOVE_BYTES, MAX_STEPS,
+}; // issue 32, slice C
 pub use desk::{
     DeskGame, DeskSeat, Extended, GameFilter, MAX_EXTENSION_HOURS, MAX_REASON_CHARS, MyGame, NewToken, Organiser,
 };

@@ -12,7 +12,8 @@ use super::{Credential, Refusal, Steward, StewardError, checked_openpgp_key};
 use crate::protocol::openpgp::key::PlayerPgpKey;
 
 /// What a seat's OpenPGP key is now.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"game": "7YC2", "seat": "white", "fingerprint": "3AA5 C343 7156 7BD2 C4A2 F1F2 B2B3 E0A1 D2C3 B4A5", "message": "The OpenPGP key 3AA5 C343 7156 7BD2 C4A2 F1F2 B2B3 E0A1 D2C3 B4A5 is registered for white in game 7YC2: replies signed with it count as signed moves."}))]
 pub struct OpenPgpKeyAnswer {
     /// The game.
     pub game: String,

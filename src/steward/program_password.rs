@@ -68,7 +68,8 @@ pub enum PasswordChange {
 }
 
 /// The answer about a player's program password.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"username": "alice@example.org", "set": true, "password": "7QK2M9X4HD8RZ1BV5TNC3WJF", "games": ["7YC2"], "message": "a program password is set (chosen by the steward); programs log in with the user name alice@example.org and it, and see 1 game"}))]
 pub struct ProgramPasswordAnswer {
     /// The player's registered address, lower case: the program's user name.
     pub username: String,

@@ -13,7 +13,7 @@ use super::tx::{QueryRowCached, Tx, corrupt, time_text};
 
 /// Which board mails a player gets. Reminders, deadline and grace notices,
 /// the game's end, notices and answers come whatever the setting.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Delivery {
     /// A board mail after every turn (the default).
@@ -49,7 +49,7 @@ impl Delivery {
 }
 
 /// Whether a board mail carries the board picture.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Pictures {
     /// The PNG inline in the HTML part (the default).

@@ -178,15 +178,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         }),
     )
     .route("/steward.asc", get(steward_asc))
-    .route("/api/me/mail", get(mail_settings::get_mail).put(mail_settings::put_mail)) // issue 32, slice M
-    .route(
-        "/api/me/program-password",
-        get(mail_settings::get_program_password).put(mail_settings::put_program_password),
-    ) // issue 34
     .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
     .merge(desk_api::router())
-    .merge(conditional_api::router()) // issue 32, slice C
-    .merge(openpgp_api::router()) // issue 33
     .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
     .route("/api/games/{id}/resign", post(resign))
     .route("/api/games/{id}/draw", post(draw))
@@ -198,11 +191,6 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     .route("/api/games/{id}/board.png", get(board_png))
     .route("/api/games/{id}/record.pgn", get(record_pgn))
     .route("/api/games/{id}/record.json", get(record_json))
-    // Clocks: leave and the calendar feed.
-    .route("/api/leave", get(leave_status).post(declare_leave))
-    .route("/api/seats/{token}/leave", get(seat_leave_status).post(seat_declare_leave))
-    .route("/api/seats/{token}/deadlines.ics", get(seat_token_calendar_gone))
-    .route("/api/calendar/{key}/deadlines.ics", get(calendar))
     .merge(pages::router())
     .merge(desk_pages::router())
     .merge(tournament_api::router(operator.clone()))
@@ -228,6 +216,20 @@ fn api_routes() -> OpenApiRouter<Steward> {
         .routes(routes!(desk_api::my_games))
         .routes(routes!(show_game))
         .routes(routes!(submit_move))
+        // Clocks: leave and the calendar feed.
+        .routes(routes!(leave_status, declare_leave))
+        .routes(routes!(seat_leave_status, seat_declare_leave))
+        .merge(gone_routes())
+        .routes(routes!(calendar))
+        .merge(mail_settings::routes()) // issue 32, slice M; issue 34
+        .merge(conditional_api::routes()) // issue 32, slice C
+        .merge(openpgp_api::routes()) // issue 33
+}
+
+/// The routes kept only to say they are gone (deprecated in the document).
+#[allow(deprecated)]
+fn gone_routes() -> OpenApiRouter<Steward> {
+    OpenApiRouter::new().routes(routes!(seat_token_calendar_gone))
 }
 
 /// The API's page (`/api`), made once from the document: a person's reading of it.
@@ -874,15 +876,65 @@ async fn record_json(
 // Clocks: leave and the calendar feed
 // ---------------------------------------------------------------------------
 
-#[derive(Deserialize)]
+/// A leave: the first and the last day off, both included, as UTC days
+/// written `YYYY-MM-DD`. It begins today at the earliest and ends at most two
+/// years ahead.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"from": "2026-12-24", "to": "2027-01-02"}))]
 struct LeaveBody {
+    /// The first day off.
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", example = "2026-12-24")]
     from: String,
+    /// The last day off (included); not before `from`.
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", example = "2027-01-02")]
     to: String,
+}
+
+impl LeaveBody {
+    /// The dates, with no spaces around them as the schema says (the steward
+    /// reads the rest).
+    fn dates(self) -> Result<(String, String), ApiError> {
+        for date in [&self.from, &self.to] {
+            if date.trim() != date {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "bad_request",
+                    format!(
+                        "leave: {date:?} is not a date; write dates as YYYY-MM-DD with no spaces, like {LEAVE_EXAMPLE}"
+                    ),
+                ));
+            }
+        }
+        Ok((self.from, self.to))
+    }
 }
 
 const LEAVE_EXAMPLE: &str = r#"{"from": "2026-12-24", "to": "2027-01-02"}"#;
 
+/// Declares leave for the player of the seat token's seat: the clocks of all
+/// their games stand still on those days. As JSON with the seat token, or as a
+/// signed envelope (`action: leave FROM TO`; text/plain), which a player with a
+/// game that requires signatures must send.
+#[utoipa::path(
+    post,
+    path = "/api/leave",
+    tag = "clocks",
+    security(("seat" = []), ()),
+    request_body(content(
+        (LeaveBody = "application/json"),
+        (String = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
+    )),
+    responses(
+        (status = 201, description = "The leave is granted: the player's account, the leave and the games it stops.", body = crate::steward::LeaveAnswer),
+        (status = 400, description = "The body is neither dates nor a signed leave, a date does not read, or the leave ends more than two years ahead.", body = openapi::ErrorBody),
+        (status = 401, description = "No seat token, or one that is no seat's.", body = openapi::ErrorBody),
+        (status = 403, description = "A game of the player requires signed leave, or the envelope's signature does not verify.", body = openapi::ErrorBody),
+        (status = 404, description = "The envelope names no game here.", body = openapi::ErrorBody),
+        (status = 409, description = "The leave is refused: it begins before today, its days are already on leave, it exceeds the year's allowance, or the token is of a finished game.", body = openapi::ErrorBody),
+        (status = 422, description = "The envelope does not fit its game (seat, turn).", body = openapi::ErrorBody),
+    )
+)]
 async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body: Bytes) -> Result<Response, ApiError> {
     if is_envelope(&headers, &body) {
         // Signed leave (required of a player with a game that needs signatures).
@@ -890,24 +942,65 @@ async fn declare_leave(State(steward): State<Steward>, headers: HeaderMap, body:
         return Ok((StatusCode::CREATED, Json(steward.declare_leave_signed(env).await?)).into_response());
     }
     let token = bearer(&headers).ok_or(StewardError::Refused(Refusal::BadToken))?;
-    let b: LeaveBody = json_body(&body, LEAVE_EXAMPLE)?;
-    Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, b.from, b.to).await?)).into_response())
+    let (from, to) = json_body::<LeaveBody>(&body, LEAVE_EXAMPLE)?.dates()?;
+    Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, from, to).await?)).into_response())
 }
 
+/// The leave account of the seat token's player: the yearly allowance, this
+/// year's and next year's balance, and every leave from this year on.
+#[utoipa::path(
+    get,
+    path = "/api/leave",
+    tag = "clocks",
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The player's leave account.", body = crate::steward::LeaveAnswer),
+        (status = 401, description = "No seat token, or one that is no seat's.", body = openapi::ErrorBody),
+        (status = 409, description = "The token is of a finished game: it reads that game only.", body = openapi::ErrorBody),
+    )
+)]
 async fn leave_status(State(steward): State<Steward>, headers: HeaderMap) -> Result<Response, ApiError> {
     let token = bearer(&headers).ok_or(StewardError::Refused(Refusal::BadToken))?;
     Ok(Json(steward.leave_status(token).await?).into_response())
 }
 
+/// Declares leave with the seat token in the address (for clients that cannot
+/// send headers); as `POST /api/leave` otherwise.
+#[utoipa::path(
+    post,
+    path = "/api/seats/{token}/leave",
+    tag = "clocks",
+    params(("token" = String, Path, description = "A seat token of a running game of the player.")),
+    request_body(content = LeaveBody, example = json!({"from": "2026-12-24", "to": "2027-01-02"})),
+    responses(
+        (status = 201, description = "The leave is granted: the player's account, the leave and the games it stops.", body = crate::steward::LeaveAnswer),
+        (status = 400, description = "The body is not two dates, a date does not read, or the leave ends more than two years ahead.", body = openapi::ErrorBody),
+        (status = 401, description = "The token is no seat's.", body = openapi::ErrorBody),
+        (status = 403, description = "A game of the player requires signed leave: send it signed to `POST /api/leave`.", body = openapi::ErrorBody),
+        (status = 409, description = "The leave is refused: it begins before today, its days are already on leave, it exceeds the year's allowance, or the token is of a finished game.", body = openapi::ErrorBody),
+    )
+)]
 async fn seat_declare_leave(
     State(steward): State<Steward>,
     Path(token): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let b: LeaveBody = json_body(&body, LEAVE_EXAMPLE)?;
-    Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, b.from, b.to).await?)).into_response())
+    let (from, to) = json_body::<LeaveBody>(&body, LEAVE_EXAMPLE)?.dates()?;
+    Ok((StatusCode::CREATED, Json(steward.declare_leave_by_token(token, from, to).await?)).into_response())
 }
 
+/// The leave account of the player of the seat token in the address.
+#[utoipa::path(
+    get,
+    path = "/api/seats/{token}/leave",
+    tag = "clocks",
+    params(("token" = String, Path, description = "A seat token of a running game of the player.")),
+    responses(
+        (status = 200, description = "The player's leave account.", body = crate::steward::LeaveAnswer),
+        (status = 401, description = "The token is no seat's.", body = openapi::ErrorBody),
+        (status = 409, description = "The token is of a finished game: it reads that game only.", body = openapi::ErrorBody),
+    )
+)]
 async fn seat_leave_status(State(steward): State<Steward>, Path(token): Path<String>) -> Result<Response, ApiError> {
     Ok(Json(steward.leave_status(token).await?).into_response())
 }
@@ -915,6 +1008,17 @@ async fn seat_leave_status(State(steward): State<Steward>, Path(token): Path<Str
 /// The calendar feed of a calendar key: read-only, the deadlines of the
 /// key's address in the key's games (see
 /// [`crate::protocol::capability::calendar_key`]).
+#[utoipa::path(
+    get,
+    path = "/api/calendar/{key}/deadlines.ics",
+    tag = "clocks",
+    params(("key" = String, Path, description = "The calendar key, as in the calendar address of a board mail, a reminder or the games page (/me).")),
+    responses(
+        (status = 200, description = "The upcoming deadlines, as iCalendar.", body = String, content_type = "text/calendar; charset=utf-8",
+            example = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Fairsteward//Deadlines//EN\r\n...\r\nEND:VCALENDAR\r\n"),
+        (status = 404, description = "The key is not valid.", body = openapi::ErrorBody),
+    )
+)]
 async fn calendar(State(steward): State<Steward>, Path(key): Path<String>) -> Result<Response, ApiError> {
     let (address, games) = crate::protocol::capability::read_calendar_key(steward.keys(), &key).ok_or_else(|| {
         ApiError::new(
@@ -929,6 +1033,17 @@ async fn calendar(State(steward): State<Steward>, Path(key): Path<String>) -> Re
 
 /// The feed that took the seat token in its address (issue 29: a calendar
 /// app's address must not move or resign): gone, the token not even read.
+/// Deprecated in the document too: it accepts no request.
+#[deprecated = "calendar feeds take a calendar key (issue 29): /api/calendar/{key}/deadlines.ics"]
+#[utoipa::path(
+    get,
+    path = "/api/seats/{token}/deadlines.ics",
+    tag = "clocks",
+    params(("token" = String, Path, description = "Not read.")),
+    responses(
+        (status = 410, description = "Gone: subscribe to the calendar address instead (`/api/calendar/{key}/deadlines.ics`).", body = openapi::ErrorBody),
+    )
+)]
 async fn seat_token_calendar_gone() -> ApiError {
     ApiError::new(
         StatusCode::GONE,

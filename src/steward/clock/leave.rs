@@ -32,34 +32,73 @@ pub(super) fn new_year(year: i32) -> DateTime<Utc> {
 }
 
 /// A player's leave account, as the API shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "player": "alice@example.org", "allowance_days": 30,
+    "balance": [{"year": 2026, "used": 8, "left": 22}, {"year": 2027, "used": 2, "left": 28}],
+    "leaves": [{"from": "2026-12-24", "to": "2027-01-02", "days": 10, "starts_at": "2026-12-24T00:00:00.000Z", "ends_at": "2027-01-03T00:00:00.000Z", "declared_at": "2026-12-01T09:30:00.000Z"}],
+}))]
 pub struct LeaveAnswer {
     /// The player (mail address).
     pub player: String,
     /// The leave just granted, if this answers a declaration.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub granted: Option<serde_json::Value>,
+    pub granted: Option<LeaveEntry>,
     /// The running games whose clocks the leave stops (on at least one of its days).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<Vec<String>>,
-    /// Every running game of the player and what the leave does there:
-    /// `{"game", "tournament", "leave_policy", "days_honoured"}` — the days
-    /// that stop its clock under its tournament's leave rule.
+    /// Every running game of the player and what the leave does there: the
+    /// days that stop its clock under its tournament's leave rule.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub per_game: Option<Vec<serde_json::Value>>,
+    pub per_game: Option<Vec<LeaveInGame>>,
     /// Days allowed per calendar year.
     pub allowance_days: u32,
     /// This year's and next year's account.
     pub balance: Vec<Balance>,
     /// Every leave with days in this year or later, oldest first.
-    pub leaves: Vec<serde_json::Value>,
+    pub leaves: Vec<LeaveEntry>,
 }
 
-fn leave_json(l: &LeaveRow) -> serde_json::Value {
-    json!({
-        "from": l.from.to_string(), "to": l.to.to_string(), "days": l.days.len(),
-        "starts_at": time_text(l.starts_at), "ends_at": time_text(l.ends_at), "declared_at": time_text(l.declared_at),
-    })
+/// One leave of a player's account.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"from": "2026-12-24", "to": "2027-01-02", "days": 10, "starts_at": "2026-12-24T00:00:00.000Z", "ends_at": "2027-01-03T00:00:00.000Z", "declared_at": "2026-12-01T09:30:00.000Z"}))]
+pub struct LeaveEntry {
+    /// The first day off (`YYYY-MM-DD`, UTC).
+    pub from: String,
+    /// The last day off, included.
+    pub to: String,
+    /// The days it takes of the allowance (days already on leave not counted twice).
+    pub days: usize,
+    /// When the clocks stop (RFC 3339, UTC).
+    pub starts_at: String,
+    /// When they run again.
+    pub ends_at: String,
+    /// When it was declared.
+    pub declared_at: String,
+}
+
+/// What a leave just granted does in one running game of the player.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct LeaveInGame {
+    /// The game.
+    pub game: String,
+    /// Its tournament, if it is in one.
+    pub tournament: Option<String>,
+    /// How much leave stops its clocks.
+    pub leave_policy: LeavePolicy,
+    /// The days of this leave that stop its clock.
+    pub days_honoured: usize,
+}
+
+fn leave_entry(l: &LeaveRow) -> LeaveEntry {
+    LeaveEntry {
+        from: l.from.to_string(),
+        to: l.to.to_string(),
+        days: l.days.len(),
+        starts_at: time_text(l.starts_at),
+        ends_at: time_text(l.ends_at),
+        declared_at: time_text(l.declared_at),
+    }
 }
 
 fn seat_of_token(tx: &Tx<'_>, token: &str) -> Result<(GameId, Seat, String), StewardError> {
@@ -97,7 +136,7 @@ impl Steward {
             per_game: None,
             allowance_days: per_year,
             balance: vec![balance(&taken, per_year, year), balance(&taken, per_year, year + 1)],
-            leaves: leaves.iter().map(leave_json).collect(),
+            leaves: leaves.iter().map(leave_entry).collect(),
         })
     }
 
@@ -315,12 +354,12 @@ impl Steward {
                     }
                 )),
             };
-            per_game.push(json!({
-                "game": id.to_string(),
-                "tournament": tournament.as_ref().map(ToString::to_string),
-                "leave_policy": policy,
-                "days_honoured": honoured.len(),
-            }));
+            per_game.push(LeaveInGame {
+                game: id.to_string(),
+                tournament: tournament.as_ref().map(ToString::to_string),
+                leave_policy: policy,
+                days_honoured: honoured.len(),
+            });
             if let Some((_, text)) = signed.as_ref().filter(|(signed_in, _)| *signed_in == id) {
                 body["envelope"] = json!(text); // signed: the game it names proves who asked
             }
@@ -399,7 +438,7 @@ impl Steward {
             tx.queue_mail(&mail, now)?;
         }
         tracing::info!(player = %key, from = %request.from, to = %request.to, games = ids.len(), "leave recorded");
-        account.granted = Some(leave_json(&row));
+        account.granted = Some(leave_entry(&row));
         account.games = Some(ids);
         account.per_game = Some(per_game);
         Ok(account)
