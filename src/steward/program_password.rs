@@ -191,6 +191,12 @@ impl Steward {
         if let PasswordChange::Set(p) = &change {
             check_chosen(p)?;
         }
+        // Who asks first: the slow hash below is spent only for a player, never
+        // for whoever sends a stranger's token (issue 29: bounded work).
+        if matches!(change, PasswordChange::Set(_) | PasswordChange::Generate) {
+            let asking = credential.clone();
+            self.store.transaction(move |tx| Self::player_of(tx, &asking).map(drop)).await?;
+        }
         let (clear, hash) = match &change {
             PasswordChange::Set(p) => {
                 let p = p.clone();
