@@ -58,11 +58,12 @@ pub enum Asker {
 }
 
 /// A request made: the answer to `POST /api/games/{id}/aliases` and `…/email`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct AddressRequest {
     /// The request's id.
     pub request: i64,
     /// `alias` or `email`.
+    #[schema(value_type = String, pattern = "^(alias|email)$")]
     pub kind: &'static str,
     /// The game.
     pub game: String,
