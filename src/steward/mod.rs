@@ -75,7 +75,7 @@ pub use senders::{
 };
 pub use tournament::StandingsAnswer;
 pub use tournament::{CreatedTournament, LeavePolicy, NewPlayer, NewTournament, TournamentView};
-pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
+pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, OutcomeView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;
