@@ -401,7 +401,7 @@ async fn show_game(
 struct MoveBody {
     /// The turn the move is for: the game's `turn`.
     turn: u32,
-    /// The move in the variant's notation (SAN in chess); with `salt`, a reveal.
+    /// The move in the variant's notation (as its record writes moves); with `salt`, a reveal.
     #[serde(rename = "move")]
     text: Option<String>,
     /// Commit-reveal games: the commitment, 64 hex digits.
@@ -968,7 +968,7 @@ impl IntoResponse for Png {
     params(("id" = String, Path, description = "The game's id.")),
     security((), ("seat" = [])),
     responses(
-        (status = 200, description = "The game as PGN.", body = String, content_type = "application/x-chess-pgn"),
+        (status = 200, description = "The game as PGN.", body = String, content_type = crate::rules::record::PGN_MEDIA_TYPE),
         (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
         (status = 404, description = "No game has this id (`not_found`), or its variant has no PGN form (`no_pgn`: its record is at record.json).", body = openapi::ErrorBody),
     )
