@@ -145,8 +145,7 @@ pub(super) struct EventsQuery {
 
 /// The game's live events, as Server-Sent Events.
 ///
-/// `GET /api/games/{id}/events` (see the module docs). The stream tells what
-/// the game's view (as `GET /api/games/{id}` shows it to the same reader)
+/// `GET /api/games/{id}/events`. The stream tells what the game's view (as `GET /api/games/{id}` shows it to the same reader)
 /// gained; every event carries `id:` (the transcript's newest entry) and
 /// `data:` one JSON object. The events:
 ///
@@ -165,8 +164,9 @@ pub(super) struct EventsQuery {
 ///
 /// A seat's token (or the page's session) sees the seat's own view at once;
 /// spectators see the game as the spectator delay holds it back. Keep-alive
-/// comments every 15 seconds. At most so many streams at once, and from one
-/// address: beyond them 429 `too_many_streams`.
+/// comments every 15 seconds. At most `[http] max_event_streams` streams at
+/// once, and `max_event_streams_per_client` from one address: beyond them 429
+/// `too_many_streams`.
 ///
 /// # Errors
 /// A cap reached (429), an unknown game (404), a wrong token (401).

@@ -586,8 +586,9 @@ struct EmptyBody {}
 /// Resigns the seat.
 ///
 /// With the seat token, or (required where the game needs signatures) with a
-/// signed `action: resign` envelope as the body. With the token the body is empty (or `{}`); a game that goes on without the
-/// seat (a free-for-all of more seats) goes on, else it is over.
+/// signed `action: resign` envelope as the body. With the token the body is
+/// empty (or `{}`). A game of more seats that can go on without the seat goes
+/// on; else it is over.
 #[utoipa::path(
     post,
     path = "/api/games/{id}/resign",
@@ -783,10 +784,11 @@ async fn request_address(
 
 /// The game's transcript: every accepted event, as JSON lines.
 ///
-/// With the server's time; a pending move never appears in it. Each line: `{"game", "seq", "at", "kind", "prev", "hash", "body"}` and
-/// `"signature"` where the event came signed; `prev` and `hash` chain the
-/// entries (`fairsteward verify` checks them). Spectators of a game with a
-/// spectator delay get it up to the last turn shown to them.
+/// With the server's time; a pending move never appears in it. Each line:
+/// `{"game", "seq", "at", "kind", "prev", "hash", "body"}`, and `"signature"`
+/// where the event came signed; `prev` and `hash` chain the entries
+/// (`fairsteward verify` checks them). Spectators of a game with a spectator
+/// delay get it up to the last turn shown to them.
 #[utoipa::path(
     get,
     path = "/api/games/{id}/transcript",
@@ -894,8 +896,9 @@ async fn board_svg(
 
 /// The board now as PNG.
 ///
-/// `size` pixels on its longer side. The same picture as board.svg, drawn a few at a time: when too many are
-/// being drawn the answer is 503 `busy` (send it again in a few seconds).
+/// `size` pixels on its longer side. The same picture as board.svg, drawn a
+/// few at a time: when too many are being drawn the answer is 503 `busy`
+/// (send it again in a few seconds).
 #[utoipa::path(
     get,
     path = "/api/games/{id}/board.png",
