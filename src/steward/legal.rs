@@ -41,6 +41,11 @@ pub struct SeatLegal {
 
 /// The answer of `GET /api/games/{id}/legal`.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "game": "8KQ2ZJ", "turn": 3, "move_number": "2.", "state": "…",
+    "seats": [{"seat": "white", "owes_move": true, "move_number": "2.",
+               "moves": [{"canonical": "g1f3", "notation": "Nf3"}, {"canonical": "d2d4", "notation": "d4"}]}]
+}))]
 pub struct LegalView {
     /// The game.
     pub game: String,
