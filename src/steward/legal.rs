@@ -12,7 +12,8 @@ use crate::letters::record::RecordEnd;
 use crate::rules::Seat;
 
 /// A legal move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"canonical": "e2e4", "notation": "e4"}))]
 pub struct LegalMove {
     /// The canonical text (what `rules … legal` prints).
     pub canonical: String,
@@ -21,7 +22,7 @@ pub struct LegalMove {
 }
 
 /// One seat's legal moves now.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeatLegal {
     /// The seat's name.
     pub seat: String,
@@ -39,7 +40,12 @@ pub struct SeatLegal {
 }
 
 /// The answer of `GET /api/games/{id}/legal`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "game": "8KQ2ZJ", "turn": 3, "move_number": "2.", "state": "…",
+    "seats": [{"seat": "white", "owes_move": true, "move_number": "2.",
+               "moves": [{"canonical": "g1f3", "notation": "Nf3"}, {"canonical": "d2d4", "notation": "d4"}]}]
+}))]
 pub struct LegalView {
     /// The game.
     pub game: String,

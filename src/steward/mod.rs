@@ -63,7 +63,10 @@ pub use invitations::{
 pub use legal::{LegalMove, LegalView, SeatLegal};
 pub use mail_settings::MailSettingsAnswer; // issue 32, slice M
 pub use moves::{MoveRequest, Submission};
-pub use page::{MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordTurnView, ViewerView};
+pub use page::{
+    MoveForm, PageView, PlayableMove, PlayerGame, RecordEntry, RecordExport, RecordJson, RecordJsonMove,
+    RecordJsonTurn, RecordSeat, RecordTurnView, ViewerView,
+};
 pub use program_password::{
     FAILED_LOGINS_PER_ADDRESS, FAILED_LOGINS_PER_CLIENT, LoginError, PBKDF2_ITERATIONS, PasswordChange, ProgramLogin,
     ProgramPasswordAnswer,
@@ -74,7 +77,7 @@ pub use senders::{
 };
 pub use tournament::StandingsAnswer;
 pub use tournament::{CreatedTournament, LeavePolicy, NewPlayer, NewTournament, TournamentView};
-pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
+pub use view::{GameView, MAX_SPECTATOR_DELAY, MoveView, OutcomeView, SPECTATOR_DELAY_OPTION, SeatView, TurnView};
 
 use crate::ids::{GameId, SeatToken};
 use crate::protocol::StewardKeys;

@@ -159,9 +159,81 @@ pub struct PlayerGame {
 /// with a PGN form, the PGN.
 pub struct RecordExport {
     /// The record as JSON (every variant).
-    pub json: serde_json::Value,
+    pub json: RecordJson,
     /// The PGN, if the variant writes one.
     pub pgn: Option<String>,
+}
+
+/// A game's record as JSON (`GET /api/games/{id}/record.json`), for every
+/// variant, as far as the viewer may see it.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RecordJson {
+    /// The game's id.
+    pub game: String,
+    /// The variant's name.
+    pub variant: String,
+    /// The game's options as it was created with them.
+    #[schema(value_type = Object)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// The game's page.
+    pub site: String,
+    /// When the game was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// The seats in the variant's order, with their players' names.
+    pub seats: Vec<RecordSeat>,
+    /// The state the game started from.
+    pub start: String,
+    /// Every resolved turn the viewer may see, in order.
+    pub turns: Vec<RecordJsonTurn>,
+    /// The state after the last turn shown.
+    pub state: String,
+    /// Whether the viewer sees the game held back by the spectator delay.
+    pub delayed: bool,
+    /// The end of the game; null while it runs.
+    pub outcome: Option<super::view::OutcomeView>,
+    /// The transcript's newest entry as the steward signed it.
+    pub transcript_head: Option<super::Head>,
+}
+
+/// A seat and its player, in a record.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RecordSeat {
+    /// The seat's name in the variant.
+    pub seat: String,
+    /// The player's name.
+    pub player: String,
+}
+
+/// A resolved turn in a record.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RecordJsonTurn {
+    /// The turn number, from 1.
+    pub turn: u32,
+    /// When it was resolved (RFC 3339, UTC).
+    pub resolved_at: String,
+    /// Each seat's move, in seat order.
+    pub moves: Vec<RecordJsonMove>,
+    /// Remarks for the players.
+    pub notes: Vec<String>,
+    /// The state the turn produced.
+    pub state: String,
+}
+
+/// A seat's move in a resolved turn of a record.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RecordJsonMove {
+    /// The seat.
+    pub seat: String,
+    /// The move in the players' notation.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The move's canonical text.
+    pub canonical: String,
+    /// `played`, `first` (simultaneous moves: it came first) or `struck`.
+    #[schema(value_type = String, pattern = "^(played|first|struck)$")]
+    pub status: &'static str,
+    /// Why it was struck; null otherwise.
+    pub reason: Option<String>,
 }
 
 /// The viewer's seat of `credential` in `g` (none for spectators).
@@ -491,32 +563,48 @@ impl Steward {
                 };
                 let pgn = g.rules.pgn(&record);
                 let view = game_view(&this, tx, &g, seat)?;
-                let json = serde_json::json!({
-                    "game": record.game,
-                    "variant": g.row.variant.name(),
-                    "options": view.options,
-                    "site": record.site,
-                    "created_at": time_text(g.row.created_at),
-                    "seats": view.seats.iter().map(|s| serde_json::json!({"seat": s.seat, "player": s.player})).collect::<Vec<_>>(),
-                    "start": start,
-                    "turns": record.turns.iter().zip(&turns).map(|(t, row)| serde_json::json!({
-                        "turn": t.turn,
-                        "resolved_at": time_text(row.resolved_at),
-                        "moves": t.moves.iter().map(|m| serde_json::json!({
-                            "seat": g.seat_name(m.seat),
-                            "move": m.notation,
-                            "canonical": m.mv,
-                            "status": m.result.as_str(),
-                            "reason": match &m.result { SeatResult::Struck(why) => Some(why.clone()), _ => None },
-                        })).collect::<Vec<_>>(),
-                        "notes": t.notes,
-                        "state": t.after,
-                    })).collect::<Vec<_>>(),
-                    "state": view.state,
-                    "delayed": view.delayed,
-                    "outcome": view.outcome,
-                    "transcript_head": view.transcript_head,
-                });
+                let json = RecordJson {
+                    game: record.game.clone(),
+                    variant: g.row.variant.name().to_owned(),
+                    options: view.options,
+                    site: record.site.clone(),
+                    created_at: time_text(g.row.created_at),
+                    seats: view
+                        .seats
+                        .iter()
+                        .map(|s| RecordSeat { seat: s.seat.clone(), player: s.player.clone() })
+                        .collect(),
+                    start,
+                    turns: record
+                        .turns
+                        .iter()
+                        .zip(&turns)
+                        .map(|(t, row)| RecordJsonTurn {
+                            turn: t.turn,
+                            resolved_at: time_text(row.resolved_at),
+                            moves: t
+                                .moves
+                                .iter()
+                                .map(|m| RecordJsonMove {
+                                    seat: g.seat_name(m.seat),
+                                    notation: m.notation.clone(),
+                                    canonical: m.mv.clone(),
+                                    status: m.result.as_str(),
+                                    reason: match &m.result {
+                                        SeatResult::Struck(why) => Some(why.clone()),
+                                        _ => None,
+                                    },
+                                })
+                                .collect(),
+                            notes: t.notes.clone(),
+                            state: t.after.clone(),
+                        })
+                        .collect(),
+                    state: view.state,
+                    delayed: view.delayed,
+                    outcome: view.outcome,
+                    transcript_head: view.transcript_head,
+                };
                 Ok(RecordExport { json, pgn })
             })
             .await

@@ -58,11 +58,17 @@ pub enum Asker {
 }
 
 /// A request made: the answer to `POST /api/games/{id}/aliases` and `…/email`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "request": 12, "kind": "alias", "game": "8KQ2ZJ", "seat": "black", "address": "alice@example.net",
+    "expires_at": "2026-12-14T10:00:00.000Z",
+    "message": "a confirmation mail was sent to alice@example.net; the alias takes effect when it is answered from alice@example.net"
+}))]
 pub struct AddressRequest {
     /// The request's id.
     pub request: i64,
     /// `alias` or `email`.
+    #[schema(value_type = String, pattern = "^(alias|email)$")]
     pub kind: &'static str,
     /// The game.
     pub game: String,

@@ -34,16 +34,20 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::listen::Peer;
 use super::session::Session;
 use super::{ApiError, bearer};
 use crate::config::HttpLimits;
 use crate::ids::GameId;
-use crate::steward::{Credential, GameView, Refusal, Steward, StewardError};
+use crate::steward::{Credential, GameView, MoveView, OutcomeView, Refusal, Steward, StewardError};
 
 /// How often an idle stream sends a comment, so proxies and clients know it lives.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -124,19 +128,63 @@ fn too_many(message: String) -> ApiError {
     ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_streams", message)
 }
 
+/// The routes of the live events.
+pub(super) fn routes() -> OpenApiRouter<Steward> {
+    OpenApiRouter::new().routes(routes!(game_events))
+}
+
 /// The query of the events endpoint.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub(super) struct EventsQuery {
     /// The seat a signed-in player holding several seats of the game follows
     /// (as on the game page).
     seat: Option<String>,
 }
 
-/// `GET /api/games/{id}/events`: the game's live events (see the module docs).
+/// The game's live events, as Server-Sent Events.
+///
+/// `GET /api/games/{id}/events`. The stream tells what the game's view (as `GET /api/games/{id}` shows it to the same reader)
+/// gained; every event carries `id:` (the transcript's newest entry) and
+/// `data:` one JSON object. The events:
+///
+/// * `state`, first: `{"game", "variant", "turn", "move_number", "phase",
+///   "to_move", "moved", "draw_offers", "resolved_turns", "last_turn", "state",
+///   "delayed", "spectator_delay", "outcome", "transcript_seq"}`;
+/// * `turn`, a turn resolved: `{"game", "turn", "move_number", "moves",
+///   "notes", "state", "resolved_at", "next_turn", "next_move_number",
+///   "to_move"}` (the moves as in the game's `history`);
+/// * `moved`, a seat's move for the current turn is in: `{"game", "turn",
+///   "seat", "kind": "move" | "commit"}` (which seat, never the move);
+/// * `draw`, a seat offers a draw or no longer does: `{"game", "seat",
+///   "offered", "turn"}`;
+/// * `end`, the result, after which the stream ends: `{"game", "result",
+///   "winner", "reason", "turns"}`.
+///
+/// A seat's token (or the page's session) sees the seat's own view at once;
+/// spectators see the game as the spectator delay holds it back. Keep-alive
+/// comments every 15 seconds. At most `[http] max_event_streams` streams at
+/// once, and `max_event_streams_per_client` from one address: beyond them 429
+/// `too_many_streams`.
 ///
 /// # Errors
 /// A cap reached (429), an unknown game (404), a wrong token (401).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/events",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id."), EventsQuery),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The stream of events: `state`, then `turn`, `moved`, `draw` and `end` as they happen. The schema is one event's, as a client reads it.", body = GameEventFrame, content_type = "text/event-stream",
+            example = json!({"event": "moved", "id": "7", "data": "{\"game\":\"8KQ2ZJ\",\"turn\":3,\"seat\":\"black\",\"kind\":\"move\"}"})),
+        (status = 400, description = "A query other than `?seat=`.", body = super::openapi::ErrorBody),
+        (status = 401, description = "The token is not one of this game's seats.", body = super::openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = super::openapi::ErrorBody),
+        (status = 429, description = "As many live event streams are open as the steward allows, in all or from this address (`too_many_streams`).", body = super::openapi::ErrorBody),
+    )
+)]
 pub(super) async fn game_events(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -269,12 +317,11 @@ impl Reader {
     /// event first of all, then turns, moves, draw offers, the end.
     fn look_at(&mut self, view: GameView) {
         let id = view.transcript_head.as_ref().map_or(0, |h| h.seq).to_string();
-        let event =
-            |name: &str, data: serde_json::Value| Event::default().event(name).id(id.clone()).data(data.to_string());
+        let event = |name: &str, data: String| Event::default().event(name).id(id.clone()).data(data);
         let Some(last) = self.last.take() else {
-            self.queue.push_back(event("state", state_json(&view)));
-            if let Some(end) = end_json(&view) {
-                self.queue.push_back(event("end", end));
+            self.queue.push_back(event("state", data(&StateEvent::of(&view))));
+            if let Some(end) = EndEvent::of(&view) {
+                self.queue.push_back(event("end", data(&end)));
                 self.ended = true;
             }
             self.last = Some(view);
@@ -284,20 +331,21 @@ impl Reader {
         let newest = view.history.len();
         for (i, t) in new_turns.enumerate() {
             let latest = last.history.len() + i + 1 == newest;
+            let now = latest && !view.delayed;
             self.queue.push_back(event(
                 "turn",
-                json!({
-                    "game": view.id,
-                    "turn": t.turn,
-                    "move_number": t.move_number,
-                    "moves": t.moves,
-                    "notes": t.notes,
-                    "state": t.state,
-                    "resolved_at": t.resolved_at,
-                    "next_turn": t.turn + 1,
+                data(&TurnEvent {
+                    game: view.id.clone(),
+                    turn: t.turn,
+                    move_number: t.move_number.clone(),
+                    moves: t.moves.clone(),
+                    notes: t.notes.clone(),
+                    state: t.state.clone(),
+                    resolved_at: t.resolved_at.clone(),
+                    next_turn: t.turn + 1,
                     // What is owed now, when the reader sees the game as it is.
-                    "next_move_number": if latest && !view.delayed { view.move_number.clone() } else { None },
-                    "to_move": if latest && !view.delayed { Some(&view.to_move) } else { None },
+                    next_move_number: if now { view.move_number.clone() } else { None },
+                    to_move: now.then(|| view.to_move.clone()),
                 }),
             ));
         }
@@ -308,7 +356,12 @@ impl Reader {
             if !(same_turn && before) {
                 self.queue.push_back(event(
                     "moved",
-                    json!({"game": view.id, "turn": view.turn, "seat": s.seat, "kind": "commit"}),
+                    data(&MovedEvent {
+                        game: view.id.clone(),
+                        turn: view.turn,
+                        seat: s.seat.clone(),
+                        kind: MovedKind::Commit,
+                    }),
                 ));
             }
         }
@@ -316,7 +369,12 @@ impl Reader {
             if !(same_turn && last.moved.contains(seat)) {
                 self.queue.push_back(event(
                     "moved",
-                    json!({"game": view.id, "turn": view.turn, "seat": seat, "kind": "move"}),
+                    data(&MovedEvent {
+                        game: view.id.clone(),
+                        turn: view.turn,
+                        seat: seat.clone(),
+                        kind: MovedKind::Move,
+                    }),
                 ));
             }
         }
@@ -325,45 +383,246 @@ impl Reader {
             if s.draw_offer != before && view.outcome.is_none() {
                 self.queue.push_back(event(
                     "draw",
-                    json!({"game": view.id, "seat": s.seat, "offered": s.draw_offer, "turn": view.turn}),
+                    data(&DrawEvent {
+                        game: view.id.clone(),
+                        seat: s.seat.clone(),
+                        offered: s.draw_offer,
+                        turn: view.turn,
+                    }),
                 ));
             }
         }
-        if let Some(end) = end_json(&view) {
-            self.queue.push_back(event("end", end));
+        if let Some(end) = EndEvent::of(&view) {
+            self.queue.push_back(event("end", data(&end)));
             self.ended = true;
         }
         self.last = Some(view);
     }
 }
 
-/// The `state` event: where the game stands in `view`.
-fn state_json(view: &GameView) -> serde_json::Value {
-    json!({
-        "game": view.id,
-        "variant": view.variant,
-        "turn": view.turn,
-        "move_number": view.move_number,
-        "phase": view.phase,
-        "to_move": view.to_move,
-        "moved": view.moved,
-        "draw_offers": view.seats.iter().filter(|s| s.draw_offer).map(|s| &s.seat).collect::<Vec<_>>(),
-        "resolved_turns": view.history.len(),
-        "last_turn": view.history.last().map(|t| t.turn),
-        "state": view.state,
-        "delayed": view.delayed,
-        "spectator_delay": view.spectator_delay,
-        "outcome": view.outcome,
-        "transcript_seq": view.transcript_head.as_ref().map(|h| h.seq),
-    })
+/// The data of a `state` event, the first of every stream: where the game
+/// stands in the reader's view.
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct StateEvent {
+    /// The game's id.
+    game: String,
+    /// The variant.
+    variant: String,
+    /// The turn now owed.
+    turn: u32,
+    /// The move number owed now (`12...`); null once over.
+    move_number: Option<String>,
+    /// What the seats owing a move send now: `move`, `commit`, `reveal`, or `none` once over.
+    phase: String,
+    /// The seats that owe a move now.
+    to_move: Vec<String>,
+    /// The seats whose move for this turn is in.
+    moved: Vec<String>,
+    /// The seats that offer a draw.
+    draw_offers: Vec<String>,
+    /// How many turns are resolved (as the reader sees the game).
+    resolved_turns: usize,
+    /// The last resolved turn the reader sees; null before the first.
+    last_turn: Option<u32>,
+    /// The state string.
+    state: String,
+    /// Whether the view is held back by the spectator delay.
+    delayed: bool,
+    /// How many resolved turns spectators see the game behind.
+    spectator_delay: u32,
+    /// The end of the game; null while it runs.
+    outcome: Option<OutcomeView>,
+    /// The transcript's newest entry the view goes to.
+    transcript_seq: Option<u32>,
 }
 
-/// The `end` event, once the game is over.
-fn end_json(view: &GameView) -> Option<serde_json::Value> {
-    let o = view.outcome.as_ref()?;
-    Some(
-        json!({"game": view.id, "result": o.result, "winner": o.winner, "reason": o.reason, "turns": view.history.len()}),
-    )
+impl StateEvent {
+    /// Where the game stands in `view`.
+    fn of(view: &GameView) -> StateEvent {
+        StateEvent {
+            game: view.id.clone(),
+            variant: view.variant.clone(),
+            turn: view.turn,
+            move_number: view.move_number.clone(),
+            phase: view.phase.clone(),
+            to_move: view.to_move.clone(),
+            moved: view.moved.clone(),
+            draw_offers: view.seats.iter().filter(|s| s.draw_offer).map(|s| s.seat.clone()).collect(),
+            resolved_turns: view.history.len(),
+            last_turn: view.history.last().map(|t| t.turn),
+            state: view.state.clone(),
+            delayed: view.delayed,
+            spectator_delay: view.spectator_delay,
+            outcome: view.outcome.clone(),
+            transcript_seq: view.transcript_head.as_ref().map(|h| h.seq),
+        }
+    }
+}
+
+/// The data of a `turn` event: a turn resolved.
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct TurnEvent {
+    /// The game's id.
+    game: String,
+    /// The turn resolved.
+    turn: u32,
+    /// The record's number of its first move (`12.`).
+    move_number: Option<String>,
+    /// Its moves, in seat order.
+    moves: Vec<MoveView>,
+    /// Remarks such as same-square meetings.
+    notes: Vec<String>,
+    /// The state after it.
+    state: String,
+    /// When it was resolved.
+    resolved_at: String,
+    /// The turn owed next.
+    next_turn: u32,
+    /// The move number owed now; null unless this is the latest turn and the
+    /// reader sees the game as it is.
+    next_move_number: Option<String>,
+    /// The seats that owe a move now; null as `next_move_number`.
+    to_move: Option<Vec<String>>,
+}
+
+/// What came in for a seat.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum MovedKind {
+    /// A move.
+    Move,
+    /// A commitment (commit-reveal games): a move, sealed.
+    Commit,
+}
+
+/// The data of a `moved` event: a seat's move for the current turn is in
+/// (which seat, never the move).
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct MovedEvent {
+    /// The game's id.
+    game: String,
+    /// The turn now owed.
+    turn: u32,
+    /// The seat whose move is in.
+    seat: String,
+    /// A move, or a commitment.
+    kind: MovedKind,
+}
+
+/// The data of a `draw` event: a seat offers a draw, or no longer does.
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct DrawEvent {
+    /// The game's id.
+    game: String,
+    /// The seat.
+    seat: String,
+    /// Whether it offers a draw now.
+    offered: bool,
+    /// The turn now owed.
+    turn: u32,
+}
+
+/// The data of an `end` event, the last of a stream: the result.
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct EndEvent {
+    /// The game's id.
+    game: String,
+    /// `1-0`, `0-1`, `1/2-1/2` (two seats) or a description.
+    result: String,
+    /// The winning seat, if any.
+    winner: Option<String>,
+    /// Why it ended.
+    reason: String,
+    /// How many turns were resolved.
+    turns: usize,
+}
+
+impl EndEvent {
+    /// The end, once the game in `view` is over.
+    fn of(view: &GameView) -> Option<EndEvent> {
+        let o = view.outcome.as_ref()?;
+        Some(EndEvent {
+            game: view.id.clone(),
+            result: o.result.clone(),
+            winner: o.winner.clone(),
+            reason: o.reason.clone(),
+            turns: view.history.len(),
+        })
+    }
+}
+
+/// An event's data: its JSON text.
+fn data<T: Serialize>(data: &T) -> String {
+    serde_json::to_string(data).unwrap_or_default()
+}
+
+/// One event of the stream as a client reads it (`event:`, `id:`, `retry:`,
+/// `data:`): the document's schema of the stream, one event at a time.
+pub(super) struct GameEventFrame;
+
+/// The events: (name, what it tells, the schema of its data).
+fn frames() -> [(&'static str, &'static str, String); 5] {
+    [
+        ("state", "Where the game stands: the first event of every stream.", StateEvent::name().into_owned()),
+        ("turn", "A turn resolved.", TurnEvent::name().into_owned()),
+        (
+            "moved",
+            "A seat's move for the current turn is in (which seat, never the move).",
+            MovedEvent::name().into_owned(),
+        ),
+        ("draw", "A seat offers a draw, or no longer does.", DrawEvent::name().into_owned()),
+        ("end", "The result; the stream ends after it.", EndEvent::name().into_owned()),
+    ]
+}
+
+impl PartialSchema for GameEventFrame {
+    fn schema() -> RefOr<Schema> {
+        let mut one_of = OneOfBuilder::new();
+        for (name, what, data) in frames() {
+            let frame = ObjectBuilder::new()
+                .description(Some(what))
+                .property("event", ObjectBuilder::new().schema_type(Type::String).enum_values(Some([name])))
+                .required("event")
+                .property(
+                    "id",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .description(Some("The sequence number of the transcript's newest entry the event goes to.")),
+                )
+                .property(
+                    "retry",
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(0))
+                        .description(Some("How long to wait before reconnecting, in milliseconds (the first event).")),
+                )
+                .property(
+                    "data",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .content_media_type("application/json")
+                        .content_schema(Some(Ref::from_schema_name(data)))
+                        .description(Some("One JSON object.")),
+                )
+                .required("data");
+            one_of = one_of.item(frame);
+        }
+        one_of.into()
+    }
+}
+
+impl ToSchema for GameEventFrame {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        fn add<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+            schemas.push((T::name().into_owned(), T::schema()));
+            T::schemas(schemas);
+        }
+        add::<StateEvent>(schemas);
+        add::<TurnEvent>(schemas);
+        add::<MovedEvent>(schemas);
+        add::<DrawEvent>(schemas);
+        add::<EndEvent>(schemas);
+    }
 }
 
 #[cfg(test)]

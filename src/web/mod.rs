@@ -30,7 +30,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{DefaultBodyLimit, Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
@@ -177,20 +177,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
             })
         }),
     )
-    .route("/steward.asc", get(steward_asc))
     .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
     .merge(desk_api::router())
-    .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
-    .route("/api/games/{id}/resign", post(resign))
-    .route("/api/games/{id}/draw", post(draw))
-    .route("/api/games/{id}/aliases", post(request_alias))
-    .route("/api/games/{id}/email", post(request_email))
-    .route("/api/games/{id}/transcript", get(transcript))
-    .route("/api/games/{id}/events", get(events::game_events)) // issue 34
-    .route("/api/games/{id}/board.svg", get(board_svg))
-    .route("/api/games/{id}/board.png", get(board_png))
-    .route("/api/games/{id}/record.pgn", get(record_pgn))
-    .route("/api/games/{id}/record.json", get(record_json))
     .merge(pages::router())
     .merge(desk_pages::router())
     .merge(tournament_api::router(operator.clone()))
@@ -216,14 +204,26 @@ fn api_routes() -> OpenApiRouter<Steward> {
         .routes(routes!(desk_api::my_games))
         .routes(routes!(show_game))
         .routes(routes!(submit_move))
+        .merge(lists::routes()) // issue 32, slice T
+        .routes(routes!(resign))
+        .routes(routes!(draw))
+        .routes(routes!(request_alias))
+        .routes(routes!(request_email))
+        .routes(routes!(transcript))
+        .merge(events::routes()) // issue 34
+        .routes(routes!(board_svg))
+        .routes(routes!(board_png))
+        .routes(routes!(record_pgn))
+        .routes(routes!(record_json))
+        .merge(conditional_api::routes()) // issue 32, slice C
+        .merge(openpgp_api::routes()) // issue 33
         // Clocks: leave and the calendar feed.
         .routes(routes!(leave_status, declare_leave))
         .routes(routes!(seat_leave_status, seat_declare_leave))
         .merge(gone_routes())
         .routes(routes!(calendar))
         .merge(mail_settings::routes()) // issue 32, slice M; issue 34
-        .merge(conditional_api::routes()) // issue 32, slice C
-        .merge(openpgp_api::routes()) // issue 33
+        .routes(routes!(steward_asc))
 }
 
 /// The routes kept only to say they are gone (deprecated in the document).
@@ -573,8 +573,20 @@ async fn steward_keys(State(steward): State<Steward>) -> Json<StewardKeys> {
     })
 }
 
-/// The steward's OpenPGP public key as a file (issue 33): what players import
-/// to encrypt their replies to it and to check its signed mails.
+/// The steward's OpenPGP public key as a file (issue 33).
+///
+/// What players import to encrypt their replies to it and to check its signed
+/// mails.
+#[utoipa::path(
+    get,
+    path = "/steward.asc",
+    tag = "steward",
+    responses(
+        (status = 200, description = "The steward's OpenPGP public key, ASCII armour (as an attachment named `steward.asc`).", body = String, content_type = "application/pgp-keys",
+            example = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n...\n-----END PGP PUBLIC KEY BLOCK-----\n"),
+        (status = 404, description = "The steward has no OpenPGP key yet.", body = openapi::ErrorBody),
+    )
+)]
 async fn steward_asc(State(steward): State<Steward>) -> Response {
     match steward.keys().openpgp() {
         Some(k) => (
@@ -637,17 +649,52 @@ async fn submit_move(
     Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 
-/// Resigns: with the seat token, or (required where the game needs signatures)
-/// with a signed `action: resign` envelope as the body.
+/// An empty JSON object: what a JSON client sends where the body holds nothing.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
+struct EmptyBody {}
+
+/// Resigns the seat.
+///
+/// With the seat token, or (required where the game needs signatures) with a
+/// signed `action: resign` envelope as the body. With the token the body is
+/// empty (or `{}`). A game of more seats that can go on without the seat goes
+/// on; else it is over.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("seat" = []), ()),
+    request_body(
+        description = "No body (or `{}`) with the seat's token; or a signed `action: resign` envelope as text/plain (required where the game needs signatures).",
+        content(
+            (Option<EmptyBody> = "application/json"),
+            (Option<String> = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
+        ),
+    ),
+    responses(
+        (status = 200, description = "The game after the resignation.", body = crate::steward::GameView),
+        (status = 400, description = "The body is neither empty nor an envelope, the envelope asks for something else, or the seat cannot resign alone in this game.", body = openapi::ErrorBody),
+        (status = 401, description = "No seat token (and no envelope), or not one of this game's.", body = openapi::ErrorBody),
+        (status = 403, description = "The game needs a signed resignation, or the signature does not verify.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+        (status = 409, description = "The game is over.", body = openapi::ErrorBody),
+        (status = 422, description = "The envelope is for another game, seat or turn.", body = openapi::ErrorBody),
+    )
+)]
 async fn resign(
     State(steward): State<Steward>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    // No body (or an empty JSON object, as JSON clients send): the seat token.
+    // No body (or an empty JSON object, or JSON null, as JSON clients send):
+    // the seat token.
     let unsigned = body.iter().all(u8::is_ascii_whitespace)
-        || serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&body).is_ok_and(|m| m.is_empty());
+        || serde_json::from_slice::<Option<serde_json::Map<String, serde_json::Value>>>(&body)
+            .is_ok_and(|m| m.is_none_or(|m| m.is_empty()));
     let credential = if unsigned {
         Credential::token(bearer(&headers))
     } else {
@@ -656,12 +703,41 @@ async fn resign(
     Ok(Json(steward.resign(id, credential, steward.now()).await?).into_response())
 }
 
-#[derive(Deserialize)]
+/// What a seat does about a draw.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"action": "offer"}))]
 struct DrawBody {
+    /// `offer` (or accept the offers made: the same), `accept` or `decline`.
     action: DrawAction,
 }
 
+/// Offers, accepts or declines a draw for the seat.
+///
+/// The game is drawn when every seat offers; offers lapse when a turn resolves.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("seat" = []), ()),
+    request_body(
+        description = "`{\"action\": \"offer\"|\"accept\"|\"decline\"}` with the seat's token (no body: an offer); or a signed `action: draw-offer|draw-accept|draw-decline` envelope as text/plain.",
+        content(
+            (Option<DrawBody> = "application/json"),
+            (Option<String> = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
+        ),
+    ),
+    responses(
+        (status = 200, description = "The game after the offer, acceptance or decline (drawn when every seat offered).", body = crate::steward::GameView),
+        (status = 400, description = "The body is not an action, or the envelope holds something else.", body = openapi::ErrorBody),
+        (status = 401, description = "No seat token (and no envelope), or not one of this game's.", body = openapi::ErrorBody),
+        (status = 403, description = "The game needs a signed action, or the signature does not verify.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+        (status = 409, description = "The game is over, or a decline with no offer standing.", body = openapi::ErrorBody),
+        (status = 422, description = "The envelope is for another game, seat or turn.", body = openapi::ErrorBody),
+    )
+)]
 async fn draw(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -692,6 +768,8 @@ async fn draw(
         };
         credential = Some(Credential::Signed(env));
         action
+    } else if body.trim_ascii() == b"null" {
+        DrawAction::Offer // JSON null, as JSON clients send for no body
     } else {
         json_body::<DrawBody>(&body, EXAMPLE)?.action
     };
@@ -699,14 +777,33 @@ async fn draw(
 }
 
 /// The body of an alias or change-of-address request.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"address": "alice@example.net"}))]
 struct AddressBody {
+    /// The new address.
+    #[schema(format = Email)]
     address: String,
 }
 
-/// `POST /api/games/{id}/aliases`: another address the seat's player may act
-/// from by mail, once confirmed from it.
+/// Asks for an alias: another address the seat's player may act from by mail.
+///
+/// `POST /api/games/{id}/aliases`: the steward mails a confirmation to the
+/// address; it acts for the player once that mail is answered from it.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/aliases",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("seat" = [])),
+    request_body(content = AddressBody, example = json!({"address": "alice@example.net"})),
+    responses(
+        (status = 202, description = "Asked: a confirmation mail went to the address.", body = crate::steward::AddressRequest),
+        (status = 400, description = "The body is not `{\"address\": …}`, or the address is not one, is the steward's own or is the seat's already.", body = openapi::ErrorBody),
+        (status = 401, description = "No seat token, or not one of this game's.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn request_alias(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -716,8 +813,25 @@ async fn request_alias(
     request_address(steward, id, &headers, &body, AddressKind::Alias).await
 }
 
-/// `POST /api/games/{id}/email`: a new registered address for the seat, in
-/// effect once confirmed from it.
+/// Asks for a new registered address for the seat.
+///
+/// `POST /api/games/{id}/email`: the steward mails a confirmation to the new
+/// address and a word to the registered one; the new address is the seat's
+/// once the confirmation is answered from it.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/email",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("seat" = [])),
+    request_body(content = AddressBody, example = json!({"address": "alice@example.net"})),
+    responses(
+        (status = 202, description = "Asked: a confirmation mail went to the new address.", body = crate::steward::AddressRequest),
+        (status = 400, description = "The body is not `{\"address\": …}`, or the address is not one, is the steward's own or is the seat's already.", body = openapi::ErrorBody),
+        (status = 401, description = "No seat token, or not one of this game's.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn request_email(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -740,6 +854,26 @@ async fn request_address(
     Ok((StatusCode::ACCEPTED, Json(asked)).into_response())
 }
 
+/// The game's transcript: every accepted event, as JSON lines.
+///
+/// With the server's time; a pending move never appears in it. Each line:
+/// `{"game", "seq", "at", "kind", "prev", "hash", "body"}`, and `"signature"`
+/// where the event came signed; `prev` and `hash` chain the entries
+/// (`fairsteward verify` checks them). Spectators of a game with a spectator
+/// delay get it up to the last turn shown to them.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/transcript",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The transcript, one JSON object a line.", body = String, content_type = "application/x-ndjson",
+            example = "{\"game\":\"8KQ2ZJ\",\"seq\":1,\"at\":\"2026-12-07T10:00:00Z\",\"kind\":\"created\",\"prev\":\"…\",\"hash\":\"…\",\"body\":{}}\n"),
+        (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn transcript(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -763,10 +897,17 @@ async fn transcript(
 
 /// The query of the board pictures: `?seat=<name or number>` for that seat's side,
 /// and for PNG `&size=<pixels>`.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct BoardQuery {
+    /// The seat whose side the board is seen from, at the bottom: its name
+    /// (`black`) or its number from 1; without it, the seat the token proves,
+    /// else the first seat's.
     seat: Option<String>,
+    /// The PNG's longer side in pixels, 64 to 2048; 640 without it.
+    // The bounds are BOARD_PX_RANGE's (a test in openapi.rs holds them to it).
+    #[param(minimum = 64, maximum = 2048)]
     size: Option<u32>,
 }
 
@@ -786,7 +927,26 @@ fn board_query(query: Result<Query<BoardQuery>, QueryRejection>, example: &str) 
     })
 }
 
-/// The board now as SVG (see [`crate::render::svg`]).
+/// The board now as SVG.
+///
+/// The position now (spectators: as the spectator delay shows it), the last
+/// turn's moves marked, the seats to move barred.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/board.svg",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id."),
+        ("seat" = Option<String>, Query, description = "The seat whose side the board is seen from, at the bottom: its name (`black`) or its number from 1; without it, the seat the token proves, else the first seat's."),
+    ),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The board as SVG.", body = String, content_type = "image/svg+xml"),
+        (status = 400, description = "A query other than `?seat=` (an SVG takes no size), or a seat the game does not have.", body = openapi::ErrorBody),
+        (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn board_svg(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -806,7 +966,24 @@ async fn board_svg(
     Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "no-cache")], svg).into_response())
 }
 
-/// The board now as PNG, `size` pixels on its longer side.
+/// The board now as PNG.
+///
+/// `size` pixels on its longer side. The same picture as board.svg, drawn a
+/// few at a time: when too many are being drawn the answer is 503 `busy`
+/// (send it again in a few seconds).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/board.png",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id."), BoardQuery),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The board as PNG.", body = Png, content_type = "image/png"),
+        (status = 400, description = "A query other than `?seat=` and `?size=`, a size out of range, or a seat the game does not have.", body = openapi::ErrorBody),
+        (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn board_png(
     State(steward): State<Steward>,
     Extension(pictures): Extension<Arc<Pictures>>,
@@ -841,12 +1018,36 @@ async fn board_png(
         }
         Err(e) => return Err(StewardError::Internal(crate::steward::InternalError::new("rendering a board", e)).into()),
     };
-    let body = Bytes::from_owner(png);
-    Ok(([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], body).into_response())
+    Ok(Png(Bytes::from_owner(png)).into_response())
 }
 
-/// The game's record as PGN (variants with a PGN form), as far as the caller
-/// may see it (a seat's token: all of it; spectators: as the spectator delay allows).
+/// A PNG picture, as answered: its bytes.
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary, content_media_type = "image/png")]
+struct Png(Bytes);
+
+impl IntoResponse for Png {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-cache")], self.0).into_response()
+    }
+}
+
+/// The game's record as PGN, for the variants with a PGN form.
+///
+/// As far as the caller may see it (a seat's token: all of it; spectators: as
+/// the spectator delay allows).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record.pgn",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The game as PGN.", body = String, content_type = crate::rules::record::PGN_MEDIA_TYPE),
+        (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id (`not_found`), or its variant has no PGN form (`no_pgn`: its record is at record.json).", body = openapi::ErrorBody),
+    )
+)]
 async fn record_pgn(
     State(steward): State<Steward>,
     Path(id): Path<String>,
@@ -864,6 +1065,23 @@ async fn record_pgn(
 }
 
 /// The game's record as JSON, for every variant.
+///
+/// Seats, start state, every resolved turn with each move (notation, canonical
+/// text, status, reason), notes and the state after it, the outcome, the
+/// transcript head; as far as the caller may see it (a seat's token: all of
+/// it; spectators: as the spectator delay allows).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record.json",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id.")),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The record.", body = crate::steward::RecordJson),
+        (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
+    )
+)]
 async fn record_json(
     State(steward): State<Steward>,
     Path(id): Path<String>,

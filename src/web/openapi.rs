@@ -179,3 +179,18 @@ pub fn to_json(doc: &Document) -> String {
     text.push('\n');
     text
 }
+
+#[cfg(test)]
+mod tests {
+    /// The PNG's size bounds in the document are the ones the handler keeps
+    /// (utoipa takes only literals for them).
+    #[test]
+    fn the_board_png_size_bounds_are_the_handlers() {
+        let doc: serde_json::Value = serde_json::from_str(&super::super::openapi_document()).unwrap();
+        let params = doc["paths"]["/api/games/{id}/board.png"]["get"]["parameters"].as_array().unwrap();
+        let size = params.iter().find(|p| p["name"] == "size").unwrap();
+        let range = super::super::BOARD_PX_RANGE;
+        assert_eq!(size["schema"]["minimum"], u64::from(*range.start()));
+        assert_eq!(size["schema"]["maximum"], u64::from(*range.end()));
+    }
+}
