@@ -146,15 +146,20 @@ async fn the_api_page_shows_every_operation_with_nothing_from_elsewhere() {
     s.shut_down().await;
 }
 
-/// Creates a game of `variant` with one player per seat: its id and the first seat's token.
-async fn create(api: &crate::support::Api, variant: VariantId) -> (String, String) {
+/// Creates a game of `variant` with one player per seat: its id, and the first
+/// seat's token and calendar key.
+async fn create(api: &crate::support::Api, variant: VariantId) -> (String, String, String) {
     let rules = variant.rulebook(&Options::new()).unwrap();
     let seats: Vec<Value> = (0..rules.seat_names().len())
         .map(|i| json!({"name": format!("Player{i}"), "email": format!("p{i}@example.org")}))
         .collect();
     let created = api.post_json("/api/games", None, &json!({"variant": variant.name(), "seats": seats})).await.ok(201);
     let id = created["game"]["id"].as_str().unwrap().to_owned();
-    (id, created["tokens"][0]["token"].as_str().unwrap().to_owned())
+    let first = &created["tokens"][0];
+    // The feed's address is …/api/calendar/<key>/deadlines.ics.
+    let feed = first["calendar"].as_str().unwrap();
+    let key = feed.rsplit('/').nth(1).unwrap().to_owned();
+    (id, first["token"].as_str().unwrap().to_owned(), key)
 }
 
 /// schemathesis's command, or a failure that says to run `scripts/test`.
@@ -177,11 +182,11 @@ async fn schemathesis_finds_no_fault_in_the_running_steward() {
     // A game of every variant for the operations on a game to reach; the
     // headline game's first seat is the `seat` token.
     let mut games = Vec::new();
-    let mut seat = String::new();
+    let (mut seat, mut calendar) = (String::new(), String::new());
     for variant in VariantId::ALL {
-        let (id, token) = create(&api, variant).await;
+        let (id, token, key) = create(&api, variant).await;
         if variant == VariantId::HEADLINE {
-            seat = token;
+            (seat, calendar) = (token, key);
         }
         games.push(id);
     }
@@ -199,10 +204,21 @@ bearer = "{seat}"
 [dictionaries.games]
 values = [{ids}]
 
-# The operations on a game mostly reach the games above, sometimes an unknown id.
+# The operations on a game mostly reach the games above, sometimes an unknown id;
+# a seat's and its calendar's mostly the headline game's first seat.
 [[operations]]
 include-path-regex = "^/api/games/\\{{id\\}}"
 parameters = {{ "path.id" = {{ dictionary = "games", probability = 0.8 }} }}
+[dictionaries.seats]
+values = ["{seat}"]
+[[operations]]
+include-path-regex = "^/api/seats/\\{{token\\}}"
+parameters = {{ "path.token" = {{ dictionary = "seats", probability = 0.8 }} }}
+[dictionaries.calendars]
+values = ["{calendar}"]
+[[operations]]
+include-path-regex = "^/api/calendar/\\{{key\\}}"
+parameters = {{ "path.key" = {{ dictionary = "calendars", probability = 0.8 }} }}
 "#,
         operator = steward.operator,
     );
