@@ -51,6 +51,7 @@ async fn run(steward: Steward, id: String, headers: &HeaderMap, op: ConditionalO
 /// checked by playing it through from the position now; an empty list drops them.
 #[utoipa::path(
     put,
+    operation_id = "set_conditional",
     path = "/api/games/{id}/conditional",
     tag = "games",
     params(("id" = String, Path, description = "The game's id.")),
@@ -90,6 +91,7 @@ async fn set(
 /// The seat's conditional lines, shown to that seat only.
 #[utoipa::path(
     get,
+    operation_id = "list_conditional",
     path = "/api/games/{id}/conditional",
     tag = "games",
     params(("id" = String, Path, description = "The game's id.")),
@@ -111,6 +113,7 @@ async fn list(
 /// Drops all the seat's conditional lines.
 #[utoipa::path(
     delete,
+    operation_id = "clear_conditional",
     path = "/api/games/{id}/conditional",
     tag = "games",
     params(("id" = String, Path, description = "The game's id.")),

@@ -45,6 +45,7 @@ fn token(headers: &HeaderMap) -> Result<Credential, ApiError> {
 /// The body is the armoured key itself (text/plain), or JSON.
 #[utoipa::path(
     put,
+    operation_id = "set_openpgp_key",
     path = "/api/games/{id}/seats/{seat}/openpgp-key",
     tag = "games",
     params(
@@ -90,6 +91,7 @@ async fn set(
 /// Removes the seat's OpenPGP key.
 #[utoipa::path(
     delete,
+    operation_id = "remove_openpgp_key",
     path = "/api/games/{id}/seats/{seat}/openpgp-key",
     tag = "games",
     params(

@@ -58,6 +58,11 @@ async fn every_operation_says_who_may_call_it_and_every_answer_with_examples() {
     assert_eq!(doc["openapi"], "3.1.0");
     let ops = operations(&doc);
     assert!(ops.len() >= 40, "every API operation is in the document, {} found", ops.len());
+    // Links and generated clients name operations by their ids: one each.
+    let mut ids: Vec<&str> = ops.iter().map(|(_, _, op)| op["operationId"].as_str().expect("an operationId")).collect();
+    ids.sort_unstable();
+    let repeated: Vec<&&str> = ids.windows(2).filter(|w| w[0] == w[1]).map(|w| &w[0]).collect();
+    assert!(repeated.is_empty(), "operationIds used twice: {repeated:?}");
     for (method, path, op) in &ops {
         let name = format!("{} {path}", method.to_uppercase());
         assert!(path.starts_with("/api/") || path == "/steward.asc", "{name}: only the API is in the document");
