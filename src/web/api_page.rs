@@ -178,14 +178,18 @@ fn response(doc: &Value, status: &str, answer: &Value) -> ResponseView {
     }
 }
 
-fn security(operation: &Value) -> String {
+/// Who may call an operation, in words: its security schemes by name, a
+/// cookie named as one.
+fn security(doc: &Value, operation: &Value) -> String {
     let Some(Value::Array(ways)) = operation.get("security") else { return "anyone".to_owned() };
+    let word = |name: &str| {
+        let scheme = &doc["components"]["securitySchemes"][name];
+        if scheme["in"] == "cookie" { format!("{name} cookie") } else { format!("{name} token") }
+    };
     let words: Vec<String> = ways
         .iter()
         .map(|way| match way.as_object() {
-            Some(names) if !names.is_empty() => {
-                names.keys().map(|n| format!("{n} token")).collect::<Vec<_>>().join(" and ")
-            }
+            Some(names) if !names.is_empty() => names.keys().map(|n| word(n)).collect::<Vec<_>>().join(" and "),
             _ => "anyone".to_owned(),
         })
         .collect();
@@ -220,7 +224,7 @@ fn operation(doc: &Value, method: &str, path: &str, op: &Value) -> OperationView
         summary: text(op.get("summary")).replace('\n', " "),
         // The handlers' doc comments are Markdown (`code`, lists).
         description: super::guide::to_html(&text(op.get("description"))),
-        security: security(op),
+        security: security(doc, op),
         parameters,
         bodies: bodies(doc, op.get("requestBody").and_then(|b| b.get("content"))),
         responses,
@@ -314,8 +318,13 @@ mod tests {
 
     #[test]
     fn who_may_call_reads_as_words() {
-        assert_eq!(security(&json!({})), "anyone");
-        assert_eq!(security(&json!({"security": [{}, {"seat": []}]})), "anyone, or seat token");
-        assert_eq!(security(&json!({"security": [{"operator": []}]})), "operator token");
+        let doc = json!({"components": {"securitySchemes": {"session": {"type": "apiKey", "in": "cookie"}}}});
+        assert_eq!(security(&doc, &json!({})), "anyone");
+        assert_eq!(security(&doc, &json!({"security": [{}, {"seat": []}]})), "anyone, or seat token");
+        assert_eq!(security(&doc, &json!({"security": [{"operator": []}]})), "operator token");
+        assert_eq!(
+            security(&doc, &json!({"security": [{"seat": []}, {"session": []}]})),
+            "seat token, or session cookie"
+        );
     }
 }

@@ -175,7 +175,7 @@ pub(super) struct EventsQuery {
     path = "/api/games/{id}/events",
     tag = "games",
     params(("id" = String, Path, description = "The game's id."), EventsQuery),
-    security((), ("seat" = [])),
+    security((), ("seat" = []), ("session" = [])),
     responses(
         (status = 200, description = "The stream of events: `state`, then `turn`, `moved`, `draw` and `end` as they happen. The schema is one event's, as a client reads it.", body = GameEventFrame, content_type = "text/event-stream",
             example = json!({"event": "moved", "id": "7", "data": "{\"game\":\"8KQ2ZJ\",\"turn\":3,\"seat\":\"black\",\"kind\":\"move\"}"})),

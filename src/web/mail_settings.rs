@@ -66,7 +66,7 @@ fn credential(steward: &Steward, headers: &HeaderMap) -> Result<Credential, ApiE
     get,
     path = "/api/me/mail",
     tag = "players",
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = [])),
     responses(
         (status = 200, description = "The player's mail setting.", body = crate::steward::MailSettingsAnswer),
         (status = 401, description = "No seat token or session, or an unknown one.", body = super::openapi::ErrorBody),
@@ -83,7 +83,7 @@ pub(super) async fn get_mail(State(steward): State<Steward>, headers: HeaderMap)
     put,
     path = "/api/me/mail",
     tag = "players",
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = [])),
     request_body(content = MailBody, example = json!({"delivery": "digest", "digest_hour": 7, "pictures": "none"})),
     responses(
         (status = 200, description = "The player's mail setting, as changed.", body = crate::steward::MailSettingsAnswer),
@@ -146,7 +146,7 @@ struct PasswordBody {
     get,
     path = "/api/me/program-password",
     tag = "players",
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = [])),
     responses(
         (status = 200, description = "Whether a program password is set, and the games it opens.", body = crate::steward::ProgramPasswordAnswer),
         (status = 401, description = "No seat token or session, or an unknown one.", body = super::openapi::ErrorBody),
@@ -167,7 +167,7 @@ pub(super) async fn get_program_password(
     put,
     path = "/api/me/program-password",
     tag = "players",
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = [])),
     request_body(content = PasswordBody, example = json!({"generate": true})),
     responses(
         (status = 200, description = "The password's state; a password the steward chose is in it, this once.", body = crate::steward::ProgramPasswordAnswer),

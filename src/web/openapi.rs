@@ -7,7 +7,7 @@
 
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::Operation;
-use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi as Document, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
@@ -62,6 +62,12 @@ impl Modify for SecuritySchemes {
             http.description = Some(what.to_owned());
             components.add_security_scheme(name, SecurityScheme::Http(http));
         }
+        // The pages' sign-in: a player's own operations take it as well as a seat token.
+        let cookie = ApiKeyValue::with_description(
+            super::session::COOKIE,
+            "The pages' session cookie, set when a player signs in on this steward's pages (a board mail's private link or a seat token); it proves the player's address and the games signed in for.",
+        );
+        components.add_security_scheme("session", SecurityScheme::ApiKey(ApiKey::Cookie(cookie)));
     }
 }
 
