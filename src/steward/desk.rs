@@ -124,7 +124,7 @@ fn seat_of(g: &Loaded, name: &str) -> Result<Seat, StewardError> {
 }
 
 /// A seat's new token, returned once to the organiser who made it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct NewToken {
     /// The game.
     pub game: String,
@@ -139,7 +139,7 @@ pub struct NewToken {
 }
 
 /// A deadline extended.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Extended {
     /// The game.
     pub game: String,

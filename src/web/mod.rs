@@ -158,7 +158,6 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     let (api, doc) = api_routes().split_for_parts();
     let document: Arc<str> = openapi::to_json(&openapi::finish(doc)).into();
-    let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
     api.route(
         "/api/openapi.json",
         get(move || {
@@ -173,7 +172,6 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         get(mail_settings::get_program_password).put(mail_settings::put_program_password),
     ) // issue 34
     .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
-    .merge(desk_api::router())
     .merge(conditional_api::router()) // issue 32, slice C
     .merge(openpgp_api::router()) // issue 33
     .route("/api/games/{id}/legal", get(lists::legal)) // issue 32, slice T
@@ -194,9 +192,7 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     .route("/api/calendar/{key}/deadlines.ics", get(calendar))
     .merge(pages::router())
     .merge(desk_pages::router())
-    .merge(tournament_api::router(operator.clone()))
     .merge(tournament_pages::router())
-    .merge(invitations) // issue 31, slice D
     .merge(invitation_pages::router()) // issue 31, slice D
     .fallback(not_found)
     .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -217,6 +213,9 @@ fn api_routes() -> OpenApiRouter<Steward> {
         .routes(routes!(desk_api::my_games))
         .routes(routes!(show_game))
         .routes(routes!(submit_move))
+        .merge(desk_api::routes()) // the desk's tools on a game (issue 31)
+        .merge(tournament_api::routes()) // issue 31
+        .merge(invitation_api::routes()) // issue 31, slice D
 }
 
 /// The API's OpenAPI document, as `/api/openapi.json` serves it.

@@ -33,7 +33,7 @@ use crate::protocol::policy::Auth;
 use crate::store::{InvitationRow, NewInvitation, Tx, time_text};
 
 /// A player who takes the place of one who declined (or did not answer).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Replacement {
     /// The name shown.
@@ -50,7 +50,7 @@ pub struct Replacement {
 
 /// What an invitee gives on accepting: the name shown (else the one invited)
 /// and, optionally, a public key.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AcceptInvitation {
     /// The name to show; empty or absent keeps the invited name.
@@ -88,9 +88,10 @@ pub enum InvitationReplyWord {
 }
 
 /// The answer to an invitee's answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationAnswered {
     /// `accepted` or `declined`.
+    #[schema(value_type = String)]
     pub answer: &'static str,
     /// Whether it had been given before (nothing changed).
     pub repeat: bool,
@@ -107,7 +108,7 @@ pub struct InvitationAnswered {
 }
 
 /// One invitation as the organiser sees it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationStatus {
     /// The tournament's player index, or the game's seat index.
     pub player: u32,
@@ -135,9 +136,10 @@ pub struct InvitationStatus {
 }
 
 /// The invitations of a tournament or of a game with invited seats.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationList {
     /// `tournament` or `game`.
+    #[schema(value_type = String)]
     pub kind: &'static str,
     /// The tournament's id, or the invited game's (`I…`).
     pub id: String,
@@ -156,11 +158,12 @@ pub struct InvitationList {
 }
 
 /// An invitation as its invitee sees it (through its token).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationView {
     /// What it invites to, in words.
     pub to: String,
     /// `tournament` or `game`.
+    #[schema(value_type = String)]
     pub kind: &'static str,
     /// The tournament's or invited game's id.
     pub id: String,
