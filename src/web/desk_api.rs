@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -33,16 +33,21 @@ pub(super) fn routes() -> OpenApiRouter<Steward> {
         .routes(routes!(relink))
 }
 
-/// A body that must say nothing: none at all, or an empty JSON object (as
-/// JSON clients send).
+/// A body that must say nothing: none at all, `null`, or an empty JSON object
+/// (as JSON clients send).
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({}))]
 pub(super) struct EmptyBody {}
 
-/// Refuses a body that is neither empty nor `{}`.
+/// Whether a body says nothing: none at all, or JSON `null`.
+pub(super) fn no_body(body: &Bytes) -> bool {
+    matches!(body.trim_ascii(), b"" | b"null")
+}
+
+/// Refuses a body that is neither empty, `null` nor `{}`.
 pub(super) fn empty_body(body: &Bytes) -> Result<(), ApiError> {
-    if !body.trim_ascii().is_empty() {
+    if !no_body(body) {
         let EmptyBody {} = json_body(body, "{} or no body")?;
     }
     Ok(())
@@ -263,22 +268,40 @@ async fn abort(
 
 /// A deadline extension: in hours or in days (one of them), and why.
 #[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+enum ExtendBody {
+    /// In hours.
+    Hours(ExtendHours),
+    /// In days.
+    Days(ExtendDays),
+}
+
+/// A deadline extension in hours.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ExtendBody {
-    /// The hours to add, 1 to 8784 (a year); or give `days`.
-    #[serde(default)]
+struct ExtendHours {
+    /// The hours to add, 1 to 8784 (a year).
     #[schema(minimum = 1, maximum = 8784)]
-    hours: Option<u32>,
-    /// The days to add, 1 to 366; or give `hours`.
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 366)]
-    days: Option<u32>,
+    hours: u32,
     /// Why, in a line (it goes into the transcript and the players' mail).
     #[schema(min_length = 1, max_length = 500)]
     reason: String,
 }
 
-const EXTEND_EXAMPLE: &str = r#"{"days": 3, "reason": "illness"} (or "hours": 72)"#;
+/// A deadline extension in days.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ExtendDays {
+    /// The days to add, 1 to 366.
+    #[schema(minimum = 1, maximum = 366)]
+    days: u32,
+    /// Why, in a line (it goes into the transcript and the players' mail).
+    #[schema(min_length = 1, max_length = 500)]
+    reason: String,
+}
+
+const EXTEND_EXAMPLE: &str =
+    r#"{"days": 3, "reason": "illness"} or {"hours": 72, "reason": "illness"} (hours or days, one of them)"#;
 
 /// Extends a seat's deadline: more time for the move it owes now (or, when
 /// its clock stands, for its next move).
@@ -307,19 +330,12 @@ async fn extend(
     Path((id, seat)): Path<(String, String)>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let b: ExtendBody = json_body(&body, EXTEND_EXAMPLE)?;
-    let hours = match (b.hours, b.days) {
-        (Some(h), None) => h,
-        (None, Some(d)) => d.saturating_mul(24),
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad_request",
-                format!("give the extension in hours or in days, one of them; send JSON like {EXTEND_EXAMPLE}"),
-            ));
-        }
+    // Neither or both of hours and days match no form of the body.
+    let (hours, reason) = match json_body(&body, EXTEND_EXAMPLE)? {
+        ExtendBody::Hours(ExtendHours { hours, reason }) => (hours, reason),
+        ExtendBody::Days(ExtendDays { days, reason }) => (days.saturating_mul(24), reason),
     };
-    Ok(Json(steward.extend_deadline(id, seat, hours, b.reason, by, steward.now()).await?).into_response())
+    Ok(Json(steward.extend_deadline(id, seat, hours, reason, by, steward.now()).await?).into_response())
 }
 
 /// The player who takes over a seat, and why.

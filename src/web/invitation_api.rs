@@ -103,7 +103,7 @@ async fn show(State(steward): State<Steward>, Path(token): Path<String>) -> Resu
     path = "/api/invitations/{token}/accept",
     tag = "invitations",
     params(("token" = String, Path, description = "The invitation's token, from the link in its mail.")),
-    request_body(content = Option<AcceptInvitation>, description = "No body keeps the invited name and gives no key.", example = json!({"name": "Ann Example"})),
+    request_body(content = Option<AcceptInvitation>, description = "No body (or `null`) keeps the invited name and gives no key.", example = json!({"name": "Ann Example"})),
     responses(
         (status = 200, description = "The answer recorded (or, for a repeat, the same again); `starts` says whether play begins.", body = crate::steward::InvitationAnswered),
         (status = 400, description = "The body is not an acceptance: a bad name or key, a name another player shows, or no key where the game needs signed moves.", body = ErrorBody),
@@ -112,7 +112,7 @@ async fn show(State(steward): State<Steward>, Path(token): Path<String>) -> Resu
     )
 )]
 async fn accept(State(steward): State<Steward>, Path(token): Path<String>, body: Bytes) -> Result<Response, ApiError> {
-    let a: AcceptInvitation = if body.trim_ascii().is_empty() {
+    let a: AcceptInvitation = if super::desk_api::no_body(&body) {
         AcceptInvitation::default()
     } else {
         json_body(

@@ -37,8 +37,10 @@ use crate::store::{InvitationRow, NewInvitation, Tx, time_text};
 #[serde(deny_unknown_fields)]
 pub struct Replacement {
     /// The name shown.
+    #[schema(min_length = 1)]
     pub name: String,
     /// The address the invitation goes to.
+    #[schema(format = Email)]
     pub email: String,
     /// The player's Ed25519 public key (base64), optional.
     #[serde(default)]

@@ -69,6 +69,7 @@ pub struct NewTournament {
 #[serde(deny_unknown_fields)]
 pub struct NewPlayer {
     /// The name.
+    #[schema(min_length = 1)]
     pub name: String,
     /// The mail address.
     #[schema(format = Email)]
