@@ -195,8 +195,11 @@ impl ResultBody {
 struct AdjudicateBody {
     /// The result: `"draw"`, a winning seat's name, a list of winning seats, or points per seat.
     result: ResultBody,
-    /// Why, in a line (it goes into the transcript and the players' mail).
-    #[schema(min_length = 1, max_length = 500)]
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
@@ -234,8 +237,11 @@ async fn adjudicate(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ReasonBody {
-    /// Why, in a line (it goes into the transcript and the players' mail).
-    #[schema(min_length = 1, max_length = 500)]
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
@@ -283,8 +289,11 @@ struct ExtendHours {
     /// The hours to add, 1 to 8784 (a year).
     #[schema(minimum = 1, maximum = 8784)]
     hours: u32,
-    /// Why, in a line (it goes into the transcript and the players' mail).
-    #[schema(min_length = 1, max_length = 500)]
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
@@ -295,8 +304,11 @@ struct ExtendDays {
     /// The days to add, 1 to 366.
     #[schema(minimum = 1, maximum = 366)]
     days: u32,
-    /// Why, in a line (it goes into the transcript and the players' mail).
-    #[schema(min_length = 1, max_length = 500)]
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
@@ -355,8 +367,11 @@ struct ReplaceBody {
     /// The new player's armoured OpenPGP public key (issue 33), optional.
     #[serde(default)]
     openpgp_key: Option<String>,
-    /// Why, in a line (it goes into the transcript and the players' mail).
-    #[schema(min_length = 1, max_length = 500)]
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 

@@ -160,8 +160,10 @@ async fn pgn(State(steward): State<Steward>, Path(id): Path<String>) -> Result<R
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct DirectorBody {
-    /// The director's name: 1 to 100 characters on one line.
-    #[schema(min_length = 1, max_length = 100)]
+    /// The director's name: one line of 1 to 100 characters, spaces around not counted.
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,98}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     name: String,
 }
 

@@ -91,6 +91,7 @@ pub enum InvitationReplyWord {
 
 /// The answer to an invitee's answer.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"answer": "accepted", "repeat": false, "starts": false, "tournament": "T8KQ2ZJ", "message": "You accepted the invitation to the tournament \"Club championship\" (T8KQ2ZJ), as Ann Example."}))]
 pub struct InvitationAnswered {
     /// `accepted` or `declined`.
     #[schema(value_type = String)]

@@ -41,6 +41,7 @@ pub struct CreatedTournament {
 
 /// A director's token, shown once.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"tournament": "T8KQ2ZJ", "name": "Dana", "token": "Zm9v…"}))]
 pub struct NamedDirector {
     /// The tournament.
     pub tournament: String,

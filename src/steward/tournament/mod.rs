@@ -28,8 +28,11 @@ pub use table::{CrossCell, StandingView, TournamentGameView, TournamentPlayerVie
 #[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTournament {
-    /// Its name, shown on the pages and in the mails: 1 to 100 characters on one line.
-    #[schema(min_length = 1, max_length = 100)]
+    /// Its name, shown on the pages and in the mails: one line of 1 to 100
+    /// characters, spaces around not counted.
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,98}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     pub name: String,
     /// The variant's name, as `rules::VariantId` lists them.
     #[schema(schema_with = variant_name)]
