@@ -35,6 +35,18 @@ pub(super) fn routes() -> OpenApiRouter<Steward> {
         .routes(routes!(replace_seat))
 }
 
+/// What `POST /api/games` answers (a schema only): the game with its seat
+/// tokens, or, with `"invite": true`, the invited game's invitations.
+#[derive(utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // a schema only: the handler answers one of the two
+pub(super) enum CreatedOrInvited {
+    /// The game and its seat tokens.
+    Created(crate::steward::CreatedGame),
+    /// The invited game's invitations (`"invite": true`).
+    Invited(crate::steward::InvitationList),
+}
+
 /// Which invitations to list: one tournament's or one invited game's (one
 /// of the two).
 #[derive(Deserialize, utoipa::IntoParams)]

@@ -343,7 +343,7 @@ fn operator_only(operator: &OperatorToken, headers: &HeaderMap) -> Result<(), Ap
     security(("operator" = [])),
     request_body(content = NewGame, example = json!({"variant": crate::rules::VariantId::HEADLINE.to_string(), "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]})),
     responses(
-        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game instead.", body = crate::steward::CreatedGame),
+        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game's invitations instead.", body = invitation_api::CreatedOrInvited),
         (status = 400, description = "The body is not a game: an unknown variant or option, a bad address or key, the wrong number of seats.", body = openapi::ErrorBody),
         (status = 401, description = "No operator token, or not the operator token.", body = openapi::ErrorBody),
     )
