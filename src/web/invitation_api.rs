@@ -231,7 +231,7 @@ const REPLACEMENT: &str = r#"{"name": "Carl Example", "email": "carl@example.org
     tag = "invitations",
     params(
         ("id" = String, Path, description = "The tournament's id."),
-        ("n" = u32, Path, description = "The player's number: 0, 1, … in the order they were given."),
+        ("n" = u32, Path, maximum = 39, description = "The player's number: 0, 1, … in the order they were given (a tournament has at most 40)."),
     ),
     security(("organiser" = [])),
     request_body(content = Replacement, example = replacement_example),

@@ -205,7 +205,7 @@ async fn director(
     tag = "tournaments",
     params(
         ("id" = String, Path, description = "The tournament's id."),
-        ("player" = u32, Path, description = "The player's number: 0, 1, … in the order they were given."),
+        ("player" = u32, Path, maximum = 39, description = "The player's number: 0, 1, … in the order they were given (a tournament has at most 40)."),
     ),
     security(("organiser" = [])),
     request_body(content = Option<super::desk_api::EmptyBody>, description = "No body, or an empty object.", example = json!({})),
@@ -285,4 +285,35 @@ async fn adjudicate(
     let body: AdjudicateBody =
         json_body(&body, r#"{"results": {"<game id>": "draw"}, "reason": "unfinished at the end date"}"#)?;
     Ok(Json(steward.adjudicate_tournament(&by, id, body.results, body.reason, steward.now()).await?).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// The document states the steward's limits as literals (utoipa takes no
+    /// constants there): they must be the constants' values.
+    #[test]
+    fn the_documents_limits_are_the_stewards() {
+        let doc: Value = serde_json::from_str(&super::super::openapi_document()).unwrap();
+        let players = crate::steward::tournament::MAX_PLAYERS;
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["NewTournament"]["properties"]["players"]["maxItems"], players);
+        for (path, name) in [
+            ("/api/tournaments/{id}/players/{player}/withdraw", "player"),
+            ("/api/tournaments/{id}/players/{n}/replace", "n"),
+        ] {
+            let params = doc["paths"][path]["post"]["parameters"].as_array().unwrap();
+            let p = params.iter().find(|p| p["name"] == name).unwrap();
+            assert_eq!(p["schema"]["maximum"], players - 1, "{path}");
+        }
+        let reason = format!("{{0,{}}}", crate::steward::MAX_REASON_CHARS - 2);
+        for schema in ["ReasonBody", "AdjudicateBody", "ReplaceBody", "ExtendHours", "ExtendDays"] {
+            let pattern = schemas[schema]["properties"]["reason"]["pattern"].as_str().unwrap();
+            assert!(pattern.contains(&reason), "{schema}: {pattern}");
+        }
+        let days = crate::steward::MAX_EXTENSION_HOURS / 24;
+        assert_eq!(schemas["ExtendHours"]["properties"]["hours"]["maximum"], crate::steward::MAX_EXTENSION_HOURS);
+        assert_eq!(schemas["ExtendDays"]["properties"]["days"]["maximum"], days);
+    }
 }
