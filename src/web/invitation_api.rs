@@ -42,7 +42,7 @@ pub(super) fn routes() -> OpenApiRouter<Steward> {
 #[allow(dead_code)] // a schema only: the handler answers one of the two
 pub(super) enum CreatedOrInvited {
     /// The game and its seat tokens.
-    Created(crate::steward::CreatedGame),
+    Created(Box<crate::steward::CreatedGame>),
     /// The invited game's invitations (`"invite": true`).
     Invited(crate::steward::InvitationList),
 }

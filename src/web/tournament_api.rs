@@ -139,7 +139,7 @@ async fn csv(State(steward): State<Steward>, Path(id): Path<String>) -> Result<R
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
     responses(
-        (status = 200, description = "The games' records, one after the other.", body = String, content_type = "application/x-chess-pgn"),
+        (status = 200, description = "The games' records, one after the other.", body = String, content_type = crate::rules::record::PGN_MEDIA_TYPE),
         (status = 404, description = "No tournament has this id, or its variant has no PGN form (`no_pgn`).", body = ErrorBody),
     )
 )]
