@@ -94,7 +94,7 @@ pub enum InvitationReplyWord {
 #[schema(example = json!({"answer": "accepted", "repeat": false, "starts": false, "tournament": "T8KQ2ZJ", "message": "You accepted the invitation to the tournament \"Club championship\" (T8KQ2ZJ), as Ann Example."}))]
 pub struct InvitationAnswered {
     /// `accepted` or `declined`.
-    #[schema(value_type = String)]
+    #[schema(schema_with = given_answer)]
     pub answer: &'static str,
     /// Whether it had been given before (nothing changed).
     pub repeat: bool,
@@ -124,6 +124,7 @@ pub struct InvitationStatus {
     pub email: String,
     /// `pending`, `accepted`, `declined`, or `not invited` (a tournament player
     /// without an invitation yet).
+    #[schema(schema_with = place_answer)]
     pub answer: String,
     /// When it was answered.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,7 +143,7 @@ pub struct InvitationStatus {
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationList {
     /// `tournament` or `game`.
-    #[schema(value_type = String)]
+    #[schema(schema_with = invited_kind)]
     pub kind: &'static str,
     /// The tournament's id, or the invited game's (`I…`).
     pub id: String,
@@ -150,6 +151,7 @@ pub struct InvitationList {
     pub variant: String,
     /// The tournament's status, or the invited game's (`inviting`,
     /// `starting`, `creating`, `started`).
+    #[schema(schema_with = invited_status)]
     pub status: String,
     /// The game, once created (invited games).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -166,7 +168,7 @@ pub struct InvitationView {
     /// What it invites to, in words.
     pub to: String,
     /// `tournament` or `game`.
-    #[schema(value_type = String)]
+    #[schema(schema_with = invited_kind)]
     pub kind: &'static str,
     /// The tournament's or invited game's id.
     pub id: String,
@@ -182,6 +184,7 @@ pub struct InvitationView {
     /// The other players' names.
     pub others: Vec<String>,
     /// `pending`, `accepted` or `declined`.
+    #[schema(schema_with = invitation_answer)]
     pub answer: String,
     /// When it was answered.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -193,6 +196,37 @@ pub struct InvitationView {
     /// The game, once created.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
+}
+
+/// The schema of [`InvitationAnswered::answer`].
+fn given_answer() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(["accepted", "declined"], "`accepted` or `declined`.")
+}
+
+/// The schema of [`InvitationView::answer`].
+fn invitation_answer() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(["pending", "accepted", "declined"], "`pending`, `accepted` or `declined`.")
+}
+
+/// The schema of [`InvitationStatus::answer`].
+fn place_answer() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(
+        ["pending", "accepted", "declined", "not invited"],
+        "`pending`, `accepted`, `declined`, or `not invited` (a tournament player without an invitation yet).",
+    )
+}
+
+/// The schema of the `kind` of [`InvitationList`] and [`InvitationView`].
+fn invited_kind() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(["tournament", "game"], "`tournament` or `game`.")
+}
+
+/// The schema of [`InvitationList::status`]: a tournament's, or an invited game's.
+fn invited_status() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(
+        ["inviting", "running", "finished", "starting", "creating", "started"],
+        "A tournament's status (`inviting`, `running`, `finished`), or an invited game's (`inviting`, `starting`, `creating`, `started`).",
+    )
 }
 
 /// What an organiser's request names: a tournament, or a game with invited seats.

@@ -89,14 +89,19 @@ pub struct NewPlayer {
 /// How much leave stops the clocks of the tournament's games.
 pub use crate::clock::leave::LeavePolicy;
 
+/// The schema of a string that is one of `words`, described by `what`.
+pub(crate) fn one_of<'a>(words: impl IntoIterator<Item = &'a str>, what: &str) -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(words))
+        .description(Some(what))
+        .build()
+}
+
 /// The schema of a variant's name: one of the registry's names
 /// ([`crate::rules::VariantId::names`]).
 fn variant_name() -> utoipa::openapi::schema::Object {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some(crate::rules::VariantId::names()))
-        .description(Some("The variant's name, one of the steward's variants."))
-        .build()
+    one_of(crate::rules::VariantId::names(), "The variant's name, one of the steward's variants.")
 }
 
 /// The most players a tournament may have: a round robin of 40 is 780 games

@@ -20,6 +20,7 @@ pub struct TournamentView {
     /// The variant.
     pub variant: String,
     /// `inviting`, `running` or `finished`.
+    #[schema(schema_with = tournament_status)]
     pub status: String,
     /// Double round.
     pub double: bool,
@@ -98,12 +99,26 @@ pub struct TournamentGameView {
     /// The players' names, in seat order.
     pub names: Vec<String>,
     /// `planned`, `running`, `finished`, `cancelled` (a withdrawal) or `aborted`.
+    #[schema(schema_with = game_status)]
     pub status: String,
     /// The result in words, when finished.
     pub result: Option<String>,
     /// Each seat's score, when it counts.
     #[schema(value_type = Option<Vec<f64>>)]
     pub scores: Option<Vec<Score>>,
+}
+
+/// The schema of [`TournamentView::status`].
+fn tournament_status() -> utoipa::openapi::schema::Object {
+    super::one_of(["inviting", "running", "finished"], "`inviting`, `running` or `finished`.")
+}
+
+/// The schema of [`TournamentGameView::status`].
+fn game_status() -> utoipa::openapi::schema::Object {
+    super::one_of(
+        ["planned", "running", "finished", "cancelled", "aborted"],
+        "`planned`, `running`, `finished`, `cancelled` (a withdrawal) or `aborted`.",
+    )
 }
 
 /// Whether an ended game is left out: aborted (by a director's tool).
