@@ -62,8 +62,9 @@ impl FromRequestParts<Steward> for ByOrganiser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, steward: &Steward) -> Result<Self, ApiError> {
-        // Every router with organiser routes carries the operator token as an
-        // extension; a route without it is a wiring mistake, not the caller's.
+        // The whole router carries the operator token as an extension
+        // ([`super::router`]); a route without it is a wiring mistake, not the
+        // caller's.
         let Some(operator) = parts.extensions.get::<Arc<OperatorToken>>().cloned() else {
             let wiring = InternalError::of("an organiser route was registered without the operator token extension");
             return Err(StewardError::Internal(wiring).into());
