@@ -124,7 +124,8 @@ fn seat_of(g: &Loaded, name: &str) -> Result<Seat, StewardError> {
 }
 
 /// A seat's new token, returned once to the organiser who made it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"game": "8KQ2ZJ", "seat": "black", "player": "Carol", "token": "3q2+7w…", "mailed_to": "carol@example.org"}))]
 pub struct NewToken {
     /// The game.
     pub game: String,
@@ -139,7 +140,8 @@ pub struct NewToken {
 }
 
 /// A deadline extended.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"game": "8KQ2ZJ", "seat": "white", "hours": 72, "deadline": "2027-01-09T18:00:00Z"}))]
 pub struct Extended {
     /// The game.
     pub game: String,

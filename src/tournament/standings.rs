@@ -65,7 +65,7 @@ impl serde::Serialize for Tiebreak {
 }
 
 /// One line of the table.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct Standing {
     /// The player (index into the tournament's players).
     pub player: usize,
@@ -73,8 +73,10 @@ pub struct Standing {
     /// (1, 2, 2, 4).
     pub rank: usize,
     /// The player's points, the sum of their scores.
+    #[schema(value_type = f64)]
     pub points: Score,
     /// Sonneborn-Berger, or its pairwise reading for games of more seats.
+    #[schema(value_type = f64)]
     pub tiebreak: Tiebreak,
     /// Games won: the game's top score, held by at most half its seats (a lone
     /// winner, or a winning team of two out of four).

@@ -7,30 +7,50 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::Value;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{ApiError, bearer, json_body};
 use crate::protocol::OperatorToken;
 use crate::steward::{Credential, GameFilter, InternalError, NewSeat, Organiser, Refusal, Steward, StewardError};
 
-/// The routes of the director's tools (the lists are registered beside the
-/// game creation in [`super::router`]).
-pub(super) fn router() -> Router<Steward> {
-    Router::new()
-        .route("/api/games/{id}/adjudicate", post(adjudicate))
-        .route("/api/games/{id}/abort", post(abort))
-        .route("/api/games/{id}/seats/{seat}/extend", post(extend))
-        .route("/api/games/{id}/seats/{seat}/replace", post(replace))
-        .route("/api/games/{id}/seats/{seat}/relink", post(relink))
+/// The routes of the director's tools, each registered from its annotation
+/// (the lists are registered beside the game creation in [`super::api_routes`]).
+pub(super) fn routes() -> OpenApiRouter<Steward> {
+    OpenApiRouter::new()
+        .routes(routes!(adjudicate))
+        .routes(routes!(abort))
+        .routes(routes!(extend))
+        .routes(routes!(replace))
+        .routes(routes!(relink))
+}
+
+/// A body that must say nothing: none at all, `null`, or an empty JSON object
+/// (as JSON clients send).
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
+pub(super) struct EmptyBody {}
+
+/// Whether a body says nothing: none at all, or JSON `null`.
+pub(super) fn no_body(body: &Bytes) -> bool {
+    matches!(body.trim_ascii(), b"" | b"null")
+}
+
+/// Refuses a body that is neither empty, `null` nor `{}`.
+pub(super) fn empty_body(body: &Bytes) -> Result<(), ApiError> {
+    if !no_body(body) {
+        let EmptyBody {} = json_body(body, "{} or no body")?;
+    }
+    Ok(())
 }
 
 /// The organiser a request's bearer token proves, as an extractor: put it
@@ -42,8 +62,9 @@ impl FromRequestParts<Steward> for ByOrganiser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, steward: &Steward) -> Result<Self, ApiError> {
-        // Every router with organiser routes carries the operator token as an
-        // extension; a route without it is a wiring mistake, not the caller's.
+        // The whole router carries the operator token as an extension
+        // ([`super::router`]); a route without it is a wiring mistake, not the
+        // caller's.
         let Some(operator) = parts.extensions.get::<Arc<OperatorToken>>().cloned() else {
             let wiring = InternalError::of("an organiser route was registered without the operator token extension");
             return Err(StewardError::Internal(wiring).into());
@@ -127,7 +148,7 @@ pub(super) async fn list_games(
     get,
     path = "/api/me/games",
     tag = "players",
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = [])),
     responses(
         (status = 200, description = "Every game of the player the token (or the page's session) proves.", body = MyGames),
         (status = 401, description = "No seat token or session, or an unknown one.", body = super::openapi::ErrorBody),
@@ -144,13 +165,17 @@ pub(super) async fn my_games(State(steward): State<Steward>, headers: HeaderMap)
     Ok(Json(MyGames { games: steward.my_games(credential).await? }).into_response())
 }
 
-/// A result as the body gives it: text (`draw`, `white`, `north and south`,
-/// `white 3, brown 1, black 0`), a list of winning seats, or points per seat.
-#[derive(Deserialize)]
+/// A result as the body gives it: text (`draw`, a winning seat's name, seats
+/// joined by `and`, or points per seat as `<seat> 3, <seat> 1, <seat> 0`), a
+/// list of winning seats, or points per seat.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 enum ResultBody {
+    /// `draw`, a winning seat's name, seats joined by `and`, or points per seat in words.
     Text(String),
+    /// The winning seats.
     Seats(Vec<String>),
+    /// Each seat's points.
     Points(BTreeMap<String, u8>),
 }
 
@@ -165,15 +190,39 @@ impl ResultBody {
     }
 }
 
-#[derive(Deserialize)]
+/// An adjudication: the result and why.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AdjudicateBody {
+    /// The result: `"draw"`, a winning seat's name, a list of winning seats, or points per seat.
     result: ResultBody,
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
 const ADJUDICATE_EXAMPLE: &str = r#"{"result": "white", "reason": "end date; white is a rook up"} (or "draw", ["north", "south"], {"white": 3, "brown": 1, "black": 0})"#;
 
+/// Adjudicates a game: ends it with the organiser's result.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/adjudicate",
+    tag = "desk",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("organiser" = [])),
+    request_body(content = AdjudicateBody, example = json!({"result": "draw", "reason": "end date; the position is level"})),
+    responses(
+        (status = 200, description = "The game, ended with the result.", body = crate::steward::GameView),
+        (status = 400, description = "The body is not an adjudication, the result does not fit the game's seats, or the reason is empty or too long.", body = super::openapi::ErrorBody),
+        (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
+        (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = super::openapi::ErrorBody),
+        (status = 409, description = "The game is over.", body = super::openapi::ErrorBody),
+    )
+)]
 async fn adjudicate(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -185,12 +234,35 @@ async fn adjudicate(
     Ok(Json(view).into_response())
 }
 
-#[derive(Deserialize)]
+/// Why an organiser acts.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ReasonBody {
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
+/// Aborts a game: it ends without a result, and standings leave it out.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/abort",
+    tag = "desk",
+    params(("id" = String, Path, description = "The game's id.")),
+    security(("organiser" = [])),
+    request_body(content = ReasonBody, example = json!({"reason": "both players left the club"})),
+    responses(
+        (status = 200, description = "The game, ended without a result.", body = crate::steward::GameView),
+        (status = 400, description = "The body is not a reason, or the reason is empty or too long.", body = super::openapi::ErrorBody),
+        (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
+        (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = super::openapi::ErrorBody),
+        (status = 409, description = "The game is over.", body = super::openapi::ErrorBody),
+    )
+)]
 async fn abort(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -201,52 +273,131 @@ async fn abort(
     Ok(Json(steward.abort(id, b.reason, by, steward.now()).await?).into_response())
 }
 
-#[derive(Deserialize)]
+/// A deadline extension: in hours or in days (one of them), and why.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+enum ExtendBody {
+    /// In hours.
+    Hours(ExtendHours),
+    /// In days.
+    Days(ExtendDays),
+}
+
+/// A deadline extension in hours.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ExtendBody {
-    #[serde(default)]
-    hours: Option<u32>,
-    #[serde(default)]
-    days: Option<u32>,
+struct ExtendHours {
+    /// The hours to add, 1 to 8784 (a year).
+    #[schema(minimum = 1, maximum = 8784)]
+    hours: u32,
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
-const EXTEND_EXAMPLE: &str = r#"{"days": 3, "reason": "illness"} (or "hours": 72)"#;
+/// A deadline extension in days.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ExtendDays {
+    /// The days to add, 1 to 366.
+    #[schema(minimum = 1, maximum = 366)]
+    days: u32,
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
+    reason: String,
+}
 
+const EXTEND_EXAMPLE: &str =
+    r#"{"days": 3, "reason": "illness"} or {"hours": 72, "reason": "illness"} (hours or days, one of them)"#;
+
+/// Extends a seat's deadline: more time for the move it owes now (or, when
+/// its clock stands, for its next move).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/seats/{seat}/extend",
+    tag = "desk",
+    params(
+        ("id" = String, Path, description = "The game's id."),
+        ("seat" = String, Path, description = "The seat's name in the variant (any case)."),
+    ),
+    security(("organiser" = [])),
+    request_body(content = ExtendBody, example = json!({"days": 3, "reason": "illness"})),
+    responses(
+        (status = 200, description = "The extension, with the seat's deadline now.", body = crate::steward::Extended),
+        (status = 400, description = "Neither or both of hours and days, out of range, an empty reason, no such seat, a game without a time control, or a seat that timed out.", body = super::openapi::ErrorBody),
+        (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
+        (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = super::openapi::ErrorBody),
+        (status = 409, description = "The game is over.", body = super::openapi::ErrorBody),
+    )
+)]
 async fn extend(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
     Path((id, seat)): Path<(String, String)>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let b: ExtendBody = json_body(&body, EXTEND_EXAMPLE)?;
-    let hours = match (b.hours, b.days) {
-        (Some(h), None) => h,
-        (None, Some(d)) => d.saturating_mul(24),
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad_request",
-                format!("give the extension in hours or in days, one of them; send JSON like {EXTEND_EXAMPLE}"),
-            ));
-        }
+    // Neither or both of hours and days match no form of the body.
+    let (hours, reason) = match json_body(&body, EXTEND_EXAMPLE)? {
+        ExtendBody::Hours(ExtendHours { hours, reason }) => (hours, reason),
+        ExtendBody::Days(ExtendDays { days, reason }) => (days.saturating_mul(24), reason),
     };
-    Ok(Json(steward.extend_deadline(id, seat, hours, b.reason, by, steward.now()).await?).into_response())
+    Ok(Json(steward.extend_deadline(id, seat, hours, reason, by, steward.now()).await?).into_response())
 }
 
-#[derive(Deserialize)]
+/// The player who takes over a seat, and why.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ReplaceBody {
+    /// The new player's name.
+    #[schema(min_length = 1)]
     name: String,
+    /// The new player's address: the seat's new token is mailed there.
+    #[schema(format = Email)]
     email: String,
+    /// The new player's Ed25519 public key (base64), optional (required, or
+    /// `openpgp_key`, in a game that needs signed moves).
     #[serde(default)]
     public_key: Option<String>,
-    /// The new player's armoured OpenPGP public key (issue 33).
+    /// The new player's armoured OpenPGP public key (issue 33), optional.
     #[serde(default)]
     openpgp_key: Option<String>,
+    /// Why, in one line of 1 to 500 characters, spaces around not counted (it
+    /// goes into the transcript and the players' mail).
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,498}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     reason: String,
 }
 
+/// Replaces a seat's player: the new player inherits the position and the
+/// clock, the old token stops working, and the new one is mailed to the new
+/// address and answered this once.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/seats/{seat}/replace",
+    tag = "desk",
+    params(
+        ("id" = String, Path, description = "The game's id."),
+        ("seat" = String, Path, description = "The seat's name in the variant (any case)."),
+    ),
+    security(("organiser" = [])),
+    request_body(content = ReplaceBody, example = json!({"name": "Carol", "email": "carol@example.org", "reason": "Bob withdrew"})),
+    responses(
+        (status = 201, description = "The seat's new token (shown this once; the old one no longer works).", body = crate::steward::NewToken),
+        (status = 400, description = "The body is not a replacement: a bad name, address or key, a name another seat shows, no key where the game needs signed moves, an empty reason, or no such seat.", body = super::openapi::ErrorBody),
+        (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
+        (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = super::openapi::ErrorBody),
+        (status = 409, description = "The game is over.", body = super::openapi::ErrorBody),
+    )
+)]
 async fn replace(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -263,6 +414,27 @@ async fn replace(
     Ok((StatusCode::CREATED, Json(token)).into_response())
 }
 
+/// Sends a seat a new link: a new token, mailed to the seat's registered
+/// address only and answered this once; the old token stops working.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/seats/{seat}/relink",
+    tag = "desk",
+    params(
+        ("id" = String, Path, description = "The game's id."),
+        ("seat" = String, Path, description = "The seat's name in the variant (any case)."),
+    ),
+    security(("organiser" = [])),
+    request_body(content = Option<EmptyBody>, description = "No body, or an empty object: nothing is chosen but the seat.", example = json!({})),
+    responses(
+        (status = 201, description = "The seat's new token (shown this once; the old one no longer works).", body = crate::steward::NewToken),
+        (status = 400, description = "A body other than `{}`, or no such seat.", body = super::openapi::ErrorBody),
+        (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
+        (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),
+        (status = 404, description = "No game has this id.", body = super::openapi::ErrorBody),
+        (status = 409, description = "The game is over.", body = super::openapi::ErrorBody),
+    )
+)]
 async fn relink(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -270,9 +442,7 @@ async fn relink(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     // No body, or an empty object: nothing is chosen but the seat.
-    if !body.trim_ascii().is_empty() {
-        let _: serde_json::Map<String, Value> = json_body(&body, "{} or no body")?;
-    }
+    empty_body(&body)?;
     let token = steward.relink(id, seat, by, steward.now()).await?;
     Ok((StatusCode::CREATED, Json(token)).into_response())
 }

@@ -160,7 +160,6 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     let (api, doc) = api_routes().split_for_parts();
     let document: Arc<str> = openapi::to_json(&openapi::finish(doc)).into();
     let page = api_page_body(&document);
-    let invitations = invitation_api::router(operator.clone()); // issue 31, slice D
     api.route(
         "/api/openapi.json",
         get(move || {
@@ -178,12 +177,9 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
         }),
     )
     .merge(xfcc::router()) // issue 34: the Xfcc SOAP door
-    .merge(desk_api::router())
     .merge(pages::router())
     .merge(desk_pages::router())
-    .merge(tournament_api::router(operator.clone()))
     .merge(tournament_pages::router())
-    .merge(invitations) // issue 31, slice D
     .merge(invitation_pages::router()) // issue 31, slice D
     .fallback(not_found)
     .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -224,6 +220,9 @@ fn api_routes() -> OpenApiRouter<Steward> {
         .routes(routes!(calendar))
         .merge(mail_settings::routes()) // issue 32, slice M; issue 34
         .routes(routes!(steward_asc))
+        .merge(desk_api::routes()) // the desk's tools on a game (issue 31)
+        .merge(tournament_api::routes()) // issue 31
+        .merge(invitation_api::routes()) // issue 31, slice D
 }
 
 /// The routes kept only to say they are gone (deprecated in the document).
@@ -367,7 +366,7 @@ fn operator_only(operator: &OperatorToken, headers: &HeaderMap) -> Result<(), Ap
     security(("operator" = [])),
     request_body(content = NewGame, example = json!({"variant": crate::rules::VariantId::HEADLINE.to_string(), "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]})),
     responses(
-        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game instead.", body = crate::steward::CreatedGame),
+        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game's invitations instead.", body = invitation_api::CreatedOrInvited),
         (status = 400, description = "The body is not a game: an unknown variant or option, a bad address or key, the wrong number of seats.", body = openapi::ErrorBody),
         (status = 401, description = "No operator token, or not the operator token.", body = openapi::ErrorBody),
     )

@@ -3,34 +3,62 @@
 //! operator or the tournament's own director).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
+use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Extension, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::desk_api::ByOrganiser;
+use super::desk_api::{ByOrganiser, empty_body};
+use super::openapi::ErrorBody;
 use super::{ApiError, json_body};
-use crate::protocol::OperatorToken;
 use crate::steward::{NewTournament, Organiser, Steward};
 
-/// The tournament routes; `operator` is the operator token.
-pub(super) fn router(operator: Arc<OperatorToken>) -> Router<Steward> {
-    Router::new()
-        .route("/api/tournaments", post(create).get(list))
-        .route("/api/tournaments/{id}", get(show))
-        .route("/api/tournaments/{id}/standings.csv", get(csv))
-        .route("/api/tournaments/{id}/games.pgn", get(pgn))
-        .route("/api/tournaments/{id}/directors", post(director))
-        .route("/api/tournaments/{id}/players/{player}/withdraw", post(withdraw))
-        .route("/api/tournaments/{id}/adjudicate", post(adjudicate))
-        .layer(Extension(operator))
+/// The tournament routes, each registered from its annotation (the operator
+/// token rides as an extension of the whole router).
+pub(super) fn routes() -> OpenApiRouter<Steward> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(show))
+        .routes(routes!(csv))
+        .routes(routes!(pgn))
+        .routes(routes!(director))
+        .routes(routes!(withdraw))
+        .routes(routes!(adjudicate))
 }
 
+/// The example of a tournament to create.
+fn new_tournament_example() -> serde_json::Value {
+    serde_json::json!({
+        "name": "Club championship",
+        "variant": crate::rules::VariantId::HEADLINE.to_string(),
+        "players": [
+            {"name": "Alice", "email": "alice@example.org"},
+            {"name": "Bob", "email": "bob@example.org"},
+            {"name": "Carol", "email": "carol@example.org"},
+        ],
+    })
+}
+
+/// Creates a tournament: its players, its plan of games, and the games that
+/// start now (or, with `"invite": true`, the invitations instead).
+#[utoipa::path(
+    post,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    security(("organiser" = [])),
+    request_body(content = NewTournament, example = new_tournament_example),
+    responses(
+        (status = 201, description = "The tournament, and one token per seat of each game created now (shown only this once; the players get private links by mail).", body = crate::steward::CreatedTournament),
+        (status = 400, description = "The body is not a tournament: a bad name, an unknown variant or option, too few or too many players, a duplicate name or address, a bad key or end date.", body = ErrorBody),
+        (status = 401, description = "No organiser's token.", body = ErrorBody),
+        (status = 403, description = "A director's token: creating a tournament needs the operator's.", body = ErrorBody),
+    )
+)]
 async fn create(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -47,6 +75,18 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+/// The tournaments an organiser may act on: all for the operator, its own
+/// for a director; newest first.
+#[utoipa::path(
+    get,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    security(("organiser" = [])),
+    responses(
+        (status = 200, description = "The tournaments, newest first.", body = Vec<crate::steward::tournament::TournamentView>),
+        (status = 401, description = "No organiser's token.", body = ErrorBody),
+    )
+)]
 async fn list(State(steward): State<Steward>, ByOrganiser(by): ByOrganiser) -> Result<Response, ApiError> {
     let all = steward.tournaments().await?;
     let mine: Vec<_> = all
@@ -59,15 +99,50 @@ async fn list(State(steward): State<Steward>, ByOrganiser(by): ByOrganiser) -> R
     Ok(Json(mine).into_response())
 }
 
+/// A tournament as anyone may see it: players, games, standings and the
+/// crosstable (no addresses, no tokens).
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id.")),
+    responses(
+        (status = 200, description = "The tournament.", body = crate::steward::tournament::TournamentView),
+        (status = 404, description = "No tournament has this id.", body = ErrorBody),
+    )
+)]
 async fn show(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
     Ok(Json(steward.tournament(id).await?).into_response())
 }
 
+/// The standings as CSV: rank, player, name, points, tie-break, wins,
+/// played, withdrawn, then one column per player with the crosstable cell.
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}/standings.csv",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id.")),
+    responses(
+        (status = 200, description = "The standings.", body = String, content_type = "text/csv"),
+        (status = 404, description = "No tournament has this id.", body = ErrorBody),
+    )
+)]
 async fn csv(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let text = steward.tournament_csv(id).await?;
     Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], text).into_response())
 }
 
+/// Every game of the tournament as PGN (variants with a PGN form).
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}/games.pgn",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id.")),
+    responses(
+        (status = 200, description = "The games' records, one after the other.", body = String, content_type = crate::rules::record::PGN_MEDIA_TYPE),
+        (status = 404, description = "No tournament has this id, or its variant has no PGN form (`no_pgn`).", body = ErrorBody),
+    )
+)]
 async fn pgn(State(steward): State<Steward>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let text = steward.tournament_pgn(id.clone()).await?.ok_or_else(|| {
         ApiError::new(
@@ -81,12 +156,34 @@ async fn pgn(State(steward): State<Steward>, Path(id): Path<String>) -> Result<R
     Ok(([(header::CONTENT_TYPE, crate::rules::record::PGN_MEDIA_TYPE)], text).into_response())
 }
 
-#[derive(Deserialize)]
+/// A director to name.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct DirectorBody {
+    /// The director's name: one line of 1 to 100 characters, spaces around not counted.
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,98}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     name: String,
 }
 
+/// Names a director of the tournament (the operator only); the director's
+/// token is answered this once and acts on this tournament only.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/directors",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id.")),
+    security(("organiser" = [])),
+    request_body(content = DirectorBody, example = json!({"name": "Dana"})),
+    responses(
+        (status = 201, description = "The director and its token (shown this once).", body = crate::steward::tournament::NamedDirector),
+        (status = 400, description = "The body is not a director, or the name is empty, too long or not one line.", body = ErrorBody),
+        (status = 401, description = "No organiser's token.", body = ErrorBody),
+        (status = 403, description = "A director's token: only the operator names directors.", body = ErrorBody),
+        (status = 404, description = "No tournament has this id.", body = ErrorBody),
+    )
+)]
 async fn director(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -99,11 +196,34 @@ async fn director(
     Ok((StatusCode::CREATED, Json(named)).into_response())
 }
 
+/// Withdraws a player, by ICCF's rule: with under half of their games
+/// finished, all their games are cancelled and leave the standings;
+/// otherwise their unfinished games are lost by default.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/players/{player}/withdraw",
+    tag = "tournaments",
+    params(
+        ("id" = String, Path, description = "The tournament's id."),
+        ("player" = u32, Path, maximum = 39, description = "The player's number: 0, 1, … in the order they were given (a tournament has at most 40)."),
+    ),
+    security(("organiser" = [])),
+    request_body(content = Option<super::desk_api::EmptyBody>, description = "No body, or an empty object.", example = json!({})),
+    responses(
+        (status = 200, description = "The tournament after the withdrawal.", body = crate::steward::tournament::TournamentView),
+        (status = 400, description = "Not a player number, no such player, a player who withdrew already, or a body other than `{}`.", body = ErrorBody),
+        (status = 401, description = "No organiser's token.", body = ErrorBody),
+        (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
+        (status = 404, description = "No tournament has this id.", body = ErrorBody),
+    )
+)]
 async fn withdraw(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
     Path((id, player)): Path<(String, String)>,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
+    empty_body(&body)?;
     let player: usize = player.parse().map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -114,14 +234,48 @@ async fn withdraw(
     Ok(Json(steward.withdraw_player(&by, id, player, steward.now()).await?).into_response())
 }
 
-#[derive(Deserialize)]
+/// A director's adjudications of a tournament's games.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AdjudicateBody {
+    /// Game id → result: `"draw"`, a winning seat's name, seats joined by `+`,
+    /// or points per seat in seat order (`[3, 1, 0]`).
+    #[schema(value_type = BTreeMap<String, TournamentResult>)]
     results: BTreeMap<String, serde_json::Value>,
+    /// Why (it goes into the transcripts and the players' mail); absent or
+    /// empty: "adjudicated by the tournament's director".
     #[serde(default)]
     reason: Option<String>,
 }
 
+/// A result as a director gives it for one game.
+#[derive(utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // a schema only: the steward reads the JSON value
+enum TournamentResult {
+    /// `"draw"`, a winning seat's name, or seats joined by `+`.
+    Text(String),
+    /// Points per seat, in seat order, each 0 to 15.
+    Points(Vec<u8>),
+}
+
+/// Adjudicates games of the tournament: each ends with the director's result.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/adjudicate",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id.")),
+    security(("organiser" = [])),
+    request_body(content = AdjudicateBody, example = json!({"results": {"8KQ2ZJ": "draw"}, "reason": "unfinished at the end date"})),
+    responses(
+        (status = 200, description = "The tournament after the adjudications.", body = crate::steward::tournament::TournamentView),
+        (status = 400, description = "The body is not adjudications: no results, a game not of this tournament, or a result the game cannot have.", body = ErrorBody),
+        (status = 401, description = "No organiser's token.", body = ErrorBody),
+        (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
+        (status = 404, description = "No tournament has this id, or no game has one of the ids given.", body = ErrorBody),
+        (status = 409, description = "One of the games is over.", body = ErrorBody),
+    )
+)]
 async fn adjudicate(
     State(steward): State<Steward>,
     ByOrganiser(by): ByOrganiser,
@@ -131,4 +285,35 @@ async fn adjudicate(
     let body: AdjudicateBody =
         json_body(&body, r#"{"results": {"<game id>": "draw"}, "reason": "unfinished at the end date"}"#)?;
     Ok(Json(steward.adjudicate_tournament(&by, id, body.results, body.reason, steward.now()).await?).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// The document states the steward's limits as literals (utoipa takes no
+    /// constants there): they must be the constants' values.
+    #[test]
+    fn the_documents_limits_are_the_stewards() {
+        let doc: Value = serde_json::from_str(&super::super::openapi_document()).unwrap();
+        let players = crate::steward::tournament::MAX_PLAYERS;
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["NewTournament"]["properties"]["players"]["maxItems"], players);
+        for (path, name) in [
+            ("/api/tournaments/{id}/players/{player}/withdraw", "player"),
+            ("/api/tournaments/{id}/players/{n}/replace", "n"),
+        ] {
+            let params = doc["paths"][path]["post"]["parameters"].as_array().unwrap();
+            let p = params.iter().find(|p| p["name"] == name).unwrap();
+            assert_eq!(p["schema"]["maximum"], players - 1, "{path}");
+        }
+        let reason = format!("{{0,{}}}", crate::steward::MAX_REASON_CHARS - 2);
+        for schema in ["ReasonBody", "AdjudicateBody", "ReplaceBody", "ExtendHours", "ExtendDays"] {
+            let pattern = schemas[schema]["properties"]["reason"]["pattern"].as_str().unwrap();
+            assert!(pattern.contains(&reason), "{schema}: {pattern}");
+        }
+        let days = crate::steward::MAX_EXTENSION_HOURS / 24;
+        assert_eq!(schemas["ExtendHours"]["properties"]["hours"]["maximum"], crate::steward::MAX_EXTENSION_HOURS);
+        assert_eq!(schemas["ExtendDays"]["properties"]["days"]["maximum"], days);
+    }
 }

@@ -33,12 +33,14 @@ use crate::protocol::policy::Auth;
 use crate::store::{InvitationRow, NewInvitation, Tx, time_text};
 
 /// A player who takes the place of one who declined (or did not answer).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Replacement {
     /// The name shown.
+    #[schema(min_length = 1)]
     pub name: String,
     /// The address the invitation goes to.
+    #[schema(format = Email)]
     pub email: String,
     /// The player's Ed25519 public key (base64), optional.
     #[serde(default)]
@@ -50,7 +52,7 @@ pub struct Replacement {
 
 /// What an invitee gives on accepting: the name shown (else the one invited)
 /// and, optionally, a public key.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AcceptInvitation {
     /// The name to show; empty or absent keeps the invited name.
@@ -88,9 +90,11 @@ pub enum InvitationReplyWord {
 }
 
 /// The answer to an invitee's answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"answer": "accepted", "repeat": false, "starts": false, "tournament": "T8KQ2ZJ", "message": "You accepted the invitation to the tournament \"Club championship\" (T8KQ2ZJ), as Ann Example."}))]
 pub struct InvitationAnswered {
     /// `accepted` or `declined`.
+    #[schema(schema_with = given_answer)]
     pub answer: &'static str,
     /// Whether it had been given before (nothing changed).
     pub repeat: bool,
@@ -107,7 +111,7 @@ pub struct InvitationAnswered {
 }
 
 /// One invitation as the organiser sees it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationStatus {
     /// The tournament's player index, or the game's seat index.
     pub player: u32,
@@ -120,6 +124,7 @@ pub struct InvitationStatus {
     pub email: String,
     /// `pending`, `accepted`, `declined`, or `not invited` (a tournament player
     /// without an invitation yet).
+    #[schema(schema_with = place_answer)]
     pub answer: String,
     /// When it was answered.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,9 +140,10 @@ pub struct InvitationStatus {
 }
 
 /// The invitations of a tournament or of a game with invited seats.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationList {
     /// `tournament` or `game`.
+    #[schema(schema_with = invited_kind)]
     pub kind: &'static str,
     /// The tournament's id, or the invited game's (`I…`).
     pub id: String,
@@ -145,6 +151,7 @@ pub struct InvitationList {
     pub variant: String,
     /// The tournament's status, or the invited game's (`inviting`,
     /// `starting`, `creating`, `started`).
+    #[schema(schema_with = invited_status)]
     pub status: String,
     /// The game, once created (invited games).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -156,11 +163,12 @@ pub struct InvitationList {
 }
 
 /// An invitation as its invitee sees it (through its token).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct InvitationView {
     /// What it invites to, in words.
     pub to: String,
     /// `tournament` or `game`.
+    #[schema(schema_with = invited_kind)]
     pub kind: &'static str,
     /// The tournament's or invited game's id.
     pub id: String,
@@ -176,6 +184,7 @@ pub struct InvitationView {
     /// The other players' names.
     pub others: Vec<String>,
     /// `pending`, `accepted` or `declined`.
+    #[schema(schema_with = invitation_answer)]
     pub answer: String,
     /// When it was answered.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,6 +196,37 @@ pub struct InvitationView {
     /// The game, once created.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
+}
+
+/// The schema of [`InvitationAnswered::answer`].
+fn given_answer() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(["accepted", "declined"], "`accepted` or `declined`.")
+}
+
+/// The schema of [`InvitationView::answer`].
+fn invitation_answer() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(["pending", "accepted", "declined"], "`pending`, `accepted` or `declined`.")
+}
+
+/// The schema of [`InvitationStatus::answer`].
+fn place_answer() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(
+        ["pending", "accepted", "declined", "not invited"],
+        "`pending`, `accepted`, `declined`, or `not invited` (a tournament player without an invitation yet).",
+    )
+}
+
+/// The schema of the `kind` of [`InvitationList`] and [`InvitationView`].
+fn invited_kind() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(["tournament", "game"], "`tournament` or `game`.")
+}
+
+/// The schema of [`InvitationList::status`]: a tournament's, or an invited game's.
+fn invited_status() -> utoipa::openapi::schema::Object {
+    super::tournament::one_of(
+        ["inviting", "running", "finished", "starting", "creating", "started"],
+        "A tournament's status (`inviting`, `running`, `finished`), or an invited game's (`inviting`, `starting`, `creating`, `started`).",
+    )
 }
 
 /// What an organiser's request names: a tournament, or a game with invited seats.

@@ -15,7 +15,7 @@ use crate::store::{TournamentGameRow, TournamentPlayerRow, TournamentRow, Tx};
 use crate::tournament::pairing::pair;
 
 /// A seat's token in a tournament game, handed out once at creation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TournamentSeatSecret {
     /// The game.
     pub game: String,
@@ -31,7 +31,7 @@ pub struct TournamentSeatSecret {
 
 /// A created tournament: its view and the seat tokens of the games created now
 /// (shown only this once; the players get private links by mail).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CreatedTournament {
     /// The tournament as anyone sees it.
     pub tournament: super::TournamentView,
@@ -40,7 +40,8 @@ pub struct CreatedTournament {
 }
 
 /// A director's token, shown once.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"tournament": "T8KQ2ZJ", "name": "Dana", "token": "Zm9v…"}))]
 pub struct NamedDirector {
     /// The tournament.
     pub tournament: String,

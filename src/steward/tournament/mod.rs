@@ -25,16 +25,22 @@ pub(crate) use table::parse_id;
 pub use table::{CrossCell, StandingView, TournamentGameView, TournamentPlayerView, TournamentView};
 
 /// A tournament to create (`POST /api/tournaments`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTournament {
-    /// Its name, shown on the pages and in the mails.
+    /// Its name, shown on the pages and in the mails: one line of 1 to 100
+    /// characters, spaces around not counted.
+    #[schema(
+        pattern = r"^\s*[^\s\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,98}[^\s\u0000-\u001f\u007f-\u009f])?\s*$"
+    )]
     pub name: String,
     /// The variant's name, as `rules::VariantId` lists them.
+    #[schema(schema_with = variant_name)]
     pub variant: String,
     /// As a new game's: the variant's options, `auth`, `secrecy`, `clock`,
     /// `spectator_delay`. Every game of the tournament gets them.
     #[serde(default)]
+    #[schema(value_type = Object)]
     pub options: BTreeMap<String, serde_json::Value>,
     /// The leave policy: allowed (the steward's allowance), capped, or none.
     #[serde(default)]
@@ -52,7 +58,9 @@ pub struct NewTournament {
     /// The end date: RFC 3339, or a date (`2027-06-30`, the end of that day UTC).
     #[serde(default)]
     pub ends_at: Option<String>,
-    /// The players, in order (their numbers are 0.. in this order).
+    /// The players, in order (their numbers are 0.. in this order): at least
+    /// as many as the variant has seats, at most [`MAX_PLAYERS`] (40).
+    #[schema(min_items = 2, max_items = 40)]
     pub players: Vec<NewPlayer>,
     /// Invite the players instead of seating them at once.
     #[serde(default)]
@@ -60,12 +68,14 @@ pub struct NewTournament {
 }
 
 /// A player of a tournament to create.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewPlayer {
     /// The name.
+    #[schema(min_length = 1)]
     pub name: String,
     /// The mail address.
+    #[schema(format = Email)]
     pub email: String,
     /// The Ed25519 public key (base64), optional.
     #[serde(default)]
@@ -78,6 +88,21 @@ pub struct NewPlayer {
 
 /// How much leave stops the clocks of the tournament's games.
 pub use crate::clock::leave::LeavePolicy;
+
+/// The schema of a string that is one of `words`, described by `what`.
+pub(crate) fn one_of<'a>(words: impl IntoIterator<Item = &'a str>, what: &str) -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(words))
+        .description(Some(what))
+        .build()
+}
+
+/// The schema of a variant's name: one of the registry's names
+/// ([`crate::rules::VariantId::names`]).
+fn variant_name() -> utoipa::openapi::schema::Object {
+    one_of(crate::rules::VariantId::names(), "The variant's name, one of the steward's variants.")
+}
 
 /// The most players a tournament may have: a round robin of 40 is 780 games
 /// (1560 double), which bounds what one request can make the steward create.

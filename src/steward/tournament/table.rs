@@ -11,7 +11,7 @@ use crate::store::{TournamentGameRow, Tx, time_text};
 use crate::tournament::standings::{ScoredGame, Standing, standings};
 
 /// A tournament as anyone may see it (no addresses, no tokens).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TournamentView {
     /// The id.
     pub id: String,
@@ -20,6 +20,7 @@ pub struct TournamentView {
     /// The variant.
     pub variant: String,
     /// `inviting`, `running` or `finished`.
+    #[schema(schema_with = tournament_status)]
     pub status: String,
     /// Double round.
     pub double: bool,
@@ -57,7 +58,7 @@ pub struct TournamentView {
 }
 
 /// A player as the tournament shows them.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TournamentPlayerView {
     /// The player's number (0..).
     pub player: usize,
@@ -68,7 +69,7 @@ pub struct TournamentPlayerView {
 }
 
 /// A line of the table, with the player's name.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct StandingView {
     /// The line as the table computes it.
     #[serde(flatten)]
@@ -78,14 +79,14 @@ pub struct StandingView {
 }
 
 /// One cell of the crosstable: the scores, in game order ("1", "½", "0").
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
 pub struct CrossCell {
     /// Each counted game's score of the row's player against the column's.
     pub scores: Vec<String>,
 }
 
 /// A planned game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct TournamentGameView {
     /// Its place in the plan.
     pub slot: usize,
@@ -98,11 +99,26 @@ pub struct TournamentGameView {
     /// The players' names, in seat order.
     pub names: Vec<String>,
     /// `planned`, `running`, `finished`, `cancelled` (a withdrawal) or `aborted`.
+    #[schema(schema_with = game_status)]
     pub status: String,
     /// The result in words, when finished.
     pub result: Option<String>,
     /// Each seat's score, when it counts.
+    #[schema(value_type = Option<Vec<f64>>)]
     pub scores: Option<Vec<Score>>,
+}
+
+/// The schema of [`TournamentView::status`].
+fn tournament_status() -> utoipa::openapi::schema::Object {
+    super::one_of(["inviting", "running", "finished"], "`inviting`, `running` or `finished`.")
+}
+
+/// The schema of [`TournamentGameView::status`].
+fn game_status() -> utoipa::openapi::schema::Object {
+    super::one_of(
+        ["planned", "running", "finished", "cancelled", "aborted"],
+        "`planned`, `running`, `finished`, `cancelled` (a withdrawal) or `aborted`.",
+    )
 }
 
 /// Whether an ended game is left out: aborted (by a director's tool).

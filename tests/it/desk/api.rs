@@ -433,3 +433,65 @@ async fn verify_rejects_a_rewritten_adjudication() {
     assert!(f.seq == n, "{f}");
     s.shut_down().await;
 }
+
+/// The tools take the bodies the OpenAPI document describes (issue 34): an
+/// extension in hours or in days, never both or neither; a relink or a
+/// withdrawal with no body, `null` or `{}` only; and the document lists the
+/// desk's, the tournaments' and the invitations' routes.
+#[tokio::test]
+async fn the_tools_take_the_bodies_the_openapi_document_describes() {
+    let s = Server::start().await;
+    let op = s.operator.clone();
+    let g = create(&s, "chess", json!({"clock": {"kind": "days_per_move", "days": 3}}), 2).await;
+    let extend = format!("/api/games/{}/seats/white/extend", g.id);
+    for both_or_neither in [json!({"hours": 5, "days": 1, "reason": "ill"}), json!({"reason": "ill"})] {
+        s.post_json(&extend, Some(&op), &both_or_neither).await.error(400, "bad_request");
+    }
+    let a = s.post_json(&extend, Some(&op), &json!({"hours": 5, "reason": "ill"})).await.ok(200);
+    assert_eq!(a["hours"], 5);
+    let relink = format!("/api/games/{}/seats/black/relink", g.id);
+    s.post_json(&relink, Some(&op), &json!({"seat": "white"})).await.error(400, "bad_request");
+    for nothing in ["", "null", "{}"] {
+        assert_eq!(s.post(&relink, Some(&op), nothing).await.ok(201)["seat"], "black", "{nothing:?}");
+    }
+    let t = s
+        .post_json("/api/tournaments", Some(&op), &json!({"name": "Club", "variant": "chess", "players": players(3)}))
+        .await
+        .ok(201);
+    let withdraw = format!("/api/tournaments/{}/players/0/withdraw", t["tournament"]["id"].as_str().unwrap());
+    s.post_json(&withdraw, Some(&op), &json!({"player": 1})).await.error(400, "bad_request");
+    s.post(&withdraw, Some(&op), "null").await.ok(200);
+    let doc = s.get("/api/openapi.json", None).await.ok(200);
+    for (path, method) in [
+        ("/api/games/{id}/adjudicate", "post"),
+        ("/api/games/{id}/abort", "post"),
+        ("/api/games/{id}/seats/{seat}/extend", "post"),
+        ("/api/games/{id}/seats/{seat}/replace", "post"),
+        ("/api/games/{id}/seats/{seat}/relink", "post"),
+        ("/api/tournaments", "get"),
+        ("/api/tournaments", "post"),
+        ("/api/tournaments/{id}", "get"),
+        ("/api/tournaments/{id}/standings.csv", "get"),
+        ("/api/tournaments/{id}/games.pgn", "get"),
+        ("/api/tournaments/{id}/directors", "post"),
+        ("/api/tournaments/{id}/players/{player}/withdraw", "post"),
+        ("/api/tournaments/{id}/adjudicate", "post"),
+        ("/api/tournaments/{id}/invite", "post"),
+        ("/api/tournaments/{id}/start", "post"),
+        ("/api/tournaments/{id}/players/{n}/replace", "post"),
+        ("/api/invitations", "get"),
+        ("/api/invitations/{token}", "get"),
+        ("/api/invitations/{token}/accept", "post"),
+        ("/api/invitations/{token}/decline", "post"),
+        ("/api/invited-games/{id}", "get"),
+        ("/api/invited-games/{id}/start", "post"),
+        ("/api/invited-games/{id}/seats/{n}/replace", "post"),
+    ] {
+        let op = &doc["paths"][path][method];
+        assert!(
+            op["summary"].is_string() && (op["responses"]["200"].is_object() || op["responses"]["201"].is_object()),
+            "{method} {path}"
+        );
+    }
+    s.shut_down().await;
+}
