@@ -209,6 +209,7 @@ const ADJUDICATE_EXAMPLE: &str = r#"{"result": "white", "reason": "end date; whi
 /// Adjudicates a game: ends it with the organiser's result.
 #[utoipa::path(
     post,
+    operation_id = "adjudicate_game",
     path = "/api/games/{id}/adjudicate",
     tag = "desk",
     params(("id" = String, Path, description = "The game's id.")),
@@ -249,6 +250,7 @@ struct ReasonBody {
 /// Aborts a game: it ends without a result, and standings leave it out.
 #[utoipa::path(
     post,
+    operation_id = "abort_game",
     path = "/api/games/{id}/abort",
     tag = "desk",
     params(("id" = String, Path, description = "The game's id.")),
@@ -320,6 +322,7 @@ const EXTEND_EXAMPLE: &str =
 /// its clock stands, for its next move).
 #[utoipa::path(
     post,
+    operation_id = "extend_deadline",
     path = "/api/games/{id}/seats/{seat}/extend",
     tag = "desk",
     params(
@@ -381,6 +384,7 @@ struct ReplaceBody {
 /// address and answered this once.
 #[utoipa::path(
     post,
+    operation_id = "replace_player",
     path = "/api/games/{id}/seats/{seat}/replace",
     tag = "desk",
     params(
@@ -418,6 +422,7 @@ async fn replace(
 /// address only and answered this once; the old token stops working.
 #[utoipa::path(
     post,
+    operation_id = "relink_seat",
     path = "/api/games/{id}/seats/{seat}/relink",
     tag = "desk",
     params(

@@ -63,6 +63,7 @@ struct ListQuery {
 /// organiser sees them: who was invited, who answered what.
 #[utoipa::path(
     get,
+    operation_id = "list_invitations",
     path = "/api/invitations",
     tag = "invitations",
     params(ListQuery),
@@ -97,6 +98,7 @@ async fn list(
 /// An invitation as its invitee sees it, through the token of its link.
 #[utoipa::path(
     get,
+    operation_id = "show_invitation",
     path = "/api/invitations/{token}",
     tag = "invitations",
     params(("token" = String, Path, description = "The invitation's token, from the link in its mail.")),
@@ -112,6 +114,7 @@ async fn show(State(steward): State<Steward>, Path(token): Path<String>) -> Resu
 /// Accepts an invitation, optionally with the name to show and a public key.
 #[utoipa::path(
     post,
+    operation_id = "accept_invitation",
     path = "/api/invitations/{token}/accept",
     tag = "invitations",
     params(("token" = String, Path, description = "The invitation's token, from the link in its mail.")),
@@ -139,6 +142,7 @@ async fn accept(State(steward): State<Steward>, Path(token): Path<String>, body:
 /// Declines an invitation.
 #[utoipa::path(
     post,
+    operation_id = "decline_invitation",
     path = "/api/invitations/{token}/decline",
     tag = "invitations",
     params(("token" = String, Path, description = "The invitation's token, from the link in its mail.")),
@@ -287,6 +291,7 @@ async fn show_invited_game(
 /// those who did not answer (their invitations close); the game is created.
 #[utoipa::path(
     post,
+    operation_id = "start_invited_game",
     path = "/api/invited-games/{id}/start",
     tag = "invitations",
     params(("id" = String, Path, description = "The invited game's id (`I…`).")),
@@ -313,6 +318,7 @@ async fn start_game(
 /// another player, who is invited at once; the old invitation closes.
 #[utoipa::path(
     post,
+    operation_id = "replace_invited_player",
     path = "/api/invited-games/{id}/seats/{n}/replace",
     tag = "invitations",
     params(

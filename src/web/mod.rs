@@ -648,12 +648,6 @@ async fn submit_move(
     Ok(Json(steward.submit_move(req, steward.now()).await?).into_response())
 }
 
-/// An empty JSON object: what a JSON client sends where the body holds nothing.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({}))]
-struct EmptyBody {}
-
 /// Resigns the seat.
 ///
 /// With the seat token, or (required where the game needs signatures) with a
@@ -669,7 +663,7 @@ struct EmptyBody {}
     request_body(
         description = "No body (or `{}`) with the seat's token; or a signed `action: resign` envelope as text/plain (required where the game needs signatures).",
         content(
-            (Option<EmptyBody> = "application/json"),
+            (Option<desk_api::EmptyBody> = "application/json", example = json!({})),
             (Option<String> = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
         ),
     ),
@@ -723,7 +717,7 @@ struct DrawBody {
     request_body(
         description = "`{\"action\": \"offer\"|\"accept\"|\"decline\"}` with the seat's token (no body: an offer); or a signed `action: draw-offer|draw-accept|draw-decline` envelope as text/plain.",
         content(
-            (Option<DrawBody> = "application/json"),
+            (Option<DrawBody> = "application/json", example = json!({"action": "offer"})),
             (Option<String> = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
         ),
     ),

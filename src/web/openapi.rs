@@ -133,20 +133,27 @@ pub fn finish(mut doc: Document) -> Document {
 
 /// The links from what a creation answers to the operations on what it
 /// created (OpenAPI links): a client, and schemathesis's stateful phase, follow
-/// them from `POST /api/games` to every `/api/games/{id}/…` with the new id.
+/// them from `POST /api/games` to every `/api/games/{id}/…` with the new id,
+/// and from `POST /api/tournaments` to every `/api/tournaments/{id}/…`.
 /// Made from the document's own paths, so a new operation is linked too.
 struct CreatedLinks;
 
 /// (the creating operation's path, its success status, the created id's
 /// place in the answer, the path prefix of the operations on it)
-const CREATIONS: [(&str, &str, &str, &str); 1] = [("/api/games", "201", "$response.body#/game/id", "/api/games/{id}")];
+const CREATIONS: [(&str, &str, &str, &str); 2] = [
+    ("/api/games", "201", "$response.body#/game/id", "/api/games/{id}"),
+    ("/api/tournaments", "201", "$response.body#/tournament/id", "/api/tournaments/{id}"),
+];
 
 impl Modify for CreatedLinks {
     fn modify(&self, doc: &mut Document) {
         for (creating, status, id, prefix) in CREATIONS {
             let mut targets = Vec::new();
             for (path, item) in &doc.paths.paths {
-                if !(path == prefix || path.starts_with(&format!("{prefix}/"))) || path.contains("{seat}") {
+                // Operations needing a second parameter (a seat, a player) are
+                // reached with the id alone only by a client that adds it.
+                let second = path.matches('{').count() > 1;
+                if !(path == prefix || path.starts_with(&format!("{prefix}/"))) || second {
                     continue;
                 }
                 let operations = [&item.get, &item.post, &item.put, &item.delete, &item.patch];

@@ -48,6 +48,7 @@ fn new_tournament_example() -> serde_json::Value {
 /// start now (or, with `"invite": true`, the invitations instead).
 #[utoipa::path(
     post,
+    operation_id = "create_tournament",
     path = "/api/tournaments",
     tag = "tournaments",
     security(("organiser" = [])),
@@ -79,6 +80,7 @@ async fn create(
 /// for a director; newest first.
 #[utoipa::path(
     get,
+    operation_id = "list_tournaments",
     path = "/api/tournaments",
     tag = "tournaments",
     security(("organiser" = [])),
@@ -103,6 +105,7 @@ async fn list(State(steward): State<Steward>, ByOrganiser(by): ByOrganiser) -> R
 /// crosstable (no addresses, no tokens).
 #[utoipa::path(
     get,
+    operation_id = "show_tournament",
     path = "/api/tournaments/{id}",
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
@@ -119,6 +122,7 @@ async fn show(State(steward): State<Steward>, Path(id): Path<String>) -> Result<
 /// played, withdrawn, then one column per player with the crosstable cell.
 #[utoipa::path(
     get,
+    operation_id = "tournament_standings_csv",
     path = "/api/tournaments/{id}/standings.csv",
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
@@ -135,6 +139,7 @@ async fn csv(State(steward): State<Steward>, Path(id): Path<String>) -> Result<R
 /// Every game of the tournament as PGN (variants with a PGN form).
 #[utoipa::path(
     get,
+    operation_id = "tournament_games_pgn",
     path = "/api/tournaments/{id}/games.pgn",
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
@@ -171,6 +176,7 @@ struct DirectorBody {
 /// token is answered this once and acts on this tournament only.
 #[utoipa::path(
     post,
+    operation_id = "add_director",
     path = "/api/tournaments/{id}/directors",
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
@@ -201,6 +207,7 @@ async fn director(
 /// otherwise their unfinished games are lost by default.
 #[utoipa::path(
     post,
+    operation_id = "withdraw_player",
     path = "/api/tournaments/{id}/players/{player}/withdraw",
     tag = "tournaments",
     params(
@@ -237,7 +244,7 @@ async fn withdraw(
 /// A director's adjudications of a tournament's games.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct AdjudicateBody {
+struct TournamentAdjudication {
     /// Game id → result: `"draw"`, a winning seat's name, seats joined by `+`,
     /// or points per seat in seat order (`[3, 1, 0]`).
     #[schema(value_type = BTreeMap<String, TournamentResult>)]
@@ -262,11 +269,12 @@ enum TournamentResult {
 /// Adjudicates games of the tournament: each ends with the director's result.
 #[utoipa::path(
     post,
+    operation_id = "adjudicate_tournament_game",
     path = "/api/tournaments/{id}/adjudicate",
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
     security(("organiser" = [])),
-    request_body(content = AdjudicateBody, example = json!({"results": {"8KQ2ZJ": "draw"}, "reason": "unfinished at the end date"})),
+    request_body(content = TournamentAdjudication, example = json!({"results": {"8KQ2ZJ": "draw"}, "reason": "unfinished at the end date"})),
     responses(
         (status = 200, description = "The tournament after the adjudications.", body = crate::steward::tournament::TournamentView),
         (status = 400, description = "The body is not adjudications: no results, a game not of this tournament, or a result the game cannot have.", body = ErrorBody),
@@ -282,7 +290,7 @@ async fn adjudicate(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let body: AdjudicateBody =
+    let body: TournamentAdjudication =
         json_body(&body, r#"{"results": {"<game id>": "draw"}, "reason": "unfinished at the end date"}"#)?;
     Ok(Json(steward.adjudicate_tournament(&by, id, body.results, body.reason, steward.now()).await?).into_response())
 }
@@ -308,7 +316,7 @@ mod tests {
             assert_eq!(p["schema"]["maximum"], players - 1, "{path}");
         }
         let reason = format!("{{0,{}}}", crate::steward::MAX_REASON_CHARS - 2);
-        for schema in ["ReasonBody", "AdjudicateBody", "ReplaceBody", "ExtendHours", "ExtendDays"] {
+        for schema in ["ReasonBody", "TournamentAdjudication", "ReplaceBody", "ExtendHours", "ExtendDays"] {
             let pattern = schemas[schema]["properties"]["reason"]["pattern"].as_str().unwrap();
             assert!(pattern.contains(&reason), "{schema}: {pattern}");
         }
