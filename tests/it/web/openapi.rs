@@ -310,7 +310,7 @@ fn every_schema_has_a_name_of_its_own() {
             let mut renamed = None;
             for next in &lines[n + 1..] {
                 if let Some(rest) = next.trim_start().strip_prefix("#[schema(as = ") {
-                    renamed = rest.split(|c: char| c == ',' || c == ')').next().map(str::to_owned);
+                    renamed = rest.split([',', ')']).next().map(str::to_owned);
                 }
                 let words: Vec<&str> = next.split_whitespace().collect();
                 if let Some(at) = words.iter().position(|w| *w == "struct" || *w == "enum") {
