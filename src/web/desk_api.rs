@@ -118,7 +118,7 @@ pub(super) struct MyGames {
     params(GameFilter),
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The games the organiser may act on: all for the operator, a tournament's for its director.", body = DeskGames),
+        (status = 200, description = "The games the organiser may act on: all for the operator, a tournament's for its director.", body = DeskGames, example = json!(super::api_examples::desk_games())),
         (status = 400, description = "A filter is not valid.", body = super::openapi::ErrorBody),
         (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
     )
@@ -150,7 +150,7 @@ pub(super) async fn list_games(
     tag = "players",
     security(("seat" = []), ("session" = [])),
     responses(
-        (status = 200, description = "Every game of the player the token (or the page's session) proves.", body = MyGames),
+        (status = 200, description = "Every game of the player the token (or the page's session) proves.", body = MyGames, example = json!(super::api_examples::my_games())),
         (status = 401, description = "No seat token or session, or an unknown one.", body = super::openapi::ErrorBody),
     )
 )]
@@ -216,7 +216,7 @@ const ADJUDICATE_EXAMPLE: &str = r#"{"result": "white", "reason": "end date; whi
     security(("organiser" = [])),
     request_body(content = AdjudicateBody, example = json!({"result": "draw", "reason": "end date; the position is level"})),
     responses(
-        (status = 200, description = "The game, ended with the result.", body = crate::steward::GameView),
+        (status = 200, description = "The game, ended with the result.", body = crate::steward::GameView, example = json!(super::api_examples::game())),
         (status = 400, description = "The body is not an adjudication, the result does not fit the game's seats, or the reason is empty or too long.", body = super::openapi::ErrorBody),
         (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
         (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),
@@ -257,7 +257,7 @@ struct ReasonBody {
     security(("organiser" = [])),
     request_body(content = ReasonBody, example = json!({"reason": "both players left the club"})),
     responses(
-        (status = 200, description = "The game, ended without a result.", body = crate::steward::GameView),
+        (status = 200, description = "The game, ended without a result.", body = crate::steward::GameView, example = json!(super::api_examples::game())),
         (status = 400, description = "The body is not a reason, or the reason is empty or too long.", body = super::openapi::ErrorBody),
         (status = 401, description = "No organiser's token.", body = super::openapi::ErrorBody),
         (status = 403, description = "A director's token, and the game is not of its tournament.", body = super::openapi::ErrorBody),

@@ -69,7 +69,7 @@ struct ListQuery {
     params(ListQuery),
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The invitations, one per player or seat.", body = crate::steward::InvitationList),
+        (status = 200, description = "The invitations, one per player or seat.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 400, description = "Neither or both of `tournament` and `game`, or another parameter.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token, and this is not its tournament.", body = ErrorBody),
@@ -103,7 +103,7 @@ async fn list(
     tag = "invitations",
     params(("token" = String, Path, description = "The invitation's token, from the link in its mail.")),
     responses(
-        (status = 200, description = "The invitation.", body = crate::steward::InvitationView),
+        (status = 200, description = "The invitation.", body = crate::steward::InvitationView, example = json!(super::api_examples::invitation())),
         (status = 404, description = "No invitation has this token (the link may be cut short).", body = ErrorBody),
     )
 )]
@@ -166,7 +166,7 @@ async fn decline(State(steward): State<Steward>, Path(token): Path<String>) -> R
     params(("id" = String, Path, description = "The tournament's id.")),
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The tournament's invitations.", body = crate::steward::InvitationList),
+        (status = 200, description = "The tournament's invitations.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
         (status = 404, description = "No tournament has this id.", body = ErrorBody),
@@ -191,7 +191,7 @@ async fn invite_tournament(
     params(("id" = String, Path, description = "The tournament's id.")),
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The tournament's invitations after the start.", body = crate::steward::InvitationList),
+        (status = 200, description = "The tournament's invitations after the start.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 400, description = "A place declined and is not replaced yet.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
@@ -240,7 +240,7 @@ const REPLACEMENT: &str = r#"{"name": "Carl Example", "email": "carl@example.org
     security(("organiser" = [])),
     request_body(content = Replacement, example = replacement_example),
     responses(
-        (status = 200, description = "The tournament's invitations.", body = crate::steward::InvitationList),
+        (status = 200, description = "The tournament's invitations.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 400, description = "Not a player number, no such place, a place that accepted, or the body is not a player: a bad name, address or key.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
@@ -273,7 +273,7 @@ async fn replace_tournament_player(
     params(("id" = String, Path, description = "The invited game's id (`I…`).")),
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The invitations, one per seat; `game` once the game is created.", body = crate::steward::InvitationList),
+        (status = 200, description = "The invitations, one per seat; `game` once the game is created.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token: invited games are the operator's.", body = ErrorBody),
         (status = 404, description = "No invited game has this id.", body = ErrorBody),
@@ -297,7 +297,7 @@ async fn show_invited_game(
     params(("id" = String, Path, description = "The invited game's id (`I…`).")),
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The invitations after the start, with the game created.", body = crate::steward::InvitationList),
+        (status = 200, description = "The invitations after the start, with the game created.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 400, description = "A seat declined and is not replaced yet, or the game could not be created as its seats stand.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token: invited games are the operator's.", body = ErrorBody),
@@ -328,7 +328,7 @@ async fn start_game(
     security(("organiser" = [])),
     request_body(content = Replacement, example = replacement_example),
     responses(
-        (status = 200, description = "The invitations.", body = crate::steward::InvitationList),
+        (status = 200, description = "The invitations.", body = crate::steward::InvitationList, example = json!(super::api_examples::invitation_list())),
         (status = 400, description = "Not a seat number, no such seat, a seat that accepted, or the body is not a player: a bad name, address or key.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token: invited games are the operator's.", body = ErrorBody),

@@ -4,6 +4,7 @@
 //! wrong and what to send instead>"}`; internal errors are logged and answered
 //! with a generic message (nothing was accepted, resend).
 
+mod api_examples; // issue 34: the answers' examples in the OpenAPI document
 mod api_page; // issue 34: the OpenAPI document as a page
 mod conditional_api; // issue 32, slice C
 mod desk_api; // the organiser's desk (issue 31)
@@ -366,7 +367,7 @@ fn operator_only(operator: &OperatorToken, headers: &HeaderMap) -> Result<(), Ap
     security(("operator" = [])),
     request_body(content = NewGame, example = json!({"variant": crate::rules::VariantId::HEADLINE.to_string(), "options": {}, "seats": [{"name": "Alice", "email": "alice@example.org"}, {"name": "Bob", "email": "bob@example.org"}]})),
     responses(
-        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game's invitations instead.", body = invitation_api::CreatedOrInvited),
+        (status = 201, description = "The game, and one token per seat (shown only this once); with `\"invite\": true`, the invited game's invitations instead.", body = invitation_api::CreatedOrInvited, example = json!(api_examples::created_game())),
         (status = 400, description = "The body is not a game: an unknown variant or option, a bad address or key, the wrong number of seats.", body = openapi::ErrorBody),
         (status = 401, description = "No operator token, or not the operator token.", body = openapi::ErrorBody),
     )
@@ -403,7 +404,7 @@ async fn create_game(
     params(("id" = String, Path, description = "The game's id.")),
     security((), ("seat" = [])),
     responses(
-        (status = 200, description = "The game.", body = crate::steward::GameView),
+        (status = 200, description = "The game.", body = crate::steward::GameView, example = json!(api_examples::game())),
         (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
         (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
     )
@@ -556,7 +557,7 @@ struct StewardOpenPgp {
 
 /// The steward's public keys: what players check its signatures with and seal
 /// their moves to.
-#[utoipa::path(get, path = "/api/steward", tag = "steward", responses((status = 200, description = "The keys.", body = StewardKeys)))]
+#[utoipa::path(get, path = "/api/steward", tag = "steward", responses((status = 200, description = "The keys.", body = StewardKeys, example = json!(api_examples::steward_keys()))))]
 async fn steward_keys(State(steward): State<Steward>) -> Json<StewardKeys> {
     let keys = steward.keys();
     Json(StewardKeys {
@@ -613,7 +614,7 @@ async fn steward_asc(State(steward): State<Steward>) -> Response {
         (String = "text/plain", example = "-----BEGIN FAIRSTEWARD MOVE-----\n...\n-----END FAIRSTEWARD MOVE-----"),
     )),
     responses(
-        (status = 200, description = "The receipt; the same again for a repeat.", body = crate::steward::Receipt),
+        (status = 200, description = "The receipt; the same again for a repeat.", body = crate::steward::Receipt, example = json!(api_examples::receipt())),
         (status = 400, description = "The body is neither a move nor an envelope.", body = openapi::ErrorBody),
         (status = 401, description = "No seat token, or not one of this game's.", body = openapi::ErrorBody),
         (status = 403, description = "The game needs a signed move, or the signature does not verify.", body = openapi::ErrorBody),
@@ -668,7 +669,7 @@ async fn submit_move(
         ),
     ),
     responses(
-        (status = 200, description = "The game after the resignation.", body = crate::steward::GameView),
+        (status = 200, description = "The game after the resignation.", body = crate::steward::GameView, example = json!(api_examples::game())),
         (status = 400, description = "The body is neither empty nor an envelope, the envelope asks for something else, or the seat cannot resign alone in this game.", body = openapi::ErrorBody),
         (status = 401, description = "No seat token (and no envelope), or not one of this game's.", body = openapi::ErrorBody),
         (status = 403, description = "The game needs a signed resignation, or the signature does not verify.", body = openapi::ErrorBody),
@@ -722,7 +723,7 @@ struct DrawBody {
         ),
     ),
     responses(
-        (status = 200, description = "The game after the offer, acceptance or decline (drawn when every seat offered).", body = crate::steward::GameView),
+        (status = 200, description = "The game after the offer, acceptance or decline (drawn when every seat offered).", body = crate::steward::GameView, example = json!(api_examples::game())),
         (status = 400, description = "The body is not an action, or the envelope holds something else.", body = openapi::ErrorBody),
         (status = 401, description = "No seat token (and no envelope), or not one of this game's.", body = openapi::ErrorBody),
         (status = 403, description = "The game needs a signed action, or the signature does not verify.", body = openapi::ErrorBody),
@@ -1070,7 +1071,7 @@ async fn record_pgn(
     params(("id" = String, Path, description = "The game's id.")),
     security((), ("seat" = [])),
     responses(
-        (status = 200, description = "The record.", body = crate::steward::RecordJson),
+        (status = 200, description = "The record.", body = crate::steward::RecordJson, example = json!(api_examples::record_json())),
         (status = 401, description = "The token is not one of this game's seats.", body = openapi::ErrorBody),
         (status = 404, description = "No game has this id.", body = openapi::ErrorBody),
     )

@@ -54,7 +54,7 @@ fn new_tournament_example() -> serde_json::Value {
     security(("organiser" = [])),
     request_body(content = NewTournament, example = new_tournament_example),
     responses(
-        (status = 201, description = "The tournament, and one token per seat of each game created now (shown only this once; the players get private links by mail).", body = crate::steward::CreatedTournament),
+        (status = 201, description = "The tournament, and one token per seat of each game created now (shown only this once; the players get private links by mail).", body = crate::steward::CreatedTournament, example = json!(super::api_examples::created_tournament())),
         (status = 400, description = "The body is not a tournament: a bad name, an unknown variant or option, too few or too many players, a duplicate name or address, a bad key or end date.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token: creating a tournament needs the operator's.", body = ErrorBody),
@@ -85,7 +85,7 @@ async fn create(
     tag = "tournaments",
     security(("organiser" = [])),
     responses(
-        (status = 200, description = "The tournaments, newest first.", body = Vec<crate::steward::tournament::TournamentView>),
+        (status = 200, description = "The tournaments, newest first.", body = Vec<crate::steward::tournament::TournamentView>, example = json!([super::api_examples::tournament()])),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
     )
 )]
@@ -110,7 +110,7 @@ async fn list(State(steward): State<Steward>, ByOrganiser(by): ByOrganiser) -> R
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
     responses(
-        (status = 200, description = "The tournament.", body = crate::steward::tournament::TournamentView),
+        (status = 200, description = "The tournament.", body = crate::steward::tournament::TournamentView, example = json!(super::api_examples::tournament())),
         (status = 404, description = "No tournament has this id.", body = ErrorBody),
     )
 )]
@@ -127,7 +127,7 @@ async fn show(State(steward): State<Steward>, Path(id): Path<String>) -> Result<
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id.")),
     responses(
-        (status = 200, description = "The standings.", body = String, content_type = "text/csv"),
+        (status = 200, description = "The standings.", body = String, content_type = "text/csv", example = json!(super::api_examples::STANDINGS_CSV)),
         (status = 404, description = "No tournament has this id.", body = ErrorBody),
     )
 )]
@@ -217,7 +217,7 @@ async fn director(
     security(("organiser" = [])),
     request_body(content = Option<super::desk_api::EmptyBody>, description = "No body, or an empty object.", example = json!({})),
     responses(
-        (status = 200, description = "The tournament after the withdrawal.", body = crate::steward::tournament::TournamentView),
+        (status = 200, description = "The tournament after the withdrawal.", body = crate::steward::tournament::TournamentView, example = json!(super::api_examples::tournament())),
         (status = 400, description = "Not a player number, no such player, a player who withdrew already, or a body other than `{}`.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
@@ -276,7 +276,7 @@ enum TournamentResult {
     security(("organiser" = [])),
     request_body(content = TournamentAdjudication, example = json!({"results": {"8KQ2ZJ": "draw"}, "reason": "unfinished at the end date"})),
     responses(
-        (status = 200, description = "The tournament after the adjudications.", body = crate::steward::tournament::TournamentView),
+        (status = 200, description = "The tournament after the adjudications.", body = crate::steward::tournament::TournamentView, example = json!(super::api_examples::tournament())),
         (status = 400, description = "The body is not adjudications: no results, a game not of this tournament, or a result the game cannot have.", body = ErrorBody),
         (status = 401, description = "No organiser's token.", body = ErrorBody),
         (status = 403, description = "A director's token of another tournament.", body = ErrorBody),
@@ -316,7 +316,7 @@ mod tests {
             assert_eq!(p["schema"]["maximum"], players - 1, "{path}");
         }
         let reason = format!("{{0,{}}}", crate::steward::MAX_REASON_CHARS - 2);
-        for schema in ["ReasonBody", "TournamentAdjudication", "ReplaceBody", "ExtendHours", "ExtendDays"] {
+        for schema in ["ReasonBody", "AdjudicateBody", "ReplaceBody", "ExtendHours", "ExtendDays"] {
             let pattern = schemas[schema]["properties"]["reason"]["pattern"].as_str().unwrap();
             assert!(pattern.contains(&reason), "{schema}: {pattern}");
         }

@@ -1,9 +1,9 @@
 //! The API's contract (issue 34): the OpenAPI document the steward serves at
 //! `/api/openapi.json` is the checked-in `docs/openapi.json` (a change to the
 //! API shows in review as a change to that file); every operation in it says
-//! who may call it, what it answers and with what errors, with examples; the
-//! page at `/api` shows every operation from the same document without any
-//! asset from elsewhere; and schemathesis (`scripts/test` installs it into
+//! who may call it, what it answers and with what errors, with examples that
+//! fit their schemas; the page at `/api` shows every operation from the same
+//! document without any asset from elsewhere; and schemathesis (`scripts/test` installs it into
 //! `target/schemathesis`) runs every one of its checks against the real
 //! binary, positive and negative cases and stateful sequences through the
 //! document's links, with games of every variant to reach.
@@ -151,6 +151,65 @@ async fn the_api_page_shows_every_operation_with_nothing_from_elsewhere() {
     }
     assert!(!html.contains("//cdn") && !html.contains("https://"), "no CDN");
     s.shut_down().await;
+}
+
+/// Checks every answer's example against its schema (JSON Schema 2020-12, as
+/// OpenAPI 3.1 has it), with the validator schemathesis brings
+/// (jsonschema-rs), and lists the JSON success answers without one.
+const CHECK_EXAMPLES: &str = r#"
+import json, sys
+import jsonschema_rs
+doc = json.load(sys.stdin)
+bad = []
+count = 0
+missing = []
+for path, item in doc["paths"].items():
+    for method, op in item.items():
+        if method not in ("get", "post", "put", "delete", "patch"):
+            continue
+        for status, answer in op["responses"].items():
+            if "$ref" in answer:
+                continue
+            for ct, media in answer.get("content", {}).items():
+                schema = media.get("schema")
+                example = media.get("example")
+                if example is None and schema and "$ref" in schema:
+                    example = doc["components"]["schemas"][schema["$ref"].split("/")[-1]].get("example")
+                if example is None:
+                    if status.startswith("2") and ct.startswith("application/json"):
+                        missing.append(f"{method.upper()} {path} {status}")
+                    continue
+                if not ct.startswith("application/json") or schema is None:
+                    continue
+                count += 1
+                root = {"$ref": "#/x", "x": schema, "components": doc["components"]}
+                errors = list(jsonschema_rs.Draft202012Validator(root, validate_formats=True).iter_errors(example))
+                if errors:
+                    bad.append(f"{method.upper()} {path} {status}: {errors[0].message[:300]} at {list(errors[0].instance_path)}")
+print(json.dumps({"checked": count, "bad": bad, "missing": missing}))
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_has_an_example_that_fits_its_schema() {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/schemathesis/bin/python");
+    assert!(python.exists(), "schemathesis's Python is not at {}: run scripts/test", python.display());
+    let s = Server::start().await;
+    let doc = s.get("/api/openapi.json", None).await.text;
+    s.shut_down().await;
+    let mut child = std::process::Command::new(python)
+        .args(["-c", CHECK_EXAMPLES])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(doc.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the check ran");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["checked"].as_u64().unwrap() > 50, "{report}");
+    assert_eq!(report["bad"], json!([]), "examples that do not fit their schemas");
+    assert_eq!(report["missing"], json!([]), "JSON success answers without an example");
 }
 
 /// Creates a game of `variant` with one player per seat: its id, and the first
