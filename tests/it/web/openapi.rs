@@ -156,7 +156,7 @@ async fn the_api_page_shows_every_operation_with_nothing_from_elsewhere() {
 /// Checks every answer's example against its schema (JSON Schema 2020-12, as
 /// OpenAPI 3.1 has it), with the validator schemathesis brings
 /// (jsonschema-rs), and lists the JSON success answers without one.
-const CHECK_EXAMPLES: &str = r#"
+const CHECK_EXAMPLES: &str = r##"
 import json, sys
 import jsonschema_rs
 doc = json.load(sys.stdin)
@@ -187,7 +187,7 @@ for path, item in doc["paths"].items():
                 if errors:
                     bad.append(f"{method.upper()} {path} {status}: {errors[0].message[:300]} at {list(errors[0].instance_path)}")
 print(json.dumps({"checked": count, "bad": bad, "missing": missing}))
-"#;
+"##;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_answer_has_an_example_that_fits_its_schema() {
