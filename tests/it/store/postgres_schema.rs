@@ -4,7 +4,8 @@
 //! catalogs. Table by table and column by column they must agree: names and
 //! order, types (through the mapping below), NOT NULL, defaults (as values),
 //! primary keys, identity columns for SQLite's rowid aliases, UNIQUE constraints,
-//! foreign keys, CHECK constraints and the other indexes; and the version.
+//! foreign keys, CHECK constraints and the other indexes; and the version. A
+//! query of src/store that reads a hidden rowid needs a PostgreSQL column for it.
 //!
 //! The server comes from `PGSTACK_URL` (scripts/test starts one); without it the
 //! test fails, so a run that skipped it never looks green.
@@ -20,8 +21,9 @@ use fairsteward::store::Store;
 const SCHEMA: &str = "src/store/postgres/schema.sql";
 
 /// SQLite's hidden rowid made a PostgreSQL column, where the code reads a row's
-/// id as its rowid: (table, column). See the comment at each in the schema.
-const HIDDEN_ROWIDS: &[(&str, &str)] = &[("invitations", "rowid")];
+/// id as its rowid: (table, column, the file whose queries read it). See the
+/// comment at each in the schema.
+const HIDDEN_ROWIDS: &[(&str, &str, &str)] = &[("invitations", "rowid", "src/store/invitations.rs")];
 
 /// PostgreSQL's stand-in for `PRAGMA user_version`.
 const VERSION_TABLE: &str = "schema_version";
@@ -114,6 +116,16 @@ fn postgres_schema_matches_sqlite_at_the_latest_version() {
                 "{table}: index {name}: SQLite's {sql:?} is not PostgreSQL ({e}); write its equivalent and \
                  teach this test the difference"
             )),
+        }
+    }
+    // A query reading a table's hidden rowid (not through an INTEGER PRIMARY
+    // KEY) needs a column for it in PostgreSQL, which has no rowid.
+    for file in files_reading_rowids(&root.join("src/store")) {
+        let file = file.strip_prefix(root).unwrap_or(&file).to_string_lossy().into_owned();
+        if !HIDDEN_ROWIDS.iter().any(|(_, _, f)| *f == file) {
+            differences.push(format!(
+                "{file} reads a rowid: give its table a PostgreSQL column for it and list it in HIDDEN_ROWIDS"
+            ));
         }
     }
     let sqlite_index_names: BTreeSet<&str> = sqlite_indexes.iter().map(|(_, n, _)| n.as_str()).collect();
@@ -346,7 +358,7 @@ fn compare(sqlite: &BTreeMap<String, Table>, postgres: &BTreeMap<String, Table>)
         };
         let mut p_columns = p.columns.clone();
         let mut p_uniques = p.uniques.clone();
-        for &(_, hidden) in HIDDEN_ROWIDS.iter().filter(|(t, _)| t == name) {
+        for &(_, hidden, _) in HIDDEN_ROWIDS.iter().filter(|(t, _, _)| t == name) {
             match p_columns.iter().position(|c| c.name == hidden) {
                 Some(at) => {
                     let c = p_columns.remove(at);
@@ -428,6 +440,29 @@ fn literal(written: &str) -> DefaultValue {
         }
     }
     DefaultValue::Other(w.to_owned())
+}
+
+/// The Rust files under `dir` naming `rowid` as a word (not `last_insert_rowid`,
+/// which an INTEGER PRIMARY KEY's identity answers).
+fn files_reading_rowids(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_reading_rowids(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let word = |at: usize| {
+                let before = text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+                let after = text[at + 5..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+                !before && !after
+            };
+            if text.match_indices("rowid").any(|(at, _)| word(at)) {
+                out.push(path);
+            }
+        }
+    }
+    out
 }
 
 /// SQL without its `--` comments (none of this schema's strings holds `--`).
