@@ -47,7 +47,7 @@ docs/http-api.md tells the same with examples in curl.",
 )]
 pub struct ApiDoc;
 
-/// The bearer tokens the API takes.
+/// The credentials the API takes: three bearer tokens and the pages' session cookie.
 struct SecuritySchemes;
 
 impl Modify for SecuritySchemes {
