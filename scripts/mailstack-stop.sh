@@ -16,41 +16,9 @@ exec 9>"$D.lock"
 flock -w 300 9 || { log "waited 300 s for the lock $D.lock"; exit 1; }
 
 # ---------------------------------------------------------------- leases
-live_leases() { # prints the live leases other than the caller's; drops the dead ones
-  local f pid
-  [[ -d $D/leases ]] || return 0
-  for f in "$D/leases"/*; do
-    [[ -e $f ]] || continue
-    pid=${f##*/}
-    if [[ $pid == "${MAILSTACK_LEASE:-}" ]]; then
-      continue
-    elif kill -0 "$pid" 2>/dev/null; then
-      echo "$pid"
-    else
-      rm -f "$f" # its holder died without stopping
-    fi
-  done
-}
-
-if [[ -n ${MAILSTACK_LEASE:-} ]]; then
-  rm -f "$D/leases/$MAILSTACK_LEASE"
-  others=$(live_leases | wc -l)
-  if ((others > 0)); then
-    log "lease $MAILSTACK_LEASE dropped; $others other run(s) still use the mail servers: left running"
-    exit 0
-  fi
-  if [[ ! -e $D/leases/.started-by-lease ]]; then
-    log "lease $MAILSTACK_LEASE dropped; the mail servers were running before the test run: left running"
-    exit 0
-  fi
-else
-  others=$(live_leases | wc -l)
-  if ((others > 0)) && [[ ${MAILSTACK_FORCE:-} != 1 ]]; then
-    log "$others test run(s) hold a lease on the mail servers (pids: $(live_leases | tr '\n' ' ')): left running (MAILSTACK_FORCE=1 stops them anyway)"
-    exit 0
-  fi
-fi
-rm -f "$D/leases/.started-by-lease"
+# shellcheck source=scripts/leases.sh
+source "$(dirname "$0")/leases.sh"
+lease_release "$D" "${MAILSTACK_LEASE:-}" "${MAILSTACK_FORCE:-}" "the mail servers" MAILSTACK_FORCE || exit 0
 
 # ---------------------------------------------------------------- stop
 stop_pidfile() { # pidfile expected-command-names...

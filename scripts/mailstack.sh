@@ -236,12 +236,9 @@ fi
 
 # ---------------------------------------------------------------- lease
 if [[ -n ${MAILSTACK_LEASE:-} ]]; then
-  [[ $MAILSTACK_LEASE =~ ^[0-9]+$ ]] || die "MAILSTACK_LEASE must be the pid of the process holding the lease"
-  mkdir -p "$D/leases"
-  : >"$D/leases/$MAILSTACK_LEASE"
-  # the daemons belong to leased runs: the last lease holder stops them
-  ((${#started[@]})) && : >"$D/leases/.started-by-lease"
-  log "lease $MAILSTACK_LEASE taken ($(find "$D/leases" -mindepth 1 -not -name '.*' | wc -l) held)"
+  # shellcheck source=scripts/leases.sh
+  source "$(dirname "$0")/leases.sh"
+  lease_take "$D" "$MAILSTACK_LEASE" "$((${#started[@]} > 0))"
 fi
 
 for v in "MAILSTACK_SMTP_HOST=127.0.0.1" "MAILSTACK_SMTP_PORT=$SMTP_PORT" "MAILSTACK_IMAP_HOST=127.0.0.1" \

@@ -15,41 +15,9 @@ log() { echo "pgstack-stop: $*" >&2; }
 exec 9>"$D.lock"
 flock -w 300 9 || { log "waited 300 s for the lock $D.lock"; exit 1; }
 
-live_leases() { # prints the live leases other than the caller's; drops the dead ones
-  local f pid
-  [[ -d $D/leases ]] || return 0
-  for f in "$D/leases"/*; do
-    [[ -e $f ]] || continue
-    pid=${f##*/}
-    if [[ $pid == "${PGSTACK_LEASE:-}" ]]; then
-      continue
-    elif kill -0 "$pid" 2>/dev/null; then
-      echo "$pid"
-    else
-      rm -f "$f" # its holder died without stopping
-    fi
-  done
-}
-
-if [[ -n ${PGSTACK_LEASE:-} ]]; then
-  rm -f "$D/leases/$PGSTACK_LEASE"
-  others=$(live_leases | wc -l)
-  if ((others > 0)); then
-    log "lease $PGSTACK_LEASE dropped; $others other run(s) still use the server: left running"
-    exit 0
-  fi
-  if [[ ! -e $D/leases/.started-by-lease ]]; then
-    log "lease $PGSTACK_LEASE dropped; the server was running before the test run: left running"
-    exit 0
-  fi
-else
-  others=$(live_leases | wc -l)
-  if ((others > 0)) && [[ ${PGSTACK_FORCE:-} != 1 ]]; then
-    log "$others test run(s) hold a lease on the server (pids: $(live_leases | tr '\n' ' ')): left running (PGSTACK_FORCE=1 stops it anyway)"
-    exit 0
-  fi
-fi
-rm -f "$D/leases/.started-by-lease"
+# shellcheck source=scripts/leases.sh
+source "$(dirname "$0")/leases.sh"
+lease_release "$D" "${PGSTACK_LEASE:-}" "${PGSTACK_FORCE:-}" "the server" PGSTACK_FORCE || exit 0
 
 BIN=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1)
 if [[ -s $D/data/PG_VERSION && -x $BIN/pg_ctl ]] &&

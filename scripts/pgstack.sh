@@ -82,12 +82,9 @@ psql -h 127.0.0.1 -p "$PGSTACK_PORT" -U "$PGSTACK_USER" -d postgres -qAtc 'SELEC
 
 # ---------------------------------------------------------------- lease
 if [[ -n ${PGSTACK_LEASE:-} ]]; then
-  [[ $PGSTACK_LEASE =~ ^[0-9]+$ ]] || die "PGSTACK_LEASE must be the pid of the process holding the lease"
-  mkdir -p "$D/leases"
-  : >"$D/leases/$PGSTACK_LEASE"
-  # the server belongs to leased runs: the last lease holder stops it
-  ((started)) && : >"$D/leases/.started-by-lease"
-  log "lease $PGSTACK_LEASE taken ($(find "$D/leases" -mindepth 1 -not -name '.*' | wc -l) held)"
+  # shellcheck source=scripts/leases.sh
+  source "$(dirname "$0")/leases.sh"
+  lease_take "$D" "$PGSTACK_LEASE" "$started"
 fi
 
 cat <<EOF
