@@ -246,17 +246,7 @@ impl Lab {
     /// test's clock moves to `T` too. Returns the printed report.
     fn sweep(&self, at: DateTime<Utc>) -> Value {
         self.set(at);
-        let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-            .args(["sweep", "--data-dir"])
-            .arg(self.data_dir())
-            .args(["--now", &at.to_rfc3339_opts(SecondsFormat::Secs, true)])
-            .env_remove("RUST_LOG")
-            .output()
-            .unwrap();
-        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "sweep --now {at} failed: {stderr}");
-        let v: Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sweep printed no JSON ({e}): {stdout}"));
+        let v = crate::support::sweep(self.data_dir(), at);
         assert_eq!(v["errors"], json!([]), "{v}");
         v
     }

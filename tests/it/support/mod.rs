@@ -304,6 +304,20 @@ pub async fn eventually_within<T>(limit: Duration, what: &str, mut check: impl F
     }
 }
 
+/// `fairsteward sweep --now T` (the real binary) on `data_dir`: the report it prints.
+pub fn sweep(data_dir: &Path, at: chrono::DateTime<chrono::Utc>) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["sweep", "--data-dir"])
+        .arg(data_dir)
+        .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "sweep --now {at} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sweep printed no JSON ({e}): {stdout}"))
+}
+
 /// The operator token a steward made in `data_dir` (the default
 /// `operator-token` file): what `fairsteward operator-token` prints.
 pub fn operator_token(data_dir: &Path) -> String {

@@ -261,20 +261,6 @@ enum Plan {
     Replaced,
 }
 
-/// `fairsteward sweep --now T` (the real binary) on the steward's data directory.
-fn sweep(s: &Server, at: chrono::DateTime<chrono::Utc>) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["sweep", "--data-dir"])
-        .arg(&s.config.data_dir)
-        .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "sweep: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sweep printed no JSON ({e}): {stdout}"))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeouts_score_and_every_kind_of_end_verifies() {
     let t0 = chrono::DateTime::parse_from_rfc3339("2026-03-02T12:00:00Z").unwrap().with_timezone(&chrono::Utc);
@@ -351,7 +337,7 @@ async fn timeouts_score_and_every_kind_of_end_verifies() {
     }
     assert!(flag > t0 + chrono::TimeDelta::days(3) - chrono::TimeDelta::seconds(1), "{flag}");
     clock.set(flag + chrono::TimeDelta::seconds(1));
-    let report = sweep(&s, flag + chrono::TimeDelta::seconds(1));
+    let report = crate::support::sweep(&s.config.data_dir, flag + chrono::TimeDelta::seconds(1));
     assert_eq!(report["timeouts"].as_array().unwrap().len(), 2, "{report}");
     assert_eq!(report["errors"], json!([]), "{report}");
     // The timeouts score like any loss: the table against our own computation.

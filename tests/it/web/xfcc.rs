@@ -432,18 +432,6 @@ async fn games_without_a_pgn_form_are_left_out() {
     assert_eq!(code(&server, mv(&alice, numeric(&id), 1, "e4")), "FeatureUnavailable");
 }
 
-/// `fairsteward sweep --now T` (the real binary) on the steward's data directory.
-fn sweep(server: &Server, at: chrono::DateTime<chrono::Utc>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["sweep", "--data-dir"])
-        .arg(&server.config.data_dir)
-        .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "sweep: {}", String::from_utf8_lossy(&out.stderr));
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_out_of_time_is_told_lost_on_time_and_fairschach_moves_are_checked() {
     let t0 = chrono::DateTime::parse_from_rfc3339("2026-03-02T12:00:00Z").unwrap().with_timezone(&chrono::Utc);
@@ -480,7 +468,7 @@ async fn a_player_out_of_time_is_told_lost_on_time_and_fairschach_moves_are_chec
     assert_eq!(code(&server, mv(&alice, chess_n, 1, "e4")), "Success");
     let late = t0 + chrono::TimeDelta::days(10);
     clock.set(late);
-    sweep(&server, late);
+    common::sweep(&server.config.data_dir, late);
     let view = server.game(&chess, None).await;
     assert_eq!(view["outcome"]["result"], "1-0", "{view}");
     assert_eq!(code(&server, mv(&bob, chess_n, 1, "e5")), "LostOnTime");
