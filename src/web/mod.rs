@@ -159,14 +159,13 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 /// The API router over a steward; creating a game needs the `operator` token.
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     let (api, doc) = api_routes().split_for_parts();
-    let document: Arc<str> = openapi::to_json(&openapi::finish(doc)).into();
-    let page = api_page_body(&document);
+    let json = openapi::to_json(&openapi::finish(doc));
+    let page = api_page_body(&json);
+    // Made once; each answer shares its bytes.
+    let document = Bytes::from(json);
     api.route(
         "/api/openapi.json",
-        get(move || {
-            let document = document.clone();
-            async move { ([(header::CONTENT_TYPE, "application/json")], document.to_string()) }
-        }),
+        get(move || std::future::ready(([(header::CONTENT_TYPE, "application/json")], document.clone()))),
     )
     .route(
         "/api",
