@@ -122,11 +122,19 @@
           }
         });
     }
-    // A stream opened again after a break starts with `state`: what it
-    // missed is redrawn then.
+    // Every stream starts with `state`. The first one is redrawn when the
+    // game moved on between drawing the page and opening the stream (its
+    // transcript entry is not the page's); one after a break always is, for
+    // what the break missed.
     var opened = false;
-    source.addEventListener("state", function () {
-      if (opened) redraw(false);
+    source.addEventListener("state", function (e) {
+      var seq = "";
+      try {
+        var s = JSON.parse(e.data).transcript_seq;
+        seq = s === null || s === undefined ? "" : String(s);
+      } catch (err) {}
+      var shown = document.getElementById("live-events");
+      if (opened || !shown || shown.getAttribute("data-seq") !== seq) redraw(false);
       opened = true;
     });
     ["turn", "moved", "draw", "end"].forEach(function (name) {

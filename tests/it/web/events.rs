@@ -173,6 +173,12 @@ async fn chess_stream_tells_turns_draw_offers_and_the_end() {
     let state = again.expect("state").await;
     assert_eq!((state["turn"].as_u64(), state["resolved_turns"].as_u64()), (Some(2), Some(1)), "{state}");
     assert_eq!(state["to_move"], json!(["black"]));
+    // The game page names the same transcript entry, so its script can tell a
+    // change made before its stream opened (and redraw for it).
+    let page = s.get(&format!("/games/{id}"), None).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    let drawn_at = format!("data-seq=\"{}\"", state["transcript_seq"]);
+    assert!(state["transcript_seq"].is_u64() && page.text.contains(&drawn_at), "{drawn_at} in {}", page.text);
 
     // The end: every stream says the result, then ends.
     s.post(&format!("/api/games/{id}/resign"), Some(&t[1]), "").await.ok(200);
