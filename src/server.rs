@@ -82,22 +82,17 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     }
     protect_data_dir(config)?;
     let path = config.database();
-    let new_store = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
-    if new_store && let Some(evidence) = earlier_store(config) {
-        return Err(ServerError::Refused(format!(
-            "the database {} is missing or empty, but the data directory shows a store existed ({evidence}); restore the database from a backup (docs/operator.md, \"Backup and restore\"), or move the data directory away to start a new store",
-            path.display()
-        )));
-    }
-    let store = Store::open_checked(&path, check).map_err(|e| match e {
-        StoreError::Damaged { .. } | StoreError::ReadOnly { .. } | StoreError::TooNew { .. } => {
-            ServerError::Refused(format!("{e}"))
-        }
-        other => ServerError::Refused(format!(
-            "cannot open the database {} ({other}); restore it from a backup if it is damaged",
-            path.display()
-        )),
-    })?;
+    let store = match &config.database_url {
+        Some(url) => Store::connect(url, &path).map_err(|e| match e {
+            StoreError::TooNew { .. } => ServerError::Refused(format!("{e}")),
+            other => ServerError::Refused(format!(
+                "cannot open the PostgreSQL store {} ({other}); check that the server runs, the URL and the user's password, and that the user may create tables in the database",
+                crate::store::postgres::redacted(url)
+            )),
+        })?,
+        None => open_sqlite(config, &path, check)?,
+    };
+    let path = config.database_url.as_deref().map_or(path, |url| PathBuf::from(crate::store::postgres::redacted(url)));
     let marker = dir.join(STORE_MARKER_FILE);
     if !marker.exists() {
         // Owner-only and durable, like the keys: it must outlive a crash to be evidence.
@@ -130,6 +125,27 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     tracing::info!(fingerprint = %keys.fingerprint(), "steward keys loaded");
     Ok(Steward::new(store, config.mail_from.clone(), config.public_url.clone(), outbox, Arc::new(keys))
         .with_clock(config.clock.clone(), config.schedule.clock.clone()))
+}
+
+/// Opens SQLite's store at `path`, refusing a missing database where the data
+/// directory shows one existed.
+fn open_sqlite(config: &Config, path: &Path, check: Check) -> Result<Store, ServerError> {
+    let new_store = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+    if new_store && let Some(evidence) = earlier_store(config) {
+        return Err(ServerError::Refused(format!(
+            "the database {} is missing or empty, but the data directory shows a store existed ({evidence}); restore the database from a backup (docs/operator.md, \"Backup and restore\"), or move the data directory away to start a new store",
+            path.display()
+        )));
+    }
+    Store::open_checked(path, check).map_err(|e| match e {
+        StoreError::Damaged { .. } | StoreError::ReadOnly { .. } | StoreError::TooNew { .. } => {
+            ServerError::Refused(format!("{e}"))
+        }
+        other => ServerError::Refused(format!(
+            "cannot open the database {} ({other}); restore it from a backup if it is damaged",
+            path.display()
+        )),
+    })
 }
 
 /// Refuses a data directory this process cannot create a file in (a read-only

@@ -16,12 +16,17 @@ pub struct ConfigArgs {
     /// The data directory (database and spool); default ./fairsteward-data.
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Run the store on PostgreSQL (postgres://user:password@host:port/dbname)
+    /// instead of SQLite's file in the data directory; as `database` in the
+    /// file. The environment keeps a password out of the process list.
+    #[arg(long, value_name = "URL", env = "FAIRSTEWARD_DATABASE", hide_env_values = true)]
+    pub database: Option<String>,
 }
 
 impl ConfigArgs {
     /// The configuration in force, with `listen` from the command line if given.
     pub fn load(&self, listen: Option<String>) -> anyhow::Result<Config> {
-        Ok(Config::load(self.config.as_deref(), &Overrides { data_dir: self.data_dir.clone(), listen })?)
+        Ok(Config::load(self.config.as_deref(), &Overrides { data_dir: self.data_dir.clone(), listen, database: self.database.clone() })?)
     }
 }
 

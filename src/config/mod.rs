@@ -78,6 +78,10 @@ pub enum ConfigError {
 pub struct RawConfig {
     /// Where the database and spool live.
     pub data_dir: Option<PathBuf>,
+    /// A PostgreSQL store instead of SQLite's file in the data directory
+    /// (issue 35): `postgres://user:password@host:port/dbname`, several hosts
+    /// allowed (`host1:5432,host2:5432` with `target_session_attrs=read-write`).
+    pub database: Option<String>,
     /// `[http]`.
     #[serde(default)]
     pub http: RawHttp,
@@ -312,6 +316,8 @@ pub struct MaildirConfig {
 pub struct Overrides {
     /// `--data-dir`.
     pub data_dir: Option<PathBuf>,
+    /// `--database`.
+    pub database: Option<String>,
     /// `--listen`.
     pub listen: Option<String>,
 }
@@ -321,6 +327,9 @@ pub struct Overrides {
 pub struct Config {
     /// Where the database and spool live.
     pub data_dir: PathBuf,
+    /// The PostgreSQL store's URL, when the store is not SQLite's file in the
+    /// data directory (issue 35).
+    pub database_url: Option<String>,
     /// The address to listen on (loopback by default).
     pub listen: SocketAddr,
     /// The URL players reach the steward at, for links in mails.
@@ -411,8 +420,19 @@ impl Config {
             }
         };
         let schedule = Schedule::from_raw(raw.schedule)?;
+        let database_url = overrides.database.clone().or(raw.database).filter(|u| !u.is_empty());
+        if let Some(url) = &database_url
+            && !url.starts_with("postgres://")
+            && !url.starts_with("postgresql://")
+        {
+            return Err(ConfigError::Invalid(format!(
+                "database {:?} is not a PostgreSQL URL; write postgres://user:password@host:port/dbname, or leave database out for SQLite's file in the data directory",
+                crate::store::postgres::redacted(url)
+            )));
+        }
         Ok(Config {
             data_dir,
+            database_url,
             listen,
             public_url: public_url.trim_end_matches('/').to_owned(),
             operator_token_file,
@@ -456,7 +476,7 @@ mod tests {
         .unwrap();
         let c = Config::from_raw(
             raw,
-            &Overrides { data_dir: Some("/tmp/x".into()), listen: Some("127.0.0.1:9001".into()) },
+            &Overrides { data_dir: Some("/tmp/x".into()), listen: Some("127.0.0.1:9001".into()), ..Overrides::default() },
         )
         .unwrap();
         assert_eq!(c.data_dir, PathBuf::from("/tmp/x"));

@@ -1,11 +1,11 @@
 //! The store's operations for clocks, leave, reminders and grace notices
 //! (migration 3), named for what `steward/clock.rs` needs.
 
+use super::sql::{OptionalExtension, Res, Row, params};
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
+use super::tx::{Tx, corrupt, parse_time, seat_of, time_text};
 use crate::clock::{ClockSpec, SeatClock};
 use crate::ids::GameId;
 use crate::rules::Seat;
@@ -31,11 +31,11 @@ pub struct LeaveRow {
     pub declared_at: DateTime<Utc>,
 }
 
-fn opt_time(text: Option<String>) -> rusqlite::Result<Option<DateTime<Utc>>> {
+fn opt_time(text: Option<String>) -> Res<Option<DateTime<Utc>>> {
     text.as_deref().map(parse_time).transpose()
 }
 
-fn seat_clock(r: &Row<'_>) -> rusqlite::Result<(Seat, SeatClock)> {
+fn seat_clock(r: &Row<'_>) -> Res<(Seat, SeatClock)> {
     Ok((
         seat_of(r.get("seat")?)?,
         SeatClock {
@@ -50,8 +50,8 @@ fn seat_clock(r: &Row<'_>) -> rusqlite::Result<(Seat, SeatClock)> {
     ))
 }
 
-fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveRow> {
-    let date = |key: &str| -> rusqlite::Result<NaiveDate> {
+fn leave_row(r: &Row<'_>) -> Res<LeaveRow> {
+    let date = |key: &str| -> Res<NaiveDate> {
         let text: String = r.get(key)?;
         NaiveDate::parse_from_str(&text, "%Y-%m-%d").map_err(|e| corrupt(format!("{key} {text:?}: {e}")))
     };
@@ -67,7 +67,7 @@ fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveRow> {
         days: days
             .iter()
             .map(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|e| corrupt(format!("leave day {d:?}: {e}"))))
-            .collect::<rusqlite::Result<_>>()?,
+            .collect::<Res<_>>()?,
         declared_at: parse_time(&r.get::<_, String>("declared_at")?)?,
     })
 }
@@ -132,7 +132,7 @@ impl Tx<'_> {
     /// SQLite errors or a corrupt row.
     pub fn seat_clocks(&self, game: &GameId) -> Result<Vec<(Seat, SeatClock)>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM seat_clocks WHERE game_id = ?1 ORDER BY seat")?;
-        let rows = stmt.query_map([game.as_str()], seat_clock)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([game.as_str()], seat_clock)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -155,7 +155,7 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn time_zones(&self, game: &GameId) -> Result<Vec<Option<String>>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT time_zone FROM seats WHERE game_id = ?1 ORDER BY seat")?;
-        let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -167,7 +167,7 @@ impl Tx<'_> {
         let mut stmt = self.0.prepare_cached(
             "SELECT g.id FROM games g JOIN game_clocks c ON c.game_id = g.id WHERE g.result IS NULL ORDER BY g.created_at, g.id",
         )?;
-        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
         ids.into_iter()
             .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
             .collect()
@@ -200,7 +200,7 @@ impl Tx<'_> {
             "SELECT DISTINCT g.id, g.created_at FROM games g JOIN seats s ON s.game_id = g.id
              WHERE lower(s.email) = lower(?1) AND g.result IS NULL ORDER BY g.created_at, g.id",
         )?;
-        let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
         ids.into_iter()
             .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
             .collect()
@@ -216,7 +216,7 @@ impl Tx<'_> {
             "SELECT DISTINCT g.id, g.created_at FROM games g JOIN seats s ON s.game_id = g.id
              WHERE lower(s.email) = lower(?1) ORDER BY g.created_at DESC, g.id",
         )?;
-        let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let ids = stmt.query_map([player], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
         ids.into_iter()
             .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
             .collect()
@@ -308,12 +308,10 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn insert_leave(&self, l: &LeaveRow) -> Result<i64, StoreError> {
         let days: Vec<String> = l.days.iter().map(|d| d.format("%Y-%m-%d").to_string()).collect();
-        self.0
-            .prepare_cached(
-                "INSERT INTO leaves (player, from_date, to_date, starts_at, ends_at, days, declared_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
+        self.0.query_row(
+            "INSERT INTO leaves (player, from_date, to_date, starts_at, ends_at, days, declared_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+            params![
                 l.player,
                 l.from.format("%Y-%m-%d").to_string(),
                 l.to.format("%Y-%m-%d").to_string(),
@@ -321,8 +319,9 @@ impl Tx<'_> {
                 time_text(l.ends_at),
                 serde_json::Value::from(days).to_string(),
                 time_text(l.declared_at)
-            ])?;
-        Ok(self.0.last_insert_rowid())
+            ],
+            |r| r.get(0),
+        )
     }
 
     /// The leaves of these players (mail addresses, any case) that end after
@@ -338,7 +337,7 @@ impl Tx<'_> {
         let after = time_text(after);
         let mut out = Vec::new();
         for p in players {
-            out.extend(stmt.query_map(params![p, after], leave_row)?.collect::<rusqlite::Result<Vec<_>>>()?);
+            out.extend(stmt.query_map(params![p, after], leave_row)?.collect::<Res<Vec<_>>>()?);
         }
         out.sort_by_key(|l| l.id);
         out.dedup_by_key(|l| l.id);
@@ -388,8 +387,7 @@ mod tests {
                 let mut stmt = tx.0.prepare(
                     "EXPLAIN QUERY PLAN SELECT * FROM leaves WHERE player = lower(?1) AND ends_at > ?2 ORDER BY id",
                 )?;
-                let plan: Vec<String> =
-                    stmt.query_map(params!["x", "y"], |r| r.get(3))?.collect::<rusqlite::Result<_>>()?;
+                let plan: Vec<String> = stmt.query_map(params!["x", "y"], |r| r.get(3))?.collect::<Res<_>>()?;
                 let window = tx.leaves_ending_after(&["Alice@Example.org".into()], at(today))?;
                 let all = tx.leaves_ending_after(&["alice@example.org".into()], at(first))?;
                 Ok::<_, StoreError>((plan.join("\n"), window, all.len()))

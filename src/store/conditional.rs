@@ -1,11 +1,11 @@
 //! Conditional lines (issue 32): a seat's lines are kept sealed, never in
 //! clear; the steward opens them in memory when it sets, lists or fires them.
 
+use super::sql::{OptionalExtension, Res, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, seat_of, time_text};
+use super::tx::{Tx, seat_of, time_text};
 use crate::ids::GameId;
 use crate::rules::Seat;
 
@@ -28,7 +28,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn conditional_of(&self, game: &GameId, seat: Seat) -> Result<Option<ConditionalRow>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 "SELECT seat, from_turn, held, notice FROM conditional_lines WHERE game_id = ?1 AND seat = ?2",
@@ -42,7 +42,7 @@ impl Tx<'_> {
                     })
                 },
             )
-            .optional()?)
+            .optional()
     }
 
     /// The seats of a game that hold conditional lines, in seat order.
@@ -53,7 +53,7 @@ impl Tx<'_> {
         let mut stmt = self.0.prepare_cached(
             "SELECT seat FROM conditional_lines WHERE game_id = ?1 AND held IS NOT NULL ORDER BY seat",
         )?;
-        let rows = stmt.query_map([game.as_str()], |r| seat_of(r.get(0)?))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([game.as_str()], |r| seat_of(r.get(0)?))?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -121,9 +121,8 @@ impl Tx<'_> {
         let mut stmt = self.0.prepare_cached(
             "SELECT seat, notice FROM conditional_lines WHERE game_id = ?1 AND notice IS NOT NULL ORDER BY seat",
         )?;
-        let rows = stmt
-            .query_map([game.as_str()], |r| Ok((seat_of(r.get(0)?)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows =
+            stmt.query_map([game.as_str()], |r| Ok((seat_of(r.get(0)?)?, r.get(1)?)))?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 }

@@ -1,9 +1,10 @@
 //! The organiser's desk (issue 31): directors and their tournaments' games, and
 //! the seat changes the director's tools make (a replaced player, a new token).
 
-use rusqlite::params;
+use super::sql::params;
 
 use super::StoreError;
+use super::sql::Res;
 use super::tx::Tx;
 use crate::ids::{GameId, TournamentId};
 use crate::rules::Seat;
@@ -18,9 +19,7 @@ impl<'c> Tx<'c> {
             "SELECT g.id FROM tournament_games t JOIN games g ON g.id = t.game
              WHERE t.tournament = ?1 ORDER BY g.created_at DESC, g.id",
         )?;
-        let ids = stmt
-            .query_map([tournament.to_string()], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let ids = stmt.query_map([tournament.to_string()], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
         ids.into_iter()
             .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
             .collect()

@@ -1,9 +1,10 @@
 //! The desk's list of games with invited seats (issue 31, the desk pages):
 //! which invited games are still waiting for their players.
 
-use rusqlite::params;
+use super::sql::params;
 
 use super::StoreError;
+use super::sql::Res;
 use super::tx::Tx;
 
 impl<'c> Tx<'c> {
@@ -18,7 +19,7 @@ impl<'c> Tx<'c> {
         )?;
         let ids = stmt
             .query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(ids)
     }
 }

@@ -1,10 +1,12 @@
 //! The transcript: each game's hash-chained events and the steward's signatures over them.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::Transaction;
+
+use super::sql::{OptionalExtension, Res, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, corrupt, parse_time, time_text};
+use super::tx::{Tx, corrupt, parse_time, time_text};
 use crate::ids::GameId;
 use crate::protocol::transcript::{Entry, GENESIS};
 
@@ -44,7 +46,7 @@ pub(super) fn rechain_all(tx: &Transaction<'_>) -> Result<(), StoreError> {
             let hash = Entry { game: &game, seq, at: &at, kind: &kind, prev: &prev, body: &body }.hash();
             tx.execute(
                 "UPDATE events SET prev_hash = ?3, hash = ?4 WHERE game_id = ?1 AND seq = ?2",
-                params![game, seq, prev, hash],
+                rusqlite::params![game, seq, prev, hash],
             )?;
             prev = hash;
         }
@@ -94,14 +96,14 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn head_and_signature(&self, game: &GameId) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()?)
+            .optional()
     }
 
     /// The newest entry the steward signed: its place, hash and signature.
@@ -109,14 +111,14 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn signed_head(&self, game: &GameId) -> Result<Option<(u32, String, String)>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 AND signature IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()?)
+            .optional()
     }
 
     /// The hash of the transcript entry that records `receipt`.
@@ -168,7 +170,7 @@ impl<'c> Tx<'c> {
                     signature: r.get(6)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 }

@@ -1,10 +1,10 @@
 //! The games and their seats: creation, state, end, draw offers.
 
+use super::sql::{OptionalExtension, Res, Row, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
+use super::tx::{Tx, corrupt, parse_time, seat_of, time_text};
 use crate::ids::GameId;
 use crate::protocol::policy::{Auth, Secrecy};
 use crate::rules::{EndReason, GameResult, Options, Outcome, Seat, VariantId};
@@ -65,7 +65,7 @@ fn options_json(options: &Options) -> String {
     serde_json::Value::Object(map).to_string()
 }
 
-fn options_from_json(text: &str) -> rusqlite::Result<Options> {
+fn options_from_json(text: &str) -> Res<Options> {
     let map: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(text).map_err(|e| corrupt(format!("options {text:?}: {e}")))?;
     Ok(map.into_iter().fold(Options::new(), |o, (k, v)| {
@@ -74,7 +74,7 @@ fn options_from_json(text: &str) -> rusqlite::Result<Options> {
     }))
 }
 
-fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+fn game_row(r: &Row<'_>) -> Res<GameRow> {
     let id: String = r.get("id")?;
     let variant: String = r.get("variant")?;
     let result: Option<String> = r.get("result")?;
@@ -169,7 +169,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
-        Ok(self.0.prepare_cached("SELECT * FROM games WHERE id = ?1")?.query_row([id.as_str()], game_row).optional()?)
+        self.0.prepare_cached("SELECT * FROM games WHERE id = ?1")?.query_row([id.as_str()], game_row).optional()
     }
 
     /// Every game, newest first.
@@ -178,7 +178,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors or a corrupt row.
     pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM games ORDER BY created_at DESC, id")?;
-        let rows = stmt.query_map([], game_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([], game_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -202,7 +202,7 @@ impl<'c> Tx<'c> {
                     openpgp_key: r.get(5)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -219,7 +219,7 @@ impl<'c> Tx<'c> {
                 |r| r.get(0),
             )
             .optional()?;
-        Ok(seat.map(seat_of).transpose()?)
+        seat.map(seat_of).transpose()
     }
 
     /// Records the new state and turn after a resolution.

@@ -1,7 +1,7 @@
 //! The inbound messages kept for disputes, and the mails the mail door has seen.
 
+use super::sql::{OptionalExtension, Res, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 use super::tx::{Tx, parse_time, time_text};
@@ -81,7 +81,7 @@ impl<'c> Tx<'c> {
                     outcome: r.get(7)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -89,7 +89,7 @@ impl<'c> Tx<'c> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn count_inbound(&self) -> rusqlite::Result<i64> {
+    pub fn count_inbound(&self) -> Res<i64> {
         self.0.prepare_cached("SELECT COUNT(*) FROM inbound")?.query_row([], |r| r.get(0))
     }
 
@@ -112,7 +112,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn mark_mail_seen(&self, key: &str, at: DateTime<Utc>, outcome: &str) -> Result<(), StoreError> {
         self.0
-            .prepare_cached("INSERT OR IGNORE INTO mail_seen (key, seen_at, outcome) VALUES (?1, ?2, ?3)")?
+            .prepare_cached("INSERT INTO mail_seen (key, seen_at, outcome) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")?
             .execute(params![key, time_text(at), outcome])?;
         Ok(())
     }

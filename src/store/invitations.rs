@@ -3,11 +3,11 @@
 //! kept hashed, its answer; the games waiting for their invited players; and the
 //! few reads and writes of a tournament's players that inviting needs.
 
+use super::sql::{OptionalExtension, Res, Row, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, parse_time, time_text};
+use super::tx::{Tx, parse_time, time_text};
 use crate::ids::TournamentId;
 
 /// An invitation as stored (never its token).
@@ -42,8 +42,8 @@ pub struct InvitationRow {
 
 const INVITATION_COLUMNS: &str = "rowid AS id, tournament, invited_game, player, email, name, public_key, openpgp_key, answer, answered_at, created_at, closed_at";
 
-fn invitation_row(r: &Row<'_>) -> rusqlite::Result<InvitationRow> {
-    let time = |name: &str| -> rusqlite::Result<Option<DateTime<Utc>>> {
+fn invitation_row(r: &Row<'_>) -> Res<InvitationRow> {
+    let time = |name: &str| -> Res<Option<DateTime<Utc>>> {
         r.get::<_, Option<String>>(name)?.as_deref().map(parse_time).transpose()
     };
     Ok(InvitationRow {
@@ -131,12 +131,10 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn insert_invitation(&self, i: &NewInvitation<'_>, now: DateTime<Utc>) -> Result<i64, StoreError> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO invitations (token_hash, tournament, invited_game, player, email, name, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
+        self.0.query_row(
+            "INSERT INTO invitations (token_hash, tournament, invited_game, player, email, name, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING rowid",
+            params![
                 i.token_hash,
                 i.tournament.map(TournamentId::as_str),
                 i.invited_game,
@@ -144,8 +142,9 @@ impl<'c> Tx<'c> {
                 i.email,
                 i.name,
                 time_text(now)
-            ])?;
-        Ok(self.0.last_insert_rowid())
+            ],
+            |r| r.get(0),
+        )
     }
 
     /// The invitation whose token hashes to `hash`.
@@ -153,14 +152,14 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invitation_by_token(&self, hash: &str) -> Result<Option<InvitationRow>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 &format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE token_hash = ?1"),
                 params![hash],
                 invitation_row,
             )
-            .optional()?)
+            .optional()
     }
 
     /// The invitation with row id `id`.
@@ -168,14 +167,14 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invitation(&self, id: i64) -> Result<Option<InvitationRow>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 &format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE rowid = ?1"),
                 params![id],
                 invitation_row,
             )
-            .optional()?)
+            .optional()
     }
 
     /// Records an answer (`accepted` or `declined`) with the name and keys
@@ -265,7 +264,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invited_game(&self, id: &str) -> Result<Option<InvitedGameRow>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 "SELECT id, spec, status, game, created_at FROM invited_games WHERE id = upper(?1)",
@@ -280,7 +279,7 @@ impl<'c> Tx<'c> {
                     })
                 },
             )
-            .optional()?)
+            .optional()
     }
 
     /// Sets an invited game's status, and its game once created.
@@ -299,7 +298,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invited_tournament(&self, tournament: &TournamentId) -> Result<Option<InvitedTournamentRow>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 "SELECT name, variant, spec, status FROM tournaments WHERE id = ?1",
@@ -308,7 +307,7 @@ impl<'c> Tx<'c> {
                     Ok(InvitedTournamentRow { name: r.get(0)?, variant: r.get(1)?, spec: r.get(2)?, status: r.get(3)? })
                 },
             )
-            .optional()?)
+            .optional()
     }
 
     /// The invited games waiting to be created: `starting`, and `creating`

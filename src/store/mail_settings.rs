@@ -4,12 +4,12 @@
 //! belongs to the player, over all their games. Migration 17 (issue 33) adds
 //! whether the player gets the steward's mails encrypted to their OpenPGP key.
 
+use super::sql::{OptionalExtension, Res, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, corrupt, time_text};
+use super::tx::{Tx, corrupt, time_text};
 
 /// Which board mails a player gets. Reminders, deadline and grace notices,
 /// the game's end, notices and answers come whatever the setting.
@@ -225,7 +225,7 @@ impl Tx<'_> {
             .query_map([player], |r| {
                 Ok((r.get::<_, String>(0)?, usize::try_from(r.get::<_, i64>(1)?).unwrap_or(0), r.get(2)?))
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -256,7 +256,7 @@ impl Tx<'_> {
         )?;
         let rows = stmt
             .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows
             .into_iter()
             .map(|(p, h)| (p, h.and_then(|h| u8::try_from(h).ok()).filter(|h| *h < 24).unwrap_or(DEFAULT_DIGEST_HOUR)))
@@ -271,7 +271,7 @@ impl Tx<'_> {
     pub fn record_digest(&self, player: &str, day: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let n = self
             .0
-            .prepare_cached("INSERT OR IGNORE INTO mail_digests (player, day, sent_at) VALUES (?1, ?2, ?3)")?
+            .prepare_cached("INSERT INTO mail_digests (player, day, sent_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")?
             .execute(params![player, day, time_text(now)])?;
         Ok(n == 1)
     }

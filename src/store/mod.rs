@@ -35,10 +35,12 @@ mod moves;
 mod outbox;
 mod picture_files;
 mod pictures;
+pub mod postgres; // issue 35
 mod program_passwords; // issue 34: Xfcc
 mod rates;
 mod reader;
 mod senders;
+pub(crate) mod sql; // issue 35
 mod steward_openpgp; // issue 33
 mod tournaments;
 mod tx;
@@ -69,6 +71,7 @@ pub use program_passwords::ProgramPasswordRow; // issue 34: Xfcc
 pub use rates::LONGEST_WINDOW;
 pub use reader::Reader;
 pub use senders::{AddressKind, AddressRequestRow};
+pub use sql::Backend;
 pub use tournaments::{TournamentGameRow, TournamentPlayerRow, TournamentRow};
 pub use tx::{Tx, time_text};
 
@@ -82,6 +85,12 @@ pub enum StoreError {
     /// SQLite refused or failed.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused or failed, or its connection broke (issue 35).
+    #[error("database error: {}", postgres::describe(.0))]
+    Postgres(#[from] ::postgres::Error),
+    /// A read that needs a row found none.
+    #[error("database error: no row where one was expected")]
+    NoRow,
     /// A stored value could not be read back (a bug or a hand-edited database).
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
@@ -392,7 +401,7 @@ fn serve(
                 job.refuse(StoreError::from(e));
                 continue;
             }
-            let tx_of_job = Tx::new(&tx);
+            let tx_of_job = Tx::new(sql::Conn::Sqlite(&tx));
             let mut one = job.run(&tx_of_job);
             let touched = tx_of_job.take_touched();
             if one.keep && !touched.is_empty() {
@@ -483,6 +492,8 @@ pub(crate) fn undo_to(conn: &Connection, name: &str) -> rusqlite::Result<()> {
 pub struct Store {
     jobs: mpsc::Sender<Box<dyn Job>>,
     path: PathBuf,
+    /// Which database runs the store.
+    backend: Backend,
     /// Transactions committed through this handle's thread (see [`Store::commits`]).
     commits: Arc<AtomicU64>,
     /// Of those, the ones synced to disk (see [`Store::durable_commits`]).
@@ -610,7 +621,47 @@ impl Store {
                 serve(conn, &inbox, &counted, &kick, &answers, (&wal_for_store, &durable_for_store), &told);
             })
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok(Store { jobs, path: path.to_owned(), commits, durable, changes })
+        Ok(Store { jobs, path: path.to_owned(), backend: Backend::Sqlite, commits, durable, changes })
+    }
+
+    /// Opens the PostgreSQL store at `url` (issue 35), loading the schema into
+    /// an empty database, and starts its store thread. `local` names the files
+    /// kept beside the store on this host, as a SQLite store's path does (the
+    /// picture files: `<local>-pictures`).
+    ///
+    /// # Errors
+    /// The server cannot be reached or refuses; the schema is newer than this
+    /// program's.
+    pub fn connect(url: &str, local: &Path) -> Result<Store, StoreError> {
+        // The client blocks on a runtime of its own, which may not start on a
+        // thread of the caller's runtime: connect on a thread of its own.
+        let first = thread::scope(|scope| scope.spawn(|| postgres::open(url)).join())
+            .map_err(|_| StoreError::Corrupt("connecting to PostgreSQL panicked".into()))??;
+        let (jobs, inbox) = mpsc::channel::<Box<dyn Job>>();
+        let shared = postgres::Shared {
+            commits: Arc::new(AtomicU64::new(0)),
+            durable: Arc::new(AtomicU64::new(0)),
+            changes: broadcast::channel(CHANGES_BUFFER).0,
+        };
+        let store = Store {
+            jobs,
+            path: local.to_owned(),
+            backend: Backend::Postgres,
+            commits: shared.commits.clone(),
+            durable: shared.durable.clone(),
+            changes: shared.changes.clone(),
+        };
+        let (url, inbox) = (url.to_owned(), std::sync::Mutex::new(inbox));
+        thread::Builder::new()
+            .name("store".into())
+            .spawn(move || postgres::serve(&url, first, &inbox, &shared))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
+        Ok(store)
+    }
+
+    /// Which database runs the store.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// The database file.
@@ -815,7 +866,7 @@ mod tests {
             })
             .await
             .unwrap();
-        store.transaction(|tx| tx.pragma_text("user_version").map_err(StoreError::from)).await.unwrap();
+        store.transaction(|tx| tx.pragma_text("user_version")).await.unwrap();
         assert_eq!(changes.try_recv().unwrap(), kept, "told once, however many entries");
         assert!(changes.try_recv().is_err(), "nothing else: neither the undone game nor a read");
     }
@@ -827,15 +878,15 @@ mod tests {
         let path = dir.join("steward.db");
         let store = Store::open(&path).unwrap();
         let mode: String =
-            store.transaction(|tx| tx.pragma_text("journal_mode").map_err(StoreError::from)).await.unwrap();
+            store.transaction(|tx| tx.pragma_text("journal_mode")).await.unwrap();
         assert_eq!(mode, "wal");
         let sync: String =
-            store.transaction(|tx| tx.pragma_text("synchronous").map_err(StoreError::from)).await.unwrap();
+            store.transaction(|tx| tx.pragma_text("synchronous")).await.unwrap();
         assert_eq!(sync, "1", "NORMAL: the sync thread syncs the WAL before anyone hears of a commit");
         drop(store);
         let again = Store::open(&path).unwrap();
         let version: String =
-            again.transaction(|tx| tx.pragma_text("user_version").map_err(StoreError::from)).await.unwrap();
+            again.transaction(|tx| tx.pragma_text("user_version")).await.unwrap();
         assert_eq!(version, migrations::LATEST.to_string());
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -921,7 +972,8 @@ mod tests {
                     let rows = stmt.query_map([game], |r| r.get::<_, i64>(0))?.count();
                     assert_eq!(rows, 0);
                 }
-                Ok::<_, StoreError>(tx.0.prepare_cached(sql)?.get_status(rusqlite::StatementStatus::RePrepare))
+                let sql::Stmt::Sqlite(stmt) = tx.0.prepare_cached(sql)? else { unreachable!("a SQLite store") };
+                Ok::<_, StoreError>(stmt.get_status(rusqlite::StatementStatus::RePrepare))
             })
             .await
             .unwrap();
@@ -935,7 +987,7 @@ mod tests {
         let path = dir.path().join("steward.db");
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         let store = Store::open(&path).unwrap();
-        store.transaction(|tx| tx.count_inbound().map_err(StoreError::from)).await.unwrap();
+        store.transaction(|tx| tx.count_inbound()).await.unwrap();
         for suffix in ["", "-wal", "-shm"] {
             let file = PathBuf::from(format!("{}{suffix}", path.display()));
             assert_eq!(mode(&file), 0o600, "{}", file.display());
@@ -1031,7 +1083,7 @@ mod tests {
             .await;
         assert!(r.is_err());
         assert_eq!(store.commits(), before, "a closure alone that fails is rolled back, not committed");
-        let n: i64 = store.transaction(|tx| tx.count_inbound().map_err(StoreError::from)).await.unwrap();
+        let n: i64 = store.transaction(|tx| tx.count_inbound()).await.unwrap();
         assert_eq!(n, 0);
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -1,10 +1,10 @@
 //! Moves, commitments and resolved turns: what the players sent and what it became.
 
+use super::sql::{OptionalExtension, Res, Row, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
+use super::tx::{Tx, corrupt, parse_time, seat_of, time_text};
 use crate::ids::GameId;
 use crate::rules::Seat;
 
@@ -92,7 +92,7 @@ pub struct SettledMove {
 /// reads only the rows it returns.
 const RECENT_HISTORY: &str = "SELECT state_before FROM turns WHERE game_id = ?1 ORDER BY turn DESC LIMIT ?2";
 
-fn move_row(r: &Row<'_>) -> rusqlite::Result<MoveRow> {
+fn move_row(r: &Row<'_>) -> Res<MoveRow> {
     Ok(MoveRow {
         turn: r.get("turn")?,
         seat: seat_of(r.get("seat")?)?,
@@ -116,14 +116,14 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn move_of(&self, game: &GameId, turn: u32, seat: Seat) -> Result<Option<MoveRow>, StoreError> {
-        Ok(self
+        self
             .0
             .query_row_cached(
                 "SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
                 params![game.as_str(), turn, seat.index() as i64],
                 move_row,
             )
-            .optional()?)
+            .optional()
     }
 
     /// The moves given for a turn, in seat order.
@@ -132,7 +132,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn moves_of_turn(&self, game: &GameId, turn: u32) -> Result<Vec<MoveRow>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 ORDER BY seat")?;
-        let rows = stmt.query_map(params![game.as_str(), turn], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map(params![game.as_str(), turn], move_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -142,7 +142,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn moves_of_game(&self, game: &GameId) -> Result<Vec<MoveRow>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM moves WHERE game_id = ?1 ORDER BY turn, seat")?;
-        let rows = stmt.query_map([game.as_str()], move_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([game.as_str()], move_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -156,7 +156,7 @@ impl<'c> Tx<'c> {
         let mut stmt = self
             .0
             .prepare_cached("SELECT seat FROM moves WHERE game_id = ?1 AND status <> 'pending' ORDER BY turn, seat")?;
-        let rows = stmt.query_map([game.as_str()], |r| r.get::<_, u8>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([game.as_str()], |r| r.get::<_, u8>(0))?.collect::<Res<Vec<_>>>()?;
         Ok(rows.into_iter().map(Seat::new).collect())
     }
 
@@ -254,7 +254,7 @@ impl<'c> Tx<'c> {
                     envelope: r.get(5)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -299,7 +299,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn history(&self, game: &GameId) -> Result<Vec<String>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT state_before FROM turns WHERE game_id = ?1 ORDER BY turn")?;
-        let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        let rows = stmt.query_map([game.as_str()], |r| r.get(0))?.collect::<Res<Vec<String>>>()?;
         Ok(rows)
     }
 
@@ -315,8 +315,7 @@ impl<'c> Tx<'c> {
         // SQLite's LIMIT is an i64; a window beyond it means "all".
         let limit = i64::try_from(last).unwrap_or(i64::MAX);
         let mut stmt = self.0.prepare_cached(RECENT_HISTORY)?;
-        let mut rows =
-            stmt.query_map(params![game.as_str(), limit], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        let mut rows = stmt.query_map(params![game.as_str(), limit], |r| r.get(0))?.collect::<Res<Vec<String>>>()?;
         rows.reverse();
         Ok(rows)
     }
@@ -340,7 +339,7 @@ impl<'c> Tx<'c> {
                     resolved_at: parse_time(&r.get::<_, String>(4)?)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 }
@@ -423,9 +422,7 @@ mod tests {
         let plan = store
             .transaction_blocking(|tx| {
                 let mut stmt = tx.0.prepare(&format!("EXPLAIN QUERY PLAN {RECENT_HISTORY}"))?;
-                let rows = stmt
-                    .query_map(params!["8KQ2ZJ", 5], |r| r.get::<_, String>(3))?
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                let rows = stmt.query_map(params!["8KQ2ZJ", 5], |r| r.get::<_, String>(3))?.collect::<Res<Vec<_>>>()?;
                 Ok::<_, StoreError>(rows.join("\n"))
             })
             .unwrap();

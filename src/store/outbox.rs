@@ -1,10 +1,10 @@
 //! The outbox: mails queued in the steward's transaction, sent and marked by the drainer.
 
+use super::sql::{OptionalExtension, Res, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
-use super::tx::{QueryRowCached, Tx, time_text};
+use super::tx::{Tx, time_text};
 use crate::ids::GameId;
 
 /// A queued mail.
@@ -80,8 +80,8 @@ impl<'c> Tx<'c> {
             self.keep_picture(picture, now)?;
         }
         self.0.prepare_cached(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at, picture, letter)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO outbox (message_id, game_id, recipient, subject, message, sealed, created_at, picture, letter)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING",
         )?
         .execute(params![
             m.message_id,
@@ -105,12 +105,12 @@ impl<'c> Tx<'c> {
     pub fn latest_board_mail(&self, game: &GameId, seat: usize) -> Result<Option<(String, String)>, StoreError> {
         let (turn, started) = (format!("{game}.%.{seat}.turn@%"), format!("{game}.%.{seat}.started@%"));
         let (from, to) = game_mails(game);
-        Ok(self
+        self
             .0
             .query_row_cached(LATEST_BOARD_MAIL, params![game.as_str(), turn, started, from, to], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
-            .optional()?)
+            .optional()
     }
 
     /// Mails not yet sent, oldest first.
@@ -146,7 +146,7 @@ impl<'c> Tx<'c> {
                     letter: r.get(8)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -205,17 +205,17 @@ mod tests {
         let store = Store::open(&dir.path().join("steward.db")).unwrap();
         let (indexes, plans) = store
             .transaction_blocking(|tx| {
-                let plan = |sql: &str, n: usize| -> rusqlite::Result<String> {
+                let plan = |sql: &str, n: usize| -> Res<String> {
                     let mut stmt = tx.0.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
                     let params: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
                     let rows = stmt
-                        .query_map(rusqlite::params_from_iter(params), |r| r.get::<_, String>(3))?
-                        .collect::<rusqlite::Result<Vec<_>>>()?;
+                        .query_map(crate::store::sql::params_from_iter(params), |r| r.get::<_, String>(3))?
+                        .collect::<Res<Vec<_>>>()?;
                     Ok(rows.join("\n"))
                 };
                 let mut stmt =
                     tx.0.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox'")?;
-                let indexes = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                let indexes = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
                 let plans = vec![plan(LATEST_BOARD_MAIL, 5)?, plan(super::super::senders::SENDER_NOTICES_SINCE, 5)?];
                 Ok::<_, StoreError>((indexes, plans))
             })

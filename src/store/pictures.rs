@@ -20,10 +20,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::sql::{OptionalExtension, params};
 use chrono::{DateTime, Utc};
-use rusqlite::params;
 
 use super::StoreError;
+use super::sql::Res;
 use super::tx::{Tx, time_text};
 pub use crate::render::source::PictureSource;
 
@@ -72,7 +73,7 @@ impl Tx<'_> {
         let Some(source) = &picture.source else { return Ok(()) };
         self.0
             .prepare_cached(
-                "INSERT OR IGNORE INTO pictures (key, source, png, failed, created_at) VALUES (?1, ?2, NULL, NULL, ?3)",
+                "INSERT INTO pictures (key, source, png, failed, created_at) VALUES (?1, ?2, NULL, NULL, ?3) ON CONFLICT DO NOTHING",
             )?
             .execute(params![picture.key, source.to_text(), time_text(now)])?;
         Ok(())
@@ -89,9 +90,12 @@ impl Tx<'_> {
             if found.contains_key(*key) {
                 continue;
             }
-            let mut rows = stmt.query([key])?;
-            let Some(r) = rows.next()? else { continue };
-            let (source, png): (Option<String>, Option<Vec<u8>>) = (r.get(0)?, r.get(1)?);
+            let Some((source, png)) = stmt
+                .query_row([key], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)))
+                .optional()?
+            else {
+                continue;
+            };
             let stored = match (png, source) {
                 (Some(png), _) => StoredPicture::Drawn(png.into()),
                 (None, Some(text)) => StoredPicture::Source(Arc::new(
@@ -127,7 +131,7 @@ impl Tx<'_> {
             "SELECT key FROM pictures
              UNION SELECT picture FROM outbox WHERE picture IS NOT NULL AND sent_at IS NULL",
         )?;
-        let keys = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        let keys = stmt.query_map([], |r| r.get(0))?.collect::<Res<Vec<String>>>()?;
         Ok(keys)
     }
 
@@ -156,10 +160,10 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn count_pictures(&self) -> Result<(i64, i64), StoreError> {
-        Ok(self
+        self
             .0
             .prepare_cached("SELECT COUNT(*), COUNT(png) FROM pictures")?
-            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
     }
 }
 

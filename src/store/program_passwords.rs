@@ -2,8 +2,8 @@
 //! hash per registered address, which the Xfcc door checks. The hashing is the
 //! steward's (src/steward/program_password.rs); the store keeps the text.
 
+use super::sql::{OptionalExtension, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 use super::tx::{Tx, time_text};

@@ -4,8 +4,8 @@
 //! next one beyond its limit. A key's entries older than the longest window are
 //! removed as new ones are written, so the table stays as small as the limits.
 
+use super::sql::params;
 use chrono::{DateTime, TimeDelta, Utc};
-use rusqlite::params;
 
 use super::StoreError;
 use super::tx::{Tx, time_text};
@@ -19,10 +19,10 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn rate_count(&self, key: &str, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self
+        self
             .0
             .prepare_cached("SELECT COUNT(*) FROM rate_events WHERE key = ?1 AND at >= ?2")?
-            .query_row(params![key, time_text(since)], |r| r.get(0))?)
+            .query_row(params![key, time_text(since)], |r| r.get(0))
     }
 
     /// Records that `key` was spent at `now`, and forgets what `key` spent

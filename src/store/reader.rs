@@ -58,12 +58,13 @@ impl Reader {
         }
         let conn = guard.as_ref().expect("opened above");
         let read = || -> Result<Vec<SettledMove>, StoreError> {
+            let conn = super::sql::Conn::Sqlite(conn);
             let mut stmt = conn.prepare_cached(
                 "SELECT turn, seat, notation, status, reason FROM moves
                  WHERE game_id = ?1 AND turn <= ?2 AND status <> 'pending' ORDER BY turn, seat",
             )?;
             let rows = stmt
-                .query_map(rusqlite::params![game.as_str(), through], |r| {
+                .query_map(super::sql::params![game.as_str(), through], |r| {
                     Ok(SettledMove {
                         turn: r.get(0)?,
                         seat: seat_of(r.get(1)?)?,
@@ -72,7 +73,7 @@ impl Reader {
                         reason: r.get(4)?,
                     })
                 })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         };
         let result = read();

@@ -2,8 +2,8 @@
 //! player's address, and requests for an alias or a change of a seat's address
 //! that wait for the reply to their confirmation mail.
 
+use super::sql::{OptionalExtension, Res, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 
@@ -11,7 +11,7 @@ use super::StoreError;
 /// [`Tx::sender_notices_since`]): a range of the Message-ID's index.
 pub(super) const SENDER_NOTICES_SINCE: &str = "SELECT COUNT(*) FROM outbox
      WHERE message_id >= ?4 AND message_id < ?5 AND game_id = ?1 AND message_id LIKE ?2 AND created_at >= ?3";
-use super::tx::{QueryRowCached, Tx, corrupt, parse_time, seat_of, time_text};
+use super::tx::{Tx, corrupt, parse_time, seat_of, time_text};
 use crate::ids::GameId;
 use crate::rules::Seat;
 
@@ -33,7 +33,7 @@ impl AddressKind {
         }
     }
 
-    fn parse(text: &str) -> rusqlite::Result<AddressKind> {
+    fn parse(text: &str) -> Res<AddressKind> {
         match text {
             "alias" => Ok(AddressKind::Alias),
             "email" => Ok(AddressKind::Email),
@@ -84,7 +84,7 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn aliases_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT alias FROM aliases WHERE player = ?1 ORDER BY alias")?;
-        let rows = stmt.query_map([player], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        let rows = stmt.query_map([player], |r| r.get(0))?.collect::<Res<Vec<String>>>()?;
         Ok(rows)
     }
 
@@ -94,7 +94,7 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn insert_alias(&self, player: &str, alias: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
-            .prepare_cached("INSERT OR IGNORE INTO aliases (player, alias, confirmed_at) VALUES (?1, ?2, ?3)")?
+            .prepare_cached("INSERT INTO aliases (player, alias, confirmed_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")?
             .execute(params![player, alias, time_text(at)])?;
         Ok(())
     }
@@ -112,13 +112,12 @@ impl Tx<'_> {
         address: &str,
         at: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO address_requests (kind, game_id, seat, player, address, requested_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![kind.name(), game.as_str(), seat.index() as i64, player, address, time_text(at)])?;
-        Ok(self.0.last_insert_rowid())
+        self.0.query_row(
+            "INSERT INTO address_requests (kind, game_id, seat, player, address, requested_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+            params![kind.name(), game.as_str(), seat.index() as i64, player, address, time_text(at)],
+            |r| r.get(0),
+        )
     }
 
     /// How many address requests were made for `seat` of `game` since `since`.
@@ -126,12 +125,12 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn address_requests_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        Ok(self
+        self
             .0
             .prepare_cached(
                 "SELECT COUNT(*) FROM address_requests WHERE game_id = ?1 AND seat = ?2 AND requested_at >= ?3",
             )?
-            .query_row(params![game.as_str(), seat.index() as i64, time_text(since)], |r| r.get(0))?)
+            .query_row(params![game.as_str(), seat.index() as i64, time_text(since)], |r| r.get(0))
     }
 
     /// The address request with this id.
@@ -195,9 +194,9 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn sender_notices_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
         let (from, to) = super::outbox::game_mails(game);
-        Ok(self.0.prepare_cached(SENDER_NOTICES_SINCE)?.query_row(
+        self.0.prepare_cached(SENDER_NOTICES_SINCE)?.query_row(
             params![game.as_str(), format!("{game}.%.{}.sender-%", seat.index()), time_text(since), from, to],
             |r| r.get(0),
-        )?)
+        )
     }
 }

@@ -3,8 +3,8 @@
 //! refuses to start without its key file instead of quietly making a new key
 //! (docs/operator.md, "Start-up checks").
 
+use super::sql::params;
 use chrono::{DateTime, Utc};
-use rusqlite::params;
 
 use super::StoreError;
 use super::tx::{Tx, time_text};
@@ -17,7 +17,7 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn record_steward_openpgp_key(&self, fingerprint: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
-            .prepare_cached("INSERT OR IGNORE INTO steward_openpgp_keys (fingerprint, recorded_at) VALUES (?1, ?2)")?
+            .prepare_cached("INSERT INTO steward_openpgp_keys (fingerprint, recorded_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING")?
             .execute(params![fingerprint, time_text(now)])?;
         Ok(())
     }
@@ -27,6 +27,6 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn has_steward_openpgp_key(&self) -> Result<bool, StoreError> {
-        Ok(self.0.prepare_cached("SELECT EXISTS (SELECT 1 FROM steward_openpgp_keys)")?.query_row([], |r| r.get(0))?)
+        self.0.prepare_cached("SELECT EXISTS (SELECT 1 FROM steward_openpgp_keys)")?.query_row([], |r| r.get(0))
     }
 }

@@ -1,8 +1,8 @@
 //! Tournaments (issue 31): the tournament, its players, the games it plans
 //! (a game id once the game exists) and its directors. Migration 12's tables.
 
+use super::sql::{OptionalExtension, Res, Row, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
 use super::tx::{Tx, corrupt, parse_time, time_text};
@@ -60,7 +60,7 @@ pub struct TournamentGameRow {
     pub cancelled: bool,
 }
 
-fn tournament_row(r: &Row<'_>) -> rusqlite::Result<TournamentRow> {
+fn tournament_row(r: &Row<'_>) -> Res<TournamentRow> {
     let id: String = r.get("id")?;
     let spec: String = r.get("spec")?;
     Ok(TournamentRow {
@@ -74,7 +74,7 @@ fn tournament_row(r: &Row<'_>) -> rusqlite::Result<TournamentRow> {
     })
 }
 
-fn player_row(r: &Row<'_>) -> rusqlite::Result<TournamentPlayerRow> {
+fn player_row(r: &Row<'_>) -> Res<TournamentPlayerRow> {
     Ok(TournamentPlayerRow {
         player: r.get::<_, i64>("player")? as usize,
         name: r.get("name")?,
@@ -85,7 +85,7 @@ fn player_row(r: &Row<'_>) -> rusqlite::Result<TournamentPlayerRow> {
     })
 }
 
-fn game_row(r: &Row<'_>) -> rusqlite::Result<TournamentGameRow> {
+fn game_row(r: &Row<'_>) -> Res<TournamentGameRow> {
     let players: String = r.get("players")?;
     let game: Option<String> = r.get("game")?;
     Ok(TournamentGameRow {
@@ -125,11 +125,11 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn tournament(&self, id: &TournamentId) -> Result<Option<TournamentRow>, StoreError> {
-        Ok(self
+        self
             .0
             .prepare_cached("SELECT * FROM tournaments WHERE id = ?1")?
             .query_row([id.as_str()], tournament_row)
-            .optional()?)
+            .optional()
     }
 
     /// Every tournament, newest first.
@@ -138,7 +138,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors or a corrupt row.
     pub fn tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM tournaments ORDER BY created_at DESC, id")?;
-        let rows = stmt.query_map([], tournament_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([], tournament_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -150,7 +150,7 @@ impl<'c> Tx<'c> {
         let mut stmt = self.0.prepare_cached(
             "SELECT * FROM tournaments WHERE status = 'running' AND ends_at IS NOT NULL AND ends_at <= ?1 ORDER BY id",
         )?;
-        let rows = stmt.query_map([time_text(now)], tournament_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([time_text(now)], tournament_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -194,7 +194,7 @@ impl<'c> Tx<'c> {
     pub fn tournament_players(&self, id: &TournamentId) -> Result<Vec<TournamentPlayerRow>, StoreError> {
         let mut stmt =
             self.0.prepare_cached("SELECT * FROM tournament_players WHERE tournament = ?1 ORDER BY player")?;
-        let rows = stmt.query_map([id.as_str()], player_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([id.as_str()], player_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -242,7 +242,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors or a corrupt row.
     pub fn tournament_games(&self, id: &TournamentId) -> Result<Vec<TournamentGameRow>, StoreError> {
         let mut stmt = self.0.prepare_cached("SELECT * FROM tournament_games WHERE tournament = ?1 ORDER BY slot")?;
-        let rows = stmt.query_map([id.as_str()], game_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = stmt.query_map([id.as_str()], game_row)?.collect::<Res<Vec<_>>>()?;
         Ok(rows)
     }
 
@@ -282,7 +282,6 @@ impl<'c> Tx<'c> {
             Ok((t.parse().map_err(|e: crate::ids::BadTournamentId| corrupt(e.to_string()))?, slot as usize))
         })
         .transpose()
-        .map_err(|e: rusqlite::Error| e.into())
     }
 
     /// Stores a director of a tournament, by the hash of its token.
@@ -314,7 +313,6 @@ impl<'c> Tx<'c> {
             .optional()?;
         row.map(|(t, name)| Ok((t.parse().map_err(|e: crate::ids::BadTournamentId| corrupt(e.to_string()))?, name)))
             .transpose()
-            .map_err(|e: rusqlite::Error| e.into())
     }
 
     /// The names of a tournament's directors.
@@ -324,7 +322,7 @@ impl<'c> Tx<'c> {
     pub fn directors_of(&self, tournament: &TournamentId) -> Result<Vec<String>, StoreError> {
         let mut stmt =
             self.0.prepare_cached("SELECT name FROM directors WHERE tournament = ?1 ORDER BY created_at, name")?;
-        let rows = stmt.query_map([tournament.as_str()], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        let rows = stmt.query_map([tournament.as_str()], |r| r.get(0))?.collect::<Res<Vec<String>>>()?;
         Ok(rows)
     }
 }

@@ -1,9 +1,9 @@
 //! The open transaction and what every table's rows share: times, seats, cached reads.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::Transaction;
 
 use super::StoreError;
+use super::sql::{Conn, Res};
 use crate::rules::Seat;
 
 /// Formats a time as the store keeps it: RFC 3339, UTC, milliseconds, `Z`.
@@ -11,46 +11,22 @@ pub fn time_text(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-pub(super) fn parse_time(text: &str) -> rusqlite::Result<DateTime<Utc>> {
+pub(super) fn parse_time(text: &str) -> Res<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(text)
         .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e)))
+        .map_err(|e| StoreError::Corrupt(format!("time {text:?}: {e}")))
 }
 
-pub(super) fn corrupt(what: impl Into<String>) -> rusqlite::Error {
-    let what: String = what.into();
-    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
+pub(super) fn corrupt(what: impl Into<String>) -> StoreError {
+    StoreError::Corrupt(what.into())
 }
 
 /// The open transaction, with the store's operations, and the games whose
 /// transcript it wrote to (told to the live event streams once the transaction
 /// is durable; issue 34).
-pub struct Tx<'c>(pub(super) &'c Transaction<'c>, std::cell::RefCell<Vec<crate::ids::GameId>>);
+pub struct Tx<'c>(pub(super) Conn<'c>, std::cell::RefCell<Vec<crate::ids::GameId>>);
 
-/// `query_row` through the connection's statement cache: rusqlite's own
-/// `Connection::query_row` parses and plans its SQL anew on every call, which
-/// for the few single-row reads of every move (the seat's token, the move
-/// already given, the transcript's head, the clock) showed in the store thread's
-/// profile.
-pub(super) trait QueryRowCached {
-    /// As `rusqlite::Connection::query_row`, with the statement cached.
-    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
-    where
-        P: rusqlite::Params,
-        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
-}
-
-impl QueryRowCached for rusqlite::Connection {
-    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
-    where
-        P: rusqlite::Params,
-        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-    {
-        self.prepare_cached(sql)?.query_row(params, f)
-    }
-}
-
-pub(super) fn seat_of(i: i64) -> rusqlite::Result<Seat> {
+pub(super) fn seat_of(i: i64) -> Res<Seat> {
     u8::try_from(i)
         .ok()
         .filter(|&i| i < crate::rules::SeatSet::MAX)
@@ -59,8 +35,13 @@ pub(super) fn seat_of(i: i64) -> rusqlite::Result<Seat> {
 }
 
 impl<'c> Tx<'c> {
-    pub(super) fn new(tx: &'c Transaction<'c>) -> Tx<'c> {
-        Tx(tx, std::cell::RefCell::new(Vec::new()))
+    pub(super) fn new(conn: Conn<'c>) -> Tx<'c> {
+        Tx(conn, std::cell::RefCell::new(Vec::new()))
+    }
+
+    /// Which database runs this transaction.
+    pub fn backend(&self) -> super::Backend {
+        self.0.backend()
     }
 
     /// Notes that `game` changed in this transaction (its transcript grew).
@@ -84,30 +65,29 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// `f`'s own error, or a store failure converted into `E`.
     pub fn attempt<T, E: From<StoreError>>(&self, f: impl FnOnce(&Tx<'c>) -> Result<T, E>) -> Result<T, E> {
-        super::run_cached(self.0, "SAVEPOINT attempt").map_err(StoreError::from)?;
+        self.0.execute_batch("SAVEPOINT attempt")?;
         match f(self) {
             Ok(value) => {
-                super::run_cached(self.0, "RELEASE attempt").map_err(StoreError::from)?;
+                self.0.execute_batch("RELEASE attempt")?;
                 Ok(value)
             }
             Err(e) => {
-                super::undo_to(self.0, "attempt").map_err(StoreError::from)?;
+                self.0.execute_batch("ROLLBACK TO attempt; RELEASE attempt")?;
                 Err(e)
             }
         }
     }
 
-    /// A pragma's value as text (for tests and diagnostics).
+    /// A pragma's value as text (SQLite's; for tests).
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn pragma_text(&self, name: &str) -> rusqlite::Result<String> {
-        self.0.pragma_query_value(None, name, |r| {
-            let v: rusqlite::types::Value = r.get(0)?;
-            Ok(match v {
-                rusqlite::types::Value::Integer(i) => i.to_string(),
-                rusqlite::types::Value::Text(t) => t,
-                other => format!("{other:?}"),
+    #[cfg(test)]
+    pub(crate) fn pragma_text(&self, name: &str) -> Res<String> {
+        self.0.query_row(&format!("PRAGMA {name}"), [], |r| {
+            Ok(match r.get::<_, Option<i64>>(0) {
+                Ok(Some(i)) => i.to_string(),
+                _ => r.get::<_, String>(0)?,
             })
         })
     }

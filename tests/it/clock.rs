@@ -144,7 +144,7 @@ impl Lab {
         };
         let mut config = Config::from_raw(
             raw,
-            &Overrides { data_dir: Some(self.data_dir().to_owned()), listen: Some(addr.to_string()) },
+            &Overrides { data_dir: Some(self.data_dir().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(self.data_dir()) },
         )
         .unwrap();
         config.clock = self.clock.clone();
@@ -1042,7 +1042,12 @@ fn the_command_line_alone_game_new_then_sweep_now() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     let run = |args: &[&str]| -> Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_fairsteward")).args(args).env_remove("RUST_LOG").output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+            .args(args)
+            .envs(crate::support::backend::database_env_of_args(args))
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap()
     };

@@ -65,7 +65,7 @@ impl Lab {
             schedule: RawSchedule { sweep: Some("0 0 0 1 1 * 2099".into()), ..RawSchedule::default() },
             ..RawConfig::default()
         };
-        let overrides = Overrides { data_dir: Some(self.dir.path().to_owned()), listen: Some(addr.to_string()) };
+        let overrides = Overrides { data_dir: Some(self.dir.path().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(self.dir.path()) };
         let mut config = Config::from_raw(raw, &overrides).unwrap();
         config.clock = self.clock.clone();
         self.operator = fairsteward::server::operator_token(&config).unwrap().reveal().to_owned();
@@ -183,6 +183,7 @@ impl Lab {
         let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
             .args(["sweep", "--data-dir"])
             .arg(self.dir.path())
+            .envs(crate::support::backend::database_env(self.dir.path()))
             .args(["--now", &at.to_rfc3339_opts(SecondsFormat::Secs, true)])
             .env_remove("RUST_LOG")
             .output()

@@ -11,6 +11,7 @@ use serde_json::Value;
 fn fairsteward(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(args)
+        .envs(crate::support::backend::database_env_of_args(args))
         .env_remove("RUST_LOG")
         .output()
         .expect("the fairsteward binary runs")

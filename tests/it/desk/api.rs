@@ -372,6 +372,7 @@ async fn game_list_prints_a_table() {
         let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
             .args(["game", "list", "--data-dir"])
             .arg(dir.path())
+            .envs(crate::support::backend::database_env(dir.path()))
             .args(args)
             .output()
             .unwrap();

@@ -176,7 +176,7 @@ impl Steward {
             ..RawConfig::default()
         };
         let config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) })
+            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(dir.path()) })
                 .expect("a valid configuration");
         let imap = config.imap.as_ref().expect("[mail.imap] is read");
         assert!(imap.idle && imap.mailbox == "INBOX", "{imap:?}");

@@ -6,6 +6,7 @@
 //! [`eventually`] polls; [`spool_files`] and [`parse_mail`] read what the
 //! steward spools. The other helpers are the submodules below.
 
+pub mod backend; // issue 35
 pub mod dame_game;
 pub mod dreierschach_game;
 pub mod in_process;
@@ -81,9 +82,12 @@ impl Server {
             http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
             ..RawConfig::default()
         };
-        let mut config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_owned()), listen: Some(addr.to_string()) })
-                .expect("a valid configuration");
+        let overrides = Overrides {
+            data_dir: Some(data_dir.to_owned()),
+            listen: Some(addr.to_string()),
+            database: backend::database_for(data_dir),
+        };
+        let mut config = Config::from_raw(raw, &overrides).expect("a valid configuration");
         config.clock = clock;
         // The token serve would make at its start, made (or read) the same way
         // now, so the first request can carry it.
@@ -309,6 +313,7 @@ pub fn sweep(data_dir: &Path, at: chrono::DateTime<chrono::Utc>) -> Value {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(["sweep", "--data-dir"])
         .arg(data_dir)
+        .envs(backend::database_env(data_dir))
         .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
         .env_remove("RUST_LOG")
         .output()
@@ -559,6 +564,7 @@ impl Steward {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
             .args(["serve", "--data-dir"])
             .arg(data_dir)
+            .envs(backend::database_env(data_dir))
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
             .env("RUST_LOG", "debug")

@@ -12,6 +12,7 @@ use serde_json::Value;
 pub fn fairsteward(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(args)
+        .envs(super::backend::database_env_of_args(args))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
