@@ -178,8 +178,11 @@ struct InProcess {
 async fn start_steward(dir: &std::path::Path) -> InProcess {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().expect("local address");
-    let config = Config::load(None, &Overrides { data_dir: Some(dir.to_owned()), listen: Some(addr.to_string()) })
-        .expect("configuration");
+    let config = Config::load(
+        None,
+        &Overrides { data_dir: Some(dir.to_owned()), listen: Some(addr.to_string()), database: None },
+    )
+    .expect("configuration");
     let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(fairsteward::server::serve(config, listener, async {

@@ -199,7 +199,8 @@ fn reply_mail(n: usize, game: &str, seat: &str, player: &str, email: &str, cap: 
 }
 
 fn config(dir: &Path) -> Config {
-    Config::load(None, &Overrides { data_dir: Some(dir.to_owned()), listen: None }).expect("configuration")
+    Config::load(None, &Overrides { data_dir: Some(dir.to_owned()), listen: None, database: None })
+        .expect("configuration")
 }
 
 /// A steward with `GAMES` Fairschach games, and one reply per seat written to
@@ -353,7 +354,7 @@ fn latency_part() {
         );
         let config = Config::from_raw(
             toml::from_str(&toml).expect("the bench's configuration parses"),
-            &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()) },
+            &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()), database: None },
         )
         .expect("a valid configuration");
         let operator = fairsteward::server::operator_token(&config).expect("the operator token").reveal().to_owned();

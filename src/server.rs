@@ -317,23 +317,39 @@ pub async fn serve(
 /// clock; the sweep itself takes the steward's time) until `shutdown` turns true.
 async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutdown: watch::Receiver<bool>) {
     loop {
-        let Some(next) = schedule.upcoming(chrono::Utc).next() else {
+        let mut upcoming = schedule.upcoming(chrono::Utc);
+        let Some(next) = upcoming.next() else {
             tracing::warn!("the sweep schedule names no future time; no more sweeps");
+            steward.release_lease(SWEEP_LEASE).await;
             return;
         };
+        // Held over two periods and a minute: renewed at every sweep while
+        // this steward runs, lapsed soon after it stops (issue 35).
+        let period = upcoming.next().map_or(chrono::TimeDelta::hours(1), |after| after - next);
+        let ttl = (period * 2 + chrono::TimeDelta::minutes(1)).to_std().unwrap_or(std::time::Duration::from_secs(3600));
         let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
             _ = shutdown.changed() => {}
         }
         if *shutdown.borrow() {
+            steward.release_lease(SWEEP_LEASE).await;
             return;
+        }
+        // Stewards sharing a database sweep one at a time: the one holding
+        // the lease; the others take it over once it lapses.
+        if !steward.hold_lease(SWEEP_LEASE, ttl).await {
+            tracing::debug!("another steward sweeps (it holds the sweep's lease)");
+            continue;
         }
         if let Err(e) = steward.sweep(steward.now()).await {
             tracing::error!(error = %e, "the sweep failed; it runs again on schedule");
         }
     }
 }
+
+/// The lease of the deadline sweep (issue 35).
+const SWEEP_LEASE: &str = "sweep";
 
 /// Completes on SIGINT or SIGTERM.
 pub async fn signal() {

@@ -104,8 +104,10 @@ async fn demo(data_dir: &Path) -> anyhow::Result<()> {
         http: RawHttp { public_url: Some(PUBLIC_URL.to_owned()), ..RawHttp::default() },
         ..RawConfig::default()
     };
-    let config =
-        Config::from_raw(raw, &Overrides { data_dir: Some(data_dir.to_path_buf()), listen: Some(addr.to_string()), database: None })?;
+    let config = Config::from_raw(
+        raw,
+        &Overrides { data_dir: Some(data_dir.to_path_buf()), listen: Some(addr.to_string()), database: None },
+    )?;
     let spool = config.spool_dir.clone();
     // The demo creates its game as the operator would: with the operator token.
     let operator = crate::server::operator_token(&config)?.reveal().to_owned();

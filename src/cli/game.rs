@@ -310,9 +310,10 @@ where
     })
 }
 
-/// Whether the store of `config` exists (`show` and `list` do not create one).
+/// Whether the store of `config` exists (`show` and `list` do not create
+/// one); a PostgreSQL store is taken to exist (it is made on first use).
 fn store_exists(config: &Config) -> bool {
-    config.database().is_file()
+    config.database_url.is_some() || config.database().is_file()
 }
 
 /// Runs a game command and returns the JSON to print.

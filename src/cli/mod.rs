@@ -7,6 +7,7 @@ pub(crate) mod admin;
 pub(crate) mod demo;
 pub(crate) mod game;
 pub(crate) mod ingest;
+pub(crate) mod migrate;
 pub(crate) mod player;
 pub(crate) mod rules;
 pub(crate) mod serve;
@@ -50,6 +51,10 @@ enum Command {
     /// Print the operator token, which `POST /api/games` needs (made, mode 0600,
     /// if there is none yet).
     OperatorToken(admin::OperatorTokenArgs),
+    /// Copy the SQLite store to an empty PostgreSQL database (--to URL), then
+    /// check that every game reads the same and every transcript verifies
+    /// (JSON report on stdout). Stop the steward first.
+    Migrate(migrate::MigrateArgs),
     /// Copy the database to FILE with SQLite's online backup, while the steward
     /// serves (JSON on stdout).
     Backup(admin::BackupArgs),
@@ -142,6 +147,10 @@ pub fn main() -> ExitCode {
         Command::Demo(args) => return report(demo::run(args)),
         Command::OperatorToken(args) => return report(admin::operator_token(args)),
         Command::Keys(args) => match admin::keys(args) {
+            Ok(value) => Ok(value),
+            Err(err) => return report(Err(err)),
+        },
+        Command::Migrate(args) => match migrate::run(args) {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),
         },

@@ -26,7 +26,10 @@ pub struct ConfigArgs {
 impl ConfigArgs {
     /// The configuration in force, with `listen` from the command line if given.
     pub fn load(&self, listen: Option<String>) -> anyhow::Result<Config> {
-        Ok(Config::load(self.config.as_deref(), &Overrides { data_dir: self.data_dir.clone(), listen, database: self.database.clone() })?)
+        Ok(Config::load(
+            self.config.as_deref(),
+            &Overrides { data_dir: self.data_dir.clone(), listen, database: self.database.clone() },
+        )?)
     }
 }
 

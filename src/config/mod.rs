@@ -476,7 +476,11 @@ mod tests {
         .unwrap();
         let c = Config::from_raw(
             raw,
-            &Overrides { data_dir: Some("/tmp/x".into()), listen: Some("127.0.0.1:9001".into()), ..Overrides::default() },
+            &Overrides {
+                data_dir: Some("/tmp/x".into()),
+                listen: Some("127.0.0.1:9001".into()),
+                ..Overrides::default()
+            },
         )
         .unwrap();
         assert_eq!(c.data_dir, PathBuf::from("/tmp/x"));

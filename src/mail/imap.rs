@@ -74,6 +74,10 @@ pub enum ImapError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// Another steward took the door's lease over (this one could not renew
+    /// it in time): this one stops reading the mailbox (issue 35).
+    #[error("another steward took over the IMAP door's lease")]
+    Lease,
 }
 
 impl ImapError {
@@ -335,12 +339,32 @@ pub async fn run(steward: Steward, config: ImapConfig, mut shutdown: watch::Rece
         }
     };
     let mut backoff = Duration::from_secs(1);
+    let mut waiting_told = false;
     loop {
         if *shutdown.borrow() {
+            steward.release_lease(IMAP_LEASE).await;
             return;
         }
+        // Stewards sharing a database read the mailbox one at a time
+        // (issue 35): the one holding the lease; the others wait to take it
+        // over once it lapses.
+        if !steward.hold_lease(IMAP_LEASE, lease_ttl(&config)).await {
+            if !waiting_told {
+                tracing::info!(imap = %config.describe(), "IMAP door: another steward reads the mailbox; waiting to take over");
+                waiting_told = true;
+            }
+            tokio::select! {
+                () = tokio::time::sleep(LEASE_RETRY) => {}
+                _ = shutdown.changed() => {}
+            }
+            continue;
+        }
+        waiting_told = false;
         match connected(&steward, &config, tls.as_ref(), &mut shutdown, &mut backoff).await {
-            Ok(()) => return,
+            Ok(()) => {
+                steward.release_lease(IMAP_LEASE).await;
+                return;
+            }
             Err(e) => tracing::warn!(
                 imap = %config.describe(),
                 error = %super::error_chain(&e),
@@ -354,6 +378,18 @@ pub async fn run(steward: Steward, config: ImapConfig, mut shutdown: watch::Rece
         }
         backoff = (backoff * 2).min(MAX_BACKOFF);
     }
+}
+
+/// The lease of the IMAP door (issue 35).
+const IMAP_LEASE: &str = "imap";
+
+/// How often a steward without the IMAP door's lease asks for it.
+const LEASE_RETRY: Duration = Duration::from_secs(5);
+
+/// How long the IMAP door's lease is held: over two of the door's longest
+/// waits between renewals (each turn of the loop renews it), and a minute.
+fn lease_ttl(config: &ImapConfig) -> Duration {
+    config.poll.max(config.recheck.min(IDLE_REISSUE)) * 2 + Duration::from_secs(60)
 }
 
 /// One connection: log in, then sweep and wait until shutdown (`Ok`) or an error.
@@ -382,6 +418,10 @@ async fn connected(
     // there is anything to sweep: after a quiet IDLE that the recheck ended.
     let mut look_first = false;
     loop {
+        if !steward.hold_lease(IMAP_LEASE, lease_ttl(config)).await {
+            let _ = within(config, "LOGOUT", session.logout()).await;
+            return Err(ImapError::Lease);
+        }
         let skip = look_first && !has_unhandled(config, &mut session, &unhandled).await?;
         look_first = false;
         let swept = if skip {

@@ -322,6 +322,24 @@ impl Loaded {
     }
 }
 
+/// A game's transcript as the API serves it and `verify` reads it: one JSON
+/// object a line.
+pub fn transcript_lines(game: &str, events: &[crate::store::EventRow]) -> String {
+    let mut lines = String::new();
+    for e in events {
+        let mut line = serde_json::json!({
+            "game": game.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind,
+            "prev": e.prev, "hash": e.hash, "body": e.body,
+        });
+        if let Some(sig) = &e.signature {
+            line["signature"] = serde_json::json!(sig);
+        }
+        lines.push_str(&line.to_string());
+        lines.push('\n');
+    }
+    lines
+}
+
 /// An internal error: `e` (an error, or a message for a broken invariant) as it is.
 fn internal(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> StewardError {
     StewardError::Internal(InternalError::of(e))
@@ -575,6 +593,32 @@ impl Steward {
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Takes or renews the lease of the duty `name` for `ttl` (issue 35): a
+    /// duty one steward at a time runs among those sharing a database (the
+    /// sweep, the IMAP door). Whether this steward holds it now; a store that
+    /// cannot be reached holds nothing.
+    pub async fn hold_lease(&self, name: &'static str, ttl: std::time::Duration) -> bool {
+        let holder = self.store.instance().to_owned();
+        let now = Utc::now();
+        let until = now + chrono::TimeDelta::from_std(ttl).unwrap_or(chrono::TimeDelta::MAX);
+        match self.store.transaction(move |tx| tx.take_lease(name, &holder, now, until)).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::warn!(lease = name, error = %e, "cannot take or renew a lease; the duty waits");
+                false
+            }
+        }
+    }
+
+    /// Gives the lease `name` up if this steward holds it (a clean stop: the
+    /// next steward takes the duty over at once).
+    pub async fn release_lease(&self, name: &'static str) {
+        let holder = self.store.instance().to_owned();
+        if let Err(e) = self.store.transaction(move |tx| tx.release_lease(name, &holder)).await {
+            tracing::warn!(lease = name, error = %e, "cannot give a lease up; it lapses by itself");
+        }
     }
 
     /// Creates a game; the seat tokens are returned this once and stored hashed.

@@ -473,6 +473,7 @@ impl From<StoreError> for StewardError {
                     DatabaseBusy | DatabaseLocked | SystemIoFailure | DiskFull | CannotOpen | ReadOnly | OutOfMemory
                 )
             }
+            StoreError::Postgres(p) => crate::store::postgres::is_transient(p),
             _ => false,
         };
         if transient { StewardError::Unavailable(e.to_string()) } else { StewardError::Internal(InternalError::of(e)) }

@@ -96,8 +96,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn head_and_signature(&self, game: &GameId) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
-        self
-            .0
+        self.0
             .query_row_cached(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
@@ -126,12 +125,16 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors; a receipt without an entry is a corrupt store.
     pub fn entry_with_receipt(&self, game: &GameId, receipt: &str) -> Result<String, StoreError> {
+        let sql = match self.backend() {
+            super::Backend::Sqlite => {
+                "SELECT hash FROM events WHERE game_id = ?1 AND json_extract(body, '$.receipt') = ?2 ORDER BY seq LIMIT 1"
+            }
+            super::Backend::Postgres => {
+                "SELECT hash FROM events WHERE game_id = ?1 AND (body::jsonb ->> 'receipt') = ?2 ORDER BY seq LIMIT 1"
+            }
+        };
         self.0
-            .query_row_cached(
-                "SELECT hash FROM events WHERE game_id = ?1 AND json_extract(body, '$.receipt') = ?2 ORDER BY seq LIMIT 1",
-                params![game.as_str(), receipt],
-                |r| r.get(0),
-            )
+            .query_row_cached(sql, params![game.as_str(), receipt], |r| r.get(0))
             .optional()?
             .ok_or_else(|| StoreError::Corrupt(format!("receipt {receipt} of {game} has no transcript entry")))
     }

@@ -169,7 +169,15 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
-        self.0.prepare_cached("SELECT * FROM games WHERE id = ?1")?.query_row([id.as_str()], game_row).optional()
+        // On PostgreSQL (issue 35) the row is locked to the end of the
+        // transaction: every command on a game reads it first, so commands
+        // on one game are serialised across every steward sharing the
+        // database, as SQLite's one writer serialises them all.
+        let sql = match self.backend() {
+            super::Backend::Sqlite => "SELECT * FROM games WHERE id = ?1",
+            super::Backend::Postgres => "SELECT * FROM games WHERE id = ?1 FOR UPDATE",
+        };
+        self.0.prepare_cached(sql)?.query_row([id.as_str()], game_row).optional()
     }
 
     /// Every game, newest first.

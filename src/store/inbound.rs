@@ -98,6 +98,12 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn mail_seen(&self, key: &str) -> Result<bool, StoreError> {
+        if self.backend() == super::Backend::Postgres {
+            // Stewards sharing a database (issue 35) may be handed the same
+            // mail at once: the second waits here until the first commits,
+            // then finds it seen, so a mail is handled once.
+            self.0.query_row("SELECT pg_advisory_xact_lock(hashtext(?1))", [key], |_| Ok(()))?;
+        }
         Ok(self
             .0
             .prepare_cached("SELECT 1 FROM mail_seen WHERE key = ?1")?

@@ -152,8 +152,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invitation_by_token(&self, hash: &str) -> Result<Option<InvitationRow>, StoreError> {
-        self
-            .0
+        self.0
             .query_row_cached(
                 &format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE token_hash = ?1"),
                 params![hash],
@@ -167,8 +166,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invitation(&self, id: i64) -> Result<Option<InvitationRow>, StoreError> {
-        self
-            .0
+        self.0
             .query_row_cached(
                 &format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE rowid = ?1"),
                 params![id],
@@ -264,8 +262,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invited_game(&self, id: &str) -> Result<Option<InvitedGameRow>, StoreError> {
-        self
-            .0
+        self.0
             .query_row_cached(
                 "SELECT id, spec, status, game, created_at FROM invited_games WHERE id = upper(?1)",
                 params![id],
@@ -298,8 +295,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn invited_tournament(&self, tournament: &TournamentId) -> Result<Option<InvitedTournamentRow>, StoreError> {
-        self
-            .0
+        self.0
             .query_row_cached(
                 "SELECT name, variant, spec, status FROM tournaments WHERE id = ?1",
                 params![tournament.as_str()],

@@ -271,7 +271,9 @@ impl Tx<'_> {
     pub fn record_digest(&self, player: &str, day: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let n = self
             .0
-            .prepare_cached("INSERT INTO mail_digests (player, day, sent_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")?
+            .prepare_cached(
+                "INSERT INTO mail_digests (player, day, sent_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            )?
             .execute(params![player, day, time_text(now)])?;
         Ok(n == 1)
     }

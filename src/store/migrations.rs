@@ -306,6 +306,20 @@ const MIGRATIONS: &[&str] = &[
          updated_at TEXT NOT NULL
      ) STRICT;",
     // ---- end of 19 ----
+    // ---- 20 (issue 35: several stewards on one database) ----
+    // A mail of the outbox claimed by the steward sending it, until a time,
+    // so that stewards draining the same outbox never both send it; and
+    // leases for the duties one steward at a time runs (the deadline sweep,
+    // the IMAP door), taken over when their holder stops renewing them. A
+    // SQLite store has one steward, which claims and holds them alone.
+    "ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+     ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+     CREATE TABLE leases (
+         name   TEXT PRIMARY KEY,               -- 'sweep', 'imap'
+         holder TEXT NOT NULL,                  -- the steward holding it
+         until  TEXT NOT NULL                   -- when it lapses unless renewed
+     ) STRICT;",
+    // ---- end of 20 ----
 ];
 
 /// The schema version this program writes.

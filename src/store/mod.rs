@@ -29,6 +29,7 @@ mod files;
 mod games;
 mod inbound;
 mod invitations; // issue 31, slice D
+mod leases; // issue 35
 mod mail_settings; // issue 32, slice M
 mod migrations;
 mod moves;
@@ -178,6 +179,19 @@ pub fn make_private(path: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+/// A name for this opening of the store, unique among the stewards sharing a
+/// database: the host's name, the process id and a random part (a restarted
+/// process does not inherit its leases).
+fn instance_name() -> Arc<str> {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let host = host.trim();
+    let mut random = [0u8; 4];
+    // Without randomness the pid alone still tells processes on one host apart.
+    let _ = ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut random);
+    let random: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    Arc::from(format!("{}:{}:{random}", if host.is_empty() { "host" } else { host }, std::process::id()))
 }
 
 /// How many changed games [`Store::changes`] holds for a slow receiver.
@@ -494,6 +508,9 @@ pub struct Store {
     path: PathBuf,
     /// Which database runs the store.
     backend: Backend,
+    /// This steward among those sharing the database: the holder of the
+    /// leases and outbox claims it takes (issue 35).
+    instance: Arc<str>,
     /// Transactions committed through this handle's thread (see [`Store::commits`]).
     commits: Arc<AtomicU64>,
     /// Of those, the ones synced to disk (see [`Store::durable_commits`]).
@@ -621,7 +638,15 @@ impl Store {
                 serve(conn, &inbox, &counted, &kick, &answers, (&wal_for_store, &durable_for_store), &told);
             })
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok(Store { jobs, path: path.to_owned(), backend: Backend::Sqlite, commits, durable, changes })
+        Ok(Store {
+            jobs,
+            path: path.to_owned(),
+            backend: Backend::Sqlite,
+            instance: instance_name(),
+            commits,
+            durable,
+            changes,
+        })
     }
 
     /// Opens the PostgreSQL store at `url` (issue 35), loading the schema into
@@ -647,6 +672,7 @@ impl Store {
             jobs,
             path: local.to_owned(),
             backend: Backend::Postgres,
+            instance: instance_name(),
             commits: shared.commits.clone(),
             durable: shared.durable.clone(),
             changes: shared.changes.clone(),
@@ -662,6 +688,12 @@ impl Store {
     /// Which database runs the store.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// This steward's name among those sharing the database (host, process
+    /// and a random part): who holds a lease or an outbox claim.
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// The database file.
@@ -877,16 +909,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("steward.db");
         let store = Store::open(&path).unwrap();
-        let mode: String =
-            store.transaction(|tx| tx.pragma_text("journal_mode")).await.unwrap();
+        let mode: String = store.transaction(|tx| tx.pragma_text("journal_mode")).await.unwrap();
         assert_eq!(mode, "wal");
-        let sync: String =
-            store.transaction(|tx| tx.pragma_text("synchronous")).await.unwrap();
+        let sync: String = store.transaction(|tx| tx.pragma_text("synchronous")).await.unwrap();
         assert_eq!(sync, "1", "NORMAL: the sync thread syncs the WAL before anyone hears of a commit");
         drop(store);
         let again = Store::open(&path).unwrap();
-        let version: String =
-            again.transaction(|tx| tx.pragma_text("user_version")).await.unwrap();
+        let version: String = again.transaction(|tx| tx.pragma_text("user_version")).await.unwrap();
         assert_eq!(version, migrations::LATEST.to_string());
         std::fs::remove_dir_all(dir).unwrap();
     }

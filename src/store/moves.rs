@@ -116,8 +116,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn move_of(&self, game: &GameId, turn: u32, seat: Seat) -> Result<Option<MoveRow>, StoreError> {
-        self
-            .0
+        self.0
             .query_row_cached(
                 "SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
                 params![game.as_str(), turn, seat.index() as i64],

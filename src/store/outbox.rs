@@ -54,6 +54,23 @@ impl OutboxRow {
     }
 }
 
+/// The columns [`outbox_row`] reads.
+const OUTBOX_COLUMNS: &str = "id, message_id, game_id, recipient, subject, message, sealed, picture, letter";
+
+fn outbox_row(r: &super::sql::Row<'_>) -> Res<OutboxRow> {
+    Ok(OutboxRow {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        game_id: r.get(2)?,
+        recipient: r.get(3)?,
+        subject: r.get(4)?,
+        message: r.get(5)?,
+        sealed: r.get(6)?,
+        picture: r.get::<_, Option<String>>(7)?.map(|key| super::BoardPicture { key, source: None }),
+        letter: r.get(8)?,
+    })
+}
+
 /// The label under which sealed outbox messages are sealed.
 pub const OUTBOX_LABEL: &str = "outbox";
 
@@ -105,8 +122,7 @@ impl<'c> Tx<'c> {
     pub fn latest_board_mail(&self, game: &GameId, seat: usize) -> Result<Option<(String, String)>, StoreError> {
         let (turn, started) = (format!("{game}.%.{seat}.turn@%"), format!("{game}.%.{seat}.started@%"));
         let (from, to) = game_mails(game);
-        self
-            .0
+        self.0
             .query_row_cached(LATEST_BOARD_MAIL, params![game.as_str(), turn, started, from, to], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
@@ -118,35 +134,48 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors.
     pub fn unsent_mail(&self, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
-        self.unsent_mail_after(0, limit)
+        let mut stmt = self.0.prepare_cached(&format!(
+            "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?1"
+        ))?;
+        stmt.query_map([limit], outbox_row)?.collect()
     }
 
-    /// Mails not yet sent with a row id above `after`, oldest first: the outbox
-    /// drainer pages through the queue with it, so mails it holds back (refused
-    /// by the server) never keep newer ones waiting.
+    /// Claims for `holder`, until `until`, the oldest mails not yet sent with
+    /// a row id above `after` that no other steward holds a claim on (a claim
+    /// lapsed before `now` is no claim), and returns them, oldest first. The
+    /// outbox drainer pages through the queue with it, so mails it holds back
+    /// (refused by the server) never keep newer ones waiting; stewards sharing
+    /// a database (issue 35) each send only what they claimed, and on
+    /// PostgreSQL a mail another steward is claiming at this moment is skipped,
+    /// not waited for.
     ///
     /// # Errors
-    /// SQLite errors.
-    pub fn unsent_mail_after(&self, after: i64, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT id, message_id, game_id, recipient, subject, message, sealed, picture, letter FROM outbox
-             WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
-        )?;
-        let rows = stmt
-            .query_map(params![after, limit], |r| {
-                Ok(OutboxRow {
-                    id: r.get(0)?,
-                    message_id: r.get(1)?,
-                    game_id: r.get(2)?,
-                    recipient: r.get(3)?,
-                    subject: r.get(4)?,
-                    message: r.get(5)?,
-                    sealed: r.get(6)?,
-                    picture: r.get::<_, Option<String>>(7)?.map(|key| super::BoardPicture { key, source: None }),
-                    letter: r.get(8)?,
-                })
-            })?
-            .collect::<Res<Vec<_>>>()?;
+    /// Store errors.
+    pub fn claim_unsent_mail_after(
+        &self,
+        after: i64,
+        limit: u32,
+        holder: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let lock = match self.backend() {
+            super::Backend::Sqlite => "",
+            super::Backend::Postgres => "FOR UPDATE SKIP LOCKED",
+        };
+        let mut stmt = self.0.prepare_cached(&format!(
+            "UPDATE outbox SET claimed_by = ?3, claimed_until = ?5
+             WHERE id IN (SELECT id FROM outbox
+                          WHERE sent_at IS NULL AND id > ?1
+                            AND (claimed_until IS NULL OR claimed_until < ?4 OR claimed_by = ?3)
+                          ORDER BY id LIMIT ?2 {lock})
+             RETURNING {OUTBOX_COLUMNS}"
+        ))?;
+        let mut rows: Vec<OutboxRow> = stmt
+            .query_map(params![after, limit, holder, time_text(now), time_text(until)], outbox_row)?
+            .collect::<Res<_>>()?;
+        // RETURNING keeps no order.
+        rows.sort_unstable_by_key(|r| r.id);
         Ok(rows)
     }
 
@@ -169,12 +198,12 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn mark_sent_many(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
         let mut stmt = self.0.prepare_cached(
-            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, message = x'', letter = NULL
+            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, message = ?3, letter = NULL
              WHERE id = ?1",
         )?;
-        let now = time_text(now);
+        let (now, nothing) = (time_text(now), Vec::<u8>::new());
         for id in ids {
-            stmt.execute(params![id, now])?;
+            stmt.execute(params![id, now, nothing])?;
         }
         Ok(())
     }

@@ -160,8 +160,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn count_pictures(&self) -> Result<(i64, i64), StoreError> {
-        self
-            .0
+        self.0
             .prepare_cached("SELECT COUNT(*), COUNT(png) FROM pictures")?
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
     }

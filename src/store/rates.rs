@@ -19,8 +19,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn rate_count(&self, key: &str, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        self
-            .0
+        self.0
             .prepare_cached("SELECT COUNT(*) FROM rate_events WHERE key = ?1 AND at >= ?2")?
             .query_row(params![key, time_text(since)], |r| r.get(0))
     }

@@ -21,22 +21,56 @@ use crate::ids::GameId;
 const READER_CACHE_KIB: i64 = 1024;
 
 /// A read-only connection to the store's database, opened on first use; cheap
-/// to share (`Arc`), one read at a time.
+/// to share (`Arc`), one read at a time. On PostgreSQL (issue 35) the reads
+/// go through the store itself, whose connections do not block each other as
+/// SQLite's one writer would.
 #[derive(Debug)]
 pub struct Reader {
-    path: PathBuf,
-    conn: Mutex<Option<Connection>>,
+    source: Source,
+}
+
+#[derive(Debug)]
+enum Source {
+    Sqlite { path: PathBuf, conn: Mutex<Option<Connection>> },
+    Store(super::Store),
+}
+
+/// The moves a board mail's record shows (see [`Reader::settled_moves`]).
+const SETTLED_MOVES: &str = "SELECT turn, seat, notation, status, reason FROM moves
+     WHERE game_id = ?1 AND turn <= ?2 AND status <> 'pending' ORDER BY turn, seat";
+
+fn settled_moves_in(conn: super::sql::Conn<'_>, game: &GameId, through: u32) -> Result<Vec<SettledMove>, StoreError> {
+    conn.prepare_cached(SETTLED_MOVES)?
+        .query_map(super::sql::params![game.as_str(), through], |r| {
+            Ok(SettledMove {
+                turn: r.get(0)?,
+                seat: seat_of(r.get(1)?)?,
+                notation: r.get(2)?,
+                status: r.get(3)?,
+                reason: r.get(4)?,
+            })
+        })?
+        .collect()
 }
 
 impl Reader {
-    /// A reader of the database at `path` (not opened until it reads).
+    /// A reader of the SQLite database at `path` (not opened until it reads).
     pub fn new(path: &Path) -> Reader {
-        Reader { path: path.to_owned(), conn: Mutex::new(None) }
+        Reader { source: Source::Sqlite { path: path.to_owned(), conn: Mutex::new(None) } }
     }
 
-    fn open(&self) -> Result<Connection, StoreError> {
+    /// A reader of `store`'s database: a connection of its own on SQLite,
+    /// the store's own on PostgreSQL.
+    pub fn of(store: &super::Store) -> Reader {
+        match store.backend() {
+            super::Backend::Sqlite => Reader::new(store.path()),
+            super::Backend::Postgres => Reader { source: Source::Store(store.clone()) },
+        }
+    }
+
+    fn open(path: &Path) -> Result<Connection, StoreError> {
         let conn = Connection::open_with_flags(
-            &self.path,
+            path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI,
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
@@ -48,35 +82,24 @@ impl Reader {
 
     /// The settled moves of `game` up to turn `through`, in the order they were
     /// made (by turn, then seat): the record a board mail of that turn shows.
+    /// Blocks: call it off the async threads.
     ///
     /// # Errors
-    /// SQLite errors (the database cannot be opened or read now) or a corrupt row.
+    /// Store errors (the database cannot be opened or read now) or a corrupt row.
     pub fn settled_moves(&self, game: &GameId, through: u32) -> Result<Vec<SettledMove>, StoreError> {
-        let mut guard = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (path, conn) = match &self.source {
+            Source::Store(store) => {
+                let game = game.clone();
+                return store.transaction_blocking(move |tx| settled_moves_in(tx.0, &game, through));
+            }
+            Source::Sqlite { path, conn } => (path, conn),
+        };
+        let mut guard = conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if guard.is_none() {
-            *guard = Some(self.open()?);
+            *guard = Some(Reader::open(path)?);
         }
         let conn = guard.as_ref().expect("opened above");
-        let read = || -> Result<Vec<SettledMove>, StoreError> {
-            let conn = super::sql::Conn::Sqlite(conn);
-            let mut stmt = conn.prepare_cached(
-                "SELECT turn, seat, notation, status, reason FROM moves
-                 WHERE game_id = ?1 AND turn <= ?2 AND status <> 'pending' ORDER BY turn, seat",
-            )?;
-            let rows = stmt
-                .query_map(super::sql::params![game.as_str(), through], |r| {
-                    Ok(SettledMove {
-                        turn: r.get(0)?,
-                        seat: seat_of(r.get(1)?)?,
-                        notation: r.get(2)?,
-                        status: r.get(3)?,
-                        reason: r.get(4)?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        };
-        let result = read();
+        let result = settled_moves_in(super::sql::Conn::Sqlite(conn), game, through);
         if result.is_err() {
             // Opened afresh next time (the file may have been replaced by a restore).
             *guard = None;
@@ -153,7 +176,8 @@ mod tests {
         let all: Vec<String> = reader.settled_moves(&game, 9).unwrap().into_iter().map(|m| m.notation).collect();
         assert_eq!(all, ["e4", "e5", "Nf3"], "the pending move is not in the record");
         // The reader cannot write: it is opened read-only.
-        let guard = reader.conn.lock().unwrap();
+        let Source::Sqlite { conn, .. } = &reader.source else { unreachable!("a SQLite reader") };
+        let guard = conn.lock().unwrap();
         let err = guard.as_ref().unwrap().execute("DELETE FROM moves", []).unwrap_err();
         assert!(err.to_string().contains("readonly"), "{err}");
     }

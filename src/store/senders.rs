@@ -94,7 +94,9 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn insert_alias(&self, player: &str, alias: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
-            .prepare_cached("INSERT INTO aliases (player, alias, confirmed_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")?
+            .prepare_cached(
+                "INSERT INTO aliases (player, alias, confirmed_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            )?
             .execute(params![player, alias, time_text(at)])?;
         Ok(())
     }
@@ -125,8 +127,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn address_requests_since(&self, game: &GameId, seat: Seat, since: DateTime<Utc>) -> Result<u32, StoreError> {
-        self
-            .0
+        self.0
             .prepare_cached(
                 "SELECT COUNT(*) FROM address_requests WHERE game_id = ?1 AND seat = ?2 AND requested_at >= ?3",
             )?

@@ -449,16 +449,13 @@ macro_rules! array_params {
 array_params!(1 2 3 4 5 6 7 8);
 
 /// Parameters taken from an iterator (a list of any length).
-#[cfg(test)]
 pub(crate) struct ParamsFromIter<T>(Vec<T>);
 
 /// The parameters `values`, in order.
-#[cfg(test)]
 pub(crate) fn params_from_iter<T: ToParam>(values: impl IntoIterator<Item = T>) -> ParamsFromIter<T> {
     ParamsFromIter(values.into_iter().collect())
 }
 
-#[cfg(test)]
 impl<T: ToParam> Params for ParamsFromIter<T> {
     fn values(&self) -> Vec<Value<'_>> {
         self.0.iter().map(ToParam::value).collect()
@@ -554,6 +551,19 @@ pub(crate) enum Owned {
     Real(f64),
     Text(String),
     Bytes(Vec<u8>),
+}
+
+impl Owned {
+    /// The value as a parameter.
+    pub(crate) fn as_value(&self) -> Value<'_> {
+        match self {
+            Owned::Null => Value::Null,
+            Owned::Int(i) => Value::Int(*i),
+            Owned::Real(f) => Value::Real(*f),
+            Owned::Text(t) => Value::Text(t),
+            Owned::Bytes(b) => Value::Bytes(b),
+        }
+    }
 }
 
 /// A Rust value a column reads as.

@@ -17,7 +17,9 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn record_steward_openpgp_key(&self, fingerprint: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
-            .prepare_cached("INSERT INTO steward_openpgp_keys (fingerprint, recorded_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING")?
+            .prepare_cached(
+                "INSERT INTO steward_openpgp_keys (fingerprint, recorded_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+            )?
             .execute(params![fingerprint, time_text(now)])?;
         Ok(())
     }

@@ -125,8 +125,7 @@ impl<'c> Tx<'c> {
     /// # Errors
     /// SQLite errors or a corrupt row.
     pub fn tournament(&self, id: &TournamentId) -> Result<Option<TournamentRow>, StoreError> {
-        self
-            .0
+        self.0
             .prepare_cached("SELECT * FROM tournaments WHERE id = ?1")?
             .query_row([id.as_str()], tournament_row)
             .optional()

@@ -873,18 +873,7 @@ async fn transcript(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let events = steward.transcript(id.clone(), Credential::token(bearer(&headers))).await?;
-    let mut lines = String::new();
-    for e in events {
-        let mut line = json!({
-            "game": id.to_ascii_uppercase(), "seq": e.seq, "at": crate::store::time_text(e.at), "kind": e.kind,
-            "prev": e.prev, "hash": e.hash, "body": e.body,
-        });
-        if let Some(sig) = e.signature {
-            line["signature"] = json!(sig);
-        }
-        lines.push_str(&line.to_string());
-        lines.push('\n');
-    }
+    let lines = crate::steward::transcript_lines(&id, &events);
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
 }
 

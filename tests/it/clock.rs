@@ -144,7 +144,11 @@ impl Lab {
         };
         let mut config = Config::from_raw(
             raw,
-            &Overrides { data_dir: Some(self.data_dir().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(self.data_dir()) },
+            &Overrides {
+                data_dir: Some(self.data_dir().to_owned()),
+                listen: Some(addr.to_string()),
+                database: crate::support::backend::database_for(self.data_dir()),
+            },
         )
         .unwrap();
         config.clock = self.clock.clone();

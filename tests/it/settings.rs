@@ -65,7 +65,11 @@ impl Lab {
             schedule: RawSchedule { sweep: Some("0 0 0 1 1 * 2099".into()), ..RawSchedule::default() },
             ..RawConfig::default()
         };
-        let overrides = Overrides { data_dir: Some(self.dir.path().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(self.dir.path()) };
+        let overrides = Overrides {
+            data_dir: Some(self.dir.path().to_owned()),
+            listen: Some(addr.to_string()),
+            database: crate::support::backend::database_for(self.dir.path()),
+        };
         let mut config = Config::from_raw(raw, &overrides).unwrap();
         config.clock = self.clock.clone();
         self.operator = fairsteward::server::operator_token(&config).unwrap().reveal().to_owned();

@@ -64,7 +64,7 @@ impl Drainer {
         // In the background: mails' pictures give way to the moves being answered.
         let pictures = Pictures::new(DRAWS_AT_ONCE, FLUSH_EVERY, 0).in_background();
         let files = PictureFiles::of(store.path());
-        let reader = Arc::new(Reader::new(store.path()));
+        let reader = Arc::new(Reader::of(&store));
         Drainer {
             store,
             sink,
@@ -148,7 +148,9 @@ impl Drainer {
 
     pub(super) async fn pass_inner(&mut self) -> Result<Pass, StoreError> {
         let mut pass = Pass::default();
-        let mut page = self.store.transaction(|tx| Page::read(tx, 0)).await?;
+        let holder: Arc<str> = Arc::from(self.store.instance());
+        let claimant = holder.clone();
+        let mut page = self.store.transaction(move |tx| Page::read(tx, 0, &claimant)).await?;
         loop {
             let Some(last) = page.rows.last().map(|r| r.id) else { return Ok(pass) };
             let full = page.rows.len() == FLUSH_EVERY;
@@ -224,6 +226,7 @@ impl Drainer {
             let more = full && !pass.stopped;
             let now = Utc::now();
             let dropped;
+            let claimant = holder.clone();
             (page, dropped) = self
                 .store
                 .transaction(move |tx| {
@@ -235,7 +238,7 @@ impl Drainer {
                     for (id, error) in &failed {
                         tx.mark_failed(*id, error)?;
                     }
-                    Ok::<_, StoreError>((if more { Page::read(tx, last)? } else { Page::empty() }, dropped))
+                    Ok::<_, StoreError>((if more { Page::read(tx, last, &claimant)? } else { Page::empty() }, dropped))
                 })
                 .await?;
             if !dropped.is_empty() {

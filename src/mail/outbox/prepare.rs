@@ -11,6 +11,12 @@ use crate::letters::compose::{ComposeError, Letter};
 use crate::render::cache::PictureError;
 use crate::store::{OutboxRow, PictureSource, Reader, StoreError, StoredPicture, Tx};
 
+/// How long a page of mails stays claimed by the steward sending it (issue
+/// 35): long enough to send a page to a slow server; a steward that dies
+/// holding a claim delays those mails by this much, when another steward
+/// sends them.
+pub(super) const CLAIM: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
+
 /// A picture a mail carries, as the drainer has it.
 pub(super) struct FetchedPicture {
     pub(super) png: Arc<[u8]>,
@@ -32,9 +38,11 @@ pub(super) struct Page {
 }
 
 impl Page {
-    /// The page of unsent mails after row `after`, with their pictures.
-    pub(super) fn read(tx: &Tx<'_>, after: i64) -> Result<Page, StoreError> {
-        let rows = tx.unsent_mail_after(after, FLUSH_EVERY as u32)?;
+    /// The page of unsent mails after row `after`, with their pictures,
+    /// claimed for `holder` (this steward; issue 35) for [`CLAIM`].
+    pub(super) fn read(tx: &Tx<'_>, after: i64, holder: &str) -> Result<Page, StoreError> {
+        let now = chrono::Utc::now();
+        let rows = tx.claim_unsent_mail_after(after, FLUSH_EVERY as u32, holder, now, now + CLAIM)?;
         let keys: Vec<&str> = rows.iter().filter_map(|r| r.picture.as_ref().map(|p| p.key.as_str())).collect();
         let pictures = tx.pictures(&keys)?;
         let mut encrypt_to = HashMap::new();

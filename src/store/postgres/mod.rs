@@ -23,6 +23,10 @@ use std::time::Duration;
 
 use tokio::sync::broadcast;
 
+mod copy;
+
+pub use copy::{CopyReport, copy_sqlite};
+
 use super::sql::{Conn, PgConn};
 use super::{Job, StoreError, Tx};
 
@@ -31,6 +35,23 @@ const SCHEMA: &str = include_str!("schema.sql");
 
 /// The schema version this program's PostgreSQL store has (SQLite's too).
 pub(super) const VERSION: u32 = super::migrations::LATEST;
+
+/// The version of the first PostgreSQL schema (issue 35 began at SQLite's 19).
+const FIRST: u32 = 19;
+
+/// PostgreSQL's migrations: `(v, sql)` takes a store from version `v - 1` to
+/// `v`, as SQLite's migration `v` does for its store (`schema.sql` is the
+/// latest schema whole, for a new store).
+const MIGRATIONS: &[(u32, &str)] = &[(
+    20,
+    "ALTER TABLE outbox ADD COLUMN claimed_by TEXT COLLATE \"C\";
+     ALTER TABLE outbox ADD COLUMN claimed_until TEXT COLLATE \"C\";
+     CREATE TABLE leases (
+         name   TEXT COLLATE \"C\" PRIMARY KEY,
+         holder TEXT COLLATE \"C\" NOT NULL,
+         until  TEXT COLLATE \"C\" NOT NULL
+     );",
+)];
 
 /// The advisory lock key held while the schema is loaded or migrated.
 const SCHEMA_LOCK: i64 = 0x6661_6972_7363_6865; // "fairsche"
@@ -58,6 +79,19 @@ pub(crate) fn describe(e: &postgres::Error) -> String {
         }
         None => e.to_string(),
     }
+}
+
+/// Whether trying again later may succeed: the connection broke or could not
+/// be made, the server is shutting down, starting, read-only (a standby not
+/// yet promoted) or out of resources, or the transaction lost a deadlock or a
+/// serialization conflict.
+pub fn is_transient(e: &postgres::Error) -> bool {
+    let Some(code) = e.code() else {
+        // No SQLSTATE: the connection itself failed.
+        return e.as_db_error().is_none();
+    };
+    let code = code.code();
+    ["08", "40", "53", "57"].iter().any(|class| code.starts_with(class)) || code == "25006" || code == "55P03"
 }
 
 /// Connects to `url` (a `postgres://` URL or a `key=value` string).
@@ -89,13 +123,18 @@ pub(super) fn open(url: &str) -> Result<PgConn, StoreError> {
         if found > VERSION {
             return Err(StoreError::TooNew { path: PathBuf::from(redacted(url)), found, known: VERSION });
         }
-        if found < VERSION {
-            // Every PostgreSQL store so far was created at VERSION: migrations
-            // come with the first schema change after it (one list, as SQLite's).
+        if found < FIRST {
             return Err(StoreError::Corrupt(format!(
-                "the PostgreSQL store at {} has schema version {found}, older than {VERSION}, which no release made",
+                "the PostgreSQL store at {} has schema version {found}, older than {FIRST}, which no release made",
                 redacted(url)
             )));
+        }
+        for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+            tx.batch_execute(sql)?;
+            tx.execute("UPDATE schema_version SET version = $1", &[&i64::from(*version)])?;
+        }
+        if found < VERSION {
+            tracing::info!(database = %redacted(url), from = found, to = VERSION, "PostgreSQL store brought up to date");
         }
     } else {
         tx.batch_execute(SCHEMA)?;

@@ -1,13 +1,14 @@
--- Fairsteward's store on PostgreSQL, schema version 19 (issue 35).
+-- Fairsteward's store on PostgreSQL, schema version 20 (issue 35).
 --
 -- The same tables, columns (in the same order), keys, constraints and indexes as
--- SQLite's store at version 19: schema.sql (version 1) with every migration of
+-- SQLite's store at version 20: schema.sql (version 1) with every migration of
 -- src/store/migrations.rs applied. A new SQLite migration needs its PostgreSQL
 -- counterpart here (and the version below raised): tests/it/store/postgres_schema.rs
 -- compares the two schemas column by column and fails until they agree.
 --
--- Not yet loaded by the binary (no PostgreSQL backend exists); the loader is to
--- run this file in one transaction, as SQLite's schema is applied.
+-- src/store/postgres/mod.rs runs this file in one transaction to create a new
+-- store; a store made at an earlier version is brought up by the migrations
+-- listed there (PostgreSQL's own, as src/store/migrations.rs are SQLite's).
 --
 -- How SQLite's DDL is carried over:
 -- * Types: INTEGER -> BIGINT (SQLite's integers are 64-bit), TEXT -> TEXT,
@@ -34,7 +35,7 @@ CREATE TABLE schema_version (
     version BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX schema_version_one_row ON schema_version ((true));
-INSERT INTO schema_version (version) VALUES (19);
+INSERT INTO schema_version (version) VALUES (20);
 
 CREATE TABLE games (
     id              TEXT COLLATE "C" PRIMARY KEY,  -- six characters, e.g. 8KQ2ZJ
@@ -130,7 +131,9 @@ CREATE TABLE outbox (
     last_error  TEXT COLLATE "C",
     sealed      BIGINT NOT NULL DEFAULT 0,         -- 6
     picture     TEXT COLLATE "C",                  -- 7: pictures.key, or NULL
-    letter      TEXT COLLATE "C"                   -- 9: letters::compose::Letter as JSON
+    letter      TEXT COLLATE "C",                  -- 9: letters::compose::Letter as JSON
+    claimed_by    TEXT COLLATE "C",                -- 20: the steward sending it
+    claimed_until TEXT COLLATE "C"                 -- 20: until when its claim holds
 );
 
 CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
@@ -363,4 +366,11 @@ CREATE TABLE program_passwords (
     generated  BIGINT NOT NULL DEFAULT 0,          -- 1: the steward chose it
     games      TEXT COLLATE "C" NOT NULL DEFAULT '[]',  -- JSON: the game ids it opens
     updated_at TEXT COLLATE "C" NOT NULL
+);
+
+-- 20: leases of the duties one steward at a time runs (sweep, IMAP door).
+CREATE TABLE leases (
+    name   TEXT COLLATE "C" PRIMARY KEY,           -- 'sweep', 'imap'
+    holder TEXT COLLATE "C" NOT NULL,              -- the steward holding it
+    until  TEXT COLLATE "C" NOT NULL               -- when it lapses unless renewed
 );

@@ -174,7 +174,11 @@ fn leave_far_ahead_by_mail_is_answered_and_a_maildir_of_them_does_not_hold_up_a_
 fn open_steward(s: &PipeSteward, maildir: &std::path::Path) -> fairsteward::steward::Steward {
     let config = fairsteward::config::Config::from_raw(
         toml::from_str(&format!("[mail.maildir]\npath = {:?}\n", maildir.display().to_string())).unwrap(),
-        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()), database: crate::support::backend::database_for(&s.data) },
+        &fairsteward::config::Overrides {
+            data_dir: Some(s.data.clone()),
+            listen: Some("127.0.0.1:0".into()),
+            database: crate::support::backend::database_for(&s.data),
+        },
     )
     .unwrap();
     fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap()

@@ -198,7 +198,11 @@ async fn addresses_the_composer_cannot_send_are_refused_at_creation() {
 fn open_steward(dir: &Path) -> (Steward, Config) {
     let config = Config::from_raw(
         RawConfig::default(),
-        &Overrides { data_dir: Some(dir.to_owned()), listen: Some("127.0.0.1:0".into()), database: crate::support::backend::database_for(dir) },
+        &Overrides {
+            data_dir: Some(dir.to_owned()),
+            listen: Some("127.0.0.1:0".into()),
+            database: crate::support::backend::database_for(dir),
+        },
     )
     .unwrap();
     let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).unwrap();

@@ -130,7 +130,11 @@ async fn the_maildir_door_handles_new_mail_once() {
 
     let config = fairsteward::config::Config::from_raw(
         toml::from_str(&format!("[mail.maildir]\npath = {:?}\n", maildir.display().to_string())).unwrap(),
-        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()), database: crate::support::backend::database_for(&s.data) },
+        &fairsteward::config::Overrides {
+            data_dir: Some(s.data.clone()),
+            listen: Some("127.0.0.1:0".into()),
+            database: crate::support::backend::database_for(&s.data),
+        },
     )
     .unwrap();
     let steward = fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap();
@@ -279,7 +283,11 @@ async fn a_signed_envelope_counts_from_any_sender_and_an_unsigned_one_only_from_
     let s = Steward::new();
     let config = fairsteward::config::Config::from_raw(
         toml::from_str("").unwrap(),
-        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()), database: crate::support::backend::database_for(&s.data) },
+        &fairsteward::config::Overrides {
+            data_dir: Some(s.data.clone()),
+            listen: Some("127.0.0.1:0".into()),
+            database: crate::support::backend::database_for(&s.data),
+        },
     )
     .unwrap();
     let steward = fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap();
@@ -317,7 +325,11 @@ async fn a_signed_envelope_counts_from_any_sender_and_an_unsigned_one_only_from_
 fn open_steward(s: &Steward) -> fairsteward::steward::Steward {
     let config = fairsteward::config::Config::from_raw(
         toml::from_str("").unwrap(),
-        &fairsteward::config::Overrides { data_dir: Some(s.data.clone()), listen: Some("127.0.0.1:0".into()), database: crate::support::backend::database_for(&s.data) },
+        &fairsteward::config::Overrides {
+            data_dir: Some(s.data.clone()),
+            listen: Some("127.0.0.1:0".into()),
+            database: crate::support::backend::database_for(&s.data),
+        },
     )
     .unwrap();
     fairsteward::server::open(&config, std::sync::Arc::new(tokio::sync::Notify::new())).unwrap()

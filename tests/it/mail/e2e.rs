@@ -175,9 +175,15 @@ impl Steward {
             },
             ..RawConfig::default()
         };
-        let config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(dir.path()) })
-                .expect("a valid configuration");
+        let config = Config::from_raw(
+            raw,
+            &Overrides {
+                data_dir: Some(dir.path().to_owned()),
+                listen: Some(addr.to_string()),
+                database: crate::support::backend::database_for(dir.path()),
+            },
+        )
+        .expect("a valid configuration");
         let imap = config.imap.as_ref().expect("[mail.imap] is read");
         assert!(imap.idle && imap.mailbox == "INBOX", "{imap:?}");
         let operator = fairsteward::server::operator_token(&config).unwrap().reveal().to_owned();

@@ -270,9 +270,15 @@ impl Steward {
             },
             ..RawConfig::default()
         };
-        let config =
-            Config::from_raw(raw, &Overrides { data_dir: Some(dir.path().to_owned()), listen: Some(addr.to_string()), database: crate::support::backend::database_for(dir.path()) })
-                .expect("a valid configuration");
+        let config = Config::from_raw(
+            raw,
+            &Overrides {
+                data_dir: Some(dir.path().to_owned()),
+                listen: Some(addr.to_string()),
+                database: crate::support::backend::database_for(dir.path()),
+            },
+        )
+        .expect("a valid configuration");
         assert!(config.smtp.is_some());
         // Made now (as serve would at its start), so a game can be created at once.
         fairsteward::server::operator_token(&config).expect("the operator token");

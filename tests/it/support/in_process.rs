@@ -12,7 +12,15 @@ use serde_json::json;
 
 /// The embedded defaults on `dir`.
 pub fn config(dir: &Path) -> Config {
-    Config::from_raw(RawConfig::default(), &Overrides { data_dir: Some(dir.to_owned()), listen: None, database: crate::support::backend::database_for(dir) }).unwrap()
+    Config::from_raw(
+        RawConfig::default(),
+        &Overrides {
+            data_dir: Some(dir.to_owned()),
+            listen: None,
+            database: crate::support::backend::database_for(dir),
+        },
+    )
+    .unwrap()
 }
 
 /// The embedded defaults on `dir`, on a manual clock set to `now`.

@@ -1,0 +1,93 @@
+//! Leases (issue 35): a duty that one steward at a time runs (the deadline
+//! sweep, the IMAP door) is held by the steward that took its lease, until the
+//! lease lapses unless renewed; when its holder stops (a crash, a lost host),
+//! another steward takes it over once it lapsed.
+
+use chrono::{DateTime, Utc};
+
+use super::StoreError;
+use super::sql::{OptionalExtension, params};
+use super::tx::{Tx, time_text};
+
+impl Tx<'_> {
+    /// Takes or renews the lease `name` for `holder` until `until`: granted
+    /// when nobody holds it, when `holder` does, or when its holder let it
+    /// lapse (before `now`). Whether `holder` holds it now.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let granted: Option<String> = self
+            .0
+            .query_row(
+                "INSERT INTO leases (name, holder, until) VALUES (?1, ?2, ?4)
+                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
+                 WHERE leases.holder = excluded.holder OR leases.until < ?3
+                 RETURNING holder",
+                params![name, holder, time_text(now), time_text(until)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(granted.is_some())
+    }
+
+    /// Gives the lease `name` up, if `holder` holds it (a steward stopping
+    /// cleanly, so that another takes over at once).
+    ///
+    /// # Errors
+    /// Store errors.
+    pub fn release_lease(&self, name: &str, holder: &str) -> Result<(), StoreError> {
+        self.0.execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", params![name, holder])?;
+        Ok(())
+    }
+
+    /// Who holds the lease `name` and until when, if anyone took it.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub fn lease(&self, name: &str) -> Result<Option<(String, String)>, StoreError> {
+        self.0
+            .query_row("SELECT holder, until FROM leases WHERE name = ?1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeDelta;
+
+    use crate::store::{Store, StoreError};
+
+    #[tokio::test]
+    async fn a_lease_is_held_renewed_and_taken_over_once_lapsed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("steward.db")).unwrap();
+        let t0 = chrono::Utc::now();
+        let minute = TimeDelta::minutes(1);
+        let (a, b, a_again, b_early, b_late, after_release) = store
+            .transaction(move |tx| {
+                let a = tx.take_lease("sweep", "A", t0, t0 + minute)?;
+                let b = tx.take_lease("sweep", "B", t0 + minute / 2, t0 + minute * 3 / 2)?;
+                let a_again = tx.take_lease("sweep", "A", t0 + minute / 2, t0 + minute * 2)?;
+                let b_early = tx.take_lease("sweep", "B", t0 + minute * 3 / 2, t0 + minute * 3)?;
+                let b_late = tx.take_lease("sweep", "B", t0 + minute * 3, t0 + minute * 4)?;
+                tx.release_lease("sweep", "B")?;
+                let after_release = tx.take_lease("sweep", "A", t0 + minute * 3, t0 + minute * 4)?;
+                Ok::<_, StoreError>((a, b, a_again, b_early, b_late, after_release))
+            })
+            .await
+            .unwrap();
+        assert!(a, "nobody held it");
+        assert!(!b, "A holds it");
+        assert!(a_again, "its holder renews it");
+        assert!(!b_early, "renewed to two minutes: not lapsed at one and a half");
+        assert!(b_late, "lapsed: taken over");
+        assert!(after_release, "given up: taken at once");
+    }
+}
