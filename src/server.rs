@@ -323,10 +323,11 @@ async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutd
             steward.release_lease(SWEEP_LEASE).await;
             return;
         };
-        // Held over two periods and a minute: renewed at every sweep while
+        // Held over two periods and ten seconds: renewed at every sweep while
         // this steward runs, lapsed soon after it stops (issue 35).
         let period = upcoming.next().map_or(chrono::TimeDelta::hours(1), |after| after - next);
-        let ttl = (period * 2 + chrono::TimeDelta::minutes(1)).to_std().unwrap_or(std::time::Duration::from_secs(3600));
+        let ttl =
+            (period * 2 + chrono::TimeDelta::seconds(10)).to_std().unwrap_or(std::time::Duration::from_secs(3600));
         let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
         tokio::select! {
             () = tokio::time::sleep(wait) => {}

@@ -386,10 +386,10 @@ const IMAP_LEASE: &str = "imap";
 /// How often a steward without the IMAP door's lease asks for it.
 const LEASE_RETRY: Duration = Duration::from_secs(5);
 
-/// How long the IMAP door's lease is held: over two of the door's longest
-/// waits between renewals (each turn of the loop renews it), and a minute.
+/// How long the IMAP door's lease is held: two of the door's longest waits
+/// between renewals (each turn of the loop renews it) and ten seconds.
 fn lease_ttl(config: &ImapConfig) -> Duration {
-    config.poll.max(config.recheck.min(IDLE_REISSUE)) * 2 + Duration::from_secs(60)
+    config.poll.max(config.recheck.min(IDLE_REISSUE)) * 2 + Duration::from_secs(10)
 }
 
 /// One connection: log in, then sweep and wait until shutdown (`Ok`) or an error.

@@ -3,5 +3,6 @@
 mod at_rest;
 mod crash;
 mod postgres_schema; // issue 35
+mod postgres_stewards; // issue 35
 mod startup;
 mod steward_openpgp_key; // issue 33

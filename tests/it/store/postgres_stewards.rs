@@ -1,0 +1,316 @@
+//! Several stewards on one PostgreSQL database (issue 35), through the real
+//! binary: three `fairsteward serve` processes, each with a data directory of
+//! its own holding copies of the same steward keys and operator token, all with
+//! `--database` naming one fresh store on the test PostgreSQL
+//! (`scripts/pgstack.sh`).
+//!
+//! * Moves on one game sent to different stewards at the same moment are
+//!   refereed one at a time: one is taken, the others refused.
+//! * Under load, with stewards killed by SIGKILL and started again, every
+//!   acknowledged move is in its game once, in order, and every transcript
+//!   verifies with the steward key all three share.
+//! * The outbox is drained by every steward, and no mail goes out twice while
+//!   none is killed.
+//! * The deadline sweep runs on one steward at a time, and another takes its
+//!   lease over when that one dies.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::backend;
+use crate::support::{Steward, eventually_within};
+
+/// A store of its own on the test PostgreSQL.
+fn store_url(tag: &str) -> String {
+    let unique =
+        format!("{tag}_{}_{}", std::process::id(), crate::support::mailstack::unique("s").replace(['-', '.'], "_"));
+    backend::fresh_store_url(&unique.to_ascii_lowercase())
+}
+
+/// Counts rows of the store at `url`, off the test's runtime threads.
+fn count(url: &str, sql: &str) -> i64 {
+    let (url, sql) = (url.to_owned(), sql.to_owned());
+    std::thread::spawn(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+        c.query_one(&sql, &[]).expect("count").get::<_, i64>(0)
+    })
+    .join()
+    .unwrap()
+}
+
+/// The holder of the lease `name` in the store at `url`, if any.
+fn lease_holder(url: &str, name: &str) -> Option<String> {
+    let (url, name) = (url.to_owned(), name.to_owned());
+    std::thread::spawn(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+        c.query_opt("SELECT holder FROM leases WHERE name = $1", &[&name]).expect("read the lease").map(|r| r.get(0))
+    })
+    .join()
+    .unwrap()
+}
+
+/// The steward files a second steward needs from the first: its keys and
+/// operator token, copied as an operator would (docs/postgresql.md).
+fn copy_keys(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("steward-") || name == "operator-token" {
+            std::fs::copy(entry.path(), to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// A data directory with a configuration that sweeps every second.
+fn data_dir(root: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = root.join(format!("{name}.toml"));
+    std::fs::write(&config, "[schedule]\nsweep = \"* * * * * *\"\n").unwrap();
+    (dir, config)
+}
+
+async fn start(dir: &Path, config: &Path, url: &str) -> Steward {
+    Steward::start_with(dir, &["--config".as_ref(), config.as_os_str(), "--database".as_ref(), url.as_ref()]).await
+}
+
+/// Three stewards on the store at `url`: the first makes the keys, the others
+/// get copies.
+async fn three(root: &Path, url: &str) -> Vec<(Steward, PathBuf, PathBuf)> {
+    let (a_dir, a_config) = data_dir(root, "a");
+    let a = start(&a_dir, &a_config, url).await;
+    let mut out = vec![(a, a_dir.clone(), a_config)];
+    for name in ["b", "c"] {
+        let (dir, config) = data_dir(root, name);
+        copy_keys(&a_dir, &dir);
+        let s = start(&dir, &config, url).await;
+        out.push((s, dir, config));
+    }
+    out
+}
+
+fn seats() -> Value {
+    json!([{"name": "White", "email": "white@example.org"}, {"name": "Black", "email": "black@example.org"}])
+}
+
+/// A chess opening, ply by ply.
+const PLIES: [&str; 12] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O"];
+
+/// Every spool's mails, by Message-ID: how many copies, across the stewards.
+fn spooled(dirs: &[PathBuf]) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for dir in dirs {
+        for entry in std::fs::read_dir(dir.join("spool")).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(id) = name.strip_suffix(".eml") {
+                *out.entry(id.to_owned()).or_insert(0) += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Posts `text` as `token`'s move of `turn`, trying each steward in turn from
+/// `first` until one answers (a killed one does not).
+async fn post_move(
+    bases: &std::sync::RwLock<Vec<String>>,
+    first: usize,
+    game: &str,
+    token: &str,
+    turn: u32,
+    text: &str,
+) -> (u16, Value) {
+    let client = crate::support::client();
+    let started = Instant::now();
+    let mut i = first;
+    loop {
+        let base = bases.read().unwrap()[i % 3].clone();
+        let answer = client
+            .post(format!("{base}/api/games/{game}/moves"))
+            .bearer_auth(token)
+            .json(&json!({"turn": turn, "move": text}))
+            .send()
+            .await;
+        if let Ok(r) = answer {
+            let status = r.status().as_u16();
+            if status != 503 {
+                return (status, r.json().await.unwrap_or(Value::Null));
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no steward answered the move {text} of {game}");
+        i += 1;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn three_stewards_referee_one_database_one_move_at_a_time_through_kill_9() {
+    let root = tempfile::tempdir().unwrap();
+    let url = store_url("three");
+    let mut stewards = three(root.path(), &url).await;
+    let bases = Arc::new(std::sync::RwLock::new(
+        stewards.iter().map(|(s, _, _)| format!("http://{}", s.addr)).collect::<Vec<_>>(),
+    ));
+    let fingerprints: BTreeSet<String> = {
+        let mut out = BTreeSet::new();
+        for (s, _, _) in &stewards {
+            let key = s.api().get("/api/steward", None).await;
+            assert_eq!(key.status, 200, "{}", key.text);
+            out.insert(key.json()["fingerprint"].to_string());
+        }
+        out
+    };
+    assert_eq!(fingerprints.len(), 1, "every steward signs with the same key: {fingerprints:?}");
+
+    // Games made on each steward; each is read the same from the others.
+    let mut games = Vec::new();
+    for i in 0..6 {
+        let api = stewards[i % 3].0.api();
+        let created = api.post_json("/api/games", None, &json!({"variant": "chess", "seats": seats()})).await.ok(201);
+        let id = created["game"]["id"].as_str().unwrap().to_owned();
+        let tokens: Vec<String> =
+            created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
+        for (other, _, _) in &stewards {
+            assert_eq!(other.api().game(&id, None).await["id"], id.as_str());
+        }
+        games.push((id, tokens));
+    }
+
+    // One turn, three different moves sent to three stewards at once: one is taken.
+    let (race_game, race_tokens) = games[0].clone();
+    let racers = ["d4", "c4", "Nf3"].iter().enumerate().map(|(i, text)| {
+        let (bases, game, token) = (bases.clone(), race_game.clone(), race_tokens[0].clone());
+        tokio::spawn(async move { post_move(&bases, i, &game, &token, 1, text).await })
+    });
+    let mut answers = Vec::new();
+    for r in racers {
+        answers.push(r.await.unwrap());
+    }
+    let taken: Vec<&(u16, Value)> = answers.iter().filter(|(status, _)| *status == 200).collect();
+    assert_eq!(taken.len(), 1, "exactly one of three simultaneous moves is taken: {answers:?}");
+    assert!(answers.iter().all(|(status, _)| *status == 200 || *status == 409), "the others are refused: {answers:?}");
+    let view = stewards[2].0.api().game(&race_game, None).await;
+    assert_eq!(view["turn"], 2, "{view}");
+
+    // Load: every other game played out, each ply on the next steward, while
+    // stewards are killed and started again.
+    let players = games[1..].iter().enumerate().map(|(g, (id, tokens))| {
+        let (bases, id, tokens) = (bases.clone(), id.clone(), tokens.clone());
+        tokio::spawn(async move {
+            let mut receipts = Vec::new();
+            for (ply, text) in PLIES.iter().enumerate() {
+                let turn = ply as u32 + 1;
+                let (status, body) = post_move(&bases, g + ply, &id, &tokens[ply % 2], turn, text).await;
+                assert_eq!(status, 200, "{id} ply {turn} {text}: {body}");
+                receipts.push(body["receipt"].as_str().unwrap_or_default().to_owned());
+            }
+            (id, receipts)
+        })
+    });
+    let players: Vec<_> = players.collect();
+    for round in 0..3 {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let victim = round % 3;
+        let (steward, dir, config) = &mut stewards[victim];
+        steward.stop();
+        let again = start(dir, config, &url).await;
+        bases.write().unwrap()[victim] = format!("http://{}", again.addr);
+        *steward = again;
+    }
+    let mut played = Vec::new();
+    for p in players {
+        played.push(p.await.unwrap());
+    }
+
+    // Every acknowledged move is in its game once, in order; every transcript verifies.
+    for (id, receipts) in &played {
+        let view = stewards[0].0.api().game(id, None).await;
+        assert_eq!(view["turn"], PLIES.len() as u64 + 1, "{id}: {view}");
+        let record: Vec<String> = view["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|t| t["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_owned()))
+            .collect();
+        assert_eq!(record, PLIES, "{id}: every ply once, in order");
+        assert_eq!(receipts.iter().collect::<BTreeSet<_>>().len(), PLIES.len(), "{id}: a receipt per ply");
+        let transcript = format!("http://{}/api/games/{id}/transcript", stewards[1].0.addr);
+        let out = tokio::task::spawn_blocking(move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+                .args(["verify", "--url", &transcript])
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        assert!(
+            out.status.success(),
+            "{id}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for (s, _, _) in &stewards {
+        assert_eq!(s.count(" ERROR "), 0, "a steward logged an error:\n{}", s.log());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_steward_drains_the_outbox_and_no_mail_goes_twice_and_the_sweep_moves_to_a_live_steward() {
+    let root = tempfile::tempdir().unwrap();
+    let url = store_url("drain");
+    let mut stewards = three(root.path(), &url).await;
+    let dirs: Vec<PathBuf> = stewards.iter().map(|(_, d, _)| d.clone()).collect();
+    // Games made on every steward, and moves: mails queued by all three.
+    for i in 0..12 {
+        let api = stewards[i % 3].0.api();
+        let created = api.post_json("/api/games", None, &json!({"variant": "chess", "seats": seats()})).await.ok(201);
+        let id = created["game"]["id"].as_str().unwrap().to_owned();
+        let white = created["tokens"][0]["token"].as_str().unwrap().to_owned();
+        let mover = stewards[(i + 1) % 3].0.api();
+        mover
+            .post_json(&format!("/api/games/{id}/moves"), Some(&white), &json!({"turn": 1, "move": "e4"}))
+            .await
+            .ok(200);
+    }
+    let queued = count(&url, "SELECT count(*) FROM outbox");
+    assert!(queued >= 12 * 4, "start and board mails queued: {queued}");
+    eventually_within(Duration::from_secs(60), "every queued mail sent", || {
+        (count(&url, "SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0).then_some(())
+    })
+    .await;
+    let mails = spooled(&dirs);
+    assert_eq!(mails.len() as i64, queued, "every mail went out");
+    let twice: Vec<_> = mails.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "no mail went out twice: {twice:?}");
+    let drainers =
+        dirs.iter().filter(|d| std::fs::read_dir(d.join("spool")).is_ok_and(|mut r| r.next().is_some())).count();
+    assert!(drainers >= 2, "the outbox is drained by more than one steward ({drainers})");
+
+    // The sweep: one holder; killed, another steward takes the lease over.
+    let holder =
+        eventually_within(Duration::from_secs(20), "a steward holds the sweep's lease", || lease_holder(&url, "sweep"))
+            .await;
+    let pid = holder.split(':').nth(1).unwrap().parse::<u32>().unwrap();
+    let victim = stewards.iter().position(|(s, _, _)| s.pid() == pid).expect("the holder is one of the three");
+    let sweeps = |s: &Steward| s.count("sweep done");
+    let others_before: usize =
+        stewards.iter().enumerate().filter(|(i, _)| *i != victim).map(|(_, (s, _, _))| sweeps(s)).sum();
+    stewards[victim].0.stop();
+    let next = eventually_within(Duration::from_secs(40), "another steward takes the sweep's lease", || {
+        lease_holder(&url, "sweep").filter(|h| *h != holder)
+    })
+    .await;
+    let next_pid = next.split(':').nth(1).unwrap().parse::<u32>().unwrap();
+    assert!(stewards.iter().any(|(s, _, _)| s.pid() == next_pid), "a live steward: {next}");
+    eventually_within(Duration::from_secs(20), "the new holder sweeps", || {
+        let now: usize =
+            stewards.iter().enumerate().filter(|(i, _)| *i != victim).map(|(_, (s, _, _))| sweeps(s)).sum();
+        (now > others_before).then_some(())
+    })
+    .await;
+}
