@@ -108,6 +108,9 @@ fn copy_tables(lite: &Connection, target: Conn<'_>) -> Result<CopyReport, StoreE
         }
         report.tables.push((table.to_owned(), n));
     }
+    // The SQLite steward's claims and leases die with it: the stewards on
+    // PostgreSQL take the mails and duties at once.
+    target.execute_batch("UPDATE outbox SET claimed_by = NULL, claimed_until = NULL; DELETE FROM leases")?;
     // The identities go on after the ids copied.
     let identities: Vec<(String, String)> = target
         .prepare(
