@@ -108,14 +108,37 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     if games > 0
         && let Some(missing) = StewardKeys::missing_files(dir, openpgp_known).first()
     {
+        let remedy = match store.backend() {
+            crate::store::Backend::Sqlite => "restore the key file from a backup of the data directory",
+            crate::store::Backend::Postgres => {
+                "a steward joining others on a shared database needs their keys: copy steward-signing.pem, steward-sealing.pem, steward-capability.pem, steward-openpgp.asc and operator-token from a running steward's data directory (docs/postgresql.md, \"Several stewards\"), or restore them from a backup"
+            }
+        };
         return Err(ServerError::Refused(format!(
-            "the steward key {} is missing, but the store holds {games} games whose players trust the steward's fingerprint; restore the key file from a backup of the data directory (a new key would break every game's chain of trust; to change keys on purpose, restore it and run `fairsteward keys rotate`)",
+            "the steward key {} is missing, but the store holds {games} games whose players trust the steward's fingerprint; {remedy} (a new key would break every game's chain of trust; to change keys on purpose, restore it and run `fairsteward keys rotate`)",
             missing.display()
         )));
     }
     let keys = StewardKeys::load_or_create_for(dir, config.mail_from.email.as_ref(), config.clock.now().timestamp())
         .map_err(|source| ServerError::Keys { dir: dir.clone(), source })?;
     // Issue 33: from now on a missing OpenPGP key file is refused like the others.
+    if let Some(pgp) = keys.openpgp()
+        && store.backend() == crate::store::Backend::Postgres
+    {
+        // Stewards sharing a database (issue 35) must all sign with the key
+        // the players trust: the one the store recorded last.
+        let newest = store.transaction_blocking(|tx| tx.newest_steward_openpgp_key()).map_err(|e: StoreError| {
+            ServerError::Refused(format!("cannot read the database {} ({e})", path.display()))
+        })?;
+        if let Some(newest) = newest.filter(|n| !n.eq_ignore_ascii_case(&pgp.fingerprint())) {
+            return Err(ServerError::Refused(format!(
+                "the steward key in {} (OpenPGP {}) is not the one the other stewards of {} sign with ({newest}); copy steward-signing.pem, steward-sealing.pem, steward-capability.pem, steward-openpgp.asc and operator-token from a running steward's data directory into this one (docs/postgresql.md, \"Several stewards\")",
+                dir.display(),
+                pgp.fingerprint(),
+                path.display()
+            )));
+        }
+    }
     if let Some(pgp) = keys.openpgp() {
         let (fingerprint, now) = (pgp.fingerprint(), config.clock.now());
         store.transaction_blocking(move |tx| tx.record_steward_openpgp_key(&fingerprint, now)).map_err(

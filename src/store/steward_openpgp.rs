@@ -3,7 +3,7 @@
 //! refuses to start without its key file instead of quietly making a new key
 //! (docs/operator.md, "Start-up checks").
 
-use super::sql::params;
+use super::sql::{OptionalExtension, params};
 use chrono::{DateTime, Utc};
 
 use super::StoreError;
@@ -30,5 +30,20 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn has_steward_openpgp_key(&self) -> Result<bool, StoreError> {
         self.0.prepare_cached("SELECT EXISTS (SELECT 1 FROM steward_openpgp_keys)")?.query_row([], |r| r.get(0))
+    }
+
+    /// The OpenPGP key the store recorded last (the steward's current one
+    /// since its last start or rotation), if any.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub fn newest_steward_openpgp_key(&self) -> Result<Option<String>, StoreError> {
+        self.0
+            .query_row(
+                "SELECT fingerprint FROM steward_openpgp_keys ORDER BY recorded_at DESC, fingerprint LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
     }
 }

@@ -155,6 +155,16 @@ async fn three_stewards_referee_one_database_one_move_at_a_time_through_kill_9()
     let bases = Arc::new(std::sync::RwLock::new(
         stewards.iter().map(|(s, _, _)| format!("http://{}", s.addr)).collect::<Vec<_>>(),
     ));
+    // Before any game: a steward with keys of its own is refused all the same.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(root.path().join("stranger"))
+        .args(["--database", &url])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && said.contains("is not the one the other stewards"), "{said}");
     let fingerprints: BTreeSet<String> = {
         let mut out = BTreeSet::new();
         for (s, _, _) in &stewards {
@@ -277,6 +287,18 @@ async fn every_steward_drains_the_outbox_and_no_mail_goes_twice_and_the_sweep_mo
             .await
             .ok(200);
     }
+    // A steward started without copies of the keys makes keys of its own,
+    // which the players do not trust: it refuses to start, saying what to copy.
+    let stranger = root.path().join("d");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&stranger)
+        .args(["--database", &url])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && said.contains("copy steward-signing.pem"), "{said}");
     let queued = count(&url, "SELECT count(*) FROM outbox");
     assert!(queued >= 12 * 4, "start and board mails queued: {queued}");
     eventually_within(Duration::from_secs(60), "every queued mail sent", || {
