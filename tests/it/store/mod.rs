@@ -2,6 +2,7 @@
 
 mod at_rest;
 mod crash;
+mod postgres_failover; // issue 35
 mod postgres_migrate; // issue 35
 mod postgres_schema; // issue 35
 mod postgres_stewards; // issue 35
