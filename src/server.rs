@@ -83,7 +83,7 @@ pub fn open_checked(config: &Config, outbox: Arc<Notify>, check: Check) -> Resul
     protect_data_dir(config)?;
     let path = config.database();
     let store = match &config.database_url {
-        Some(url) => Store::connect(url, &path).map_err(|e| match e {
+        Some(url) => Store::connect(url, &path, config.database_threads).map_err(|e| match e {
             StoreError::TooNew { .. } => ServerError::Refused(format!("{e}")),
             other => ServerError::Refused(format!(
                 "cannot open the PostgreSQL store {} ({other}); check that the server runs, the URL and the user's password, and that the user may create tables in the database",

@@ -82,6 +82,9 @@ pub struct RawConfig {
     /// (issue 35): `postgres://user:password@host:port/dbname`, several hosts
     /// allowed (`host1:5432,host2:5432` with `target_session_attrs=read-write`).
     pub database: Option<String>,
+    /// How many connections (each with a thread) a PostgreSQL store runs
+    /// transactions on at once (1–64; default 4).
+    pub database_threads: Option<usize>,
     /// `[http]`.
     #[serde(default)]
     pub http: RawHttp,
@@ -330,6 +333,9 @@ pub struct Config {
     /// The PostgreSQL store's URL, when the store is not SQLite's file in the
     /// data directory (issue 35).
     pub database_url: Option<String>,
+    /// The PostgreSQL store's connections, each running one transaction at a
+    /// time (commands on one game still run one at a time).
+    pub database_threads: usize,
     /// The address to listen on (loopback by default).
     pub listen: SocketAddr,
     /// The URL players reach the steward at, for links in mails.
@@ -360,6 +366,8 @@ impl Config {
     pub const DEFAULT_DATA_DIR: &'static str = "./fairsteward-data";
     /// The default listen address.
     pub const DEFAULT_LISTEN: &'static str = "127.0.0.1:8080";
+    /// The default number of connections of a PostgreSQL store.
+    pub const DEFAULT_DATABASE_THREADS: usize = 4;
     /// The default sender address.
     pub const DEFAULT_FROM: &'static str = "Fairsteward <moves@steward.example>";
 
@@ -430,9 +438,16 @@ impl Config {
                 crate::store::postgres::redacted(url)
             )));
         }
+        let database_threads = raw.database_threads.unwrap_or(Config::DEFAULT_DATABASE_THREADS);
+        if !(1..=64).contains(&database_threads) {
+            return Err(ConfigError::Invalid(format!(
+                "database_threads = {database_threads}: give 1 to 64 (connections to PostgreSQL, each running one transaction at a time)"
+            )));
+        }
         Ok(Config {
             data_dir,
             database_url,
+            database_threads,
             listen,
             public_url: public_url.trim_end_matches('/').to_owned(),
             operator_token_file,

@@ -511,6 +511,9 @@ pub struct Store {
     /// This steward among those sharing the database: the holder of the
     /// leases and outbox claims it takes (issue 35).
     instance: Arc<str>,
+    /// Held by every handle of a PostgreSQL store: its listener thread stops
+    /// when the last one is gone.
+    _alive: Option<Arc<()>>,
     /// Transactions committed through this handle's thread (see [`Store::commits`]).
     commits: Arc<AtomicU64>,
     /// Of those, the ones synced to disk (see [`Store::durable_commits`]).
@@ -646,6 +649,7 @@ impl Store {
             commits,
             durable,
             changes,
+            _alive: None,
         })
     }
 
@@ -657,17 +661,18 @@ impl Store {
     /// # Errors
     /// The server cannot be reached or refuses; the schema is newer than this
     /// program's.
-    pub fn connect(url: &str, local: &Path) -> Result<Store, StoreError> {
+    pub fn connect(url: &str, local: &Path, threads: usize) -> Result<Store, StoreError> {
         // The client blocks on a runtime of its own, which may not start on a
         // thread of the caller's runtime: connect on a thread of its own.
         let first = thread::scope(|scope| scope.spawn(|| postgres::open(url)).join())
             .map_err(|_| StoreError::Corrupt("connecting to PostgreSQL panicked".into()))??;
         let (jobs, inbox) = mpsc::channel::<Box<dyn Job>>();
-        let shared = postgres::Shared {
+        let shared = Arc::new(postgres::Shared {
             commits: Arc::new(AtomicU64::new(0)),
             durable: Arc::new(AtomicU64::new(0)),
             changes: broadcast::channel(CHANGES_BUFFER).0,
-        };
+        });
+        let alive = Arc::new(());
         let store = Store {
             jobs,
             path: local.to_owned(),
@@ -676,12 +681,22 @@ impl Store {
             commits: shared.commits.clone(),
             durable: shared.durable.clone(),
             changes: shared.changes.clone(),
+            _alive: Some(alive.clone()),
         };
-        let (url, inbox) = (url.to_owned(), std::sync::Mutex::new(inbox));
+        let inbox = Arc::new(std::sync::Mutex::new(inbox));
+        let mut first = Some(first);
+        for n in 0..threads.max(1) {
+            let (url, inbox, shared, first) = (url.to_owned(), inbox.clone(), shared.clone(), first.take());
+            thread::Builder::new()
+                .name(format!("store-{n}"))
+                .spawn(move || postgres::serve(&url, first, &inbox, &shared))
+                .map_err(|e| StoreError::Corrupt(format!("cannot start a store thread: {e}")))?;
+        }
+        let (url, changes, alive) = (url.to_owned(), shared.changes.clone(), Arc::downgrade(&alive));
         thread::Builder::new()
-            .name("store".into())
-            .spawn(move || postgres::serve(&url, first, &inbox, &shared))
-            .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
+            .name("store-listen".into())
+            .spawn(move || postgres::listen(&url, &changes, &alive))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the store's listener: {e}")))?;
         Ok(store)
     }
 

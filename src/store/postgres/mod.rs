@@ -153,8 +153,8 @@ pub(super) struct Shared {
 
 /// A store thread: takes the next closure waiting, runs it in a transaction on
 /// its connection (opened again when it broke) and answers after the commit.
-pub(super) fn serve(url: &str, first: PgConn, inbox: &Mutex<mpsc::Receiver<Box<dyn Job>>>, shared: &Shared) {
-    let mut conn = Some(RefCell::new(first));
+pub(super) fn serve(url: &str, first: Option<PgConn>, inbox: &Mutex<mpsc::Receiver<Box<dyn Job>>>, shared: &Shared) {
+    let mut conn = first.map(RefCell::new);
     loop {
         let job = {
             let inbox = inbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -181,7 +181,12 @@ pub(super) fn serve(url: &str, first: PgConn, inbox: &Mutex<mpsc::Receiver<Box<d
         let tx = Tx::new(Conn::Postgres(c));
         let one = job.run(&tx);
         let touched = tx.take_touched();
-        let outcome = if one.keep { c.borrow_mut().commit() } else { c.borrow_mut().rollback() };
+        let outcome = if one.keep {
+            // Told to every steward's listener when (and only if) this commits.
+            notify(&tx, &touched).and_then(|()| c.borrow_mut().commit())
+        } else {
+            c.borrow_mut().rollback()
+        };
         let failed = match (&outcome, one.keep) {
             (Err(e), true) => Some(e.to_string()),
             (Err(e), false) => {
@@ -206,6 +211,69 @@ pub(super) fn serve(url: &str, first: PgConn, inbox: &Mutex<mpsc::Receiver<Box<d
                 // No receiver (no stream open) is no error.
                 let _ = shared.changes.send(game);
             }
+        }
+    }
+}
+
+/// The channel on which each commit names the games it changed.
+const CHANGES_CHANNEL: &str = "fairsteward_changes";
+
+/// Names the games `touched` on [`CHANGES_CHANNEL`], delivered at commit.
+fn notify(tx: &Tx<'_>, touched: &[crate::ids::GameId]) -> Result<(), StoreError> {
+    for game in touched {
+        tx.0.query_row("SELECT pg_notify(?1, ?2)", super::sql::params![CHANGES_CHANNEL, game.as_str()], |_| Ok(()))?;
+    }
+    Ok(())
+}
+
+/// The listener: hears the games every steward sharing the database changed
+/// (its own too) and passes them to this steward's live event streams, so a
+/// stream hears of a move made through another steward. Reconnects after a
+/// lost connection; ends when the store's last handle is gone.
+pub(super) fn listen(url: &str, changes: &broadcast::Sender<crate::ids::GameId>, alive: &std::sync::Weak<()>) {
+    let mut client: Option<postgres::Client> = None;
+    while alive.strong_count() > 0 {
+        let Some(c) = client.as_mut() else {
+            match connect(url).and_then(|mut c| {
+                c.batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))?;
+                Ok(c)
+            }) {
+                Ok(c) => client = Some(c),
+                Err(e) => {
+                    tracing::debug!(error = %e, "the store's listener cannot connect; trying again");
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            }
+            continue;
+        };
+        let mut heard = Vec::new();
+        let mut broken = false;
+        {
+            let mut notifications = c.notifications();
+            let mut waiting = notifications.timeout_iter(Duration::from_secs(1));
+            use postgres::fallible_iterator::FallibleIterator as _;
+            loop {
+                match waiting.next() {
+                    Ok(Some(n)) => heard.push(n.payload().to_owned()),
+                    Ok(None) => break,
+                    Err(_) => {
+                        broken = true;
+                        break;
+                    }
+                }
+                if heard.len() >= 256 {
+                    break;
+                }
+            }
+        }
+        for game in heard {
+            if let Ok(id) = game.parse() {
+                // No receiver (no stream open) is no error.
+                let _ = changes.send(id);
+            }
+        }
+        if broken || c.is_closed() {
+            client = None;
         }
     }
 }

@@ -336,3 +336,33 @@ async fn every_steward_drains_the_outbox_and_no_mail_goes_twice_and_the_sweep_mo
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_live_stream_on_one_steward_hears_a_move_made_through_another() {
+    let root = tempfile::tempdir().unwrap();
+    let url = store_url("listen");
+    let (a_dir, a_config) = data_dir(root.path(), "a");
+    let a = start(&a_dir, &a_config, &url).await;
+    let (b_dir, b_config) = data_dir(root.path(), "b");
+    copy_keys(&a_dir, &b_dir);
+    let b = start(&b_dir, &b_config, &url).await;
+    let created = a.api().post_json("/api/games", None, &json!({"variant": "chess", "seats": seats()})).await.ok(201);
+    let id = created["game"]["id"].as_str().unwrap().to_owned();
+    let white = created["tokens"][0]["token"].as_str().unwrap().to_owned();
+    let mut stream =
+        crate::support::client().get(format!("http://{}/api/games/{id}/events", b.addr)).send().await.unwrap();
+    assert_eq!(stream.status(), 200);
+    let mut seen = String::new();
+    while !seen.contains("event: state") {
+        seen.push_str(&String::from_utf8_lossy(&stream.chunk().await.unwrap().expect("the stream's first event")));
+    }
+    a.api().post_json(&format!("/api/games/{id}/moves"), Some(&white), &json!({"turn": 1, "move": "e4"})).await.ok(200);
+    let heard = tokio::time::timeout(Duration::from_secs(10), async {
+        while !seen.contains("event: turn") {
+            seen.push_str(&String::from_utf8_lossy(&stream.chunk().await.unwrap().expect("more events")));
+        }
+    })
+    .await;
+    assert!(heard.is_ok(), "steward B's stream did not hear the move made through A: {seen}");
+    assert!(seen.contains("\"e4\""), "{seen}");
+}
