@@ -104,7 +104,7 @@ fn start_steward(dir: &Path, url: &str) -> Steward {
         .expect("the fairsteward binary starts");
     let base = format!("http://127.0.0.1:{port}");
     let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() || !dir.join("operator-token").exists() {
         assert!(started.elapsed() < Duration::from_secs(30), "a steward did not start");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -221,9 +221,14 @@ fn main() {
     let root = tempfile::tempdir().unwrap();
     let raw_one = raw_inserts(&fresh_schema(&server, &format!("bench_raw1_{}", std::process::id())), 1);
     let raw_many = raw_inserts(&fresh_schema(&server, &format!("bench_rawn_{}", std::process::id())), CLIENTS);
-    println!("raw durable inserts, one per transaction:  1 connection {raw_one:>9.1}/s   {CLIENTS} connections {raw_many:>9.1}/s");
+    println!(
+        "raw durable inserts, one per transaction:  1 connection {raw_one:>9.1}/s   {CLIENTS} connections {raw_many:>9.1}/s"
+    );
     println!();
-    println!("  {:<9} {:>12} {:>9} {:>14} {:>16}", "stewards", "moves per s", "p99 ms", "/ raw (1 conn)", "/ raw (16 conns)");
+    println!(
+        "  {:<9} {:>12} {:>9} {:>14} {:>16}",
+        "stewards", "moves per s", "p99 ms", "/ raw (1 conn)", "/ raw (16 conns)"
+    );
     for n in 1..=3 {
         let (rate, p99) = http_moves(&server, n, root.path());
         println!("  {:<9} {:>12.1} {:>9.1} {:>14.2} {:>16.2}", n, rate, p99, rate / raw_one, rate / raw_many);

@@ -300,6 +300,7 @@ pub async fn serve(
     }
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
+    steward.release_dead_holders().await;
     let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, steward.keys_arc(), wake, stopped));
     let maildir = config.maildir.clone().map(|m| {
         tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
@@ -322,6 +323,7 @@ pub async fn serve(
         mail = %mail,
         "fairsteward listening on http://{addr}"
     );
+    let stopping = steward.clone();
     crate::web::listen::serve(listener, crate::web::router(steward, operator), config.http_limits, shutdown).await;
     tracing::info!("shutting down; draining the outbox");
     let _ = stop.send(true);
@@ -333,6 +335,8 @@ pub async fn serve(
     }
     let _ = sweeper.await;
     let _ = drainer.await;
+    // What this steward still holds goes to the others at once.
+    stopping.release_holds().await;
     Ok(())
 }
 

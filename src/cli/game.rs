@@ -311,9 +311,13 @@ where
 }
 
 /// Whether the store of `config` exists (`show` and `list` do not create
-/// one); a PostgreSQL store is taken to exist (it is made on first use).
+/// one): SQLite's file, or for PostgreSQL the data directory's mark that a
+/// steward opened its store (with its keys beside it).
 fn store_exists(config: &Config) -> bool {
-    config.database_url.is_some() || config.database().is_file()
+    match config.database_url {
+        Some(_) => config.data_dir.join(crate::server::STORE_MARKER_FILE).is_file(),
+        None => config.database().is_file(),
+    }
 }
 
 /// Runs a game command and returns the JSON to print.

@@ -116,7 +116,18 @@ impl<T> Batch<T> {
     pub async fn handle(&mut self, steward: &Steward, now: DateTime<Utc>) -> Vec<(T, Result<Handled, StewardError>)> {
         let messages = std::mem::take(&mut self.messages);
         self.bytes = 0;
-        let outcomes = futures_util::future::join_all(messages.iter().map(|(_, raw)| handle(steward, raw, now))).await;
+        // A later mail may need an earlier one (black's reply to white's
+        // move): submitted together only where the store runs them in order;
+        // else (PostgreSQL's connections side by side) one after the other.
+        let outcomes = if steward.store().runs_in_order() {
+            futures_util::future::join_all(messages.iter().map(|(_, raw)| handle(steward, raw, now))).await
+        } else {
+            let mut outcomes = Vec::with_capacity(messages.len());
+            for (_, raw) in &messages {
+                outcomes.push(handle(steward, raw, now).await);
+            }
+            outcomes
+        };
         messages.into_iter().map(|(tag, _)| tag).zip(outcomes).collect()
     }
 }

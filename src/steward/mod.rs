@@ -612,6 +612,44 @@ impl Steward {
         }
     }
 
+    /// Gives up the leases and outbox claims of stewards that ran on this
+    /// host and died (a crash, `kill -9`), so that this one takes their
+    /// duties and mails at once rather than when they lapse (issue 35).
+    pub async fn release_dead_holders(&self) {
+        let me = self.store.instance().to_owned();
+        let released = self
+            .store
+            .transaction(move |tx| {
+                let mut released = Vec::new();
+                for holder in tx.holders()? {
+                    if holder != me && crate::store::holder_died_here(&holder) {
+                        tx.release_holder(&holder)?;
+                        released.push(holder);
+                    }
+                }
+                Ok::<_, crate::store::StoreError>(released)
+            })
+            .await;
+        match released {
+            Ok(released) if !released.is_empty() => {
+                tracing::info!(stewards = ?released, "took over the leases and mails of stewards that died on this host");
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for the leases of stewards that died; they lapse by themselves")
+            }
+        }
+    }
+
+    /// Gives up every lease and outbox claim this steward holds (a clean
+    /// stop).
+    pub async fn release_holds(&self) {
+        let me = self.store.instance().to_owned();
+        if let Err(e) = self.store.transaction(move |tx| tx.release_holder(&me)).await {
+            tracing::warn!(error = %e, "cannot give up this steward's leases and claims; they lapse by themselves");
+        }
+    }
+
     /// Gives the lease `name` up if this steward holds it (a clean stop: the
     /// next steward takes the duty over at once).
     pub async fn release_lease(&self, name: &'static str) {
@@ -985,6 +1023,11 @@ impl Steward {
                         tx.queue_mail(&mail, now)?;
                     }
                     rotated.push(g.row.id.clone());
+                }
+                // The store knows the new key as the steward's current one
+                // (stewards sharing a database start only with it; issue 35).
+                if let Some(pgp) = new.openpgp() {
+                    tx.record_steward_openpgp_key(&pgp.fingerprint(), now)?;
                 }
                 install().map_err(internal)?;
                 Ok::<_, StewardError>(rotated)

@@ -66,7 +66,7 @@ impl<'c> Tx<'c> {
     pub fn inbound(&self, game: Option<&GameId>) -> Result<Vec<InboundRow>, StoreError> {
         let mut stmt = self.0.prepare_cached(
             "SELECT id, received_at, door, game_id, size, body, sealed, outcome FROM inbound
-             WHERE ?1 IS NULL OR game_id = ?1 ORDER BY id",
+             WHERE CAST(?1 AS TEXT) IS NULL OR game_id = ?1 ORDER BY id",
         )?;
         let rows = stmt
             .query_map([game.map(GameId::as_str)], |r| {

@@ -47,6 +47,34 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Every steward that holds a lease or a claim on an unsent mail.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub fn holders(&self) -> Result<Vec<String>, StoreError> {
+        self.0
+            .prepare_cached(
+                "SELECT claimed_by FROM outbox WHERE claimed_by IS NOT NULL AND sent_at IS NULL
+                 UNION SELECT holder FROM leases ORDER BY 1",
+            )?
+            .query_map([], |r| r.get(0))?
+            .collect()
+    }
+
+    /// Gives up every lease and claim of `holder` (a steward known to have
+    /// died), so that the others take its duties and mails at once.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub fn release_holder(&self, holder: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?1 AND sent_at IS NULL",
+            [holder],
+        )?;
+        self.0.execute("DELETE FROM leases WHERE holder = ?1", [holder])?;
+        Ok(())
+    }
+
     /// Who holds the lease `name` and until when, if anyone took it.
     ///
     /// # Errors

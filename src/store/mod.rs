@@ -181,6 +181,29 @@ pub fn make_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Takes group and other permissions off the drawn pictures kept beside the
+/// store at `path` (`<path>-pictures` and its files).
+fn protect_pictures(path: &Path) -> Result<(), StoreError> {
+    let pictures = PictureFiles::of(path);
+    make_private(pictures.dir()).map_err(|e| StoreError::Io(pictures.dir().to_owned(), e))?;
+    for file in std::fs::read_dir(pictures.dir()).into_iter().flatten().flatten().map(|e| e.path()) {
+        make_private(&file).map_err(|e| StoreError::Io(file, e))?;
+    }
+    Ok(())
+}
+
+/// Whether the steward named `holder` (an [`instance_name`]) ran on this
+/// host in a process that no longer runs: its leases and claims can be taken
+/// at once instead of waiting for them to lapse (a steward restarted after a
+/// crash on the same host).
+pub fn holder_died_here(holder: &str) -> bool {
+    let mut parts = holder.rsplitn(3, ':');
+    let (Some(_random), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else { return false };
+    let here = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let here = if here.trim().is_empty() { "host" } else { here.trim() };
+    host == here && pid.parse::<u32>().is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+}
+
 /// A name for this opening of the store, unique among the stewards sharing a
 /// database: the host's name, the process id and a random part (a restarted
 /// process does not inherit its leases).
@@ -514,6 +537,9 @@ pub struct Store {
     /// Held by every handle of a PostgreSQL store: its listener thread stops
     /// when the last one is gone.
     _alive: Option<Arc<()>>,
+    /// Whether closures run one after the other in the order they came (one
+    /// store thread), not side by side.
+    in_order: bool,
     /// Transactions committed through this handle's thread (see [`Store::commits`]).
     commits: Arc<AtomicU64>,
     /// Of those, the ones synced to disk (see [`Store::durable_commits`]).
@@ -603,14 +629,11 @@ impl Store {
             }
         }
         migrations::migrate(&mut conn, path).map_err(damaged("opening"))?;
-        for suffix in ["", "-wal", "-shm", "-pictures"] {
+        for suffix in ["", "-wal", "-shm"] {
             let file = PathBuf::from(format!("{}{suffix}", path.display()));
             make_private(&file).map_err(|e| StoreError::Io(file, e))?;
         }
-        let pictures = PictureFiles::of(path);
-        for file in std::fs::read_dir(pictures.dir()).into_iter().flatten().flatten().map(|e| e.path()) {
-            make_private(&file).map_err(|e| StoreError::Io(file, e))?;
-        }
+        protect_pictures(path)?;
         // The checkpoints run beside the store thread (see `checkpoints`); the
         // store thread checkpoints itself only if the WAL grows past this many
         // pages, which a busy steward reaches only when the other thread lags.
@@ -650,6 +673,7 @@ impl Store {
             durable,
             changes,
             _alive: None,
+            in_order: true,
         })
     }
 
@@ -666,6 +690,7 @@ impl Store {
         // thread of the caller's runtime: connect on a thread of its own.
         let first = thread::scope(|scope| scope.spawn(|| postgres::open(url)).join())
             .map_err(|_| StoreError::Corrupt("connecting to PostgreSQL panicked".into()))??;
+        protect_pictures(local)?;
         let (jobs, inbox) = mpsc::channel::<Box<dyn Job>>();
         let shared = Arc::new(postgres::Shared {
             commits: Arc::new(AtomicU64::new(0)),
@@ -682,6 +707,7 @@ impl Store {
             durable: shared.durable.clone(),
             changes: shared.changes.clone(),
             _alive: Some(alive.clone()),
+            in_order: threads <= 1,
         };
         let inbox = Arc::new(std::sync::Mutex::new(inbox));
         let mut first = Some(first);
@@ -703,6 +729,14 @@ impl Store {
     /// Which database runs the store.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Whether closures submitted together run one after the other in the
+    /// order they were submitted (SQLite's one store thread; PostgreSQL with
+    /// one connection), so a later one sees what an earlier one wrote. With
+    /// several PostgreSQL connections they run side by side.
+    pub fn runs_in_order(&self) -> bool {
+        self.in_order
     }
 
     /// This steward's name among those sharing the database (host, process

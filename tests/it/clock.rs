@@ -305,10 +305,8 @@ impl Lab {
         }
     }
 
-    fn db(&self) -> rusqlite::Connection {
-        let c = rusqlite::Connection::open(self.data_dir().join("steward.db")).unwrap();
-        c.busy_timeout(Duration::from_secs(5)).unwrap();
-        c
+    fn db(&self) -> crate::support::backend::Db {
+        crate::support::backend::Db::of(self.data_dir())
     }
 }
 
@@ -621,7 +619,7 @@ async fn reminders_come_once_per_point_folded_into_one_digest_per_player() {
     assert_eq!(all.iter().filter(|m| m.to.contains("bob@")).count(), 3);
     assert_eq!(all.iter().filter(|m| m.to.contains("carol@")).count(), 0);
     // At most one per seat, turn and point.
-    let n: i64 = lab.db().query_row("SELECT count(*) FROM reminders_sent", [], |r| r.get(0)).unwrap();
+    let n = lab.db().count("SELECT count(*) FROM reminders_sent", &[]);
     assert_eq!(n, 9);
 }
 
@@ -1090,6 +1088,7 @@ fn the_command_line_alone_game_new_then_sweep_now() {
     // Bad --now: one line, exit 2.
     let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(["sweep", "--data-dir", d, "--now", "tomorrow"])
+        .envs(crate::support::backend::database_env(dir.path()))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

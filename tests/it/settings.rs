@@ -167,12 +167,9 @@ impl Lab {
     /// Waits until the outbox is empty (the spool holds every queued mail).
     async fn drained(&self) -> BTreeMap<String, Vec<u8>> {
         let deadline = Instant::now() + Duration::from_secs(30);
-        let db = self.dir.path().join("steward.db");
+        let db = crate::support::backend::Db::of(self.dir.path());
         loop {
-            let c = rusqlite::Connection::open(&db).unwrap();
-            c.busy_timeout(Duration::from_secs(5)).unwrap();
-            let unsent: i64 =
-                c.query_row("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL", [], |r| r.get(0)).unwrap_or(1);
+            let unsent = db.count("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL", &[]);
             if unsent == 0 {
                 return self.spool();
             }

@@ -12,10 +12,11 @@ use crate::render::cache::PictureError;
 use crate::store::{OutboxRow, PictureSource, Reader, StoreError, StoredPicture, Tx};
 
 /// How long a page of mails stays claimed by the steward sending it (issue
-/// 35): long enough to send a page to a slow server; a steward that dies
-/// holding a claim delays those mails by this much, when another steward
-/// sends them.
-pub(super) const CLAIM: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
+/// 35): long enough to send a page to a slow server (each page claims anew);
+/// a steward on another host that dies holding a claim delays those mails by
+/// at most this much, when another steward sends them (one restarted on the
+/// same host takes them at once: `Steward::release_dead_holders`).
+pub(super) const CLAIM: chrono::TimeDelta = chrono::TimeDelta::minutes(2);
 
 /// A picture a mail carries, as the drainer has it.
 pub(super) struct FetchedPicture {

@@ -138,12 +138,18 @@ fn a_configuration_file_names_the_store() {
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
     let config = tmp.path().join("fairsteward.toml");
-    std::fs::write(&config, format!("data_dir = {:?}\n", data.to_str().unwrap())).unwrap();
+    let mut text = format!("data_dir = {:?}\n", data.to_str().unwrap());
+    // On PostgreSQL the file names the store too (its schema for `data`).
+    if let Some(url) = crate::support::backend::database_for(&data) {
+        text.push_str(&format!("database = {url:?}\n"));
+    }
+    std::fs::write(&config, text).unwrap();
     let config = dir_arg(&config);
     let created =
         json_of(&["game", "new", "--config", &config, "--seat", "A <a@example.org>", "--seat", "B <b@example.org>"]);
     assert_eq!(created["game"]["variant"], "fairschach", "fairschach is the default variant");
-    assert!(data.join("steward.db").is_file());
+    // SQLite's store is a file in the data directory the file names.
+    assert!(crate::support::backend::on_postgres() || data.join("steward.db").is_file());
     assert_eq!(count_games(&dir_arg(&data)), 1);
     assert_eq!(json_of(&["game", "list", "--json", "--config", &config]).as_array().unwrap().len(), 1);
 }
@@ -248,6 +254,7 @@ fn the_start_mails_go_out_when_serve_runs() {
     assert!(!spool.exists(), "game new sends nothing itself");
     let mut serve = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(["serve", "--data-dir", &dir, "--listen", "127.0.0.1:0"])
+        .envs(crate::support::backend::database_env(tmp.path()))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -65,11 +65,16 @@ async fn played(s: &Server, id: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every place an outsider could look: the SQLite file's bytes, every spooled
-/// mail, the game as the other seats and a spectator see it, the transcript.
+/// Every place an outsider could look: the store (SQLite's file's bytes, or
+/// every cell of the PostgreSQL store), every spooled mail, the game as the
+/// other seats and a spectator see it, the transcript.
 async fn assert_nowhere(s: &Server, g: &Game, owner: usize, secret: &str) {
-    let db = std::fs::read(s.config.data_dir.join("steward.db")).unwrap();
-    let wal = std::fs::read(s.config.data_dir.join("steward.db-wal")).unwrap_or_default();
+    let (db, wal) = if common::backend::on_postgres() {
+        (common::backend::Db::of(&s.config.data_dir).every_cell(), Vec::new())
+    } else {
+        let db = std::fs::read(s.config.data_dir.join("steward.db")).unwrap();
+        (db, std::fs::read(s.config.data_dir.join("steward.db-wal")).unwrap_or_default())
+    };
     for bytes in [&db, &wal] {
         assert!(!bytes.windows(secret.len()).any(|w| w == secret.as_bytes()), "{secret:?} is in the store in clear");
     }
@@ -188,9 +193,8 @@ async fn chess_refusals_name_what_was_wrong() {
     assert_eq!(put(&s, &g, black, &json!({"text": "if e4 then e5"})).await.ok(200)["count"], 1);
     assert_eq!(s.post(&format!("/api/games/{}/resign", g.id), Some(&g.tokens[0]), "").await.status, 200);
     assert_eq!(get(&s, &g, black).await.ok(200)["count"], 0);
-    let db = rusqlite::Connection::open(s.config.database()).unwrap();
-    let held: i64 =
-        db.query_row("SELECT count(*) FROM conditional_lines WHERE held IS NOT NULL", [], |r| r.get(0)).unwrap();
+    let held = common::backend::Db::of(&s.config.data_dir)
+        .count("SELECT count(*) FROM conditional_lines WHERE held IS NOT NULL", &[]);
     assert_eq!(held, 0, "no sealed lines are left once the game is over");
     s.shut_down().await;
 }

@@ -43,29 +43,25 @@ async fn two_player_cup(s: &Server, name: &str) -> String {
 }
 
 /// Names `director` the director of a new tournament `tournament` holding
-/// `games`, written straight into the steward's SQLite file (the desk's tests
+/// `games`, written straight into the steward's store (the desk's tests
 /// need a director without playing a tournament); returns the director's token.
 fn director(data_dir: &Path, tournament: &str, director: &str, games: &[&str]) -> String {
     let token = format!("director-token-{tournament}");
     let hash = fairsteward::ids::SeatToken::from_presented(&token).hash();
-    let db = rusqlite::Connection::open(data_dir.join("steward.db")).unwrap();
-    db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+    let db = crate::support::backend::Db::of(data_dir);
     db.execute(
         "INSERT INTO tournaments (id, name, variant, spec, status, created_at) VALUES (?1, 'Club 2026', 'chess', '{}', 'running', '2026-01-01T00:00:00.000Z')",
-        [tournament],
-    )
-    .unwrap();
+        &[tournament.into()],
+    );
     db.execute(
         "INSERT INTO directors (token_hash, tournament, name, created_at) VALUES (?1, ?2, ?3, '2026-01-01T00:00:00.000Z')",
-        [&hash, tournament, director],
-    )
-    .unwrap();
+        &[hash.into(), tournament.into(), director.into()],
+    );
     for (slot, g) in games.iter().enumerate() {
         db.execute(
             "INSERT INTO tournament_games (tournament, slot, round, players, game) VALUES (?1, ?2, 1, '[0,1]', ?3)",
-            rusqlite::params![tournament, slot as i64, g],
-        )
-        .unwrap();
+            &[tournament.into(), (slot as i64).into(), (*g).into()],
+        );
     }
     token
 }

@@ -115,27 +115,23 @@ async fn an_invited_game_is_checked_like_a_game() {
 async fn tournament(s: &Server, id: &str, players: &[(&str, &str)]) -> String {
     // The steward answers once its store is open and its schema up to date.
     s.get("/api/steward", None).await.ok(200);
-    let conn = rusqlite::Connection::open(s.config.database()).unwrap();
-    conn.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+    let conn = crate::support::backend::Db::of(&s.config.data_dir);
     conn.execute(
         "INSERT INTO tournaments (id, name, variant, spec, status, created_at) VALUES (?1, 'Club league', 'chess', '{}', 'inviting', '2026-01-01T00:00:00.000Z')",
-        [id],
-    )
-    .unwrap();
+        &[id.into()],
+    );
     for (i, (name, email)) in players.iter().enumerate() {
         conn.execute(
             "INSERT INTO tournament_players (tournament, player, name, email) VALUES (?1, ?2, ?3, ?4)",
-            rusqlite::params![id, i as i64, name, email],
-        )
-        .unwrap();
+            &[id.into(), (i as i64).into(), (*name).into(), (*email).into()],
+        );
     }
     let token = format!("director-token-of-{id}");
     let hash = fairsteward::ids::SeatToken::from_presented(&token).hash();
     conn.execute(
         "INSERT INTO directors (token_hash, tournament, name, created_at) VALUES (?1, ?2, 'Dora', '2026-01-01T00:00:00.000Z')",
-        [&hash, id],
-    )
-    .unwrap();
+        &[hash.into(), id.into()],
+    );
     token
 }
 

@@ -14,11 +14,12 @@ use mail_parser::MessageParser;
 
 use crate::support::in_process::{config, open};
 
-/// The queued mails: (Message-ID, recipient, raw message).
-pub(crate) fn outbox(db: &Path) -> Vec<(String, String, Vec<u8>)> {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let mut stmt = conn.prepare("SELECT message_id, recipient, message FROM outbox ORDER BY id").unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+/// The queued mails of the store of the data directory `data_dir`:
+/// (Message-ID, recipient, raw message).
+pub(crate) fn outbox(data_dir: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let db = crate::support::backend::Db::of(data_dir);
+    let rows = db.rows("SELECT message_id, recipient, message FROM outbox ORDER BY id", &[]);
+    rows.iter().map(|r| (r[0].text(), r[1].text(), r[2].bytes())).collect()
 }
 
 /// The Reply-To address of a raw mail.
@@ -56,7 +57,7 @@ async fn invitations_are_accepted_and_declined_by_reply() {
         invite: true,
     };
     let invited = steward.invite_game(new, now).await.unwrap();
-    let db = cfg.database();
+    let db = cfg.data_dir.clone();
     let mails = outbox(&db);
     assert_eq!(mails.len(), 3, "one invitation per seat");
     let to = |who: &str| mails.iter().find(|m| m.1 == who).map(|m| reply_to(&m.2)).unwrap();

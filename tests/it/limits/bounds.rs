@@ -212,8 +212,8 @@ fn forged_envelopes_do_not_spend_the_players_answers() {
 /// Breaks a game's stored state by hand (as a damaged or hand-edited database
 /// would be): every mail for it then fails inside the steward.
 fn break_game(s: &PipeSteward, game: &str) {
-    let db = rusqlite::Connection::open(s.data.join("steward.db")).unwrap();
-    let n = db.execute("UPDATE games SET state = 'not a state' WHERE id = ?1", [game]).unwrap();
+    let db = crate::support::backend::Db::of(&s.data);
+    let n = db.execute("UPDATE games SET state = 'not a state' WHERE id = ?1", &[game.into()]);
     assert_eq!(n, 1);
 }
 

@@ -266,8 +266,7 @@ async fn a_large_outbox_on_a_silent_smtp_server_does_not_hold_up_the_stop() {
         chess_game(&api).await;
     }
     let unsent = || -> i64 {
-        let db = rusqlite::Connection::open(data.join("steward.db")).unwrap();
-        db.query_row("SELECT count(*) FROM outbox WHERE sent_at IS NULL", [], |r| r.get(0)).unwrap()
+        crate::support::backend::Db::of(&data).count("SELECT count(*) FROM outbox WHERE sent_at IS NULL", &[])
     };
     let queued = unsent();
     assert!(queued >= 120, "{queued} mails queued");

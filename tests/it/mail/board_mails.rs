@@ -151,12 +151,12 @@ async fn board_mails_are_queued_without_their_pictures_and_delivered_with_them()
         };
         assert_ne!(pngs[0], pngs[1], "each seat sees the board from its own side");
     }
-    let db = s.config.database();
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.busy_timeout(Duration::from_secs(5)).unwrap();
-    let mut stmt = conn.prepare("SELECT message_id, message, picture FROM outbox WHERE game_id = ?1").unwrap();
-    let rows: Vec<(String, Vec<u8>, Option<String>)> =
-        stmt.query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    let db = crate::support::backend::Db::of(&s.config.data_dir);
+    let rows: Vec<(String, Vec<u8>, Option<String>)> = db
+        .rows("SELECT message_id, message, picture FROM outbox WHERE game_id = ?1", &[(&id).into()])
+        .iter()
+        .map(|r| (r[0].text(), r[1].bytes(), r[2].opt_text()))
+        .collect();
     assert_eq!(rows.len(), 6, "two start mails and two mails for each of two turns");
     for (message_id, message, picture) in &rows {
         assert!(picture.is_some(), "{message_id} names its picture");
@@ -164,13 +164,9 @@ async fn board_mails_are_queued_without_their_pictures_and_delivered_with_them()
         assert!(!message.windows(11).any(|w| w == b"iVBORw0KGgo"), "{message_id}: no base64 PNG in the row");
     }
     let pictures = eventually_within(Duration::from_secs(20), "the pictures dropped once sent", || {
-        let (unsent, pictures): (i64, i64) = conn
-            .query_row(
-                "SELECT (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL), (SELECT COUNT(*) FROM pictures)",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .unwrap();
+        let counts =
+            db.rows("SELECT (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL), (SELECT COUNT(*) FROM pictures)", &[]);
+        let (unsent, pictures) = (counts[0][0].int(), counts[0][1].int());
         (unsent == 0).then_some(pictures)
     })
     .await;

@@ -4,6 +4,7 @@
 
 use crate::support as common;
 
+use common::backend::Db;
 use common::pipe::{PipeSteward as Steward, decode, fairsteward, header};
 use serde_json::Value;
 
@@ -348,11 +349,8 @@ async fn every_mail_is_taken_in_one_store_transaction() {
         fairsteward::protocol::capability::address(steward.keys(), &steward.from_address(), &game, seat, turn).unwrap()
     };
     let (alice, bob) = ("Alice <alice@example.org>", "Bob <bob@example.org>");
-    let queued = |db: &std::path::Path| -> i64 {
-        let conn = rusqlite::Connection::open(db).unwrap();
-        conn.query_row("SELECT COUNT(*) FROM outbox", [], |r| r.get(0)).unwrap()
-    };
-    let db = s.data.join("steward.db");
+    let queued = |db: &Db| -> i64 { db.count("SELECT COUNT(*) FROM outbox", &[]) };
+    let db = Db::of(&s.data);
     let now = chrono::Utc::now();
     let cases = [
         (reply(alice, &cap("white", 1), "t1", "e4", ""), "accepted: move", 1),
@@ -367,21 +365,17 @@ async fn every_mail_is_taken_in_one_store_transaction() {
         (reply(alice, &cap("white", 1), "t1", "e4", ""), "ignored: seen before", 0),
         (reply(bob, &cap("black", 2), "t9", "resign", ""), "accepted: resignation", 2),
     ];
-    for (mail, want, mails) in cases {
+    for (i, (mail, want, mails)) in cases.into_iter().enumerate() {
         let (commits, outbox) = (steward.store().commits(), queued(&db));
+        // A second apart, so that the seen-marks' times give their order.
+        let now = now + chrono::Duration::seconds(i as i64);
         let handled = handle(&steward, mail.as_bytes(), now).await.unwrap();
         assert_eq!(handled.to_string(), want);
         assert_eq!(steward.store().commits() - commits, 1, "{want}: one transaction for the whole mail");
         assert_eq!(queued(&db) - outbox, mails, "{want}: the mails it queued");
     }
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let seen: Vec<String> = conn
-        .prepare("SELECT outcome FROM mail_seen ORDER BY rowid")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let seen: Vec<String> =
+        db.rows("SELECT outcome FROM mail_seen ORDER BY seen_at", &[]).iter().map(|r| r[0].text()).collect();
     assert_eq!(seen.len(), 9, "every mail but the repeat is marked seen: {seen:?}");
     assert_eq!(seen[0], "accepted: move");
 }
@@ -389,7 +383,7 @@ async fn every_mail_is_taken_in_one_store_transaction() {
 /// Issue 12 point 5: a failure anywhere in a mail's transaction — its move, the
 /// resolution, the board mails, the answer, the seen-mark, the kept copy —
 /// leaves nothing of it, and the mail offered again is taken whole. The faults
-/// are real SQLite failures, injected with triggers; as a retry would meet
+/// are real failures of the store, injected with triggers; as a retry would meet
 /// them again, the MTA pipe sets the mail aside for the operator rather than
 /// have the MTA retry for days (issue 29), and the operator feeds it again.
 #[test]
@@ -399,25 +393,34 @@ fn a_mail_that_fails_half_way_leaves_nothing_and_is_taken_when_offered_again() {
     assert_eq!(s.ingest("not a mail at all").0, 0);
     let (alice, bob) = (s.reply_to("alice@", "started"), s.reply_to("bob@", "started"));
     assert_eq!(s.ingest(&reply("Alice <alice@example.org>", &alice, "f1", "e4", "")), (0, "accepted: move".to_owned()));
-    let db = s.data.join("steward.db");
-    let conn = rusqlite::Connection::open(&db).unwrap();
+    let db = Db::of(&s.data);
     let tables = ["moves", "turns", "events", "outbox", "inbound", "mail_seen"];
-    let counts = || -> Vec<i64> {
-        tables.iter().map(|t| conn.query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0)).unwrap()).collect()
+    let counts =
+        || -> Vec<i64> { tables.iter().map(|t| db.count(&format!("SELECT COUNT(*) FROM {t}"), &[])).collect() };
+    // The fault: a trigger that fails every insert into a table, in each
+    // backend's own trigger language.
+    let (add_fault, drop_fault) = if db.is_postgres() {
+        (
+            "CREATE FUNCTION fault() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$; \
+             CREATE TRIGGER fault BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION fault()",
+            "DROP TRIGGER fault ON {table}; DROP FUNCTION fault()",
+        )
+    } else {
+        (
+            "CREATE TRIGGER fault BEFORE INSERT ON {table} BEGIN SELECT RAISE(ABORT, 'injected fault'); END",
+            "DROP TRIGGER fault",
+        )
     };
     // Bob's move completes the turn: every table above is written by it.
     let mail = reply("Bob <bob@example.org>", &bob, "f2", "e5", "");
     for table in tables {
-        conn.execute_batch(&format!(
-            "CREATE TRIGGER fault BEFORE INSERT ON {table} BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
-        ))
-        .unwrap();
+        db.batch(&add_fault.replace("{table}", table));
         let before = counts();
         let (code, line) = s.ingest(&mail);
         assert_eq!(code, 0, "a fault at {table}: the mail is set aside ({line})");
         assert!(line.starts_with("held: "), "a fault at {table}: {line}");
         assert_eq!(counts(), before, "a fault at {table} leaves nothing of the mail");
-        conn.execute_batch("DROP TRIGGER fault").unwrap();
+        db.batch(&drop_fault.replace("{table}", table));
     }
     assert_eq!(s.game(&game)["turn"], 1, "the turn is not resolved");
     let held: Vec<_> = std::fs::read_dir(s.data.join("held-mail")).unwrap().map(|e| e.unwrap().path()).collect();

@@ -19,7 +19,7 @@ use crate::support as common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,6 +35,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
+use common::backend::Db;
 use common::mailstack::{Stack, stack, unique};
 
 /// The default sender's domain, part of every Message-ID.
@@ -303,8 +304,8 @@ impl Steward {
         tokio::time::timeout(Duration::from_secs(30), task).await.expect("the steward stops").unwrap().unwrap();
     }
 
-    fn db(&self) -> PathBuf {
-        self.config.database()
+    fn db(&self) -> Db {
+        Db::of(&self.config.data_dir)
     }
 }
 
@@ -361,21 +362,16 @@ fn mid(game: &str, turn: u32, seat: usize, kind: &str) -> String {
 }
 
 /// The outbox rows: Message-ID → (attempts, last_error, sent).
-fn outbox(db: &Path) -> BTreeMap<String, (i64, Option<String>, bool)> {
-    let conn = rusqlite::Connection::open(db).expect("open the steward's database");
-    conn.busy_timeout(Duration::from_secs(5)).unwrap();
-    let mut stmt =
-        conn.prepare("SELECT message_id, attempts, last_error, sent_at IS NOT NULL FROM outbox ORDER BY id").unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap()
+fn outbox(db: &Db) -> BTreeMap<String, (i64, Option<String>, bool)> {
+    db.rows("SELECT message_id, attempts, last_error, sent_at IS NOT NULL FROM outbox ORDER BY id", &[])
+        .iter()
+        .map(|r| (r[0].text(), (r[1].int(), r[2].opt_text(), r[3].int() != 0)))
+        .collect()
 }
 
 /// The oldest outbox row's Message-ID.
-fn oldest(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("SELECT message_id FROM outbox ORDER BY id LIMIT 1", [], |r| r.get(0)).unwrap()
+fn oldest(db: &Db) -> String {
+    db.one("SELECT message_id FROM outbox ORDER BY id LIMIT 1", &[]).expect("a queued mail").text()
 }
 
 // ---------------------------------------------------------------------------
@@ -486,7 +482,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     use fairsteward::mail::outbox::{Drainer, Pass, Sink};
     use fairsteward::render::svg::Marks;
     use fairsteward::rules::{Options, Seat, VariantId};
-    use fairsteward::store::{BoardPicture, PictureSource, Store};
+    use fairsteward::store::{BoardPicture, PictureSource};
     let stack = stack();
     let _ = rustls::crypto::ring::default_provider().install_default();
     let chess = VariantId::Chess.rulebook(&Options::new()).unwrap();
@@ -530,7 +526,7 @@ async fn a_board_mail_with_its_png_passes_a_real_server_whole() {
     assert!(!row.message.windows(4).any(|w| w == b"\x89PNG"), "the queued mail carries no PNG");
     let sink = sink_to(&stack, &from);
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("steward.db")).unwrap();
+    let store = common::backend::open_store(dir.path());
     let queued = row.clone();
     store.transaction(move |tx| tx.queue_mail(&queued, chrono::Utc::now())).await.unwrap();
     let keys = Arc::new(fairsteward::protocol::StewardKeys::load_or_create(&dir.path().join("keys")).unwrap());
@@ -598,10 +594,10 @@ async fn a_servers_limit_of_mails_per_session_costs_no_pause() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_mail_is_held_back_and_the_others_go_on() {
     use fairsteward::mail::outbox::{Drainer, Pass, Sink};
-    use fairsteward::store::{OutboxRow, Store, StoreError};
+    use fairsteward::store::{OutboxRow, StoreError};
     let stack = stack();
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("steward.db")).unwrap();
+    let store = common::backend::open_store(dir.path());
     let user = unique("held");
     let mail = |n: u32, to: &str| {
         OutboxRow {
@@ -643,7 +639,7 @@ async fn a_refused_mail_is_held_back_and_the_others_go_on() {
             .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(count(&mailboxes(&stack, std::slice::from_ref(&user)).await), 2, "{boxes:?}");
-    let rows = outbox(&dir.path().join("steward.db"));
+    let rows = outbox(&Db::of(dir.path()));
     let refused = &rows[&format!("8KQ2ZJ.1.0.turn.{user}@{DOMAIN}")];
     assert_eq!((refused.0, refused.2), (1, false), "tried once, still queued: {rows:?}");
     assert!(refused.1.as_deref().is_some_and(|e| e.contains("not a mail address")), "{rows:?}");
@@ -743,10 +739,13 @@ struct Daemon {
 }
 
 impl Daemon {
-    fn start(config: &Path) -> Daemon {
+    /// `serve --config CONFIG`, the file naming `data_dir` (whose store the
+    /// environment names on PostgreSQL).
+    fn start(config: &Path, data_dir: &Path) -> Daemon {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
             .args(["serve", "--listen", "127.0.0.1:0", "--config"])
             .arg(config)
+            .envs(common::backend::database_env(data_dir))
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -799,11 +798,11 @@ async fn killed_mid_drain_and_restarted_every_mail_arrives_and_repeats_keep_thei
         ),
     )
     .unwrap();
-    let db = dir.path().join("data").join("steward.db");
+    let db = Db::of(&dir.path().join("data"));
     let client = http_client();
 
     // Run 1, the server unreachable: two games, a pair each; 8 mails queued. Killed.
-    let daemon = Daemon::start(&config);
+    let daemon = Daemon::start(&config, &dir.path().join("data"));
     let mut users = Vec::new();
     let mut expected = BTreeSet::new();
     for n in 0..2 {
@@ -833,7 +832,7 @@ async fn killed_mid_drain_and_restarted_every_mail_arrives_and_repeats_keep_thei
     // Run 2, a slow server: killed once some mails are through, before all are.
     proxy.slow(Duration::from_millis(150));
     proxy.open();
-    let daemon = Daemon::start(&config);
+    let daemon = Daemon::start(&config, &dir.path().join("data"));
     let at_kill =
         wait_for_mail(&stack, &users, Duration::from_secs(30), "the first two mails", |b| count(b) >= 2).await;
     daemon.kill();
@@ -848,7 +847,7 @@ async fn killed_mid_drain_and_restarted_every_mail_arrives_and_repeats_keep_thei
     // Run 3: every mail arrives; the ones already delivered come again, with the
     // same Message-ID.
     proxy.slow(Duration::ZERO);
-    let daemon = Daemon::start(&config);
+    let daemon = Daemon::start(&config, &dir.path().join("data"));
     let boxes = wait_for_mail(&stack, &users, Duration::from_secs(30), "every mail", |b| {
         let ids: BTreeSet<&String> = b.values().flatten().map(|m| &m.message_id).collect();
         ids.len() == expected.len()

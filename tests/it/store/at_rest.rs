@@ -226,6 +226,7 @@ fn ingest(at: &Setup, mail: &str) -> (String, String) {
         .args(["ingest", "--data-dir"])
         .arg(&at.data)
         .args(at.config_args())
+        .envs(common::backend::database_env(&at.data))
         .env("RUST_LOG", "debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -246,7 +247,8 @@ fn answer_to_alice(name: &str, bytes: &[u8]) -> bool {
 }
 
 /// Every file under the data directory (the answers to the mover aside, checked
-/// to be 0600), the steward's log and ingest's: nowhere the pending moves in clear.
+/// to be 0600), the PostgreSQL store when the store is there, the steward's log
+/// and ingest's: nowhere the pending moves in clear.
 fn assert_data_dir_clean(moment: &str, data: &Path, log: &str, pending: &[(&str, &str)]) -> usize {
     let mut places = Vec::new();
     let mut answers = 0;
@@ -261,8 +263,12 @@ fn assert_data_dir_clean(moment: &str, data: &Path, log: &str, pending: &[(&str,
         }
         places.push((name, bytes));
     }
-    assert!(places.iter().any(|(n, _)| n == "steward.db"), "{moment}: the database is in {}", data.display());
-    assert!(places.iter().any(|(n, _)| n == "steward.db-wal"), "{moment}: the WAL is searched too");
+    if common::backend::on_postgres() {
+        places.extend(common::backend::store_places(data));
+    } else {
+        assert!(places.iter().any(|(n, _)| n == "steward.db"), "{moment}: the database is in {}", data.display());
+        assert!(places.iter().any(|(n, _)| n == "steward.db-wal"), "{moment}: the WAL is searched too");
+    }
     places.push(("the log".to_owned(), log.as_bytes().to_vec()));
     assert_nowhere_in_clear(moment, &places, pending);
     answers
@@ -369,7 +375,8 @@ fn mode(path: &Path) -> u32 {
 fn assert_private(data: &Path) {
     assert_eq!(mode(data), 0o700, "the data directory {}", data.display());
     let paths = paths_under(data);
-    assert!(paths.iter().any(|p| p.ends_with("steward.db-shm")), "{paths:?}");
+    // SQLite's files are among them (there are none on PostgreSQL).
+    assert!(common::backend::on_postgres() || paths.iter().any(|p| p.ends_with("steward.db-shm")), "{paths:?}");
     for path in paths {
         // Gone since the listing: a temporary file renamed into place, or the
         // -wal and -shm SQLite removes as the store closes.
@@ -434,17 +441,15 @@ async fn pending_move_is_nowhere_in_clear_with(auth: Auth, secrecy: Secrecy, doo
     assert_endpoints_clean(&moment, &api, &g, &both, Some(0)).await;
     if door == Door::Mail && out == Out::Smtp {
         // The receipt went to SMTP from its sealed row (and the row stays sealed).
-        let conn = rusqlite::Connection::open(data.join("steward.db")).unwrap();
+        let db = common::backend::Db::of(&data);
         let row = || -> Option<(bool, Option<String>)> {
-            conn.query_row("SELECT sealed, sent_at FROM outbox WHERE message_id LIKE '%.answer-%'", [], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .ok()
+            let rows = db.rows("SELECT sealed, sent_at FROM outbox WHERE message_id LIKE '%.answer-%'", &[]);
+            rows.first().map(|r| (r[0].int() != 0, r[1].opt_text()))
         };
         let sealed = eventually("the answer handed to SMTP", || row().filter(|r| r.1.is_some()).map(|r| r.0)).await;
         assert!(sealed, "{case}: the answer's row is sealed");
         assert_eq!(answers, 0, "{case}: no spool");
-        drop(conn);
+        drop(db);
         assert_data_dir_clean(&format!("{moment}, answer sent"), &data, &log(&steward, &ingest_log), &both);
     }
     if door == Door::Mail && out == Out::Spool {
@@ -475,14 +480,17 @@ async fn pending_move_is_nowhere_in_clear_with(auth: Auth, secrecy: Secrecy, doo
     assert_eq!(v["history"][0]["moves"][1]["move"], BLACK.0, "{case}: {v}");
     let transcript = api.get(&format!("/api/games/{}/transcript", g.id), None).await.text;
     assert!(clear_in(transcript.as_bytes(), WHITE.1, WHITE.0).is_some(), "{case}: public in the transcript");
+    let mut places = files_under(&data);
+    places.extend(common::backend::store_places(&data));
     let db: Vec<u8> =
-        files_under(&data).into_iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b).collect();
+        places.into_iter().filter(|(n, _)| common::backend::is_store_place(n)).flat_map(|(_, b)| b).collect();
     assert!(clear_in(&db, WHITE.1, WHITE.0).is_some(), "{case}: the resolved move is in the store");
 
     // The operator reads every kept copy, white's move among them.
     let out = Command::new(env!("CARGO_BIN_EXE_fairsteward"))
         .args(["game", "inbound", &g.id, "--data-dir"])
         .arg(&data)
+        .envs(common::backend::database_env(&data))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -59,6 +59,7 @@ const PATIENCE: Duration = Duration::from_secs(30);
 // A tiny seeded generator (no `rand` dependency)
 // ---------------------------------------------------------------------------
 
+use crate::support::backend::Db;
 use crate::support::xorshift;
 use xorshift::XorShift64;
 
@@ -97,6 +98,7 @@ fn start_server(dir: &Path, run: usize, log: &Log) -> Server {
         .args(["serve", "--data-dir"])
         .arg(dir)
         .args(["--listen", "127.0.0.1:0"])
+        .envs(crate::support::backend::database_env(dir))
         .env("RUST_LOG", "info")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -477,7 +479,7 @@ async fn accepted_moves_survive_sigkill_and_turns_resolve_once() {
 
     // ---- The last stop is a crash too; then the store itself ----
     kill(&mut server);
-    let leftovers = check_store(&dir.path().join("steward.db"), &dir.path().join("spool"), &games, &logs, &views);
+    let leftovers = check_store(dir.path(), &dir.path().join("spool"), &games, &logs, &views);
 
     let errors: Vec<String> = log.lock().unwrap().iter().filter(|l| l.contains(" ERROR ")).cloned().collect();
     assert!(errors.is_empty(), "the server logged errors:\n{}", errors.join("\n"));
@@ -643,12 +645,14 @@ fn check_transcript(game: &Game, moves: &[Accepted], view: &Value, transcript: &
 /// Checks the store; returns how many half-written spool files (`.eml.tmp`) the
 /// kills left behind. Each must belong to a mail not yet marked sent (the next
 /// attempt at it replaces the file).
-fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], views: &[Value]) -> usize {
-    let conn = rusqlite::Connection::open(db).expect("open the store after the crash");
-    let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
-    assert_eq!(ok, "ok");
+fn check_store(data_dir: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], views: &[Value]) -> usize {
+    let conn = Db::of(data_dir);
+    if !conn.is_postgres() {
+        let ok = conn.one("PRAGMA integrity_check", &[]).expect("integrity_check answers").text();
+        assert_eq!(ok, "ok");
+    }
     let mut unsent = BTreeSet::new();
-    let all_moves: i64 = conn.query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0)).unwrap();
+    let all_moves = conn.count("SELECT COUNT(*) FROM moves", &[]);
     assert_eq!(all_moves as usize, logs.iter().map(Vec::len).sum::<usize>(), "moves in the store vs receipts");
 
     for ((game, moves), view) in games.iter().zip(logs).zip(views) {
@@ -656,34 +660,22 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         let r = replay(game, moves);
         let k = r.moves.len();
 
-        let (state, turn, result): (String, u32, Option<String>) = conn
-            .query_row("SELECT state, turn, result FROM games WHERE id = ?1", [g], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-            })
-            .unwrap();
+        let row = conn.rows("SELECT state, turn, result FROM games WHERE id = ?1", &[g.into()]).remove(0);
+        let (state, turn, result) = (row[0].text(), row[1].int() as u32, row[2].opt_text());
         assert_eq!(state, r.states[k], "game {g}: stored state differs from the replay");
         assert_eq!(turn as usize, k + 1, "game {g}: stored turn");
         assert_eq!(result.is_some(), r.ended, "game {g}: stored result");
         assert_eq!(json!(state), view["state"]);
 
         // Moves: exactly the receipts, each once, with the client's move and its fate.
-        let mut stmt = conn
-            .prepare("SELECT turn, seat, receipt, canonical, status, completes FROM moves WHERE game_id = ?1 ORDER BY turn, seat")
-            .unwrap();
-        let rows: Vec<(u32, usize, String, String, String, bool)> = stmt
-            .query_map([g], |row| {
-                Ok((
-                    row.get(0)?,
-                    row.get::<_, i64>(1)? as usize,
-                    row.get(2)?,
-                    row.get(3)?,
-                    row.get(4)?,
-                    row.get::<_, i64>(5)? != 0,
-                ))
-            })
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let rows: Vec<(u32, usize, String, String, String, bool)> = conn
+            .rows(
+                "SELECT turn, seat, receipt, canonical, status, completes FROM moves WHERE game_id = ?1 ORDER BY turn, seat",
+                &[g.into()],
+            )
+            .iter()
+            .map(|r| (r[0].int() as u32, r[1].int() as usize, r[2].text(), r[3].text(), r[4].text(), r[5].int() != 0))
+            .collect();
         assert_eq!(rows.len(), moves.len(), "game {g}: stored moves vs receipts");
         let mut completes = BTreeMap::<u32, usize>::new();
         for (turn, seat, receipt, canonical, status, complete) in &rows {
@@ -709,13 +701,11 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         assert_eq!(completes.get(&(k as u32 + 1)).copied().unwrap_or(0), 0, "game {g}: the open turn is not complete");
 
         // Turns: 1..k, each once, chained, as the replay.
-        let mut stmt =
-            conn.prepare("SELECT turn, state_before, state_after FROM turns WHERE game_id = ?1 ORDER BY turn").unwrap();
-        let turns: Vec<(u32, String, String)> = stmt
-            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let turns: Vec<(u32, String, String)> = conn
+            .rows("SELECT turn, state_before, state_after FROM turns WHERE game_id = ?1 ORDER BY turn", &[g.into()])
+            .iter()
+            .map(|r| (r[0].int() as u32, r[1].text(), r[2].text()))
+            .collect();
         assert_eq!(turns.len(), k, "game {g}: stored turns");
         for (i, (t, before, after)) in turns.iter().enumerate() {
             assert_eq!(*t as usize, i + 1, "game {g}: turn numbers are consecutive");
@@ -724,12 +714,11 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         }
 
         // Events: the transcript's rows; one resolution per turn.
-        let mut stmt = conn.prepare("SELECT seq, kind, body FROM events WHERE game_id = ?1 ORDER BY seq").unwrap();
-        let events: Vec<(u32, String, String)> = stmt
-            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let events: Vec<(u32, String, String)> = conn
+            .rows("SELECT seq, kind, body FROM events WHERE game_id = ?1 ORDER BY seq", &[g.into()])
+            .iter()
+            .map(|r| (r[0].int() as u32, r[1].text(), r[2].text()))
+            .collect();
         let mut resolutions = BTreeMap::<u64, usize>::new();
         for (i, (seq, kind, body)) in events.iter().enumerate() {
             assert_eq!(*seq as usize, i + 1, "game {g}: event seqs");
@@ -747,22 +736,19 @@ fn check_store(db: &Path, spool: &Path, games: &[Game], logs: &[Vec<Accepted>], 
         assert_eq!(moved, moves.len(), "game {g}: moved events");
 
         // What each move's transaction wrote with it.
-        let inbound: i64 = conn
-            .query_row("SELECT COUNT(*) FROM inbound WHERE game_id = ?1 AND outcome = 'accepted'", [g], |row| {
-                row.get(0)
-            })
-            .unwrap();
+        let inbound =
+            conn.count("SELECT COUNT(*) FROM inbound WHERE game_id = ?1 AND outcome = 'accepted'", &[g.into()]);
         assert_eq!(inbound as usize, moves.len(), "game {g}: accepted inbound messages");
-        let mut stmt = conn
-            .prepare("SELECT message_id, message, sent_at, picture, letter IS NOT NULL FROM outbox WHERE game_id = ?1")
-            .unwrap();
         // Message-ID, message, sent at, picture key, still queued as its letter.
         type Queued = (String, Vec<u8>, Option<String>, Option<String>, bool);
-        let mails: Vec<Queued> = stmt
-            .query_map([g], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?)))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let mails: Vec<Queued> = conn
+            .rows(
+                "SELECT message_id, message, sent_at, picture, letter IS NOT NULL FROM outbox WHERE game_id = ?1",
+                &[g.into()],
+            )
+            .iter()
+            .map(|r| (r[0].text(), r[1].bytes(), r[2].opt_text(), r[3].opt_text(), r[4].int() != 0))
+            .collect();
         let ids: BTreeSet<String> = mails.iter().map(|m| m.0.split('@').next().unwrap().to_owned()).collect();
         let mut want: BTreeSet<String> = (0..2).map(|s| format!("{g}.0.{s}.started")).collect();
         want.extend((1..=k).flat_map(|t| (0..2).map(move |s| format!("{g}.{t}.{s}.turn"))));

@@ -14,8 +14,9 @@ use std::process::Command;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::support::stewards::{OPENING as PLIES, copy_keys, post_move, record};
 use crate::support::{Steward, eventually_within};
 
 /// A cluster made for this test, stopped when dropped.
@@ -134,41 +135,6 @@ fn append(file: &Path, text: &str) {
     f.write_all(text.as_bytes()).unwrap();
 }
 
-const PLIES: [&str; 12] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O"];
-
-/// Posts a move to the stewards in turn until one takes or refuses it (a 503
-/// or no answer while the database fails over is asked again, the same move).
-async fn post_move(
-    bases: &RwLock<Vec<String>>,
-    first: usize,
-    game: &str,
-    token: &str,
-    turn: u32,
-    text: &str,
-) -> (u16, Value) {
-    let client = crate::support::client();
-    let started = Instant::now();
-    let mut i = first;
-    loop {
-        let base = bases.read().unwrap()[i % 2].clone();
-        let answer = client
-            .post(format!("{base}/api/games/{game}/moves"))
-            .bearer_auth(token)
-            .json(&json!({"turn": turn, "move": text}))
-            .send()
-            .await;
-        if let Ok(r) = answer {
-            let status = r.status().as_u16();
-            if status != 503 {
-                return (status, r.json().await.unwrap_or(Value::Null));
-            }
-        }
-        assert!(started.elapsed() < Duration::from_secs(90), "no steward took {text} of {game} in 90 s");
-        i += 1;
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn promoting_the_synchronous_standby_under_load_loses_no_acknowledged_move_and_applies_none_twice() {
     let root = tempfile::Builder::new().prefix("fs-failover").tempdir_in("/tmp").unwrap();
@@ -180,13 +146,7 @@ async fn promoting_the_synchronous_standby_under_load_loses_no_acknowledged_move
     let steward_root = tempfile::tempdir().unwrap();
     let (a_dir, b_dir) = (steward_root.path().join("a"), steward_root.path().join("b"));
     let a = Steward::start_with(&a_dir, &["--database".as_ref(), url.as_ref()]).await;
-    std::fs::create_dir_all(&b_dir).unwrap();
-    for entry in std::fs::read_dir(&a_dir).unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with("steward-") || name == "operator-token" {
-            std::fs::copy(entry.path(), b_dir.join(&name)).unwrap();
-        }
-    }
+    copy_keys(&a_dir, &b_dir);
     let b = Steward::start_with(&b_dir, &["--database".as_ref(), url.as_ref()]).await;
     let bases = Arc::new(RwLock::new(vec![format!("http://{}", a.addr), format!("http://{}", b.addr)]));
     let mut games = Vec::new();
@@ -207,7 +167,8 @@ async fn promoting_the_synchronous_standby_under_load_loses_no_acknowledged_move
                 let mut acknowledged = Vec::new();
                 for (ply, text) in PLIES.iter().enumerate() {
                     let turn = ply as u32 + 1;
-                    let (status, body) = post_move(&bases, g + ply, &id, &tokens[ply % 2], turn, text).await;
+                    let (status, body) =
+                        post_move(&bases, g + ply, (&id, &tokens[ply % 2]), turn, text, Duration::from_secs(90)).await;
                     assert_eq!(status, 200, "{id} ply {turn} {text}: {body}");
                     acknowledged.push(body["receipt"].as_str().unwrap().to_owned());
                     tokio::time::sleep(Duration::from_millis(30)).await;
@@ -230,13 +191,8 @@ async fn promoting_the_synchronous_standby_under_load_loses_no_acknowledged_move
     let api = b.api();
     for (id, acknowledged) in &played {
         let view = api.game(id, None).await;
-        let record: Vec<String> = view["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|t| t["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_owned()))
-            .collect();
-        assert_eq!(record, PLIES, "{id}: every acknowledged move once, in order");
+        let moves = record(&view);
+        assert_eq!(moves, PLIES, "{id}: every acknowledged move once, in order");
         let transcript = api.get(&format!("/api/games/{id}/transcript"), None).await.text;
         for receipt in acknowledged {
             assert_eq!(

@@ -17,11 +17,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::support::backend;
+use crate::support::stewards::{OPENING as PLIES, copy_keys, post_move, record};
 use crate::support::{Steward, eventually_within};
 
 /// A store of its own on the test PostgreSQL.
@@ -51,18 +52,6 @@ fn lease_holder(url: &str, name: &str) -> Option<String> {
     })
     .join()
     .unwrap()
-}
-
-/// The steward files a second steward needs from the first: its keys and
-/// operator token, copied as an operator would (docs/postgresql.md).
-fn copy_keys(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with("steward-") || name == "operator-token" {
-            std::fs::copy(entry.path(), to.join(&name)).unwrap();
-        }
-    }
 }
 
 /// A data directory with a configuration that sweeps every second.
@@ -97,9 +86,6 @@ fn seats() -> Value {
     json!([{"name": "White", "email": "white@example.org"}, {"name": "Black", "email": "black@example.org"}])
 }
 
-/// A chess opening, ply by ply.
-const PLIES: [&str; 12] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O"];
-
 /// Every spool's mails, by Message-ID: how many copies, across the stewards.
 fn spooled(dirs: &[PathBuf]) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
@@ -112,39 +98,6 @@ fn spooled(dirs: &[PathBuf]) -> BTreeMap<String, usize> {
         }
     }
     out
-}
-
-/// Posts `text` as `token`'s move of `turn`, trying each steward in turn from
-/// `first` until one answers (a killed one does not).
-async fn post_move(
-    bases: &std::sync::RwLock<Vec<String>>,
-    first: usize,
-    game: &str,
-    token: &str,
-    turn: u32,
-    text: &str,
-) -> (u16, Value) {
-    let client = crate::support::client();
-    let started = Instant::now();
-    let mut i = first;
-    loop {
-        let base = bases.read().unwrap()[i % 3].clone();
-        let answer = client
-            .post(format!("{base}/api/games/{game}/moves"))
-            .bearer_auth(token)
-            .json(&json!({"turn": turn, "move": text}))
-            .send()
-            .await;
-        if let Ok(r) = answer {
-            let status = r.status().as_u16();
-            if status != 503 {
-                return (status, r.json().await.unwrap_or(Value::Null));
-            }
-        }
-        assert!(started.elapsed() < Duration::from_secs(60), "no steward answered the move {text} of {game}");
-        i += 1;
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -194,7 +147,7 @@ async fn three_stewards_referee_one_database_one_move_at_a_time_through_kill_9()
     let (race_game, race_tokens) = games[0].clone();
     let racers = ["d4", "c4", "Nf3"].iter().enumerate().map(|(i, text)| {
         let (bases, game, token) = (bases.clone(), race_game.clone(), race_tokens[0].clone());
-        tokio::spawn(async move { post_move(&bases, i, &game, &token, 1, text).await })
+        tokio::spawn(async move { post_move(&bases, i, (&game, &token), 1, text, Duration::from_secs(60)).await })
     });
     let mut answers = Vec::new();
     for r in racers {
@@ -214,7 +167,8 @@ async fn three_stewards_referee_one_database_one_move_at_a_time_through_kill_9()
             let mut receipts = Vec::new();
             for (ply, text) in PLIES.iter().enumerate() {
                 let turn = ply as u32 + 1;
-                let (status, body) = post_move(&bases, g + ply, &id, &tokens[ply % 2], turn, text).await;
+                let (status, body) =
+                    post_move(&bases, g + ply, (&id, &tokens[ply % 2]), turn, text, Duration::from_secs(60)).await;
                 assert_eq!(status, 200, "{id} ply {turn} {text}: {body}");
                 receipts.push(body["receipt"].as_str().unwrap_or_default().to_owned());
             }
@@ -240,13 +194,8 @@ async fn three_stewards_referee_one_database_one_move_at_a_time_through_kill_9()
     for (id, receipts) in &played {
         let view = stewards[0].0.api().game(id, None).await;
         assert_eq!(view["turn"], PLIES.len() as u64 + 1, "{id}: {view}");
-        let record: Vec<String> = view["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|t| t["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_owned()))
-            .collect();
-        assert_eq!(record, PLIES, "{id}: every ply once, in order");
+        let moves = record(&view);
+        assert_eq!(moves, PLIES, "{id}: every ply once, in order");
         assert_eq!(receipts.iter().collect::<BTreeSet<_>>().len(), PLIES.len(), "{id}: a receipt per ply");
         let transcript = format!("http://{}/api/games/{id}/transcript", stewards[1].0.addr);
         let out = tokio::task::spawn_blocking(move || {

@@ -12,13 +12,15 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_fairsteward");
 
 /// A data directory holding a store with `games` games, made by `fairsteward
-/// game new`, its WAL folded into the database file (as after a clean stop).
+/// game new`, on SQLite its WAL folded into the database file (as after a
+/// clean stop).
 pub(super) fn store_with_games(games: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for n in 0..games {
         let out = Command::new(BIN)
             .args(["game", "new", "--variant", "chess", "--data-dir"])
             .arg(dir.path())
+            .envs(common::backend::database_env(dir.path()))
             .args([
                 "--seat",
                 &format!("White {n} <white{n}@example.org>"),
@@ -29,14 +31,16 @@ pub(super) fn store_with_games(games: usize) -> tempfile::TempDir {
             .unwrap();
         assert!(out.status.success(), "game new: {}", String::from_utf8_lossy(&out.stderr));
     }
-    let db = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
-    db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
-    drop(db);
+    if !common::backend::on_postgres() {
+        let db = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
+        db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
+    }
     dir
 }
 
-/// `fairsteward serve` on `data_dir` (or as `user` when given: a uid/gid for
-/// setpriv): it must exit by itself. Returns the exit code and stderr's lines.
+/// `fairsteward serve` on `data_dir` (and its store: on PostgreSQL the
+/// environment names it), or as `user` when given (a uid/gid for setpriv): it
+/// must exit by itself. Returns the exit code and stderr's lines.
 pub(super) fn refused(data_dir: &Path, user: Option<u32>) -> (i32, Vec<String>) {
     let mut cmd = match user {
         Some(id) => {
@@ -56,6 +60,7 @@ pub(super) fn refused(data_dir: &Path, user: Option<u32>) -> (i32, Vec<String>) 
         .args(["serve", "--data-dir"])
         .arg(data_dir)
         .args(["--listen", "127.0.0.1:0"])
+        .envs(common::backend::database_env(data_dir))
         .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -95,12 +100,22 @@ pub(super) fn one_line(result: (i32, Vec<String>), says: &[&str]) -> String {
     line
 }
 
+/// The way out a refusal for a missing key file names: restoring it; on
+/// PostgreSQL, whose store other stewards may share, copying the keys of a
+/// running steward or restoring them.
+pub(super) fn restore_the_key() -> &'static str {
+    if common::backend::on_postgres() { "restore them from a backup" } else { "restore the key file from a backup" }
+}
+
 fn db(dir: &Path) -> PathBuf {
     dir.join("steward.db")
 }
 
 #[test]
 fn a_truncated_database_is_refused_not_started_empty() {
+    if common::backend::skip_on_postgres("a truncated steward.db is SQLite's file") {
+        return;
+    }
     let dir = store_with_games(6);
     let len = std::fs::metadata(db(dir.path())).unwrap().len();
     assert!(len >= 8 * 4096, "a database of several pages: {len}");
@@ -118,6 +133,9 @@ fn a_truncated_database_is_refused_not_started_empty() {
 
 #[test]
 fn a_corrupted_database_fails_the_integrity_check() {
+    if common::backend::skip_on_postgres("garbled pages of steward.db and SQLite's integrity_check") {
+        return;
+    }
     let dir = store_with_games(6);
     let path = db(dir.path());
     // Garble the pages of the game tables (their b-tree roots), not the schema:
@@ -142,6 +160,9 @@ fn a_corrupted_database_fails_the_integrity_check() {
 
 #[test]
 fn a_deleted_database_beside_the_keys_is_refused() {
+    if common::backend::skip_on_postgres("a deleted steward.db is SQLite's file") {
+        return;
+    }
     let dir = store_with_games(1);
     for f in ["steward.db", "steward.db-wal", "steward.db-shm"] {
         let _ = std::fs::remove_file(dir.path().join(f));
@@ -165,7 +186,7 @@ fn a_missing_steward_key_is_not_regenerated_while_games_exist() {
     std::fs::remove_file(&key).unwrap();
     one_line(
         refused(dir.path(), None),
-        &["steward-signing.pem is missing", "holds 2 games", "restore the key file from a backup", "keys rotate"],
+        &["steward-signing.pem is missing", "holds 2 games", restore_the_key(), "keys rotate"],
     );
     assert!(!key.exists(), "no new key was made");
     // The way out works: the restored key starts the steward.

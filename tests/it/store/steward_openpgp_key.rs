@@ -5,7 +5,7 @@
 
 use crate::support as common;
 
-use super::startup::{one_line, refused, store_with_games};
+use super::startup::{one_line, refused, restore_the_key, store_with_games};
 
 const KEY: &str = "steward-openpgp.asc";
 
@@ -17,7 +17,7 @@ fn a_missing_steward_openpgp_key_is_not_made_anew_while_games_exist() {
     std::fs::remove_file(&key).unwrap();
     one_line(
         refused(dir.path(), None),
-        &["steward-openpgp.asc is missing", "holds 1 games", "restore the key file from a backup", "keys rotate"],
+        &["steward-openpgp.asc is missing", "holds 1 games", restore_the_key(), "keys rotate"],
     );
     assert!(!key.exists(), "no new key was made");
     // The way out works: the restored key starts the steward, with the same key.
@@ -39,10 +39,12 @@ fn a_store_from_before_the_openpgp_key_gets_one_made_and_then_keeps_it() {
     let dir = store_with_games(1);
     let key = dir.path().join(KEY);
     std::fs::remove_file(&key).unwrap();
-    let db = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
-    db.execute("DELETE FROM steward_openpgp_keys", []).unwrap();
-    db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
-    drop(db);
+    common::backend::Db::of(dir.path()).execute("DELETE FROM steward_openpgp_keys", &[]);
+    if !common::backend::on_postgres() {
+        // Folded into the database file, as after a clean stop.
+        let db = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
+        db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
+    }
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let mut s = common::Steward::start(dir.path()).await;
@@ -51,5 +53,5 @@ fn a_store_from_before_the_openpgp_key_gets_one_made_and_then_keeps_it() {
     });
     assert!(key.exists(), "the first start made the OpenPGP key");
     std::fs::remove_file(&key).unwrap();
-    one_line(refused(dir.path(), None), &["steward-openpgp.asc is missing", "restore the key file from a backup"]);
+    one_line(refused(dir.path(), None), &["steward-openpgp.asc is missing", restore_the_key()]);
 }

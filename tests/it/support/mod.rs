@@ -17,6 +17,7 @@ pub mod oracle_run;
 pub mod perft_data;
 pub mod pipe;
 pub mod rules_cli;
+pub mod stewards; // issue 35
 pub mod table;
 pub mod transcript;
 pub mod web;

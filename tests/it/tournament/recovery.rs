@@ -1,20 +1,19 @@
 //! Crash recovery (issue 31): a store as a steward leaves it when it dies in
 //! the middle of starting an invited game or a tournament — the rows written
-//! into a real SQLite file as the crash would leave them — is finished by the
+//! into the real store as the crash would leave them — is finished by the
 //! next steward's start-up sweep, once, however often it starts.
 
 use serde_json::json;
 
 use crate::support::Server;
+use crate::support::backend::Db;
 
-fn db(s: &Server) -> rusqlite::Connection {
-    let conn = rusqlite::Connection::open(s.config.database()).unwrap();
-    conn.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
-    conn
+fn db(s: &Server) -> Db {
+    Db::of(&s.config.data_dir)
 }
 
-fn count(conn: &rusqlite::Connection, sql: &str) -> i64 {
-    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+fn count(db: &Db, sql: &str) -> i64 {
+    db.count(sql, &[])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,16 +43,15 @@ async fn an_invited_game_and_a_tournament_left_half_started_are_finished_at_star
     // game was claimed for creation (`creating`) and the steward died before
     // it existed; the tournament was marked running, none of its games made.
     {
-        let conn = rusqlite::Connection::open(config.database()).unwrap();
+        let conn = Db::of(&config.data_dir);
         conn.execute(
             "UPDATE invitations SET answer = 'accepted', answered_at = '2026-01-01T00:00:00.000Z',
                  name = CASE WHEN email LIKE 'ann@%' THEN 'Ann Smith' ELSE NULL END
              WHERE invited_game = ?1",
-            [&invited_id],
-        )
-        .unwrap();
-        conn.execute("UPDATE invited_games SET status = 'creating' WHERE id = ?1", [&invited_id]).unwrap();
-        conn.execute("UPDATE tournaments SET status = 'running' WHERE id = ?1", [&t_id]).unwrap();
+            &[(&invited_id).into()],
+        );
+        conn.execute("UPDATE invited_games SET status = 'creating' WHERE id = ?1", &[(&invited_id).into()]);
+        conn.execute("UPDATE tournaments SET status = 'running' WHERE id = ?1", &[(&t_id).into()]);
         assert_eq!(count(&conn, "SELECT count(*) FROM games"), 0);
     }
 

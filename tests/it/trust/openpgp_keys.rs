@@ -274,7 +274,7 @@ async fn invitees_give_their_openpgp_keys_in_the_accepting_mail() {
         s.openpgp_key = None;
     }
     let invited = steward.invite_game(new, steward.now()).await.unwrap();
-    let db = cfg.database();
+    let db = cfg.data_dir.clone();
     let mails = outbox(&db);
     let to = |who: &str| mails.iter().find(|m| m.1 == who).map(|m| reply_to(&m.2)).unwrap();
     let (ann, bob) = (to("ann@example.org"), to("bob@example.org"));
@@ -462,7 +462,7 @@ async fn keys_given_for_an_invited_seat_stay_with_their_player_across_replacemen
                   {"name": "Eve", "email": "eve@example.org"}]}))
     .unwrap();
     let invited = steward.invite_game(new, steward.now()).await.unwrap();
-    let db = cfg.database();
+    let db = cfg.data_dir.clone();
     let reply_of = |who: &str| outbox(&db).into_iter().find(|m| m.1 == who).map(|m| reply_to(&m.2)).unwrap();
     let door = |raw: Vec<u8>| {
         let s = steward.clone();

@@ -44,10 +44,15 @@ pub fn expect(s: &PipeSteward, mail: &str, outcome: &str, who: &str, seen: &mut 
 }
 
 /// Every place an outsider (or the operator) could look: the data directory's
-/// files (the SQLite store, the spool, decoded mails) and the game as shown.
+/// files (the SQLite store, the spool, decoded mails), the PostgreSQL store
+/// when the store is there, and the game as shown.
 pub fn places(s: &PipeSteward, game: &str) -> Vec<(String, Vec<u8>)> {
     let mut places = files_under(&s.data);
-    assert!(places.iter().any(|(n, _)| n == "steward.db"), "the store is where expected");
+    places.extend(crate::support::backend::store_places(&s.data));
+    assert!(
+        places.iter().any(|(n, _)| n == "steward.db" || n == crate::support::backend::STORE_PLACE),
+        "the store is where expected"
+    );
     places.push(("game show".to_owned(), s.game(game).to_string().into_bytes()));
     places
 }

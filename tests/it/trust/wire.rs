@@ -19,6 +19,7 @@ use crate::support as common;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use common::backend::is_store_place;
 use common::leak::{assert_nowhere_in_clear, clear_in, decoded_body, files_under};
 use common::transcript::verify_cli;
 use common::{Api, Server, Steward, eventually, spool_files};
@@ -1093,10 +1094,16 @@ fn clear_in_finds_clear_forms_and_ignores_base64() {
 }
 
 /// Everything the steward keeps or writes: every file under the data directory
-/// (raw bytes; the spool's mails also decoded), and the log so far.
+/// (raw bytes; the spool's mails also decoded), the PostgreSQL store when the
+/// store is there, and the log so far.
 fn stored_places(data_dir: &Path, log: &str) -> Vec<(String, Vec<u8>)> {
     let mut places = files_under(data_dir);
-    assert!(places.iter().any(|(n, _)| n == "steward.db"), "the database is where expected: {}", data_dir.display());
+    places.extend(crate::support::backend::store_places(data_dir));
+    assert!(
+        places.iter().any(|(n, _)| n == "steward.db" || n == crate::support::backend::STORE_PLACE),
+        "the database is where expected: {}",
+        data_dir.display()
+    );
     places.push(("the log".to_owned(), log.as_bytes().to_vec()));
     places
 }
@@ -1182,8 +1189,7 @@ async fn no_leaks_a_sealed_commit_reveal_game_keeps_pending_moves_out_of_store_s
         .await;
         let places = stored_places(&data_dir, &text(&log));
         for (san, uci) in pending {
-            let db: Vec<u8> =
-                places.iter().filter(|(n, _)| n.starts_with("steward.db")).flat_map(|(_, b)| b.clone()).collect();
+            let db: Vec<u8> = places.iter().filter(|(n, _)| is_store_place(n)).flat_map(|(_, b)| b.clone()).collect();
             assert!(clear_in(&db, uci, san).is_some(), "control: {san} ({uci}) is found in the database once resolved");
             assert!(
                 clear_in(api.transcript(&g.id).await.as_bytes(), uci, san).is_some(),

@@ -8,9 +8,9 @@
 
 use crate::support as common;
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
+use common::backend::{Cell, Db};
 use common::{Answer, MAIL_DOMAIN, Server, Steward, eventually, parse_mail, spool_files};
 use serde_json::{Value, json};
 
@@ -70,25 +70,16 @@ impl Server {
 
 /// Every text (and blob, read as text) cell of the `outbox` table, and the
 /// decoded body of every message still queued (quoted-printable may split a word).
-fn outbox_texts(db: &Path) -> Vec<String> {
-    let conn = rusqlite::Connection::open(db).expect("open the steward's database");
-    conn.busy_timeout(Duration::from_secs(5)).unwrap();
-    let mut stmt = conn.prepare("SELECT * FROM outbox").unwrap();
-    let columns = stmt.column_count();
-    let mut rows = stmt.query([]).unwrap();
+fn outbox_texts(db: &Db) -> Vec<String> {
     let mut out = Vec::new();
-    while let Some(row) = rows.next().unwrap() {
-        for i in 0..columns {
-            match row.get_ref(i).unwrap() {
-                rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
-                    out.push(without_images(&String::from_utf8_lossy(t)));
-                }
-                _ => {}
+    for row in db.rows("SELECT * FROM outbox", &[]) {
+        for cell in row {
+            if let Cell::Text(_) | Cell::Bytes(_) = cell {
+                out.push(without_images(&String::from_utf8_lossy(&cell.bytes())));
             }
         }
     }
-    let mut stmt = conn.prepare("SELECT message FROM outbox").unwrap();
-    let bodies: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let bodies: Vec<Vec<u8>> = db.rows("SELECT message FROM outbox", &[]).iter().map(|r| r[0].bytes()).collect();
     // A delivered mail's bytes are dropped from its row.
     out.extend(bodies.iter().filter(|m| !m.is_empty()).map(|m| parse_mail(m).all_text()));
     out
@@ -111,10 +102,8 @@ fn without_images(text: &str) -> String {
 }
 
 /// Counts the outbox rows not yet sent.
-fn unsent_mail(db: &Path) -> i64 {
-    let conn = rusqlite::Connection::open(db).expect("open the steward's database");
-    conn.busy_timeout(Duration::from_secs(5)).unwrap();
-    conn.query_row("SELECT count(*) FROM outbox WHERE sent_at IS NULL", [], |r| r.get(0)).unwrap()
+fn unsent_mail(db: &Db) -> i64 {
+    db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL", &[])
 }
 
 // ---------------------------------------------------------------------------
@@ -1097,7 +1086,7 @@ async fn resolution_spools_one_board_mail_per_seat() {
     assert!(started.headers.iter().all(|(n, _)| !n.eq_ignore_ascii_case("In-Reply-To")));
     assert!(started.body.contains("  1  R N B Q K B N R  1"), "{}", started.body);
     // Everything queued was delivered.
-    eventually("the outbox to be drained", || (unsent_mail(&s.config.database()) == 0).then_some(())).await;
+    eventually("the outbox to be drained", || (unsent_mail(&Db::of(&s.config.data_dir)) == 0).then_some(())).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1111,14 +1100,10 @@ async fn every_draw_offer_is_mailed_to_the_other_seat() {
     let t = s.transcript(&g.id).await.text;
     assert_eq!(t.matches("\"draw_offered\"").count(), 2, "{t}");
     // ... so Bob must have been told twice.
-    let conn = rusqlite::Connection::open(s.config.database()).unwrap();
-    let offers: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM outbox WHERE recipient = 'bob@example.org' AND subject LIKE '%offers a draw%'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let offers = Db::of(&s.config.data_dir).count(
+        "SELECT count(*) FROM outbox WHERE recipient = 'bob@example.org' AND subject LIKE '%offers a draw%'",
+        &[],
+    );
     assert_eq!(offers, 2, "one notice per offer");
 }
 
@@ -1158,7 +1143,7 @@ fn assert_no_secret(place: &str, text: &str) {
 async fn secrecy_a_pending_move_is_told_only_to_its_own_seat() {
     let s = Server::start().await;
     let spool = s.config.spool_dir.clone();
-    let db = s.config.database();
+    let db = Db::of(&s.config.data_dir);
     let g = s.create("fairschach", json!({})).await;
     eventually("the start mails", || (spool_files(&spool).len() == 2).then_some(())).await;
 
@@ -1226,13 +1211,8 @@ async fn secrecy_a_pending_move_is_told_only_to_its_own_seat() {
     assert!(files.values().any(|b| String::from_utf8_lossy(b).contains("Nh3")));
     // Delivered mails keep no bytes in the outbox, so the spool is the control
     // there: once marked sent, the four rows are empty.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let emptied = || -> i64 {
-        conn.query_row("SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL AND length(message) = 0", [], |r| {
-            r.get(0)
-        })
-        .unwrap()
-    };
+    let emptied =
+        || -> i64 { db.count("SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL AND length(message) = 0", &[]) };
     eventually("the delivered mails' bytes dropped", || (emptied() == 4).then_some(())).await;
 }
 
