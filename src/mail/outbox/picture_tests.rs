@@ -15,6 +15,12 @@ use crate::store::BoardPicture;
 use crate::store::{OutboxRow, PictureFiles};
 
 /// The picture of the chess start seen from `seat`, as the steward makes it.
+/// The first page of the queue, claimed as the store's own drainers claim it.
+async fn read_page(store: &Store) -> Page {
+    let me = store.instance().to_owned();
+    store.transaction(move |tx| Page::read(tx, 0, &me)).await.unwrap()
+}
+
 fn start_picture(seat: u8) -> BoardPicture {
     BoardPicture::new(start_of(VariantId::Chess, seat, 320))
 }
@@ -126,7 +132,7 @@ async fn a_letter_keeps_its_picture_source_and_the_drainer_draws_from_it() {
 
     // A page made ready: the pictures drawn into their files from the letters.
     let drainer = Drainer::new(store.clone(), Sink::Spool(dir.path().join("spool")), keys(dir.path()));
-    let mut page = store.transaction(|tx| Page::read(tx, 0, "test")).await.unwrap();
+    let mut page = read_page(&store).await;
     let pngs = drainer.prepare(&mut page).await.unwrap();
     assert_eq!(pngs.len(), 2, "one picture per view");
     let files = PictureFiles::of(&db);
@@ -160,12 +166,12 @@ async fn a_resend_after_a_crash_is_byte_for_byte_the_same_from_the_stored_pictur
     // The first drainer draws and stores the picture and hands the mail over,
     // then "crashes" before the commit that marks it sent.
     let first = Drainer::new(store.clone(), sink.clone(), keys(dir.path()));
-    let mut page = store.transaction(|tx| Page::read(tx, 0, "test")).await.unwrap();
+    let mut page = read_page(&store).await;
     assert!(page.rows[0].letter.is_some() && page.rows[0].message.is_empty(), "queued as its letter");
     let pngs = first.prepare(&mut page).await.unwrap();
     let row = &page.rows[0];
     assert!(row.letter.is_none() && !row.message.is_empty(), "formatted for the handover");
-    let stored = store.transaction(|tx| Page::read(tx, 0, "test")).await.unwrap();
+    let stored = read_page(&store).await;
     assert!(stored.rows[0].letter.is_some(), "the letter stays queued until the mail is sent");
     assert!(stored.rows[0].message.is_empty(), "the bytes are not stored: a resend formats them again");
     first.sink.deliver(row, &first.keys, Some(pngs[&picture.key].clone()), None).await.unwrap();
@@ -189,7 +195,7 @@ async fn a_resend_after_a_crash_is_byte_for_byte_the_same_from_the_stored_pictur
     // drawn again from its source: the same bytes.
     let row = board_mail(2, 0, &picture);
     store.transaction(move |tx| tx.queue_mail(&row, Utc::now())).await.unwrap();
-    let mut page = store.transaction(|tx| Page::read(tx, 0, "test")).await.unwrap();
+    let mut page = read_page(&store).await;
     again.prepare(&mut page).await.unwrap();
     std::fs::remove_file(files.dir().join(format!("{}.png", picture.key))).unwrap();
     assert_eq!(again.pass().await.unwrap().delivered, 1);
@@ -226,7 +232,7 @@ async fn a_picture_that_cannot_be_drawn_is_decided_once_and_the_mail_still_goes(
     store.transaction(move |tx| rows.iter().try_for_each(|r| tx.queue_mail(r, Utc::now()))).await.unwrap();
     let spool = dir.path().join("spool");
     let drainer = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
-    let mut page = store.transaction(|tx| Page::read(tx, 0, "test")).await.unwrap();
+    let mut page = read_page(&store).await;
     let pngs = drainer.prepare(&mut page).await.unwrap();
     assert_eq!(&*pngs[&broken.key], crate::render::png::STAND_IN);
     let conn = rusqlite::Connection::open(dir.path().join("steward.db")).unwrap();
@@ -278,7 +284,7 @@ async fn a_letter_another_drainer_sent_meanwhile_is_not_sent_again_empty() {
     store.transaction(move |tx| tx.queue_mail(&mail, Utc::now())).await.unwrap();
     let spool = dir.path().join("spool");
     let late = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
-    let mut stale = store.transaction(|tx| Page::read(tx, 0, "test")).await.unwrap();
+    let mut stale = read_page(&store).await;
     assert!(stale.rows[0].letter.is_some(), "read while still a letter");
     let mut first = Drainer::new(store.clone(), Sink::Spool(spool.clone()), keys(dir.path()));
     assert_eq!(first.pass().await.unwrap().delivered, 1);

@@ -315,3 +315,113 @@ async fn a_live_stream_on_one_steward_hears_a_move_made_through_another() {
     assert!(heard.is_ok(), "steward B's stream did not hear the move made through A: {seen}");
     assert!(seen.contains("\"e4\""), "{seen}");
 }
+
+/// `fairsteward <args>` on the store at `url`, `stdin` piped in.
+fn run_on(url: &str, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(args)
+        .env("FAIRSTEWARD_DATABASE", url)
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn one_mail_piped_to_two_stewards_at_once_is_taken_once() {
+    let root = tempfile::tempdir().unwrap();
+    let url = store_url("ingest");
+    let (a, b) = (root.path().join("a"), root.path().join("b"));
+    let a_arg = a.display().to_string();
+    let new = run_on(
+        &url,
+        &[
+            "game",
+            "new",
+            "--data-dir",
+            &a_arg,
+            "--variant",
+            "chess",
+            "--seat",
+            "Alice <alice@example.org>",
+            "--seat",
+            "Bob <bob@example.org>",
+        ],
+        b"",
+    );
+    assert!(new.status.success(), "{}", String::from_utf8_lossy(&new.stderr));
+    // Anything piped in sends the queued start mails to A's spool.
+    run_on(&url, &["ingest", "--data-dir", &a_arg], b"not a mail");
+    copy_keys(&a, &b);
+    let start = std::fs::read_dir(a.join("spool"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .find(|m| m.contains("To: Alice") || m.contains("To: alice"))
+        .expect("Alice's start mail");
+    let reply_to = crate::support::pipe::header(&start, "Reply-To");
+    let reply_to = reply_to.rsplit_once('<').map_or(reply_to.as_str(), |(_, a)| a.trim_end_matches('>')).to_owned();
+    let mail = crate::support::pipe::reply("Alice <alice@example.org>", &reply_to, "twice", "Re: your game", "e4");
+    // The MTA hands the same mail to both stewards' pipes at the same moment.
+    let both: Vec<_> = [a, b]
+        .into_iter()
+        .map(|dir| {
+            let (url, mail) = (url.clone(), mail.clone());
+            std::thread::spawn(move || {
+                run_on(&url, &["ingest", "--data-dir", &dir.display().to_string()], mail.as_bytes())
+            })
+        })
+        .collect();
+    let mut lines: Vec<String> = both
+        .into_iter()
+        .map(|t| {
+            let out = t.join().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        })
+        .collect();
+    lines.sort();
+    assert_eq!(lines, ["accepted: move", "ignored: seen before"], "taken once, seen once");
+    assert_eq!(count(&url, "SELECT count(*) FROM moves"), 1, "one move stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_imap_door_reads_on_one_steward_and_another_takes_over_when_it_dies() {
+    let stack = crate::support::mailstack::stack();
+    let root = tempfile::tempdir().unwrap();
+    let url = store_url("imap");
+    let user = crate::support::mailstack::unique("moves");
+    let config = format!(
+        "[schedule]\nsweep = \"0 0 * * * *\"\n[mail.imap]\nhost = {:?}\nport = {}\ntls = \"none\"\nusername = {user:?}\npassword = {:?}\npoll_seconds = 1\nrecheck_seconds = 1\n",
+        stack.imap_host, stack.imap_port, stack.pass
+    );
+    let (a_dir, b_dir) = (root.path().join("a"), root.path().join("b"));
+    let config_file = root.path().join("imap.toml");
+    std::fs::write(&config_file, config).unwrap();
+    let a = start(&a_dir, &config_file, &url).await;
+    copy_keys(&a_dir, &b_dir);
+    let b = start(&b_dir, &config_file, &url).await;
+    let mut stewards = [a, b];
+    let reading = "IMAP door: reading the mailbox";
+    let waiting = "another steward reads the mailbox";
+    let reader = eventually_within(Duration::from_secs(20), "one steward reads the mailbox, the other waits", || {
+        let readers: Vec<usize> = (0..2).filter(|&i| stewards[i].count(reading) > 0).collect();
+        (readers.len() == 1 && stewards[1 - readers[0]].count(waiting) > 0).then(|| readers[0])
+    })
+    .await;
+    let holder = lease_holder(&url, "imap").expect("the reader holds the lease");
+    assert!(holder.contains(&format!(":{}:", stewards[reader].pid())), "{holder}");
+    stewards[reader].stop();
+    let other = 1 - reader;
+    eventually_within(Duration::from_secs(40), "the other steward takes the IMAP door over", || {
+        (stewards[other].count(reading) > 0).then_some(())
+    })
+    .await;
+    let now = lease_holder(&url, "imap").expect("a holder");
+    assert!(now.contains(&format!(":{}:", stewards[other].pid())), "{now}");
+}
