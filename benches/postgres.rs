@@ -77,6 +77,29 @@ fn raw_inserts(url: &str, connections: usize) -> f64 {
     done.load(Ordering::SeqCst) as f64 / start.elapsed().as_secs_f64()
 }
 
+/// CPU seconds (user and system) used so far by the processes whose command
+/// name is `name` (`postgres`: the server and its backends) or whose pid is in
+/// `pids`.
+fn cpu_seconds(name: Option<&str>, pids: &[u32]) -> f64 {
+    // SAFETY: sysconf has no memory effects.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let mut total = 0.0;
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some((head, rest)) = stat.split_once(") ") else { continue };
+        let comm = head.split_once(" (").map_or("", |(_, c)| c);
+        if !(pids.contains(&pid) || name.is_some_and(|n| comm == n)) {
+            continue;
+        }
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // utime and stime: fields 14 and 15 of stat, 12 and 13 after the name.
+        let used: f64 = fields.get(11..13).map_or(0.0, |f| f.iter().filter_map(|v| v.parse::<f64>().ok()).sum());
+        total += used / ticks;
+    }
+    total
+}
+
 /// A steward child on `dir` and a free port, on the store at `url`.
 struct Steward {
     child: Child,
@@ -111,8 +134,17 @@ fn start_steward(dir: &Path, url: &str) -> Steward {
     Steward { child, base }
 }
 
+/// What one run of moves over HTTP measured.
+struct Run {
+    rate: f64,
+    p99: f64,
+    /// CPU milliseconds per move of the stewards and of PostgreSQL.
+    steward_ms: f64,
+    postgres_ms: f64,
+}
+
 /// Moves per second over HTTP with `n` stewards on a fresh store.
-fn http_moves(server: &str, n: usize, root: &Path) -> (f64, f64) {
+fn http_moves(server: &str, n: usize, root: &Path) -> Run {
     let url = fresh_schema(server, &format!("bench_http_{n}_{}", std::process::id()));
     let first = root.join(format!("s{n}-0"));
     let mut stewards = vec![start_steward(&first, &url)];
@@ -129,10 +161,13 @@ fn http_moves(server: &str, n: usize, root: &Path) -> (f64, f64) {
     }
     let operator = std::fs::read_to_string(first.join("operator-token")).unwrap().trim().to_owned();
     let bases: Arc<Vec<String>> = Arc::new(stewards.iter().map(|s| s.base.clone()).collect());
+    let pids: Vec<u32> = stewards.iter().map(|s| s.child.id()).collect();
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let (moves, p99) = runtime.block_on(async move {
+    let (moves, p99, cpu) = runtime.block_on(async move {
         let counting = Arc::new(AtomicBool::new(false));
         let stop = Arc::new(AtomicBool::new(false));
+        // reqwest speaks TLS through rustls; the provider is chosen once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
         let tasks: Vec<_> = (0..CLIENTS)
             .map(|c| {
@@ -187,8 +222,10 @@ fn http_moves(server: &str, n: usize, root: &Path) -> (f64, f64) {
         tokio::time::sleep(WARMUP).await;
         counting.store(true, Ordering::SeqCst);
         let window = Instant::now();
+        let cpu_before = (cpu_seconds(None, &pids), cpu_seconds(Some("postgres"), &[]));
         tokio::time::sleep(WINDOW).await;
         counting.store(false, Ordering::SeqCst);
+        let cpu = (cpu_seconds(None, &pids) - cpu_before.0, cpu_seconds(Some("postgres"), &[]) - cpu_before.1);
         let elapsed = window.elapsed().as_secs_f64();
         stop.store(true, Ordering::SeqCst);
         let (mut moves, mut latencies) = (0u64, Vec::new());
@@ -199,10 +236,11 @@ fn http_moves(server: &str, n: usize, root: &Path) -> (f64, f64) {
         }
         latencies.sort_by(f64::total_cmp);
         let p99 = latencies.get(latencies.len() * 99 / 100).copied().unwrap_or(0.0);
-        (moves as f64 / elapsed, p99)
+        (moves as f64 / elapsed, p99, cpu)
     });
     drop(stewards);
-    (moves, p99)
+    let counted = moves * WINDOW.as_secs_f64();
+    Run { rate: moves, p99, steward_ms: cpu.0 * 1000.0 / counted, postgres_ms: cpu.1 * 1000.0 / counted }
 }
 
 fn main() {
@@ -226,12 +264,27 @@ fn main() {
     );
     println!();
     println!(
-        "  {:<9} {:>12} {:>9} {:>14} {:>16}",
-        "stewards", "moves per s", "p99 ms", "/ raw (1 conn)", "/ raw (16 conns)"
+        "  {:<9} {:>12} {:>9} {:>14} {:>16} {:>17} {:>17}",
+        "stewards",
+        "moves per s",
+        "p99 ms",
+        "/ raw (1 conn)",
+        "/ raw (16 conns)",
+        "steward CPU ms/mv",
+        "server CPU ms/mv"
     );
     for n in 1..=3 {
-        let (rate, p99) = http_moves(&server, n, root.path());
-        println!("  {:<9} {:>12.1} {:>9.1} {:>14.2} {:>16.2}", n, rate, p99, rate / raw_one, rate / raw_many);
+        let r = http_moves(&server, n, root.path());
+        println!(
+            "  {:<9} {:>12.1} {:>9.1} {:>14.2} {:>16.2} {:>17.3} {:>17.3}",
+            n,
+            r.rate,
+            r.p99,
+            r.rate / raw_one,
+            r.rate / raw_many,
+            r.steward_ms,
+            r.postgres_ms
+        );
     }
     println!();
     println!("target (issue 35): one steward >= 0.5 of the raw rate of one connection");
