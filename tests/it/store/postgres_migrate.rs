@@ -16,6 +16,22 @@ fn seats(n: usize) -> Value {
     )
 }
 
+/// A game's view without what depends on the moment it is read (when it was
+/// read, the time used and left on a running clock); deadlines stay.
+fn as_stored(mut view: Value) -> Value {
+    if let Some(clock) = view.get_mut("clock").and_then(Value::as_object_mut) {
+        clock.remove("as_of");
+    }
+    for seat in view["seats"].as_array_mut().into_iter().flatten() {
+        if let Some(clock) = seat.get_mut("clock").and_then(Value::as_object_mut) {
+            for moving in ["used", "used_seconds", "left", "left_seconds"] {
+                clock.remove(moving);
+            }
+        }
+    }
+    view
+}
+
 /// `fairsteward migrate` on `dir` to `url`, never on the test's own backend choice.
 fn migrate(dir: &std::path::Path, url: &str) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_fairsteward"))
@@ -36,12 +52,19 @@ async fn a_sqlite_store_moves_to_postgresql_and_reads_the_same() {
     let mut lite = Steward::start_with(&dir, &["--database".as_ref(), "".as_ref()]).await;
     let api = lite.api();
     let mut games = Vec::new();
-    for (variant, n, moves) in [
-        ("chess", 2, vec![(0, 1, "e4"), (1, 2, "e5"), (0, 3, "Nf3")]),
-        ("fairschach", 2, vec![(0, 1, "e4"), (1, 1, "d5"), (0, 2, "Nf3")]),
-        ("vierschach", 4, vec![(0, 1, "e2-e4")]),
+    for (variant, n, moves, options) in [
+        // A clock: its deadlines and time left must read the same after the copy.
+        (
+            "chess",
+            2,
+            vec![(0, 1, "e4"), (1, 2, "e5"), (0, 3, "Nf3")],
+            json!({"clock": {"kind": "days_per_move", "days": 3}}),
+        ),
+        ("fairschach", 2, vec![(0, 1, "e4"), (1, 1, "d5"), (0, 2, "Nf3")], json!({})),
+        ("vierschach", 4, vec![(0, 1, "e2-e4")], json!({})),
     ] {
-        let created = api.post_json("/api/games", None, &json!({"variant": variant, "seats": seats(n)})).await.ok(201);
+        let body = json!({"variant": variant, "seats": seats(n), "options": options});
+        let created = api.post_json("/api/games", None, &body).await.ok(201);
         let id = created["game"]["id"].as_str().unwrap().to_owned();
         let tokens: Vec<String> =
             created["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_owned()).collect();
@@ -57,10 +80,15 @@ async fn a_sqlite_store_moves_to_postgresql_and_reads_the_same() {
     api.post_json(&format!("/api/games/{chess}/draw"), Some(&chess_tokens[1]), &json!({"action": "offer"}))
         .await
         .ok(200);
+    // Leave declared by a player with a clock running: the account moves too.
+    let leave = json!({"from": "2027-03-10", "to": "2027-03-12"});
+    api.post_json("/api/leave", Some(&chess_tokens[0]), &leave).await.ok(201);
+    let account = api.get("/api/leave", Some(&chess_tokens[0])).await.ok(200);
+    assert!(account.to_string().contains("2027-03-10"), "{account}");
     let mut before = Vec::new();
     for (id, tokens) in &games {
-        let public = api.game(id, None).await;
-        let seat = api.game(id, Some(&tokens[0])).await;
+        let public = as_stored(api.game(id, None).await);
+        let seat = as_stored(api.game(id, Some(&tokens[0])).await);
         let transcript = api.get(&format!("/api/games/{id}/transcript"), None).await.text;
         before.push((public, seat, transcript));
     }
@@ -91,10 +119,15 @@ async fn a_sqlite_store_moves_to_postgresql_and_reads_the_same() {
     let pg = Steward::start_with(&dir, &["--database".as_ref(), url.as_ref()]).await;
     let api = pg.api();
     for ((id, tokens), (public, seat, transcript)) in games.iter().zip(&before) {
-        assert_eq!(&api.game(id, None).await, public, "{id} reads the same to a spectator");
-        assert_eq!(&api.game(id, Some(&tokens[0])).await, seat, "{id} reads the same to its first seat");
+        assert_eq!(&as_stored(api.game(id, None).await), public, "{id} reads the same to a spectator");
+        assert_eq!(&as_stored(api.game(id, Some(&tokens[0])).await), seat, "{id} reads the same to its first seat");
         assert_eq!(&api.get(&format!("/api/games/{id}/transcript"), None).await.text, transcript, "{id}'s transcript");
     }
+    assert_eq!(
+        api.get("/api/leave", Some(&chess_tokens[0])).await.ok(200),
+        account,
+        "the leave account reads the same"
+    );
     let next = api
         .post_json(&format!("/api/games/{chess}/moves"), Some(&chess_tokens[1]), &json!({"turn": 4, "move": "Nc6"}))
         .await;
