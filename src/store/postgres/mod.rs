@@ -183,7 +183,15 @@ pub(super) fn serve(url: &str, first: Option<PgConn>, inbox: &Mutex<mpsc::Receiv
         let touched = tx.take_touched();
         let outcome = if one.keep {
             // Told to every steward's listener when (and only if) this commits.
-            notify(&tx, &touched).and_then(|()| c.borrow_mut().commit())
+            match notify(&tx, &touched) {
+                Ok(()) => c.borrow_mut().commit(),
+                Err(e) => {
+                    // Nothing of it is kept, and the connection is left
+                    // outside any transaction for the next closure.
+                    let _ = c.borrow_mut().rollback();
+                    Err(e)
+                }
+            }
         } else {
             c.borrow_mut().rollback()
         };
