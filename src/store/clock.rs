@@ -91,7 +91,7 @@ impl Tx<'_> {
     pub fn game_clock(&self, game: &GameId) -> Result<Option<ClockSpec>, StoreError> {
         let text: Option<String> = self
             .0
-            .query_row_cached("SELECT spec FROM game_clocks WHERE game_id = ?1", [game.as_str()], |r| r.get(0))
+            .query_row("SELECT spec FROM game_clocks WHERE game_id = ?1", [game.as_str()], |r| r.get(0))
             .optional()?;
         text.map(|t| {
             let v: serde_json::Value =
@@ -180,7 +180,7 @@ impl Tx<'_> {
     pub fn seat_by_token(&self, token_hash: &str) -> Result<Option<(GameId, Seat, String)>, StoreError> {
         let row: Option<(String, i64, String)> = self
             .0
-            .query_row_cached("SELECT game_id, seat, email FROM seats WHERE token_hash = ?1", [token_hash], |r| {
+            .query_row("SELECT game_id, seat, email FROM seats WHERE token_hash = ?1", [token_hash], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
             .optional()?;
@@ -212,7 +212,7 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a corrupt id.
     pub fn games_of(&self, player: &str) -> Result<Vec<GameId>, StoreError> {
-        let mut stmt = self.0.prepare(
+        let mut stmt = self.0.prepare_cached(
             "SELECT DISTINCT g.id, g.created_at FROM games g JOIN seats s ON s.game_id = g.id
              WHERE lower(s.email) = lower(?1) ORDER BY g.created_at DESC, g.id",
         )?;
@@ -237,7 +237,7 @@ impl Tx<'_> {
     ) -> Result<bool, StoreError> {
         Ok(self
             .0
-            .query_row_cached(
+            .query_row(
                 "SELECT 1 FROM reminders_sent WHERE game_id = ?1 AND seat = ?2 AND turn = ?3 AND stage = ?4 AND hours = ?5",
                 params![game.as_str(), seat.index() as i64, turn, stage, hours],
                 |_| Ok(()),
@@ -273,7 +273,7 @@ impl Tx<'_> {
     pub fn grace_sent(&self, game: &GameId, seat: Seat, turn: u32, stage: u32) -> Result<bool, StoreError> {
         Ok(self
             .0
-            .query_row_cached(
+            .query_row(
                 "SELECT 1 FROM grace_notices WHERE game_id = ?1 AND seat = ?2 AND turn = ?3 AND stage = ?4",
                 params![game.as_str(), seat.index() as i64, turn, stage],
                 |_| Ok(()),
@@ -384,7 +384,7 @@ mod tests {
                     tx.insert_leave(&row)?;
                     day += TimeDelta::days(1);
                 }
-                let mut stmt = tx.0.prepare(
+                let mut stmt = tx.0.prepare_cached(
                     "EXPLAIN QUERY PLAN SELECT * FROM leaves WHERE player = lower(?1) AND ends_at > ?2 ORDER BY id",
                 )?;
                 let plan: Vec<String> = stmt.query_map(params!["x", "y"], |r| r.get(3))?.collect::<Res<_>>()?;

@@ -29,7 +29,7 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn conditional_of(&self, game: &GameId, seat: Seat) -> Result<Option<ConditionalRow>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 "SELECT seat, from_turn, held, notice FROM conditional_lines WHERE game_id = ?1 AND seat = ?2",
                 params![game.as_str(), seat.index() as i64],
                 |r| {

@@ -97,7 +97,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn head_and_signature(&self, game: &GameId) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
@@ -112,7 +112,7 @@ impl<'c> Tx<'c> {
     pub fn signed_head(&self, game: &GameId) -> Result<Option<(u32, String, String)>, StoreError> {
         self
             .0
-            .query_row_cached(
+            .query_row(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 AND signature IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 [game.as_str()],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
@@ -134,7 +134,7 @@ impl<'c> Tx<'c> {
             }
         };
         self.0
-            .query_row_cached(sql, params![game.as_str(), receipt], |r| r.get(0))
+            .query_row(sql, params![game.as_str(), receipt], |r| r.get(0))
             .optional()?
             .ok_or_else(|| StoreError::Corrupt(format!("receipt {receipt} of {game} has no transcript entry")))
     }

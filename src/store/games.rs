@@ -221,7 +221,7 @@ impl<'c> Tx<'c> {
     pub fn seat_with_token(&self, game: &GameId, token_hash: &str) -> Result<Option<Seat>, StoreError> {
         let seat: Option<i64> = self
             .0
-            .query_row_cached(
+            .query_row(
                 "SELECT seat FROM seats WHERE game_id = ?1 AND token_hash = ?2",
                 params![game.as_str(), token_hash],
                 |r| r.get(0),

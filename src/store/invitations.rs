@@ -153,7 +153,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn invitation_by_token(&self, hash: &str) -> Result<Option<InvitationRow>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 &format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE token_hash = ?1"),
                 params![hash],
                 invitation_row,
@@ -167,7 +167,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn invitation(&self, id: i64) -> Result<Option<InvitationRow>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 &format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE rowid = ?1"),
                 params![id],
                 invitation_row,
@@ -263,7 +263,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn invited_game(&self, id: &str) -> Result<Option<InvitedGameRow>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 "SELECT id, spec, status, game, created_at FROM invited_games WHERE id = upper(?1)",
                 params![id],
                 |r| {
@@ -296,7 +296,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn invited_tournament(&self, tournament: &TournamentId) -> Result<Option<InvitedTournamentRow>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 "SELECT name, variant, spec, status FROM tournaments WHERE id = ?1",
                 params![tournament.as_str()],
                 |r| {
@@ -386,7 +386,7 @@ impl<'c> Tx<'c> {
     pub fn invitation_director(&self, hash: &str) -> Result<Option<(TournamentId, String)>, StoreError> {
         let row: Option<(String, String)> = self
             .0
-            .query_row_cached("SELECT tournament, name FROM directors WHERE token_hash = ?1", params![hash], |r| {
+            .query_row("SELECT tournament, name FROM directors WHERE token_hash = ?1", params![hash], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .optional()?;

@@ -74,16 +74,6 @@ impl Tx<'_> {
         self.0.execute("DELETE FROM leases WHERE holder = ?1", [holder])?;
         Ok(())
     }
-
-    /// Who holds the lease `name` and until when, if anyone took it.
-    ///
-    /// # Errors
-    /// Store errors.
-    pub fn lease(&self, name: &str) -> Result<Option<(String, String)>, StoreError> {
-        self.0
-            .query_row("SELECT holder, until FROM leases WHERE name = ?1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()
-    }
 }
 
 #[cfg(test)]

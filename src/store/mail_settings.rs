@@ -168,7 +168,7 @@ impl Tx<'_> {
     pub fn mail_settings(&self, player: &str) -> Result<MailSettings, StoreError> {
         let row = self
             .0
-            .query_row_cached(
+            .query_row(
                 "SELECT delivery, digest_hour, pictures, encrypt FROM mail_settings WHERE player = ?1",
                 [player],
                 |r| {
@@ -285,9 +285,7 @@ impl Tx<'_> {
     pub fn digest_recorded(&self, player: &str, day: &str) -> Result<bool, StoreError> {
         Ok(self
             .0
-            .query_row_cached("SELECT 1 FROM mail_digests WHERE player = ?1 AND day = ?2", params![player, day], |_| {
-                Ok(())
-            })
+            .query_row("SELECT 1 FROM mail_digests WHERE player = ?1 AND day = ?2", params![player, day], |_| Ok(()))
             .optional()?
             .is_some())
     }

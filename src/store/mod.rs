@@ -199,22 +199,24 @@ fn protect_pictures(path: &Path) -> Result<(), StoreError> {
 pub fn holder_died_here(holder: &str) -> bool {
     let mut parts = holder.rsplitn(3, ':');
     let (Some(_random), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else { return false };
-    let here = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let here = if here.trim().is_empty() { "host" } else { here.trim() };
-    host == here && pid.parse::<u32>().is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+    host == host_name() && pid.parse::<u32>().is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
 }
 
 /// A name for this opening of the store, unique among the stewards sharing a
 /// database: the host's name, the process id and a random part (a restarted
 /// process does not inherit its leases).
 fn instance_name() -> Arc<str> {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let host = host.trim();
     let mut random = [0u8; 4];
     // Without randomness the pid alone still tells processes on one host apart.
     let _ = ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut random);
     let random: String = random.iter().map(|b| format!("{b:02x}")).collect();
-    Arc::from(format!("{}:{}:{random}", if host.is_empty() { "host" } else { host }, std::process::id()))
+    Arc::from(format!("{}:{}:{random}", host_name(), std::process::id()))
+}
+
+/// This host's name as stewards name themselves (`host` when it has none).
+fn host_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    if host.trim().is_empty() { "host".to_owned() } else { host.trim().to_owned() }
 }
 
 /// How many changed games [`Store::changes`] holds for a slow receiver.

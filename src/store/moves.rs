@@ -117,7 +117,7 @@ impl<'c> Tx<'c> {
     /// SQLite errors.
     pub fn move_of(&self, game: &GameId, turn: u32, seat: Seat) -> Result<Option<MoveRow>, StoreError> {
         self.0
-            .query_row_cached(
+            .query_row(
                 "SELECT * FROM moves WHERE game_id = ?1 AND turn = ?2 AND seat = ?3",
                 params![game.as_str(), turn, seat.index() as i64],
                 move_row,
@@ -420,7 +420,7 @@ mod tests {
         let store = Store::open(&dir.path().join("steward.db")).unwrap();
         let plan = store
             .transaction_blocking(|tx| {
-                let mut stmt = tx.0.prepare(&format!("EXPLAIN QUERY PLAN {RECENT_HISTORY}"))?;
+                let mut stmt = tx.0.prepare_cached(&format!("EXPLAIN QUERY PLAN {RECENT_HISTORY}"))?;
                 let rows = stmt.query_map(params!["8KQ2ZJ", 5], |r| r.get::<_, String>(3))?.collect::<Res<Vec<_>>>()?;
                 Ok::<_, StoreError>(rows.join("\n"))
             })

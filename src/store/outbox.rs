@@ -123,7 +123,7 @@ impl<'c> Tx<'c> {
         let (turn, started) = (format!("{game}.%.{seat}.turn@%"), format!("{game}.%.{seat}.started@%"));
         let (from, to) = game_mails(game);
         self.0
-            .query_row_cached(LATEST_BOARD_MAIL, params![game.as_str(), turn, started, from, to], |r| {
+            .query_row(LATEST_BOARD_MAIL, params![game.as_str(), turn, started, from, to], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .optional()
@@ -235,7 +235,7 @@ mod tests {
         let (indexes, plans) = store
             .transaction_blocking(|tx| {
                 let plan = |sql: &str, n: usize| -> Res<String> {
-                    let mut stmt = tx.0.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                    let mut stmt = tx.0.prepare_cached(&format!("EXPLAIN QUERY PLAN {sql}"))?;
                     let params: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
                     let rows = stmt
                         .query_map(crate::store::sql::params_from_iter(params), |r| r.get::<_, String>(3))?
@@ -243,7 +243,7 @@ mod tests {
                     Ok(rows.join("\n"))
                 };
                 let mut stmt =
-                    tx.0.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox'")?;
+                    tx.0.prepare_cached("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox'")?;
                 let indexes = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
                 let plans = vec![plan(LATEST_BOARD_MAIL, 5)?, plan(super::super::senders::SENDER_NOTICES_SINCE, 5)?];
                 Ok::<_, StoreError>((indexes, plans))

@@ -71,9 +71,7 @@ impl Tx<'_> {
     pub fn is_alias(&self, player: &str, alias: &str) -> Result<bool, StoreError> {
         Ok(self
             .0
-            .query_row_cached("SELECT 1 FROM aliases WHERE player = ?1 AND alias = ?2", params![player, alias], |_| {
-                Ok(())
-            })
+            .query_row("SELECT 1 FROM aliases WHERE player = ?1 AND alias = ?2", params![player, alias], |_| Ok(()))
             .optional()?
             .is_some())
     }
@@ -141,7 +139,7 @@ impl Tx<'_> {
     pub fn address_request(&self, id: i64) -> Result<Option<AddressRequestRow>, StoreError> {
         let row = self
             .0
-            .query_row_cached(
+            .query_row(
                 "SELECT id, kind, game_id, seat, player, address, requested_at, confirmed_at
                  FROM address_requests WHERE id = ?1",
                 [id],

@@ -121,11 +121,6 @@ impl<'c> Conn<'c> {
         }
     }
 
-    /// [`Conn::prepare_cached`] (kept apart for statements made at run time).
-    pub(crate) fn prepare(&self, sql: &str) -> Res<Stmt<'c>> {
-        self.prepare_cached(sql)
-    }
-
     /// Runs `sql` and returns how many rows it changed.
     pub(crate) fn execute(&self, sql: &str, params: impl Params) -> Res<usize> {
         self.prepare_cached(sql)?.execute(params)
@@ -134,16 +129,6 @@ impl<'c> Conn<'c> {
     /// The first row of `sql`, through `f`; [`StoreError::NoRow`] when there is none.
     pub(crate) fn query_row<T>(&self, sql: &str, params: impl Params, f: impl FnOnce(&Row<'_>) -> Res<T>) -> Res<T> {
         self.prepare_cached(sql)?.query_row(params, f)
-    }
-
-    /// [`Conn::query_row`] (the name the store used for its cached reads).
-    pub(crate) fn query_row_cached<T>(
-        &self,
-        sql: &str,
-        params: impl Params,
-        f: impl FnOnce(&Row<'_>) -> Res<T>,
-    ) -> Res<T> {
-        self.query_row(sql, params, f)
     }
 
     /// Runs statements without parameters (savepoints, schema).
@@ -506,23 +491,12 @@ impl Row<'_> {
     pub(crate) fn get<I: ColumnIndex, T: FromValue>(&self, idx: I) -> Res<T> {
         let i = idx.position(self)?;
         let value = self.value(i)?;
-        T::from_value(&value).map_err(|why| StoreError::Corrupt(format!("column {idx:?}: {why}")))
+        T::from_value(value).map_err(|why| StoreError::Corrupt(format!("column {idx:?}: {why}")))
     }
 
     fn value(&self, i: usize) -> Res<Owned> {
         match self {
-            Row::Sqlite(r) => {
-                use rusqlite::types::ValueRef;
-                Ok(match r.get_ref(i)? {
-                    ValueRef::Null => Owned::Null,
-                    ValueRef::Integer(v) => Owned::Int(v),
-                    ValueRef::Real(v) => Owned::Real(v),
-                    ValueRef::Text(t) => Owned::Text(
-                        String::from_utf8(t.to_vec()).map_err(|e| StoreError::Corrupt(format!("text: {e}")))?,
-                    ),
-                    ValueRef::Blob(b) => Owned::Bytes(b.to_vec()),
-                })
-            }
+            Row::Sqlite(r) => Owned::of_sqlite(r.get_ref(i)?),
             Row::Postgres(r) => {
                 use postgres::types::Type;
                 let column = r.columns().get(i).ok_or_else(|| StoreError::Corrupt(format!("no column {i}")))?;
@@ -554,6 +528,23 @@ pub(crate) enum Owned {
 }
 
 impl Owned {
+    /// A SQLite value, read.
+    ///
+    /// # Errors
+    /// Text that is not UTF-8 (a corrupt store).
+    pub(crate) fn of_sqlite(v: rusqlite::types::ValueRef<'_>) -> Res<Owned> {
+        use rusqlite::types::ValueRef;
+        Ok(match v {
+            ValueRef::Null => Owned::Null,
+            ValueRef::Integer(v) => Owned::Int(v),
+            ValueRef::Real(v) => Owned::Real(v),
+            ValueRef::Text(t) => {
+                Owned::Text(String::from_utf8(t.to_vec()).map_err(|e| StoreError::Corrupt(format!("text: {e}")))?)
+            }
+            ValueRef::Blob(b) => Owned::Bytes(b.to_vec()),
+        })
+    }
+
     /// The value as a parameter.
     pub(crate) fn as_value(&self) -> Value<'_> {
         match self {
@@ -568,12 +559,13 @@ impl Owned {
 
 /// A Rust value a column reads as.
 pub(crate) trait FromValue: Sized {
-    /// The value, or why it is not one.
-    fn from_value(v: &Owned) -> Result<Self, String>;
+    /// The value, or why it is not one (taken whole: text and bytes move
+    /// into the result instead of being copied again).
+    fn from_value(v: Owned) -> Result<Self, String>;
 }
 
 impl<T: FromValue> FromValue for Option<T> {
-    fn from_value(v: &Owned) -> Result<Self, String> {
+    fn from_value(v: Owned) -> Result<Self, String> {
         match v {
             Owned::Null => Ok(None),
             v => T::from_value(v).map(Some),
@@ -584,9 +576,9 @@ impl<T: FromValue> FromValue for Option<T> {
 macro_rules! int_value {
     ($($t:ty)*) => {$(
         impl FromValue for $t {
-            fn from_value(v: &Owned) -> Result<Self, String> {
+            fn from_value(v: Owned) -> Result<Self, String> {
                 match v {
-                    Owned::Int(i) => <$t>::try_from(*i).map_err(|_| format!("{i} is out of range")),
+                    Owned::Int(i) => <$t>::try_from(i).map_err(|_| format!("{i} is out of range")),
                     other => Err(format!("expected an integer, found {other:?}")),
                 }
             }
@@ -596,35 +588,35 @@ macro_rules! int_value {
 int_value!(i64 i32 i16 i8 u64 u32 u16 u8 usize);
 
 impl FromValue for bool {
-    fn from_value(v: &Owned) -> Result<Self, String> {
+    fn from_value(v: Owned) -> Result<Self, String> {
         i64::from_value(v).map(|i| i != 0)
     }
 }
 
 impl FromValue for f64 {
-    fn from_value(v: &Owned) -> Result<Self, String> {
+    fn from_value(v: Owned) -> Result<Self, String> {
         match v {
-            Owned::Real(f) => Ok(*f),
-            Owned::Int(i) => Ok(*i as f64),
+            Owned::Real(f) => Ok(f),
+            Owned::Int(i) => Ok(i as f64),
             other => Err(format!("expected a number, found {other:?}")),
         }
     }
 }
 
 impl FromValue for String {
-    fn from_value(v: &Owned) -> Result<Self, String> {
+    fn from_value(v: Owned) -> Result<Self, String> {
         match v {
-            Owned::Text(t) => Ok(t.clone()),
+            Owned::Text(t) => Ok(t),
             other => Err(format!("expected text, found {other:?}")),
         }
     }
 }
 
 impl FromValue for Vec<u8> {
-    fn from_value(v: &Owned) -> Result<Self, String> {
+    fn from_value(v: Owned) -> Result<Self, String> {
         match v {
-            Owned::Bytes(b) => Ok(b.clone()),
-            Owned::Text(t) => Ok(t.as_bytes().to_vec()),
+            Owned::Bytes(b) => Ok(b),
+            Owned::Text(t) => Ok(t.into_bytes()),
             other => Err(format!("expected bytes, found {other:?}")),
         }
     }
@@ -676,7 +668,7 @@ mod tests {
             .unwrap();
         assert_eq!(first, (7, "x".to_owned(), vec![1, 2]));
         let all: Vec<Option<i64>> = conn
-            .prepare("SELECT i FROM t ORDER BY i")
+            .prepare_cached("SELECT i FROM t ORDER BY i")
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()

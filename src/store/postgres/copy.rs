@@ -90,18 +90,8 @@ fn copy_tables(lite: &Connection, target: Conn<'_>) -> Result<CopyReport, StoreE
         let mut write = target.prepare_cached(&insert)?;
         let mut n = 0u64;
         while let Some(row) = rows.next()? {
-            let values: Vec<Owned> = (0..columns.len())
-                .map(|i| {
-                    use rusqlite::types::ValueRef;
-                    Ok(match row.get_ref(i)? {
-                        ValueRef::Null => Owned::Null,
-                        ValueRef::Integer(v) => Owned::Int(v),
-                        ValueRef::Real(v) => Owned::Real(v),
-                        ValueRef::Text(t) => Owned::Text(String::from_utf8_lossy(t).into_owned()),
-                        ValueRef::Blob(b) => Owned::Bytes(b.to_vec()),
-                    })
-                })
-                .collect::<Result<_, StoreError>>()?;
+            let values: Vec<Owned> =
+                (0..columns.len()).map(|i| Owned::of_sqlite(row.get_ref(i)?)).collect::<Result<_, StoreError>>()?;
             let params: Vec<Value<'_>> = values.iter().map(Owned::as_value).collect();
             write.execute(super::super::sql::params_from_iter(params))?;
             n += 1;
@@ -113,7 +103,7 @@ fn copy_tables(lite: &Connection, target: Conn<'_>) -> Result<CopyReport, StoreE
     target.execute_batch("UPDATE outbox SET claimed_by = NULL, claimed_until = NULL; DELETE FROM leases")?;
     // The identities go on after the ids copied.
     let identities: Vec<(String, String)> = target
-        .prepare(
+        .prepare_cached(
             "SELECT table_name, column_name FROM information_schema.columns
                   WHERE is_identity = 'YES' AND table_schema = current_schema() ORDER BY table_name",
         )?
