@@ -26,7 +26,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use fairsteward::rules::VariantId;
+use serde_json::json;
+
+mod support;
 
 const CLIENTS: usize = 16;
 const WARMUP: Duration = Duration::from_secs(1);
@@ -75,29 +78,6 @@ fn raw_inserts(url: &str, connections: usize) -> f64 {
         w.join().unwrap();
     }
     done.load(Ordering::SeqCst) as f64 / start.elapsed().as_secs_f64()
-}
-
-/// CPU seconds (user and system) used so far by the processes whose command
-/// name is `name` (`postgres`: the server and its backends) or whose pid is in
-/// `pids`.
-fn cpu_seconds(name: Option<&str>, pids: &[u32]) -> f64 {
-    // SAFETY: sysconf has no memory effects.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    let mut total = 0.0;
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else { continue };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        let Some((head, rest)) = stat.split_once(") ") else { continue };
-        let comm = head.split_once(" (").map_or("", |(_, c)| c);
-        if !(pids.contains(&pid) || name.is_some_and(|n| comm == n)) {
-            continue;
-        }
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        // utime and stime: fields 14 and 15 of stat, 12 and 13 after the name.
-        let used: f64 = fields.get(11..13).map_or(0.0, |f| f.iter().filter_map(|v| v.parse::<f64>().ok()).sum());
-        total += used / ticks;
-    }
-    total
 }
 
 /// A steward child on `dir` and a free port, on the store at `url`.
@@ -177,24 +157,10 @@ fn http_moves(server: &str, n: usize, root: &Path) -> Run {
                     let (mut moves, mut latencies) = (0u64, Vec::new());
                     let mut k = c;
                     while !stop.load(Ordering::SeqCst) {
-                        let seats = json!([{"name": "W", "email": format!("w{c}@example.org")}, {"name": "B", "email": format!("b{c}@example.org")}]);
-                        let created: Value = client
-                            .post(format!("{}/api/games", bases[k % bases.len()]))
-                            .bearer_auth(&operator)
-                            .json(&json!({"variant": "chess", "seats": seats}))
-                            .send()
-                            .await
-                            .unwrap()
-                            .json()
-                            .await
-                            .unwrap();
-                        let id = created["game"]["id"].as_str().expect("a game").to_owned();
-                        let tokens: Vec<String> = created["tokens"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|t| t["token"].as_str().unwrap().to_owned())
-                            .collect();
+                        let game =
+                            support::create_game(&client, &bases[k % bases.len()], &operator, VariantId::Chess, c)
+                                .await;
+                        let (id, tokens) = (game.id, game.tokens);
                         for (ply, text) in PLIES.iter().enumerate() {
                             if stop.load(Ordering::SeqCst) {
                                 break;
@@ -222,10 +188,11 @@ fn http_moves(server: &str, n: usize, root: &Path) -> Run {
         tokio::time::sleep(WARMUP).await;
         counting.store(true, Ordering::SeqCst);
         let window = Instant::now();
-        let cpu_before = (cpu_seconds(None, &pids), cpu_seconds(Some("postgres"), &[]));
+        let cpu_before = (support::cpu_ms_of(None, &pids), support::cpu_ms_of(Some("postgres"), &[]));
         tokio::time::sleep(WINDOW).await;
         counting.store(false, Ordering::SeqCst);
-        let cpu = (cpu_seconds(None, &pids) - cpu_before.0, cpu_seconds(Some("postgres"), &[]) - cpu_before.1);
+        let cpu =
+            (support::cpu_ms_of(None, &pids) - cpu_before.0, support::cpu_ms_of(Some("postgres"), &[]) - cpu_before.1);
         let elapsed = window.elapsed().as_secs_f64();
         stop.store(true, Ordering::SeqCst);
         let (mut moves, mut latencies) = (0u64, Vec::new());
@@ -240,7 +207,7 @@ fn http_moves(server: &str, n: usize, root: &Path) -> Run {
     });
     drop(stewards);
     let counted = moves * WINDOW.as_secs_f64();
-    Run { rate: moves, p99, steward_ms: cpu.0 * 1000.0 / counted, postgres_ms: cpu.1 * 1000.0 / counted }
+    Run { rate: moves, p99, steward_ms: cpu.0 / counted, postgres_ms: cpu.1 / counted }
 }
 
 fn main() {

@@ -139,6 +139,23 @@ pub fn cpu_by_thread() -> std::collections::BTreeMap<String, f64> {
     by_name
 }
 
+/// CPU time used so far, in milliseconds, by the processes whose command name
+/// is `name` (`postgres`: a server and its backends) or whose pid is in `pids`
+/// (user + system, read from `/proc`).
+pub fn cpu_ms_of(name: Option<&str>, pids: &[u32]) -> f64 {
+    let mut total = 0.0;
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let Some((comm, t)) = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| ticks(&s)) else {
+            continue;
+        };
+        if pids.contains(&pid) || name.is_some_and(|n| comm == n) {
+            total += t * tick_ms();
+        }
+    }
+    total
+}
+
 /// Milliseconds per clock tick.
 fn tick_ms() -> f64 {
     // SAFETY: sysconf has no preconditions.

@@ -63,6 +63,20 @@ fn data_dir(root: &Path, name: &str) -> (PathBuf, PathBuf) {
     (dir, config)
 }
 
+/// `serve` on `dir` and the store at `url`, which must refuse to start: what it said.
+fn refused(dir: &Path, url: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .args(["--database", url])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "serve started instead of refusing: {said}");
+    said
+}
+
 async fn start(dir: &Path, config: &Path, url: &str) -> Steward {
     Steward::start_with(dir, &["--config".as_ref(), config.as_os_str(), "--database".as_ref(), url.as_ref()]).await
 }
@@ -109,15 +123,8 @@ async fn three_stewards_referee_one_database_one_move_at_a_time_through_kill_9()
         stewards.iter().map(|(s, _, _)| format!("http://{}", s.addr)).collect::<Vec<_>>(),
     ));
     // Before any game: a steward with keys of its own is refused all the same.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(root.path().join("stranger"))
-        .args(["--database", &url])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && said.contains("is not the one the other stewards"), "{said}");
+    let said = refused(&root.path().join("stranger"), &url);
+    assert!(said.contains("is not the one the other stewards"), "{said}");
     let fingerprints: BTreeSet<String> = {
         let mut out = BTreeSet::new();
         for (s, _, _) in &stewards {
@@ -238,16 +245,8 @@ async fn every_steward_drains_the_outbox_and_no_mail_goes_twice_and_the_sweep_mo
     }
     // A steward started without copies of the keys makes keys of its own,
     // which the players do not trust: it refuses to start, saying what to copy.
-    let stranger = root.path().join("d");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&stranger)
-        .args(["--database", &url])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && said.contains("copy steward-signing.pem"), "{said}");
+    let said = refused(&root.path().join("d"), &url);
+    assert!(said.contains("copy steward-signing.pem"), "{said}");
     let queued = count(&url, "SELECT count(*) FROM outbox");
     assert!(queued >= 12 * 4, "start and board mails queued: {queued}");
     eventually_within(Duration::from_secs(60), "every queued mail sent", || {
