@@ -147,7 +147,8 @@ impl<'c> Tx<'c> {
     /// (refused by the server) never keep newer ones waiting; stewards sharing
     /// a database (issue 35) each send only what they claimed, and on
     /// PostgreSQL a mail another steward is claiming at this moment is skipped,
-    /// not waited for.
+    /// not waited for. With `take_claimed`, mails other stewards hold claims on
+    /// are taken too (for the spool, where writing one twice changes nothing).
     ///
     /// # Errors
     /// Store errors.
@@ -156,8 +157,8 @@ impl<'c> Tx<'c> {
         after: i64,
         limit: u32,
         holder: &str,
-        now: DateTime<Utc>,
-        until: DateTime<Utc>,
+        (now, until): (DateTime<Utc>, DateTime<Utc>),
+        take_claimed: bool,
     ) -> Result<Vec<OutboxRow>, StoreError> {
         let lock = match self.backend() {
             super::Backend::Sqlite => "",
@@ -167,12 +168,12 @@ impl<'c> Tx<'c> {
             "UPDATE outbox SET claimed_by = ?3, claimed_until = ?5
              WHERE id IN (SELECT id FROM outbox
                           WHERE sent_at IS NULL AND id > ?1
-                            AND (claimed_until IS NULL OR claimed_until < ?4 OR claimed_by = ?3)
+                            AND (?6 <> 0 OR claimed_until IS NULL OR claimed_until < ?4 OR claimed_by = ?3)
                           ORDER BY id LIMIT ?2 {lock})
              RETURNING {OUTBOX_COLUMNS}"
         ))?;
         let mut rows: Vec<OutboxRow> = stmt
-            .query_map(params![after, limit, holder, time_text(now), time_text(until)], outbox_row)?
+            .query_map(params![after, limit, holder, time_text(now), time_text(until), take_claimed], outbox_row)?
             .collect::<Res<_>>()?;
         // RETURNING keeps no order.
         rows.sort_unstable_by_key(|r| r.id);

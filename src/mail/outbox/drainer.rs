@@ -56,6 +56,9 @@ pub struct Drainer {
     pub(super) last_pass: Duration,
     /// When handing over stops: set when the shutdown is first seen.
     pub(super) cutoff: std::sync::OnceLock<Instant>,
+    /// Whether this drainer also takes mails another steward claimed (see
+    /// [`super::drain_once`]).
+    pub(super) takes_claimed: bool,
 }
 
 impl Drainer {
@@ -77,6 +80,7 @@ impl Drainer {
             shutdown: None,
             last_pass: LAST_PASS,
             cutoff: std::sync::OnceLock::new(),
+            takes_claimed: false,
         }
     }
 
@@ -150,7 +154,8 @@ impl Drainer {
         let mut pass = Pass::default();
         let holder: Arc<str> = Arc::from(self.store.instance());
         let claimant = holder.clone();
-        let mut page = self.store.transaction(move |tx| Page::read(tx, 0, &claimant)).await?;
+        let takes_claimed = self.takes_claimed;
+        let mut page = self.store.transaction(move |tx| Page::read(tx, 0, &claimant, takes_claimed)).await?;
         loop {
             let Some(last) = page.rows.last().map(|r| r.id) else { return Ok(pass) };
             let full = page.rows.len() == FLUSH_EVERY;
@@ -238,7 +243,10 @@ impl Drainer {
                     for (id, error) in &failed {
                         tx.mark_failed(*id, error)?;
                     }
-                    Ok::<_, StoreError>((if more { Page::read(tx, last, &claimant)? } else { Page::empty() }, dropped))
+                    Ok::<_, StoreError>((
+                        if more { Page::read(tx, last, &claimant, takes_claimed)? } else { Page::empty() },
+                        dropped,
+                    ))
                 })
                 .await?;
             if !dropped.is_empty() {

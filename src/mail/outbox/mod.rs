@@ -104,12 +104,17 @@ pub struct Pass {
 }
 
 /// Delivers every unsent mail once, as one pass of a fresh [`Drainer`]; returns
-/// how many were delivered.
+/// how many were delivered. To the spool it writes also the mails a running
+/// steward has claimed: a command (`sweep`, `ingest`) returns with its mails
+/// in the spool, and a mail written twice is the same file with the same
+/// bytes. Over SMTP it leaves them to that steward, which sends them once.
 ///
 /// # Errors
 /// Store failures. A failed delivery is recorded on its row and retried later.
 pub async fn drain_once(store: &Store, sink: &Sink, keys: Arc<StewardKeys>) -> Result<usize, StoreError> {
-    Drainer::new(store.clone(), sink.clone(), keys).pass().await.map(|p| p.delivered)
+    let mut drainer = Drainer::new(store.clone(), sink.clone(), keys);
+    drainer.takes_claimed = matches!(sink, Sink::Spool(_));
+    drainer.pass().await.map(|p| p.delivered)
 }
 
 /// Drains the outbox whenever `wake` is notified, and every few seconds besides,

@@ -18,7 +18,7 @@ use crate::store::{OutboxRow, PictureFiles};
 /// The first page of the queue, claimed as the store's own drainers claim it.
 async fn read_page(store: &Store) -> Page {
     let me = store.instance().to_owned();
-    store.transaction(move |tx| Page::read(tx, 0, &me)).await.unwrap()
+    store.transaction(move |tx| Page::read(tx, 0, &me, false)).await.unwrap()
 }
 
 fn start_picture(seat: u8) -> BoardPicture {

@@ -40,10 +40,11 @@ pub(super) struct Page {
 
 impl Page {
     /// The page of unsent mails after row `after`, with their pictures,
-    /// claimed for `holder` (this steward; issue 35) for [`CLAIM`].
-    pub(super) fn read(tx: &Tx<'_>, after: i64, holder: &str) -> Result<Page, StoreError> {
+    /// claimed for `holder` (this steward; issue 35) for [`CLAIM`]; with
+    /// `take_claimed`, also those another steward holds a claim on.
+    pub(super) fn read(tx: &Tx<'_>, after: i64, holder: &str, take_claimed: bool) -> Result<Page, StoreError> {
         let now = chrono::Utc::now();
-        let rows = tx.claim_unsent_mail_after(after, FLUSH_EVERY as u32, holder, now, now + CLAIM)?;
+        let rows = tx.claim_unsent_mail_after(after, FLUSH_EVERY as u32, holder, (now, now + CLAIM), take_claimed)?;
         let keys: Vec<&str> = rows.iter().filter_map(|r| r.picture.as_ref().map(|p| p.key.as_str())).collect();
         let pictures = tx.pictures(&keys)?;
         let mut encrypt_to = HashMap::new();
