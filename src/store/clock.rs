@@ -81,6 +81,7 @@ impl Tx<'_> {
         self.0
             .prepare_cached("INSERT INTO game_clocks (game_id, spec) VALUES (?1, ?2)")?
             .execute(params![game.as_str(), spec.to_json().to_string()])?;
+        self.2.clocks.borrow_mut().insert(game.clone(), Some(*spec));
         Ok(())
     }
 
@@ -89,16 +90,22 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a stored spec that no longer reads.
     pub fn game_clock(&self, game: &GameId) -> Result<Option<ClockSpec>, StoreError> {
+        if let Some(spec) = self.2.clocks.borrow().get(game) {
+            return Ok(*spec);
+        }
         let text: Option<String> = self
             .0
             .query_row("SELECT spec FROM game_clocks WHERE game_id = ?1", [game.as_str()], |r| r.get(0))
             .optional()?;
-        text.map(|t| {
-            let v: serde_json::Value =
-                serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))?;
-            ClockSpec::from_json(&v).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))
-        })
-        .transpose()
+        let spec = text
+            .map(|t| {
+                let v: serde_json::Value =
+                    serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))?;
+                ClockSpec::from_json(&v).map_err(|e| StoreError::Corrupt(format!("clock of {game}: {e}")))
+            })
+            .transpose()?;
+        self.2.clocks.borrow_mut().insert(game.clone(), spec);
+        Ok(spec)
     }
 
     /// Writes a seat's clock (inserting it the first time).

@@ -10,6 +10,10 @@ use super::tx::{Tx, corrupt, parse_time, time_text};
 use crate::ids::GameId;
 use crate::protocol::transcript::{Entry, GENESIS};
 
+/// A transcript's newest entry: its sequence number, hash and signature
+/// (`None` until the steward signs it); `None` for a game without entries.
+pub type Head = Option<(u32, String, Option<String>)>;
+
 /// One transcript entry.
 #[derive(Clone, Debug)]
 pub struct EventRow {
@@ -79,6 +83,7 @@ impl<'c> Tx<'c> {
             params![game.as_str(), seq, at, kind, body, prev, hash],
         )?;
         self.touch(game);
+        self.2.heads.borrow_mut().insert(game.clone(), Some((seq, hash.clone(), None)));
         Ok((seq, hash))
     }
 
@@ -95,7 +100,13 @@ impl<'c> Tx<'c> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn head_and_signature(&self, game: &GameId) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
+    pub fn head_and_signature(&self, game: &GameId) -> Result<Head, StoreError> {
+        // Only a head this transaction wrote is remembered: one merely read
+        // may be overtaken by another steward's entry before the game's row
+        // is locked, and must then be read again.
+        if let Some(head) = self.2.heads.borrow().get(game) {
+            return Ok(head.clone());
+        }
         self.0
             .query_row(
                 "SELECT seq, hash, signature FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
@@ -149,6 +160,11 @@ impl<'c> Tx<'c> {
             seq,
             signature
         ])?;
+        if let Some(Some((head, _, signed))) = self.2.heads.borrow_mut().get_mut(game)
+            && *head == seq
+        {
+            *signed = Some(signature.to_owned());
+        }
         Ok(())
     }
 

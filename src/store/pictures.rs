@@ -146,7 +146,11 @@ impl Tx<'_> {
             self.0.prepare_cached("SELECT EXISTS (SELECT 1 FROM outbox WHERE picture = ?1 AND sent_at IS NULL)")?;
         let mut drop = self.0.prepare_cached("DELETE FROM pictures WHERE key = ?1")?;
         let mut dropped = Vec::new();
-        for key in keys {
+        for (i, key) in keys.iter().enumerate() {
+            // A picture the mails to several players share comes once.
+            if keys[..i].contains(key) {
+                continue;
+            }
             if !needed.query_row([key], |r| r.get::<_, bool>(0))? {
                 drop.execute([key])?;
                 dropped.push((*key).to_owned());

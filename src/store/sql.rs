@@ -37,12 +37,43 @@ pub(crate) struct PgConn {
     /// refuses everything up to a rollback (to a savepoint), where SQLite goes
     /// on, so a closure that went on after an error must not be committed.
     aborted: bool,
+    /// Where the closure's transaction stands. `BEGIN` waits for the first
+    /// statement that is not a plain read: in READ COMMITTED every statement
+    /// sees its own snapshot inside a transaction as well, so reads before it
+    /// are the same outside, and a closure that only reads costs no `BEGIN`
+    /// and `COMMIT` round trips.
+    state: TxState,
+    /// Statements without parameters or results (a savepoint's `RELEASE`)
+    /// held back to travel with the next ones, a round trip fewer each.
+    later: String,
+}
+
+/// Whether `BEGIN` was sent for the closure running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TxState {
+    /// No closure runs.
+    Idle,
+    /// A closure runs; nothing it did needed a transaction yet.
+    Pending,
+    /// `BEGIN` was sent.
+    Open,
+}
+
+/// Whether `sql` only reads, so that it may run before the transaction's
+/// `BEGIN`: a plain `SELECT` that locks nothing and calls no server function
+/// with an effect (`pg_notify`, advisory locks).
+fn only_reads(sql: &str) -> bool {
+    let head = sql.trim_start();
+    head.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("SELECT"))
+        && !["FOR UPDATE", "FOR SHARE", "FOR NO KEY", "FOR KEY", "pg_", "nextval", "setval"]
+            .iter()
+            .any(|w| sql.contains(w))
 }
 
 impl PgConn {
     /// Wraps a connected client.
     pub(crate) fn new(client: postgres::Client) -> PgConn {
-        PgConn { client, statements: HashMap::new(), aborted: false }
+        PgConn { client, statements: HashMap::new(), aborted: false, state: TxState::Idle, later: String::new() }
     }
 
     /// Notes a statement's failure (see `aborted`).
@@ -54,6 +85,7 @@ impl PgConn {
     }
 
     fn statement(&mut self, sql: &str) -> Res<postgres::Statement> {
+        self.ready_for(sql)?;
         if let Some(s) = self.statements.get(sql) {
             return Ok(s.clone());
         }
@@ -63,26 +95,79 @@ impl PgConn {
         Ok(s)
     }
 
-    /// Opens a transaction.
+    /// Opens a transaction for a closure (sent with its first write).
     pub(crate) fn begin(&mut self) -> Res<()> {
         self.aborted = false;
-        Ok(self.client.batch_execute("BEGIN")?)
+        self.later.clear();
+        self.state = TxState::Pending;
+        Ok(())
     }
 
-    /// Commits the open transaction; refuses (and rolls back) one in which a
-    /// statement failed outside a savepoint rolled back since.
-    pub(crate) fn commit(&mut self) -> Res<()> {
+    /// Sends `BEGIN` and what was held back, if `sql` needs them first.
+    fn ready_for(&mut self, sql: &str) -> Res<()> {
+        if self.state == TxState::Pending && !only_reads(sql) {
+            self.state = TxState::Open;
+            let sent = self.client.batch_execute("BEGIN");
+            self.noted(sent)?;
+        }
+        if !self.later.is_empty() {
+            let later = std::mem::take(&mut self.later);
+            let sent = self.client.batch_execute(&later);
+            self.noted(sent)?;
+        }
+        Ok(())
+    }
+
+    /// Runs statements without parameters, after `BEGIN` and what was held
+    /// back, in one round trip.
+    fn batch(&mut self, sql: &str) -> Res<()> {
+        let mut text = String::new();
+        if self.state == TxState::Pending {
+            self.state = TxState::Open;
+            text.push_str("BEGIN;");
+        }
+        text.push_str(&std::mem::take(&mut self.later));
+        text.push_str(sql);
+        let done = self.client.batch_execute(&text);
+        self.noted(done)
+    }
+
+    /// Commits the open transaction, running `last` (statements without
+    /// parameters) just before the `COMMIT`, in the same round trip; refuses
+    /// (and rolls back) one in which a statement failed outside a savepoint
+    /// rolled back since. A closure that wrote nothing has nothing to commit.
+    pub(crate) fn commit(&mut self, last: &str) -> Res<()> {
         if self.aborted {
             self.rollback()?;
             return Err(StoreError::Commit("a statement of the transaction failed, so nothing of it was kept".into()));
         }
-        Ok(self.client.batch_execute("COMMIT")?)
+        if self.state != TxState::Open {
+            self.state = TxState::Idle;
+            return if last.is_empty() { Ok(()) } else { self.autocommit(last) };
+        }
+        let text = format!("{}{last}COMMIT", std::mem::take(&mut self.later));
+        self.state = TxState::Idle;
+        let done = self.client.batch_execute(&text);
+        if done.is_err() {
+            // A statement before the COMMIT failed: the transaction is open
+            // and refuses everything; nothing of it is kept.
+            let _ = self.client.batch_execute("ROLLBACK");
+        }
+        Ok(done?)
+    }
+
+    /// Runs `sql` outside any transaction.
+    fn autocommit(&mut self, sql: &str) -> Res<()> {
+        Ok(self.client.batch_execute(sql)?)
     }
 
     /// Rolls the open transaction back.
     pub(crate) fn rollback(&mut self) -> Res<()> {
         self.aborted = false;
-        Ok(self.client.batch_execute("ROLLBACK")?)
+        self.later.clear();
+        let open = self.state == TxState::Open;
+        self.state = TxState::Idle;
+        if open { Ok(self.client.batch_execute("ROLLBACK")?) } else { Ok(()) }
     }
 }
 
@@ -131,14 +216,32 @@ impl<'c> Conn<'c> {
         self.prepare_cached(sql)?.query_row(params, f)
     }
 
+    /// Runs statements without parameters or results (a savepoint's
+    /// `RELEASE`) when the next statements go, in their round trip.
+    pub(crate) fn release_later(&self, sql: &str) -> Res<()> {
+        match self {
+            Conn::Sqlite(_) => self.execute_batch(sql),
+            Conn::Postgres(c) => {
+                let mut c = c.borrow_mut();
+                if c.state != TxState::Open {
+                    // Nothing was sent to release.
+                    drop(c);
+                    return self.execute_batch(sql);
+                }
+                c.later.push_str(sql);
+                c.later.push(';');
+                Ok(())
+            }
+        }
+    }
+
     /// Runs statements without parameters (savepoints, schema).
     pub(crate) fn execute_batch(&self, sql: &str) -> Res<()> {
         match self {
             Conn::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Conn::Postgres(c) => {
                 let mut c = c.borrow_mut();
-                let done = c.client.batch_execute(sql);
-                let done = c.noted(done);
+                let done = c.batch(sql);
                 if done.is_ok() && sql.starts_with("ROLLBACK TO") {
                     // Back before what failed: the transaction goes on.
                     c.aborted = false;
@@ -641,6 +744,18 @@ impl<T> OptionalExtension<T> for Res<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_plain_reads_may_run_before_begin() {
+        assert!(only_reads("SELECT spec FROM game_clocks WHERE game_id = ?1"));
+        assert!(only_reads("  select 1 FROM games WHERE id = ?1"));
+        assert!(!only_reads("SELECT * FROM games WHERE id = ?1 FOR UPDATE"));
+        assert!(!only_reads("SELECT id FROM outbox ORDER BY id FOR UPDATE SKIP LOCKED"));
+        assert!(!only_reads("SELECT pg_advisory_xact_lock(?1)"));
+        assert!(!only_reads("SELECT pg_notify(?1, ?2)"));
+        assert!(!only_reads("INSERT INTO moves (game_id) VALUES (?1) RETURNING id"));
+        assert!(!only_reads("WITH t AS (UPDATE outbox SET sent_at = ?1 RETURNING id) SELECT id FROM t"));
+    }
 
     #[test]
     fn parameters_become_dollar_numbers_outside_quotes() {

@@ -24,7 +24,25 @@ pub(super) fn corrupt(what: impl Into<String>) -> StoreError {
 /// The open transaction, with the store's operations, and the games whose
 /// transcript it wrote to (told to the live event streams once the transaction
 /// is durable; issue 34).
-pub struct Tx<'c>(pub(super) Conn<'c>, std::cell::RefCell<Vec<crate::ids::GameId>>);
+pub struct Tx<'c>(pub(super) Conn<'c>, std::cell::RefCell<Vec<crate::ids::GameId>>, pub(super) Memo);
+
+/// What a transaction already knows and need not read again: a game's time
+/// control (never changed once stored) and the transcript heads it wrote
+/// itself. A move asked for each several times, a round trip each on
+/// PostgreSQL. Forgotten when an [`Tx::attempt`] is undone.
+#[derive(Default)]
+pub(super) struct Memo {
+    pub(super) clocks:
+        std::cell::RefCell<std::collections::HashMap<crate::ids::GameId, Option<crate::clock::ClockSpec>>>,
+    pub(super) heads: std::cell::RefCell<std::collections::HashMap<crate::ids::GameId, super::events::Head>>,
+}
+
+impl Memo {
+    fn forget(&self) {
+        self.clocks.borrow_mut().clear();
+        self.heads.borrow_mut().clear();
+    }
+}
 
 pub(super) fn seat_of(i: i64) -> Res<Seat> {
     u8::try_from(i)
@@ -36,7 +54,7 @@ pub(super) fn seat_of(i: i64) -> Res<Seat> {
 
 impl<'c> Tx<'c> {
     pub(super) fn new(conn: Conn<'c>) -> Tx<'c> {
-        Tx(conn, std::cell::RefCell::new(Vec::new()))
+        Tx(conn, std::cell::RefCell::new(Vec::new()), Memo::default())
     }
 
     /// Which database runs this transaction.
@@ -68,10 +86,11 @@ impl<'c> Tx<'c> {
         self.0.execute_batch("SAVEPOINT attempt")?;
         match f(self) {
             Ok(value) => {
-                self.0.execute_batch("RELEASE attempt")?;
+                self.0.release_later("RELEASE attempt")?;
                 Ok(value)
             }
             Err(e) => {
+                self.2.forget();
                 self.0.execute_batch("ROLLBACK TO attempt; RELEASE attempt")?;
                 Err(e)
             }

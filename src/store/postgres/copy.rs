@@ -57,7 +57,7 @@ pub fn copy_sqlite(from: &Path, to: &str) -> Result<CopyReport, StoreError> {
     let copied = copy_tables(&lite, target);
     let report = match copied {
         Ok(report) => {
-            pg.borrow_mut().commit()?;
+            pg.borrow_mut().commit("")?;
             report
         }
         Err(e) => {

@@ -182,16 +182,10 @@ pub(super) fn serve(url: &str, first: Option<PgConn>, inbox: &Mutex<mpsc::Receiv
         let one = job.run(&tx);
         let touched = tx.take_touched();
         let outcome = if one.keep {
-            // Told to every steward's listener when (and only if) this commits.
-            match notify(&tx, &touched) {
-                Ok(()) => c.borrow_mut().commit(),
-                Err(e) => {
-                    // Nothing of it is kept, and the connection is left
-                    // outside any transaction for the next closure.
-                    let _ = c.borrow_mut().rollback();
-                    Err(e)
-                }
-            }
+            // Told to every steward's listener when (and only if) this
+            // commits; a failed notice fails the commit, leaving the
+            // connection outside any transaction for the next closure.
+            c.borrow_mut().commit(&notices(&touched))
         } else {
             c.borrow_mut().rollback()
         };
@@ -226,12 +220,16 @@ pub(super) fn serve(url: &str, first: Option<PgConn>, inbox: &Mutex<mpsc::Receiv
 /// The channel on which each commit names the games it changed.
 const CHANGES_CHANNEL: &str = "fairsteward_changes";
 
-/// Names the games `touched` on [`CHANGES_CHANNEL`], delivered at commit.
-fn notify(tx: &Tx<'_>, touched: &[crate::ids::GameId]) -> Result<(), StoreError> {
-    for game in touched {
-        tx.0.query_row("SELECT pg_notify(?1, ?2)", super::sql::params![CHANGES_CHANNEL, game.as_str()], |_| Ok(()))?;
-    }
-    Ok(())
+/// The statements naming the games `touched` on [`CHANGES_CHANNEL`],
+/// delivered at commit; sent with the `COMMIT` in one round trip.
+fn notices(touched: &[crate::ids::GameId]) -> String {
+    touched.iter().map(|game| format!("SELECT pg_notify('{CHANGES_CHANNEL}', {});", quoted(game.as_str()))).collect()
+}
+
+/// `text` as an SQL string literal (`standard_conforming_strings`, on since
+/// PostgreSQL 9.1: only the quote is doubled).
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
 }
 
 /// The listener: hears the games every steward sharing the database changed
@@ -289,6 +287,13 @@ pub(super) fn listen(url: &str, changes: &broadcast::Sender<crate::ids::GameId>,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notice_names_its_game_as_a_literal() {
+        let game: crate::ids::GameId = "NK74S9".parse().unwrap();
+        assert_eq!(notices(&[game]), "SELECT pg_notify('fairsteward_changes', 'NK74S9');");
+        assert_eq!(quoted("it's"), "'it''s'");
+    }
 
     #[test]
     fn passwords_are_hidden_in_messages() {
