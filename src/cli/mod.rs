@@ -7,6 +7,7 @@ pub(crate) mod admin;
 pub(crate) mod demo;
 pub(crate) mod game;
 pub(crate) mod ingest;
+pub(crate) mod generate;
 pub(crate) mod migrate;
 pub(crate) mod player;
 pub(crate) mod rules;
@@ -71,6 +72,9 @@ enum Command {
 /// Prints a command's failure as one line and turns it into an exit status.
 fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
+    /// Write the man pages, or print a shell's completion script, made from
+    /// this command line's own help.
+    Generate(generate::GenerateArgs),
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("fairsteward: {}", format!("{err:#}").replace('\n', " "));
@@ -150,6 +154,7 @@ pub fn main() -> ExitCode {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),
         },
+        Command::Generate(args) => return report(generate::run(args)),
         Command::Migrate(args) => match migrate::run(args) {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),
