@@ -56,6 +56,7 @@ mod invitation;
 mod limits;
 mod mail;
 mod operator;
+mod package; // issue 36: the Debian package
 mod settings; // issue 32, slice M: mail as the player wants it
 mod store;
 mod support;
