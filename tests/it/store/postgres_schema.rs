@@ -57,7 +57,7 @@ struct Column {
 /// A foreign key: its columns, the referenced table and columns, and its actions.
 type ForeignKey = (Vec<String>, String, Vec<String>, String, String);
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Table {
     columns: Vec<Column>,
     uniques: BTreeSet<Vec<String>>,
@@ -140,6 +140,75 @@ fn postgres_schema_matches_sqlite_at_the_latest_version() {
         "{SCHEMA} differs from SQLite's schema at version {version}:\n  {}",
         differences.join("\n  ")
     );
+}
+
+/// The PostgreSQL schemas as released, one per earlier version (issue 36: the
+/// migrations are tested from each): `schema.sql` as it stood at that version.
+const EARLIER: &[(u32, &str)] = &[(19, "tests/it/store/data/postgres-schema-19.sql")];
+
+/// Issue 36: a store at each earlier schema version, with a row in every
+/// table, is brought up to date when a steward opens it: its schema then reads
+/// as a new store's, and every row is kept.
+#[test]
+fn a_postgres_store_of_every_earlier_version_migrates_to_a_new_stores_schema() {
+    let Some(url) = std::env::var("PGSTACK_URL").ok().filter(|u| !u.is_empty()) else {
+        panic!("PGSTACK_URL is not set: this test needs a PostgreSQL server. Run scripts/test, which starts one");
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema = std::fs::read_to_string(root.join(SCHEMA)).unwrap();
+    let fresh = Database::named(&url, "fresh");
+    fresh.run_file(&schema);
+    let expected = read_postgres(&fresh);
+    let latest: u32 = fresh.query(&format!("SELECT version FROM {VERSION_TABLE}"))[0][0].parse().unwrap();
+    let versions: Vec<u32> = EARLIER.iter().map(|(v, _)| *v).collect();
+    assert_eq!(versions, (19..latest).collect::<Vec<_>>(), "EARLIER needs the schema of every released version");
+    for (version, file) in EARLIER {
+        let old = Database::named(&url, &format!("v{version}"));
+        old.run_file(&std::fs::read_to_string(root.join(file)).unwrap());
+        let tables = fill(&old);
+        let pictures = tempfile::tempdir().unwrap();
+        let (store_url, path) = (old.url.clone(), pictures.path().join("steward.db"));
+        std::thread::spawn(move || drop(Store::connect(&store_url, &path, 1).expect("the old store opens")))
+            .join()
+            .unwrap();
+        assert_eq!(old.query(&format!("SELECT version FROM {VERSION_TABLE}")), vec![vec![latest.to_string()]]);
+        assert_eq!(read_postgres(&old), expected, "from version {version}: the schema differs from a new store's");
+        for table in tables {
+            let rows = old.query(&format!("SELECT count(*) FROM {table}"));
+            assert_eq!(rows, vec![vec!["1".to_owned()]], "from version {version}: the row of {table}");
+        }
+    }
+}
+
+/// One row in every table of `db`, each column given a value of its type
+/// (foreign keys not enforced while filling): a migration that cannot run
+/// over rows fails on them, as it would on a club's store. Returns the tables.
+fn fill(db: &Database) -> Vec<String> {
+    let columns = db.query(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name <> 'schema_version'
+          ORDER BY table_name, ordinal_position",
+    );
+    let mut tables: BTreeMap<String, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for c in columns {
+        let value = match c[2].as_str() {
+            "bigint" | "integer" | "smallint" => "1".to_owned(),
+            "bytea" => "'\\x00'::bytea".to_owned(),
+            "boolean" => "true".to_owned(),
+            "double precision" | "real" | "numeric" => "1.0".to_owned(),
+            _ if c[1].ends_with("_at") || c[1] == "at" || c[1] == "until" => "'2026-01-01T00:00:00.000Z'".to_owned(),
+            _ => format!("'{}-{}'", c[0], c[1]),
+        };
+        let (names, values) = tables.entry(c[0].clone()).or_default();
+        names.push(format!("\"{}\"", c[1]));
+        values.push(value);
+    }
+    let mut script = String::from("SET session_replication_role = replica;\n");
+    for (table, (names, values)) in &tables {
+        script.push_str(&format!("INSERT INTO {table} ({}) VALUES ({});\n", names.join(", "), values.join(", ")));
+    }
+    db.run_file(&script);
+    tables.into_keys().collect()
 }
 
 /// A `CREATE INDEX` of SQLite's: (table, index, its SQL).
@@ -480,7 +549,12 @@ struct Database {
 
 impl Database {
     fn create(server: &str) -> Database {
-        let name = format!("fs_schema_{}", std::process::id());
+        Database::named(server, "schema")
+    }
+
+    /// A fresh database of its own for this process and `tag`.
+    fn named(server: &str, tag: &str) -> Database {
+        let name = format!("fs_{tag}_{}", std::process::id());
         let db = Database { server: server.to_owned(), url: with_database(server, &name), name };
         // A database left by an earlier run under the same process id.
         psql(&db.server, &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", db.name))
