@@ -3,6 +3,7 @@
 mod board_mails;
 mod door;
 pub(crate) mod e2e;
+mod mta; // issue 36: the Postfix, Exim and OpenSMTPD recipes of deploy/mail/
 mod read;
 mod settings; // issue 32, slice M
 mod smtp;
