@@ -4,10 +4,11 @@
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
 pub(crate) mod admin;
+pub(crate) mod check;
 pub(crate) mod demo;
 pub(crate) mod game;
-pub(crate) mod ingest;
 pub(crate) mod generate;
+pub(crate) mod ingest;
 pub(crate) mod migrate;
 pub(crate) mod player;
 pub(crate) mod rules;
@@ -50,8 +51,12 @@ enum Command {
     /// then write the queued mails to the spool (JSON report on stdout).
     Sweep(sweep::SweepArgs),
     /// Print the operator token, which `POST /api/games` needs (made, mode 0600,
-    /// if there is none yet).
+    /// if there is none yet; where there is no store, only with --create).
     OperatorToken(admin::OperatorTokenArgs),
+    /// Check the configuration: say, one line each, what will not work and how
+    /// to fix it (placeholders, SMTP, IMAP, the maildir, the data directory, the
+    /// keys, the store, public_url); exit 1 when something would lose mail.
+    Check(check::CheckArgs),
     /// Copy the SQLite store to an empty PostgreSQL database (--to URL), then
     /// check that every game reads the same and every transcript verifies
     /// (JSON report on stdout). Stop the steward first.
@@ -67,14 +72,14 @@ enum Command {
     /// A steward on a temporary directory and 127.0.0.1; the variant's tour,
     /// a scripted game told turn by turn, played through its real HTTP API.
     Demo(demo::DemoArgs),
+    /// Write the man pages, or print a shell's completion script, made from
+    /// this command line's own help.
+    Generate(generate::GenerateArgs),
 }
 
 /// Prints a command's failure as one line and turns it into an exit status.
 fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
-    /// Write the man pages, or print a shell's completion script, made from
-    /// this command line's own help.
-    Generate(generate::GenerateArgs),
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("fairsteward: {}", format!("{err:#}").replace('\n', " "));
@@ -149,12 +154,13 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => return verify::exit_status(args),
         Command::Ingest(args) => return ingest::exit_status(args),
         Command::Demo(args) => return report(demo::run(args)),
+        Command::Generate(args) => return report(generate::run(args)),
         Command::OperatorToken(args) => return report(admin::operator_token(args)),
+        Command::Check(args) => return check::exit_status(args),
         Command::Keys(args) => match admin::keys(args) {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),
         },
-        Command::Generate(args) => return report(generate::run(args)),
         Command::Migrate(args) => match migrate::run(args) {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),
