@@ -316,6 +316,7 @@ pub async fn serve(
         tracing::error!(error = %e, "the start-up sweep failed");
     }
     let sweeper = tokio::spawn(sweep_on_schedule(steward.clone(), config.schedule.sweep.clone(), stop.subscribe()));
+    let backups = backups_on_schedule(&config, stop.subscribe());
     let addr = listener.local_addr()?;
     tracing::info!(
         listen = %addr,
@@ -334,6 +335,9 @@ pub async fn serve(
         let _ = i.await;
     }
     let _ = sweeper.await;
+    if let Some(b) = backups {
+        let _ = b.await;
+    }
     let _ = drainer.await;
     // What this steward still holds goes to the others at once.
     stopping.release_holds().await;
@@ -374,6 +378,49 @@ async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutd
             tracing::error!(error = %e, "the sweep failed; it runs again on schedule");
         }
     }
+}
+
+/// Takes a backup set on `[backup] schedule` until `shutdown` (issue 36), on a
+/// blocking thread (a large database takes a while to copy, and holds up no
+/// move meanwhile). `None` when backups are off, or the store is PostgreSQL's,
+/// which PostgreSQL's own tools back up (docs/postgresql.md).
+fn backups_on_schedule(config: &Config, mut shutdown: watch::Receiver<bool>) -> Option<tokio::task::JoinHandle<()>> {
+    let backups = config.backups.clone()?;
+    if config.database_url.is_some() {
+        tracing::info!("[backup] is for SQLite's store; back a PostgreSQL store up with PostgreSQL's tools");
+        return None;
+    }
+    let (data_dir, database) = (config.data_dir.clone(), config.database());
+    tracing::info!(dir = %backups.dir.display(), schedule = %backups.schedule_text, keep = backups.keep, "taking backups");
+    Some(tokio::spawn(async move {
+        loop {
+            let Some(next) = backups.schedule.upcoming(chrono::Utc).next() else {
+                tracing::warn!("the backup schedule names no future time; no more backups");
+                return;
+            };
+            let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                _ = shutdown.changed() => {}
+            }
+            if *shutdown.borrow() {
+                return;
+            }
+            let (data_dir, database, into) = (data_dir.clone(), database.clone(), backups.dir.clone());
+            let keep = backups.keep;
+            let taken = tokio::task::spawn_blocking(move || {
+                crate::store::take_backup_set(&data_dir, &database, &into, keep, chrono::Utc::now())
+            })
+            .await;
+            match taken {
+                Ok(Ok(set)) => tracing::info!(
+                    backup = %set.path.display(), bytes = set.bytes, removed = set.removed.len(), "backup taken"
+                ),
+                Ok(Err(e)) => tracing::error!(error = %e, "the backup failed; it runs again on schedule"),
+                Err(e) => tracing::error!(error = %e, "the backup stopped; it runs again on schedule"),
+            }
+        }
+    }))
 }
 
 /// The lease of the deadline sweep (issue 35).

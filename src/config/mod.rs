@@ -4,7 +4,10 @@
 //! result with defaults applied and command-line overrides on top (the command
 //! line beats the file).
 
+mod backup; // issue 36: backups that run by themselves
 pub mod placeholders;
+
+pub use backup::{Backups, RawBackup};
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -37,9 +40,11 @@ pub enum ConfigError {
         #[source]
         source: toml::de::Error,
     },
-    /// `schedule.sweep` does not parse.
-    #[error("schedule.sweep {given:?} is not a cron expression")]
+    /// A cron expression (`schedule.sweep`, `backup.schedule`) does not parse.
+    #[error("{key} {given:?} is not a cron expression")]
     Cron {
+        /// The key.
+        key: &'static str,
         /// As written.
         given: String,
         /// Why.
@@ -94,6 +99,21 @@ pub struct RawConfig {
     /// `[schedule]`: the sweep, reminders and the leave allowance.
     #[serde(default)]
     pub schedule: RawSchedule,
+    /// `[metrics]`: where `GET /metrics` and `GET /health` are served (issue 36).
+    #[serde(default)]
+    pub metrics: RawMetrics,
+    /// `[backup]`: the backups the steward takes by itself (issue 36).
+    #[serde(default)]
+    pub backup: RawBackup,
+}
+
+/// `[metrics]` as written (issue 36).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMetrics {
+    /// An address of its own for `GET /metrics` and `GET /health`, like
+    /// `127.0.0.1:9464`; then `/metrics` is not served on `[http] listen`.
+    pub listen: Option<String>,
 }
 
 /// `[schedule]` as written.
@@ -107,6 +127,24 @@ pub struct RawSchedule {
     pub reminders_hours: Option<Vec<u32>>,
     /// Days of leave a player may take per calendar year.
     pub leave_days_per_year: Option<u32>,
+}
+
+/// A cron expression as `key` gives it: 6 or 7 fields with seconds, or a
+/// classic 5-field one read as `0 ` + it. Returns the expression read and its
+/// schedule.
+fn cron(key: &'static str, given: &str) -> Result<(String, cron::Schedule), ConfigError> {
+    let fields = given.split_whitespace().count();
+    let text = match fields {
+        5 => format!("0 {}", given.trim()),
+        6 | 7 => given.trim().to_owned(),
+        _ => {
+            return Err(ConfigError::Invalid(format!(
+                "{key} {given:?} has {fields} fields; give a cron expression like \"*/5 * * * *\" (5 fields) or \"0 */5 * * * *\" (with seconds)"
+            )));
+        }
+    };
+    let schedule = text.parse().map_err(|source| ConfigError::Cron { key, given: given.to_owned(), source })?;
+    Ok((text, schedule))
 }
 
 /// `[schedule]` in force.
@@ -126,18 +164,7 @@ impl Schedule {
 
     fn from_raw(raw: RawSchedule) -> Result<Schedule, ConfigError> {
         let given = raw.sweep.unwrap_or_else(|| Schedule::DEFAULT_SWEEP.to_owned());
-        let fields = given.split_whitespace().count();
-        let sweep_text = match fields {
-            5 => format!("0 {}", given.trim()),
-            6 | 7 => given.trim().to_owned(),
-            _ => {
-                return Err(ConfigError::Invalid(format!(
-                    "schedule.sweep {given:?} has {fields} fields; give a cron expression like \"*/5 * * * *\" (5 fields) or \"0 */5 * * * *\" (with seconds)"
-                )));
-            }
-        };
-        let sweep: cron::Schedule =
-            sweep_text.parse().map_err(|source| ConfigError::Cron { given: given.clone(), source })?;
+        let (sweep_text, sweep) = cron("schedule.sweep", &given)?;
         let mut reminders = raw.reminders_hours.unwrap_or_else(|| crate::clock::Settings::default().reminders_hours);
         if let Some(bad) = reminders.iter().find(|h| **h == 0 || **h > 24 * 60) {
             return Err(ConfigError::Invalid(format!(
@@ -344,6 +371,10 @@ pub struct Config {
     pub operator_token_file: PathBuf,
     /// The HTTP door's caps and timeouts on connections.
     pub http_limits: HttpLimits,
+    /// `[metrics] listen`: where `/metrics` and `/health` are served besides
+    /// the main listener (issue 36); `None`: `/metrics` on the main listener,
+    /// to loopback clients only.
+    pub metrics_listen: Option<SocketAddr>,
     /// The steward's mail address.
     pub mail_from: lettre::message::Mailbox,
     /// Where mails go when no SMTP server is configured.
@@ -356,6 +387,9 @@ pub struct Config {
     pub imap: Option<crate::mail::imap::ImapConfig>,
     /// `[schedule]`: the sweep, reminders, leave.
     pub schedule: Schedule,
+    /// `[backup]`: when the steward backs its store up, where, and how many
+    /// it keeps; `None` when turned off.
+    pub backups: Option<Backups>,
     /// Where the steward takes the time from: the system clock unless a command
     /// (`sweep --now`) or a test sets it. Not read from the file.
     pub clock: crate::clock::Clock,
@@ -428,6 +462,7 @@ impl Config {
             }
         };
         let schedule = Schedule::from_raw(raw.schedule)?;
+        let backups = Backups::from_raw(raw.backup, &data_dir)?;
         let database_url = overrides.database.clone().or(raw.database).filter(|u| !u.is_empty());
         if let Some(url) = &database_url
             && !url.starts_with("postgres://")
@@ -444,10 +479,23 @@ impl Config {
                 "database_threads = {database_threads}: give 1 to 64 (connections to PostgreSQL, each running one transaction at a time)"
             )));
         }
+        let metrics_listen = raw
+            .metrics
+            .listen
+            .map(|given| {
+                given.parse::<SocketAddr>().map_err(|source| ConfigError::Listen { given: given.clone(), source })
+            })
+            .transpose()?;
+        if metrics_listen.is_some_and(|m| m == listen) {
+            return Err(ConfigError::Invalid(format!(
+                "metrics.listen {listen} is the address of [http] listen; give the metrics an address of their own (like 127.0.0.1:9464), or leave metrics.listen out to serve /metrics on the main listener to loopback clients"
+            )));
+        }
         Ok(Config {
             data_dir,
             database_url,
             database_threads,
+            metrics_listen,
             listen,
             public_url: public_url.trim_end_matches('/').to_owned(),
             operator_token_file,
@@ -458,6 +506,7 @@ impl Config {
             maildir,
             imap,
             schedule,
+            backups,
             clock: crate::clock::Clock::System,
         })
     }

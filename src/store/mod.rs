@@ -20,6 +20,7 @@
 //! if the commit fails, every closure of the group that succeeded gets the
 //! error instead. A closure that waits alone is committed alone, at once.
 
+mod backup_sets; // issue 36: backups that run by themselves
 mod clock;
 mod conditional; // issue 32, slice C
 mod desk;
@@ -54,6 +55,7 @@ use std::thread;
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::{broadcast, oneshot};
 
+pub use backup_sets::{BackupSet, backup_sets, take_backup_set}; // issue 36
 pub use clock::LeaveRow;
 pub use conditional::ConditionalRow; // issue 32, slice C
 pub use events::EventRow;
