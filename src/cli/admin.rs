@@ -14,19 +14,34 @@ use super::serve::ConfigArgs;
 
 /// `fairsteward operator-token`.
 #[derive(Debug, Args)]
-#[command(after_help = "Example:\n  curl -H \"Authorization: Bearer $(fairsteward operator-token)\" \
+#[command(after_help = "Refuses (exit status 1) when there is no token yet and the data directory holds no \
+                        steward store, naming the directory and the configuration file it read, unless --create \
+                        is given: a token made in the wrong directory opens nothing.\n\n\
+                        Example:\n  curl -H \"Authorization: Bearer $(fairsteward operator-token)\" \
                         -d @game.json http://127.0.0.1:8080/api/games")]
 pub struct OperatorTokenArgs {
     #[command(flatten)]
     config: ConfigArgs,
+    /// Make the token (and the data directory) even where there is no store
+    /// yet, for a steward that will start there.
+    #[arg(long)]
+    create: bool,
 }
 
-/// Prints the operator token, making it (mode 0600) if there is none yet.
+/// Prints the operator token; makes it (mode 0600) if there is none yet,
+/// where the data directory holds a store, or anywhere with `--create`.
+/// A token file already there is printed as it is.
 ///
 /// # Errors
-/// The configuration is bad, or the token file cannot be read or written.
+/// The configuration is bad, the data directory holds no store (without
+/// `--create`), or the token file cannot be read or written.
 pub fn operator_token(args: &OperatorTokenArgs) -> anyhow::Result<()> {
     let config = args.config.load(None)?;
+    // A token already made is printed wherever it is; a new one only beside
+    // a store, or when asked for (issue 36).
+    if !args.create && !config.operator_token_file.exists() && !super::serve::store_exists(&config) {
+        return Err(anyhow!("{:#}; or pass --create to make a token there anyway", args.config.no_store(&config)));
+    }
     let token = crate::server::operator_token(&config)?;
     let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a message.
@@ -53,7 +68,7 @@ pub struct BackupArgs {
 /// # Errors
 /// The configuration is bad, there is no database, `FILE` exists, or SQLite fails.
 pub fn backup(args: &BackupArgs) -> anyhow::Result<Value> {
-    let config = args.config.load(None)?;
+    let config = args.config.load_existing()?;
     let report = crate::store::backup(&config.database(), &args.file).map_err(|e| anyhow!("backup failed: {e}"))?;
     Ok(json!({"backup": args.file.display().to_string(), "pages": report.pages, "bytes": report.bytes}))
 }
@@ -93,7 +108,7 @@ pub struct RotateArgs {
 pub fn keys(args: &KeysArgs) -> anyhow::Result<Value> {
     super::init_logging_at("warn");
     let KeysCommand::Rotate(rotate) = &args.command;
-    let config = rotate.config.load(None)?;
+    let config = rotate.config.load_existing()?;
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {

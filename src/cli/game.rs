@@ -311,13 +311,9 @@ where
 }
 
 /// Whether the store of `config` exists (`show` and `list` do not create
-/// one): SQLite's file, or for PostgreSQL the data directory's mark that a
-/// steward opened its store (with its keys beside it).
+/// one): see [`super::serve::store_exists`].
 fn store_exists(config: &Config) -> bool {
-    match config.database_url {
-        Some(_) => config.data_dir.join(crate::server::STORE_MARKER_FILE).is_file(),
-        None => config.database().is_file(),
-    }
+    super::serve::store_exists(config)
 }
 
 /// Runs a game command and returns the JSON to print.
@@ -344,12 +340,9 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
             })
         }
         GameCommand::Show { config, id } => {
-            let config = load(config)?;
+            let (given, config) = (config, load(config)?);
             if !store_exists(&config) {
-                return Err(Failure::Input(anyhow!(
-                    "there is no game {id}: there is no store in {} yet",
-                    config.data_dir.display()
-                )));
+                return Err(Failure::Input(anyhow!("there is no game {id}: {:#}", given.no_store(&config))));
             }
             let id = id.clone();
             with_steward(&config, |steward| async move {
@@ -362,12 +355,9 @@ pub fn run(args: &GameArgs) -> Result<Value, Failure> {
                 GameCommand::Alias { .. } => AddressKind::Alias,
                 _ => AddressKind::Email,
             };
-            let config = load(config)?;
+            let (given, config) = (config, load(config)?);
             if !store_exists(&config) {
-                return Err(Failure::Input(anyhow!(
-                    "there is no game {id}: there is no store in {} yet",
-                    config.data_dir.display()
-                )));
+                return Err(Failure::Input(anyhow!("there is no game {id}: {:#}", given.no_store(&config))));
             }
             let (id, asker, address) = (id.clone(), Asker::Operator(seat.clone()), address.clone());
             with_steward(&config, |steward| async move {

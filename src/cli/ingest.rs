@@ -8,7 +8,9 @@
 //! configuration. A mail the steward fails on for another reason (a retry would
 //! fail the same way) is set aside in `held-mail/` in the data directory, for
 //! the operator, and the MTA is told it was delivered: no mail can make it retry
-//! for days.
+//! for days. A data directory that holds no store is refused with 75 too: the
+//! pipe names the wrong directory, and the mail waits at the MTA until it is
+//! mended.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -42,6 +44,17 @@ pub fn exit_status(args: &IngestArgs) -> ExitCode {
             return ExitCode::from(78);
         }
     };
+    // A pipe pointed at the wrong directory would answer every reply "no such
+    // game" from an empty store made for it: the MTA keeps the mail instead,
+    // until the pipe names the steward's data directory (issue 36).
+    if !super::serve::store_exists(&config) {
+        let refusal = args.config.no_store(&config);
+        eprintln!(
+            "fairsteward: the mail was not handled, try again later: {}",
+            format!("{refusal:#}").replace('\n', " ")
+        );
+        return ExitCode::from(75);
+    }
     let mut raw = Vec::new();
     if let Err(e) = std::io::stdin().take(MAX_MAIL_BYTES as u64 + 1).read_to_end(&mut raw) {
         eprintln!("fairsteward: cannot read the mail on stdin: {e}");

@@ -4,6 +4,7 @@
 //! status 2 for bad input (clap uses 2 for usage errors as well).
 
 pub(crate) mod admin;
+pub(crate) mod check;
 pub(crate) mod demo;
 pub(crate) mod game;
 pub(crate) mod generate;
@@ -50,8 +51,12 @@ enum Command {
     /// then write the queued mails to the spool (JSON report on stdout).
     Sweep(sweep::SweepArgs),
     /// Print the operator token, which `POST /api/games` needs (made, mode 0600,
-    /// if there is none yet).
+    /// if there is none yet; where there is no store, only with --create).
     OperatorToken(admin::OperatorTokenArgs),
+    /// Check the configuration: say, one line each, what will not work and how
+    /// to fix it (placeholders, SMTP, IMAP, the maildir, the data directory, the
+    /// keys, the store, public_url); exit 1 when something would lose mail.
+    Check(check::CheckArgs),
     /// Copy the SQLite store to an empty PostgreSQL database (--to URL), then
     /// check that every game reads the same and every transcript verifies
     /// (JSON report on stdout). Stop the steward first.
@@ -151,6 +156,7 @@ pub fn main() -> ExitCode {
         Command::Demo(args) => return report(demo::run(args)),
         Command::Generate(args) => return report(generate::run(args)),
         Command::OperatorToken(args) => return report(admin::operator_token(args)),
+        Command::Check(args) => return check::exit_status(args),
         Command::Keys(args) => match admin::keys(args) {
             Ok(value) => Ok(value),
             Err(err) => return report(Err(err)),

@@ -35,7 +35,7 @@ pub struct SweepArgs {
 /// The configuration or the store fails.
 pub fn run(args: &SweepArgs) -> anyhow::Result<Value> {
     super::init_logging_at("warn");
-    let mut config = args.config.load(None)?;
+    let mut config = args.config.load_existing()?;
     if let Some(t) = args.now {
         config.clock = crate::clock::Clock::manual(t);
     }

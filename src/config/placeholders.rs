@@ -29,7 +29,7 @@ pub fn placeholders(config: &Config) -> Vec<String> {
 }
 
 /// The host of an `http://` or `https://` URL, without port or brackets.
-fn url_host(url: &str) -> &str {
+pub(crate) fn url_host(url: &str) -> &str {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
     let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
@@ -42,7 +42,7 @@ fn url_host(url: &str) -> &str {
 /// A loopback or unspecified address, `localhost`, or a name reserved for
 /// examples and tests (RFC 2606, RFC 6761): nothing a player's mail or browser
 /// reaches.
-fn is_placeholder_host(host: &str) -> bool {
+pub(crate) fn is_placeholder_host(host: &str) -> bool {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     if let Ok(ip) = host.parse::<std::net::IpAddr>() {
         return ip.is_loopback() || ip.is_unspecified();

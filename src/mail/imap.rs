@@ -749,9 +749,47 @@ pub async fn sweep_once(steward: &Steward, config: &ImapConfig) -> Result<Swept,
     Ok(swept)
 }
 
+/// Connects, logs in and opens the mailbox read-only (`EXAMINE`), then logs
+/// out: what `fairsteward check` asks of the door (issue 36). Changes nothing
+/// in the mailbox. Returns how many messages it holds.
+///
+/// # Errors
+/// The server cannot be reached, refuses TLS or the login, or has no such mailbox.
+pub async fn probe(config: &ImapConfig) -> Result<u32, ImapError> {
+    let tls = tls_connector(config)?;
+    let mut session = connect(config, tls.as_ref()).await?;
+    let what = format!("EXAMINE {:?}", config.mailbox);
+    let mailbox = match tokio::time::timeout(config.timeout, session.examine(&config.mailbox)).await {
+        Ok(Ok(mailbox)) => mailbox,
+        // async-imap words a NO as the Debug of its outcome: keep the server's words.
+        Ok(Err(async_imap::error::Error::No(text))) => {
+            return Err(ImapError::Failed(format!("{what}: the server answered NO: {}", server_words(&text))));
+        }
+        Ok(Err(e)) => return Err(ImapError::step(what, e)),
+        Err(_) => return Err(ImapError::Failed(format!("{what} timed out after {:?}", config.timeout))),
+    };
+    let _ = within(config, "LOGOUT", session.logout()).await;
+    Ok(mailbox.exists)
+}
+
+/// The text a server gave with a NO, out of async-imap's `Outcome { .. }`
+/// (all of `text` when it is not in that shape).
+fn server_words(text: &str) -> &str {
+    text.split_once("information: Some(\"")
+        .and_then(|(_, rest)| rest.rsplit_once("\")"))
+        .map_or(text, |(words, _)| words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_no_keeps_the_server_words() {
+        let debug = r#"outcome: Outcome { code: None, information: Some("Mailbox doesn't exist: Replies") }"#;
+        assert_eq!(server_words(debug), "Mailbox doesn't exist: Replies");
+        assert_eq!(server_words("plain"), "plain");
+    }
 
     /// The configuration, or the error's text with its causes.
     fn parse(text: &str) -> Result<ImapConfig, String> {

@@ -288,6 +288,19 @@ impl SmtpSink {
         &self.server
     }
 
+    /// Connects as a delivery would: TCP, STARTTLS or TLS as configured, EHLO
+    /// and the login, then `NOOP`; sends no mail (`fairsteward check`, issue 36).
+    ///
+    /// # Errors
+    /// What failed, with the server's answer when it gave one.
+    pub async fn test_connection(&self) -> Result<(), String> {
+        match self.transport.test_connection().await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(format!("{}: the connection did not answer NOOP", self.server)),
+            Err(e) => Err(format!("{}: {}", self.server, error_chain(&e))),
+        }
+    }
+
     /// Sends one formatted message to `recipient`. `Ok` means the server accepted
     /// it (250 after the data): only then may the outbox mark it sent.
     ///
