@@ -6,6 +6,7 @@
 #   bash scripts/mtastack.sh start <postfix|exim|opensmtpd>   start one instance; stdout: `export` lines
 #   bash scripts/mtastack.sh queue <dir>                        the instance's queue, in the MTA's own words
 #   bash scripts/mtastack.sh flush <dir>                        deliver what waits in the queue now
+#   bash scripts/mtastack.sh log <dir>                          the instance's log
 #   bash scripts/mtastack-stop.sh <dir>                         stop the instance and remove <dir>
 #
 # Exit status 3: the MTA's packages cannot be obtained (the tests skip it then); 1: anything else.
@@ -50,7 +51,7 @@ cmd=${1:-}
 shift || true
 
 # ---------------------------------------------------------------- queue / flush
-if [[ $cmd == queue || $cmd == flush ]]; then
+if [[ $cmd == queue || $cmd == flush || $cmd == log ]]; then
   D=${1:?usage: mtastack.sh $cmd <dir>}
   mta=$(cat "$D/mta")
   case $mta/$cmd in
@@ -67,11 +68,14 @@ if [[ $cmd == queue || $cmd == flush ]]; then
   exim/flush) "$D/bin/exim4" -C "$D/exim.conf" -qff ;;
   opensmtpd/queue) nsenter --mount --target "$(cat "$D/smtpd.pid")" smtpctl show queue ;;
   opensmtpd/flush) nsenter --mount --target "$(cat "$D/smtpd.pid")" smtpctl schedule all ;;
+  postfix/log) cat "$D/postfix.log" ;;
+  exim/log) cat "$D/log/mainlog" ;;
+  opensmtpd/log) cat "$D/smtpd.log" ;;
   *) die "unknown MTA $mta in $D" ;;
   esac
   exit 0
 fi
-[[ $cmd == start ]] || die "usage: mtastack.sh start <postfix|exim|opensmtpd> | queue <dir> | flush <dir>"
+[[ $cmd == start ]] || die "usage: mtastack.sh start <postfix|exim|opensmtpd> | queue <dir> | flush <dir> | log <dir>"
 mta=${1:-}
 [[ $mta == postfix || $mta == exim || $mta == opensmtpd ]] || die "start what? postfix, exim or opensmtpd"
 BIN=${MTASTACK_FAIRSTEWARD:?set MTASTACK_FAIRSTEWARD to the fairsteward binary}
@@ -121,6 +125,11 @@ for u in "$PIPE_USER" "$POSTFIX_USER" "$EXIM_USER"; do
 done
 
 # ---------------------------------------------------------------- the instance
+# Ports of instances whose process is gone (a test killed before it could stop its MTA) are free again.
+for taken in "$MTASTACK_ROOT"/port-*; do
+  [[ -L $taken ]] || continue
+  alive "$taken/pid" || { rm -rf "$(readlink "$taken")" && rm -f "$taken"; }
+done
 port=${MTASTACK_PORT:-}
 if [[ -z $port ]]; then
   for p in $(seq 2600 2699); do

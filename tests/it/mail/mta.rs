@@ -91,6 +91,11 @@ impl Mta {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// The MTA's log.
+    fn log(&self) -> String {
+        self.script("log")
+    }
+
     /// Runs the binary as the pipe's user (who owns the data directory).
     fn fairsteward(&self, args: &[&str], stdin: &[u8]) -> Output {
         let mut child = Command::new(BIN)
@@ -191,8 +196,17 @@ fn deferred_marker(mta: &str) -> &'static str {
     }
 }
 
+/// The MTA's words (in its log) for a mail bounced because `ingest` exited 78.
+fn bounced_marker(mta: &str) -> &'static str {
+    match mta {
+        "postfix" => "status=bounced",
+        "exim" => "returned 78",
+        _ => "result=PermFail",
+    }
+}
+
 /// A game of chess played by mail through `name`'s recipe, with a temporary
-/// failure on the way.
+/// failure on the way, and a permanent one at the end.
 fn a_reply_through(name: &'static str) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
@@ -269,6 +283,19 @@ fn a_reply_through(name: &'static str) {
     });
     poll(&format!("{name}'s queue empties"), || (!mta.queue().contains(&bob)).then_some(()));
     assert_eq!(show(&data)["turn"], 3);
+
+    // Without its configuration file ingest exits 78 (EX_CONFIG), which the MTA
+    // takes as permanent: the mail bounces and leaves the queue.
+    let alice2 = poll("Alice's board mail for turn 3", || reply_address(&data, "white", 3));
+    let config_away = dir.path().join("fairsteward.toml.away");
+    std::fs::rename(&config, &config_away).unwrap();
+    submit(mta.port, "alice@example.org", &alice2, &reply("Alice <alice@example.org>", &alice2, "a2", "Nf3"));
+    poll(&format!("{name} bounces Alice's Nf3 after exit 78"), || {
+        mta.log().lines().any(|l| l.contains(&alice2) && l.contains(bounced_marker(name))).then_some(())
+    });
+    poll(&format!("{name} keeps nothing of the bounced mail"), || (!mta.queue().contains(&alice2)).then_some(()));
+    std::fs::rename(&config_away, &config).unwrap();
+    assert_eq!(show(&data)["turn"], 3, "the bounced move did not land");
 }
 
 #[test]
