@@ -49,28 +49,59 @@ pub fn operator_token(args: &OperatorTokenArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `fairsteward backup FILE`.
+/// `fairsteward backup FILE` or `fairsteward backup --into DIR`.
 #[derive(Debug, Args)]
-#[command(after_help = "Prints {\"backup\", \"pages\", \"bytes\"}. The keys (steward-*.pem) and the operator token \
-                        are not in the database: keep a copy of them too (docs/operator.md, \"Backup and restore\").\n\n\
-                        Example:\n  fairsteward backup /srv/backups/steward-$(date +%F).db --data-dir /var/lib/fairsteward")]
+#[command(after_help = "With FILE, copies the database there and prints {\"backup\", \"pages\", \"bytes\"}; the keys \
+                        (steward-*.pem, steward-*.asc) and the operator token are not in the database: keep a copy of \
+                        them too. With --into DIR, takes a whole backup set, the database and those files, into \
+                        DIR/fairsteward-<time>/ and keeps the newest --keep sets there (what [backup] in the \
+                        configuration does on its schedule); prints {\"backup\", \"pages\", \"bytes\", \"removed\"}. \
+                        Restoring: docs/operator.md, \"Backup and restore\".\n\n\
+                        Examples:\n  fairsteward backup --into /srv/backups/fairsteward --keep 30\n  \
+                        fairsteward backup /srv/backups/steward-$(date +%F).db")]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["file", "into"])))]
 pub struct BackupArgs {
     /// The new file to write the copy of the database to (it must not exist).
     #[arg(value_name = "FILE")]
-    file: PathBuf,
+    file: Option<PathBuf>,
+    /// Take a backup set (the database, keys and operator token) into this
+    /// directory instead.
+    #[arg(long, value_name = "DIR")]
+    into: Option<PathBuf>,
+    /// With --into: how many sets to keep there, the newest; default
+    /// [backup] keep of the configuration (7).
+    #[arg(long, value_name = "N", requires = "into", value_parser = clap::value_parser!(u32).range(1..))]
+    keep: Option<u32>,
     #[command(flatten)]
     config: ConfigArgs,
 }
 
-/// Copies the database into `FILE` with SQLite's online backup, while the
-/// steward may be serving.
+/// Copies the database into `FILE`, or takes a backup set into `--into`, with
+/// SQLite's online backup, while the steward may be serving.
 ///
 /// # Errors
-/// The configuration is bad, there is no database, `FILE` exists, or SQLite fails.
+/// The configuration is bad, there is no database, `FILE` exists, the
+/// directory cannot be written, or SQLite fails.
 pub fn backup(args: &BackupArgs) -> anyhow::Result<Value> {
     let config = args.config.load_existing()?;
-    let report = crate::store::backup(&config.database(), &args.file).map_err(|e| anyhow!("backup failed: {e}"))?;
-    Ok(json!({"backup": args.file.display().to_string(), "pages": report.pages, "bytes": report.bytes}))
+    if config.database_url.is_some() {
+        return Err(anyhow!(
+            "the store is on PostgreSQL: back it up with PostgreSQL's tools (pg_dump, pg_basebackup; docs/postgresql.md), and keep a copy of the data directory's keys"
+        ));
+    }
+    if let Some(into) = &args.into {
+        let keep =
+            args.keep.or(config.backups.as_ref().map(|b| b.keep)).unwrap_or(crate::config::Backups::DEFAULT_KEEP);
+        let set = crate::store::take_backup_set(&config.data_dir, &config.database(), into, keep, chrono::Utc::now())
+            .map_err(|e| anyhow!("backup failed: {e}"))?;
+        let removed: Vec<String> = set.removed.iter().map(|p| p.display().to_string()).collect();
+        return Ok(
+            json!({"backup": set.path.display().to_string(), "pages": set.pages, "bytes": set.bytes, "removed": removed}),
+        );
+    }
+    let file = args.file.as_ref().context("name a FILE or --into DIR")?;
+    let report = crate::store::backup(&config.database(), file).map_err(|e| anyhow!("backup failed: {e}"))?;
+    Ok(json!({"backup": file.display().to_string(), "pages": report.pages, "bytes": report.bytes}))
 }
 
 /// `fairsteward keys …`.

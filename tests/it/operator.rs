@@ -216,6 +216,72 @@ async fn keys_rotate_records_the_change_mails_players_and_verify_follows_it() {
     s.stop();
 }
 
+/// Issue 36: `[backup]` takes sets on its schedule while moves are made, keeps
+/// the newest `keep`, and the newest restores (as docs/operator.md, "Restoring:
+/// the drill") into a steward with the same games, keys and transcripts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn backups_run_by_themselves_keep_the_newest_and_restore_a_working_steward() {
+    if common::backend::skip_on_postgres("[backup] takes SQLite's online backup of steward.db") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (data, backups, config) = (dir.path().join("data"), dir.path().join("sets"), dir.path().join("f.toml"));
+    // Every second, two kept: three seconds in, the first set has been rotated away.
+    std::fs::write(&config, format!("[backup]\nschedule = \"* * * * * *\"\ndir = {:?}\nkeep = 2\n", backups)).unwrap();
+    let mut s = common::Steward::start_with(&data, &["--config".as_ref(), config.as_os_str()]).await;
+    let api = s.api();
+    let game = create_chess(&api).await;
+    // The sets by name, which sorts them by time.
+    let sets = || {
+        let mut names: Vec<String> = std::fs::read_dir(&backups)
+            .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        names.retain(|n| n.starts_with("fairsteward-"));
+        names.sort();
+        names
+    };
+    let first = common::eventually("a first backup set", || sets().first().cloned()).await;
+    common::eventually_within(Duration::from_secs(30), "the first set rotated away", || {
+        (!sets().contains(&first)).then_some(())
+    })
+    .await;
+    let turn = shuffle(&api, &game.0, &game.1, 1, 2).await;
+    // A set taken after these moves: the newest holds them.
+    let before = sets();
+    common::eventually_within(Duration::from_secs(30), "a set after the moves", || {
+        let now = sets();
+        (now.last() != before.last() && now.len() == 2).then_some(())
+    })
+    .await;
+    let steward = api.get("/api/steward", None).await.ok(200);
+    s.stop();
+    let kept = sets();
+    assert_eq!(kept.len(), 2, "keep = 2: {kept:?}");
+    assert!(
+        std::fs::read_dir(&backups).unwrap().flatten().all(|e| !e.file_name().to_string_lossy().ends_with(".partial"))
+    );
+
+    // The drill: the newest set's files into a new data directory, 0700.
+    let newest = backups.join(kept.last().unwrap());
+    let restored = dir.path().join("restored");
+    std::fs::create_dir(&restored).unwrap();
+    std::fs::set_permissions(&restored, std::fs::Permissions::from_mode(0o700)).unwrap();
+    for entry in std::fs::read_dir(&newest).unwrap().flatten() {
+        std::fs::copy(entry.path(), restored.join(entry.file_name())).unwrap();
+    }
+    let mut r = common::Steward::start(&restored).await;
+    let api = r.api();
+    assert_eq!(api.get("/api/steward", None).await.ok(200)["fingerprint"], steward["fingerprint"], "the same keys");
+    let view = api.game(&game.0, None).await;
+    assert_eq!(view["turn"], turn, "the moves before the set are in it: {view}");
+    let base = format!("http://{}", r.addr);
+    let id = game.0.clone();
+    let (ok, out) = tokio::task::spawn_blocking(move || verify(&base, &id, None)).await.unwrap();
+    assert!(ok, "the restored transcript verifies: {out}");
+    assert_eq!(shuffle(&api, &game.0, &game.1, turn, 1).await, turn + 1, "and takes the next move");
+    r.stop();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_taken_while_serving_restores_into_a_new_data_directory() {
     if common::backend::skip_on_postgres("`backup` is SQLite's online backup of steward.db, restored as the file") {
