@@ -263,6 +263,15 @@ fn a_reply_through(name: &'static str) {
         (view["history"][0]["moves"][0]["move"] == "e4").then_some(())
     });
 
+    // The pipe ran as the steward's user: the board mail it wrote for Bob is theirs.
+    let bob_mail = poll("Bob's board mail for turn 2 in the spool", || {
+        std::fs::read_dir(data.join("spool"))
+            .ok()?
+            .filter_map(Result::ok)
+            .find(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(&format!("+{game}.black.2."))))
+    });
+    assert_eq!(std::os::unix::fs::MetadataExt::uid(&bob_mail.metadata().unwrap()), mta.uid);
+
     // The pipe names a data directory without a store: ingest exits 75 and the MTA keeps the mail.
     let bob = poll("Bob's board mail for turn 2", || reply_address(&data, "black", 2));
     let away = dir.path().join("data.away");
