@@ -10,7 +10,10 @@
 //! The package test installs into the system's own paths (`/usr/bin`,
 //! `/etc/fairsteward`, `/var/lib/fairsteward`), so it runs as root, one at a
 //! time (a lock file), refuses to touch a data directory it did not make, and
-//! purges what it installed when it ends.
+//! purges what it installed when it ends. It is ignored in the suite's run: the
+//! binary finds `/etc/fairsteward/fairsteward.toml` by itself, so every other
+//! test running meanwhile would read the package's configuration; scripts/test
+//! runs it alone afterwards (`cargo test --test it package:: -- --ignored`).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -280,6 +283,7 @@ async fn games(base: &str, operator: &str) -> Vec<Value> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "installs /etc/fairsteward/fairsteward.toml, which every other test's binary would read: scripts/test runs it alone, after the suite"]
 async fn the_package_installs_starts_upgrades_in_place_and_takes_over_an_earlier_data_directory() {
     if backend::skip_on_postgres("the package's configuration runs SQLite's store") {
         return;
