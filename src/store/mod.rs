@@ -41,6 +41,7 @@ pub mod postgres; // issue 35
 mod program_passwords; // issue 34: Xfcc
 mod rates;
 mod reader;
+mod readings; // issue 36: what the metrics and the health check read
 mod senders;
 pub(crate) mod sql; // issue 35
 mod steward_openpgp; // issue 33
@@ -73,6 +74,7 @@ pub use pictures::{BoardPicture, PictureSource, StoredPicture};
 pub use program_passwords::ProgramPasswordRow; // issue 34: Xfcc
 pub use rates::LONGEST_WINDOW;
 pub use reader::Reader;
+pub use readings::Readings; // issue 36
 pub use senders::{AddressKind, AddressRequestRow};
 pub use sql::Backend;
 pub use tournaments::{TournamentGameRow, TournamentPlayerRow, TournamentRow};
@@ -551,6 +553,18 @@ pub struct Store {
     /// The games whose transcript grew, told once the transaction is durable
     /// (see [`Store::changes`]).
     changes: broadcast::Sender<crate::ids::GameId>,
+    /// Told how long each [`Store::transaction`] took (issue 36: the
+    /// metrics' commit latency), once one is set.
+    observer: Arc<std::sync::OnceLock<TransactionObserver>>,
+}
+
+/// What [`Store::observe_transactions`] calls with each transaction's time.
+struct TransactionObserver(Box<dyn Fn(std::time::Duration) + Send + Sync>);
+
+impl std::fmt::Debug for TransactionObserver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TransactionObserver")
+    }
 }
 
 impl Store {
@@ -678,6 +692,7 @@ impl Store {
             changes,
             _alive: None,
             in_order: true,
+            observer: Arc::default(),
         })
     }
 
@@ -712,6 +727,7 @@ impl Store {
             changes: shared.changes.clone(),
             _alive: Some(alive.clone()),
             in_order: threads <= 1,
+            observer: Arc::default(),
         };
         let inbox = Arc::new(std::sync::Mutex::new(inbox));
         let mut first = Some(first);
@@ -792,11 +808,25 @@ impl Store {
         E: From<StoreError> + Send + 'static,
         F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
     {
+        let started = std::time::Instant::now();
         let (reply, answer) = oneshot::channel();
         self.submit(f, move |r| {
             let _ = reply.send(r);
         })?;
-        answer.await.map_err(|_| E::from(StoreError::Closed))?
+        let answered = answer.await.map_err(|_| E::from(StoreError::Closed));
+        if let Some(observer) = self.observer.get() {
+            (observer.0)(started.elapsed());
+        }
+        answered?
+    }
+
+    /// Has `observe` told how long each [`Store::transaction`] of this store
+    /// (and of every clone of it) takes from its submission to its answer:
+    /// the wait for the store thread, the closure, and the commit synced (or
+    /// the rollback). The daemon's metrics (issue 36) set it once; a second
+    /// observer is ignored.
+    pub fn observe_transactions(&self, observe: impl Fn(std::time::Duration) + Send + Sync + 'static) {
+        let _ = self.observer.set(TransactionObserver(Box::new(observe)));
     }
 
     /// [`Store::transaction`] for code outside the async runtime (the admin CLI).

@@ -87,11 +87,21 @@ impl Reader {
     /// # Errors
     /// Store errors (the database cannot be opened or read now) or a corrupt row.
     pub fn settled_moves(&self, game: &GameId, through: u32) -> Result<Vec<SettledMove>, StoreError> {
+        let game = game.clone();
+        self.read(move |conn| settled_moves_in(conn, &game, through))
+    }
+
+    /// Runs `read` on the reader's connection (on PostgreSQL, in a
+    /// transaction of the store's). Blocks: call it off the async threads.
+    ///
+    /// # Errors
+    /// The database cannot be opened or read now, or `read`'s own error.
+    pub(super) fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(super::sql::Conn<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
         let (path, conn) = match &self.source {
-            Source::Store(store) => {
-                let game = game.clone();
-                return store.transaction_blocking(move |tx| settled_moves_in(tx.0, &game, through));
-            }
+            Source::Store(store) => return store.transaction_blocking(move |tx| read(tx.0)),
             Source::Sqlite { path, conn } => (path, conn),
         };
         let mut guard = conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -99,7 +109,7 @@ impl Reader {
             *guard = Some(Reader::open(path)?);
         }
         let conn = guard.as_ref().expect("opened above");
-        let result = settled_moves_in(super::sql::Conn::Sqlite(conn), game, through);
+        let result = read(super::sql::Conn::Sqlite(conn));
         if result.is_err() {
             // Opened afresh next time (the file may have been replaced by a restore).
             *guard = None;
