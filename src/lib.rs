@@ -16,6 +16,7 @@ pub mod contact;
 pub mod ids;
 pub mod letters;
 pub mod mail;
+pub mod metrics; // issue 36
 pub mod protocol;
 pub mod render;
 pub mod rules;

@@ -410,6 +410,9 @@ struct Taking<'m> {
     /// Whose share of answers an answer to this mail spends (known once the
     /// mail is read: see [`Steward::answer_share`]).
     share: AnswerShare,
+    /// What became of a move the mail carried: accepted, or refused with its
+    /// code; counted once the mail's transaction committed (issue 36).
+    moved: &'m std::cell::Cell<Option<Result<(), &'static str>>>,
 }
 
 impl Steward {
@@ -426,13 +429,15 @@ impl Steward {
     ) -> Result<MailOutcome, StewardError> {
         let this = self.clone();
         let kept = self.kept_copy(&mail.raw);
-        let outcome = self
+        let taken = self
             .store
             .transaction(move |tx| {
                 if tx.mail_seen(&mail.key)? {
-                    return Ok(MailOutcome::Ignored(Ignored::SeenBefore));
+                    return Ok((MailOutcome::Ignored(Ignored::SeenBefore), None));
                 }
-                let taking = Taking { mail: &mail, kept: &kept, word, now, share: AnswerShare::Unproven };
+                let moved = std::cell::Cell::new(None);
+                let taking =
+                    Taking { mail: &mail, kept: &kept, word, now, share: AnswerShare::Unproven, moved: &moved };
                 let outcome = this.mail_in(tx, &taking)?;
                 let text = outcome.to_string();
                 tx.mark_mail_seen(&mail.key, now, &text)?;
@@ -440,9 +445,26 @@ impl Steward {
                 if !matches!(outcome, MailOutcome::Accepted(Taken::Submission(_))) {
                     tx.insert_inbound(&kept.row(now, Door::Mail, None, &text))?;
                 }
-                Ok::<_, StewardError>(outcome)
+                Ok::<_, StewardError>((outcome, moved.get()))
             })
-            .await?;
+            .await;
+        let (outcome, moved) = match taken {
+            Ok(taken) => taken,
+            Err(e) => {
+                self.metrics.inbound_mail("failed");
+                return Err(e);
+            }
+        };
+        self.metrics.inbound_mail(match outcome {
+            MailOutcome::Accepted(_) => "accepted",
+            MailOutcome::Refused(_) => "refused",
+            MailOutcome::Ignored(_) => "ignored",
+        });
+        match moved {
+            Some(Ok(())) => self.metrics.move_accepted(Door::Mail.name()),
+            Some(Err(code)) => self.metrics.move_refused(Door::Mail.name(), code),
+            None => {}
+        }
         self.outbox.notify_one();
         // An acceptance by mail may complete an invited game: create it now.
         if outcome == MailOutcome::Accepted(Taken::Invitation("accepted")) {
@@ -728,7 +750,9 @@ impl Steward {
         seat: &str,
         t: &Taking<'_>,
     ) -> Result<MailOutcome, StewardError> {
-        match refusal(self.submit_in(tx, &req, t.now))? {
+        let submitted = refusal(self.submit_in(tx, &req, t.now))?;
+        t.moved.set(Some(submitted.as_ref().map(|_| ()).map_err(Refusal::code)));
+        match submitted {
             Ok(r) => {
                 tracing::info!(game = %r.game, seat = %r.seat, turn = r.turn, resolved = r.resolved, "{} accepted by mail", r.kind);
                 let outcome = MailOutcome::Accepted(Taken::Submission(r.kind));

@@ -297,6 +297,8 @@ pub struct Steward {
     /// Clocks: the one source of "now", reminder points, leave allowance.
     clock: crate::clock::Clock,
     clock_settings: Arc<crate::clock::Settings>,
+    /// What the steward counts for the operator (issue 36).
+    metrics: crate::metrics::Metrics,
 }
 
 /// A game loaded in a transaction, with its rulebook.
@@ -550,7 +552,18 @@ impl Steward {
             keys,
             clock: crate::clock::Clock::System,
             clock_settings: Arc::new(crate::clock::Settings::default()),
+            metrics: crate::metrics::Metrics::new(),
         }
+    }
+
+    /// The steward counting into `metrics` (issue 36), the daemon's one registry.
+    pub fn with_metrics(self, metrics: crate::metrics::Metrics) -> Steward {
+        Steward { metrics, ..self }
+    }
+
+    /// What the steward counts for the operator.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
     }
 
     /// The steward taking its time from `clock`, with the reminder points and

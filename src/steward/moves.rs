@@ -109,6 +109,7 @@ impl Steward {
     pub async fn submit_move(&self, req: MoveRequest, now: DateTime<Utc>) -> Result<Receipt, StewardError> {
         let this = self.clone();
         let game_text = req.game.clone();
+        let door = req.door;
         let result = self
             .store
             .transaction(move |tx| match this.submit_in(tx, &req, now) {
@@ -124,8 +125,13 @@ impl Steward {
         match &result {
             Ok(receipt) => {
                 tracing::info!(game = %receipt.game, seat = %receipt.seat, turn = receipt.turn, resolved = receipt.resolved, "{} accepted", receipt.kind);
+                // Every answer "accepted" counts, a repeat's too (issue 36).
+                self.metrics.move_accepted(door.name());
             }
-            Err(StewardError::Refused(r)) => tracing::info!(game = %game_text, code = r.code(), "submission refused"),
+            Err(StewardError::Refused(r)) => {
+                tracing::info!(game = %game_text, code = r.code(), "submission refused");
+                self.metrics.move_refused(door.name(), r.code());
+            }
             Err(e @ (StewardError::Internal(_) | StewardError::Unavailable(_))) => {
                 tracing::error!(game = %game_text, error = %e, "submission not accepted")
             }
@@ -716,6 +722,9 @@ impl Steward {
             },
         )?;
         tx.advance_game(id, &r.state, game.row.turn + 1, now)?;
+        // Counted as it is written (issue 36): a transaction that fails after
+        // this, rarely, leaves the count one ahead of the store.
+        self.metrics.turn_resolved();
         tx.clear_draw_offers(id)?;
         self.clock_turn_resolved(tx, game, &r.state, r.outcome.is_some(), now)?; // clocks
         let moves_json: Vec<_> = r

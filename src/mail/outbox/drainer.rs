@@ -59,6 +59,8 @@ pub struct Drainer {
     /// Whether this drainer also takes mails another steward claimed (see
     /// [`super::drain_once`]).
     pub(super) takes_claimed: bool,
+    /// Counts the mails handed over and the failed handovers (issue 36).
+    pub(super) metrics: Option<crate::metrics::Metrics>,
 }
 
 impl Drainer {
@@ -81,6 +83,19 @@ impl Drainer {
             last_pass: LAST_PASS,
             cutoff: std::sync::OnceLock::new(),
             takes_claimed: false,
+            metrics: None,
+        }
+    }
+
+    /// This drainer, counting into `metrics` (issue 36).
+    pub fn with_metrics(self, metrics: crate::metrics::Metrics) -> Drainer {
+        Drainer { metrics: Some(metrics), ..self }
+    }
+
+    /// Counts a failed handover: `refused` or `unavailable`.
+    fn count_failure(&self, reason: &'static str) {
+        if let Some(m) = &self.metrics {
+            m.mail_failed(reason);
         }
     }
 
@@ -206,11 +221,13 @@ impl Drainer {
                         let hold = Backoff::after(self.held.get(&row.id).copied());
                         tracing::warn!(message_id = %row.message_id, to = %row.recipient, error = %e, retry_in = ?hold.delay, "mail refused; holding it back");
                         self.held.insert(row.id, hold);
+                        self.count_failure("refused");
                         failed.push((row.id, e));
                         pass.refused += 1;
                     }
                     Err(Failure::Server(e)) => {
                         tracing::warn!(message_id = %row.message_id, error = %e, "mail delivery failed; the queue waits");
+                        self.count_failure("unavailable");
                         failed.push((row.id, e));
                         pass.stopped = true;
                         break;
@@ -222,11 +239,15 @@ impl Drainer {
             {
                 // Not durably delivered: they stay unsent and go again (same bytes).
                 tracing::warn!(error = %e, mails = sent.len(), "mail delivery failed; the queue waits");
+                self.count_failure("unavailable");
                 failed.extend(sent.drain(..).map(|id| (id, e.to_string())));
                 unneeded.clear();
                 pass.stopped = true;
             }
             pass.delivered += sent.len();
+            if let Some(m) = &self.metrics {
+                m.mails_sent(sent.len());
+            }
             // One commit: what was delivered, what failed, and the next page.
             let more = full && !pass.stopped;
             let now = Utc::now();

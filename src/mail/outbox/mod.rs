@@ -121,14 +121,14 @@ pub async fn drain_once(store: &Store, sink: &Sink, keys: Arc<StewardKeys>) -> R
 /// until `shutdown` turns true (or its sender goes away). While the queue waits
 /// out a backoff, wake-ups are left for later: new mails join the queue and go
 /// with the next attempt.
-pub async fn run(
-    store: Store,
-    sink: Sink,
-    keys: Arc<StewardKeys>,
-    wake: Arc<Notify>,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    let mut drainer = Drainer::new(store, sink, keys).with_shutdown(shutdown.clone(), LAST_PASS);
+pub async fn run(store: Store, sink: Sink, keys: Arc<StewardKeys>, wake: Arc<Notify>, shutdown: watch::Receiver<bool>) {
+    run_counted(Drainer::new(store, sink, keys), wake, shutdown).await;
+}
+
+/// [`run`] with `drainer` (made with [`Drainer::new`], counting into the
+/// daemon's metrics with [`Drainer::with_metrics`]: issue 36).
+pub async fn run_counted(drainer: Drainer, wake: Arc<Notify>, mut shutdown: watch::Receiver<bool>) {
+    let mut drainer = drainer.with_shutdown(shutdown.clone(), LAST_PASS);
     if let Err(e) = drainer.remove_unneeded_pictures().await {
         tracing::warn!(error = %e, "cannot look for pictures no queued mail needs");
     }
