@@ -290,7 +290,20 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let wake = Arc::new(Notify::new());
-    let steward = open_checked(&config, wake.clone(), Check::Full)?;
+    // One registry for the daemon (issue 36): the steward, the doors, the
+    // drainer and the sweep count into it; the store times its transactions.
+    let metrics = crate::metrics::Metrics::new();
+    let steward = open_checked(&config, wake.clone(), Check::Full)?.with_metrics(metrics.clone());
+    let timed = metrics.clone();
+    steward.store().observe_transactions(move |took| timed.store_transaction(took));
+    let metrics_listener = match config.metrics_listen {
+        Some(addr) => Some(TcpListener::bind(addr).await.map_err(|e| {
+            ServerError::Refused(format!(
+                "cannot listen on {addr} for the metrics ({e}); choose a free address for [metrics] listen, or leave it out to serve /metrics on the main listener to loopback clients"
+            ))
+        })?),
+        None => None,
+    };
     let operator = Arc::new(operator_token(&config)?);
     let sink = sink(&config)?;
     // Only now: a start refused by its checks says only why. The target lets the
@@ -301,7 +314,8 @@ pub async fn serve(
     let (stop, stopped) = watch::channel(false);
     let mail = sink.describe();
     steward.release_dead_holders().await;
-    let drainer = tokio::spawn(outbox::run(steward.store().clone(), sink, steward.keys_arc(), wake, stopped));
+    let drainer = outbox::Drainer::new(steward.store().clone(), sink, steward.keys_arc()).with_metrics(metrics);
+    let drainer = tokio::spawn(outbox::run_counted(drainer, wake, stopped));
     let maildir = config.maildir.clone().map(|m| {
         tracing::info!(maildir = %m.path.display(), "reading players' mails from the maildir");
         tokio::spawn(crate::mail::maildir::run(steward.clone(), m.path, m.poll, stop.subscribe()))
@@ -312,7 +326,10 @@ pub async fn serve(
     });
     // Clocks: one sweep at once (deadlines may have passed while the daemon was
     // down), then on the schedule.
-    if let Err(e) = steward.sweep(steward.now()).await {
+    let started = std::time::Instant::now();
+    let swept = steward.sweep(steward.now()).await;
+    steward.metrics().sweep_ran(started.elapsed(), None, swept.is_ok());
+    if let Err(e) = swept {
         tracing::error!(error = %e, "the start-up sweep failed");
     }
     let sweeper = tokio::spawn(sweep_on_schedule(steward.clone(), config.schedule.sweep.clone(), stop.subscribe()));
@@ -325,9 +342,28 @@ pub async fn serve(
         "fairsteward listening on http://{addr}"
     );
     let stopping = steward.clone();
-    crate::web::listen::serve(listener, crate::web::router(steward, operator), config.http_limits, shutdown).await;
+    let place = match &metrics_listener {
+        Some(_) => crate::web::operator_endpoints::MetricsPlace::Elsewhere,
+        None => crate::web::operator_endpoints::MetricsPlace::Loopback,
+    };
+    // The metrics' own listener, within the same limits, stops with the rest.
+    let metrics_door = metrics_listener.map(|l| {
+        if let Ok(addr) = l.local_addr() {
+            tracing::info!(listen = %addr, "serving /metrics and /health on http://{addr}");
+        }
+        let mut stopped = stop.subscribe();
+        let router = crate::web::operator_endpoints::router(steward.clone());
+        tokio::spawn(crate::web::listen::serve(l, router, config.http_limits, async move {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        }))
+    });
+    let router = crate::web::router_with_metrics(steward, operator, place);
+    crate::web::listen::serve(listener, router, config.http_limits, shutdown).await;
     tracing::info!("shutting down; draining the outbox");
     let _ = stop.send(true);
+    if let Some(m) = metrics_door {
+        let _ = m.await;
+    }
     if let Some(m) = maildir {
         let _ = m.await;
     }
@@ -374,7 +410,11 @@ async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutd
             tracing::debug!("another steward sweeps (it holds the sweep's lease)");
             continue;
         }
-        if let Err(e) = steward.sweep(steward.now()).await {
+        let started = std::time::Instant::now();
+        let lateness = (chrono::Utc::now() - next).to_std().unwrap_or_default();
+        let swept = steward.sweep(steward.now()).await;
+        steward.metrics().sweep_ran(started.elapsed(), Some(lateness), swept.is_ok());
+        if let Err(e) = swept {
             tracing::error!(error = %e, "the sweep failed; it runs again on schedule");
         }
     }

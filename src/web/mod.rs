@@ -18,6 +18,7 @@ mod lists; // legal moves over HTTP (issue 32, slice T)
 mod mail_settings; // issue 32, slice M
 mod openapi; // issue 34: the API's OpenAPI document
 mod openpgp_api; // issue 33: a seat's OpenPGP key
+pub mod operator_endpoints; // issue 36: GET /metrics and GET /health
 mod pages;
 pub mod session;
 mod tournament_api;
@@ -157,7 +158,17 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The API router over a steward; creating a game needs the `operator` token.
+/// It serves `/health`, and `/metrics` to loopback clients (issue 36).
 pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
+    router_with_metrics(steward, operator, operator_endpoints::MetricsPlace::Loopback)
+}
+
+/// [`router`], with `/metrics` served where `metrics` says (issue 36).
+pub fn router_with_metrics(
+    steward: Steward,
+    operator: Arc<OperatorToken>,
+    metrics: operator_endpoints::MetricsPlace,
+) -> Router {
     let (api, doc) = api_routes().split_for_parts();
     let json = openapi::to_json(&openapi::finish(doc));
     let page = api_page_body(&json);
@@ -187,6 +198,8 @@ pub fn router(steward: Steward, operator: Arc<OperatorToken>) -> Router {
     .layer(Extension(operator))
     .layer(axum::middleware::map_response(json_errors))
     .layer(axum::middleware::from_fn(private_answers))
+    // After the layers: their plain-text answers keep their shape (issue 36).
+    .merge(operator_endpoints::main_routes(metrics))
     .with_state(steward)
 }
 
