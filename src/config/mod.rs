@@ -483,7 +483,11 @@ impl Config {
             .metrics
             .listen
             .map(|given| {
-                given.parse::<SocketAddr>().map_err(|source| ConfigError::Listen { given: given.clone(), source })
+                given.parse::<SocketAddr>().map_err(|_| {
+                    ConfigError::Invalid(format!(
+                        "metrics.listen {given:?} is not an IP address and port, like 127.0.0.1:9464"
+                    ))
+                })
             })
             .transpose()?;
         if metrics_listen.is_some_and(|m| m == listen) {

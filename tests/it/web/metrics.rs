@@ -401,3 +401,44 @@ print(json.dumps(yaml.safe_load(sys.stdin.read())))
         assert!(named, "{expr} names no metric the steward serves");
     }
 }
+
+/// `[metrics]` in a configuration file: the example's commented section reads
+/// once uncommented; a bad address, the main listener's address and an
+/// unknown key are refused, each naming the key.
+#[test]
+fn the_metrics_section_of_the_configuration_is_checked() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = std::fs::read_to_string(root.join("deploy/fairsteward.toml.example")).unwrap();
+    let section: String = example
+        .lines()
+        .skip_while(|l| !l.starts_with("# [metrics]"))
+        .take_while(|l| l.starts_with("# "))
+        .map(|l| format!("{}\n", &l[2..]))
+        .collect();
+    assert!(section.starts_with("[metrics]"), "deploy/fairsteward.toml.example has no commented [metrics]: {section}");
+    let dir = tempfile::tempdir().unwrap();
+    let overrides = Overrides { data_dir: Some(dir.path().to_owned()), ..Overrides::default() };
+    let load = |text: &str| {
+        let file = dir.path().join("fairsteward.toml");
+        std::fs::write(&file, text).unwrap();
+        Config::load(Some(&file), &overrides).map_err(|e| {
+            let mut text = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                text = format!("{text}: {s}");
+                source = s.source();
+            }
+            text
+        })
+    };
+    let config = load(&section).unwrap();
+    assert_eq!(config.metrics_listen, Some("127.0.0.1:9464".parse().unwrap()));
+    assert_eq!(load("").unwrap().metrics_listen, None);
+
+    let bad = load("[metrics]\nlisten = \"localhost\"\n").unwrap_err();
+    assert!(bad.contains("metrics.listen") && bad.contains("localhost"), "{bad}");
+    let same = load("[http]\nlisten = \"127.0.0.1:9464\"\n[metrics]\nlisten = \"127.0.0.1:9464\"\n").unwrap_err();
+    assert!(same.contains("metrics.listen"), "{same}");
+    let unknown = load("[metrics]\nport = 9464\n").unwrap_err();
+    assert!(unknown.contains("port"), "{unknown}");
+}
