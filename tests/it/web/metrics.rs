@@ -442,3 +442,76 @@ fn the_metrics_section_of_the_configuration_is_checked() {
     let unknown = load("[metrics]\nport = 9464\n").unwrap_err();
     assert!(unknown.contains("port"), "{unknown}");
 }
+
+/// With the SMTP server unreachable the mails stay queued: the failed
+/// handovers count as `unavailable`, and the outbox's gauges show the backlog
+/// and its age (what deploy/prometheus-alerts.yml alerts on).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_smtp_server_shows_as_failed_handovers_and_a_growing_outbox() {
+    use fairsteward::config::RawMail;
+    use fairsteward::mail::smtp::{RawSmtp, TlsMode};
+    let dir = tempfile::tempdir().unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    // A port nothing listens on: bound, then let go.
+    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
+    let raw = RawConfig {
+        http: RawHttp { public_url: Some(format!("http://{addr}")), ..RawHttp::default() },
+        mail: RawMail {
+            smtp: Some(RawSmtp {
+                host: Some(closed.ip().to_string()),
+                port: Some(closed.port()),
+                tls: Some(TlsMode::None),
+                timeout_seconds: Some(5),
+                ..RawSmtp::default()
+            }),
+            ..RawMail::default()
+        },
+        ..RawConfig::default()
+    };
+    let overrides = Overrides {
+        data_dir: Some(dir.path().to_owned()),
+        listen: Some(addr.to_string()),
+        database: common::backend::database_for(dir.path()),
+    };
+    let config = Config::from_raw(raw, &overrides).unwrap();
+    let operator = fairsteward::server::operator_token(&config).unwrap().reveal().to_owned();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
+        let _ = stopped.await;
+    }));
+    let client = common::client();
+    let base = format!("http://{addr}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while client.get(format!("{base}/health")).send().await.is_err() {
+        assert!(Instant::now() < deadline, "the steward does not answer");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let seats = json!([
+        {"name": "Player white", "email": "white@example.org"},
+        {"name": "Player black", "email": "black@example.org"},
+    ]);
+    let created = client
+        .post(format!("{base}/api/games"))
+        .bearer_auth(&operator)
+        .json(&json!({"variant": "chess", "options": {}, "seats": seats}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 201);
+
+    let samples = scrape_until(&client, &format!("{base}/metrics"), "a failed handover and an aging outbox", |s| {
+        value(s, "fairsteward_mails_failed_total", &[("reason", "unavailable")]) >= 1.0
+            && value(s, "fairsteward_outbox_oldest_unsent_age_seconds", &[]) > 0.0
+    })
+    .await;
+    let v = |name: &str, labels: &[(&str, &str)]| value(&samples, name, labels);
+    assert_eq!(v("fairsteward_mails_sent_total", &[]), 0.0, "{samples:#?}");
+    assert_eq!(v("fairsteward_mails_failed_total", &[("reason", "refused")]), 0.0, "{samples:#?}");
+    // The two start mails wait.
+    assert_eq!(v("fairsteward_outbox_unsent", &[]), 2.0, "{samples:#?}");
+    assert_eq!(v("fairsteward_store_up", &[]), 1.0);
+
+    drop(stop);
+    tokio::time::timeout(Duration::from_secs(30), task).await.expect("the steward stops").unwrap().unwrap();
+}
