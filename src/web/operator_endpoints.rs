@@ -9,6 +9,7 @@
 //! no proxy forwarded. `/health` is always on the main listener too: a load
 //! balancer checks the port it balances.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -16,6 +17,7 @@ use axum::extract::{Extension, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tokio::sync::Semaphore;
 
 use super::listen::Peer;
 use crate::steward::Steward;
@@ -26,6 +28,36 @@ pub const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long `/metrics` waits for the store's readings; then it answers with
 /// `fairsteward_store_up 0` and the gauges as last read.
 pub const READINGS_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One store read of each kind at a time on a listener: while the store hangs
+/// (a PostgreSQL server that does not answer), the requests that come meanwhile
+/// wait for the read in flight, within their timeout, instead of each holding
+/// a blocking thread of their own.
+#[derive(Clone, Debug)]
+struct Gates {
+    health: Arc<Semaphore>,
+    readings: Arc<Semaphore>,
+}
+
+impl Gates {
+    fn new() -> Gates {
+        Gates { health: Arc::new(Semaphore::new(1)), readings: Arc::new(Semaphore::new(1)) }
+    }
+}
+
+/// Runs `read` on a blocking thread once `gate` lets it (one at a time); `None`
+/// when the blocking task failed.
+async fn gated<T: Send + 'static>(gate: &Arc<Semaphore>, read: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    // The semaphore is never closed.
+    let permit = gate.clone().acquire_owned().await.ok()?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        read()
+    })
+    .await
+    .map_err(|e| tracing::debug!(error = %e, "a store read for the operator did not finish"))
+    .ok()
+}
 
 /// Whether `/metrics` is served on the main listener.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,10 +72,11 @@ pub enum MetricsPlace {
 /// says so.
 pub(super) fn main_routes(place: MetricsPlace) -> Router<Steward> {
     let routes = Router::new().route("/health", get(health));
-    match place {
+    let routes = match place {
         MetricsPlace::Loopback => routes.route("/metrics", get(loopback_metrics)),
         MetricsPlace::Elsewhere => routes,
-    }
+    };
+    routes.layer(Extension(Gates::new()))
 }
 
 /// The router of the metrics listener (`[metrics] listen`): `/metrics` and
@@ -52,6 +85,7 @@ pub fn router(steward: Steward) -> Router {
     Router::new()
         .route("/metrics", get(metrics))
         .route("/health", get(health))
+        .layer(Extension(Gates::new()))
         .fallback(|| {
             std::future::ready(plain(StatusCode::NOT_FOUND, "not found; this listener serves /metrics and /health\n"))
         })
@@ -73,21 +107,18 @@ fn plain(status: StatusCode, body: &'static str) -> Response {
 
 /// `GET /health`: 200 `ok` when the store answers a trivial query within
 /// [`HEALTH_TIMEOUT`], else 503 with a one-line reason.
-async fn health(State(steward): State<Steward>) -> Response {
+async fn health(State(steward): State<Steward>, Extension(gates): Extension<Gates>) -> Response {
     let store = steward.store().clone();
     // A fresh reader: on SQLite it opens the file anew, so a database removed
     // under the steward is noticed.
-    let asked = tokio::task::spawn_blocking(move || Reader::of(&store).answers());
+    let asked = gated(&gates.health, move || Reader::of(&store).answers());
     match tokio::time::timeout(HEALTH_TIMEOUT, asked).await {
-        Ok(Ok(Ok(()))) => plain(StatusCode::OK, "ok\n"),
-        Ok(Ok(Err(e))) => {
+        Ok(Some(Ok(()))) => plain(StatusCode::OK, "ok\n"),
+        Ok(Some(Err(e))) => {
             tracing::debug!(error = %e, "health: the store does not answer");
             plain(StatusCode::SERVICE_UNAVAILABLE, "unavailable: the store does not answer\n")
         }
-        Ok(Err(e)) => {
-            tracing::debug!(error = %e, "health: the store's check did not finish");
-            plain(StatusCode::SERVICE_UNAVAILABLE, "unavailable: the store's check did not finish\n")
-        }
+        Ok(None) => plain(StatusCode::SERVICE_UNAVAILABLE, "unavailable: the store's check did not finish\n"),
         Err(_) => plain(StatusCode::SERVICE_UNAVAILABLE, "unavailable: the store did not answer within 2 s\n"),
     }
 }
@@ -97,6 +128,7 @@ async fn health(State(steward): State<Steward>) -> Response {
 /// loopback too, and names the client it forwards).
 async fn loopback_metrics(
     State(steward): State<Steward>,
+    gates: Extension<Gates>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
@@ -108,18 +140,18 @@ async fn loopback_metrics(
             "forbidden: /metrics is served here to loopback clients only; set [metrics] listen to serve it on an address of its own\n",
         );
     }
-    metrics(State(steward), headers).await
+    metrics(State(steward), gates, headers).await
 }
 
 /// `GET /metrics`: the counters, and the gauges read from the store now; in
 /// OpenMetrics' format when the scraper asks for it, else in the classic
 /// text format.
-async fn metrics(State(steward): State<Steward>, headers: HeaderMap) -> Response {
+async fn metrics(State(steward): State<Steward>, Extension(gates): Extension<Gates>, headers: HeaderMap) -> Response {
     let store = steward.store().clone();
-    let read = tokio::task::spawn_blocking(move || Reader::of(&store).readings());
+    let read = gated(&gates.readings, move || Reader::of(&store).readings());
     let readings = match tokio::time::timeout(READINGS_TIMEOUT, read).await {
-        Ok(Ok(Ok(r))) => Some(r),
-        Ok(Ok(Err(e))) => {
+        Ok(Some(Ok(r))) => Some(r),
+        Ok(Some(Err(e))) => {
             tracing::debug!(error = %e, "metrics: cannot read the store");
             None
         }
