@@ -172,3 +172,171 @@ fn ticks(stat: &str) -> Option<(String, f64)> {
     let f: Vec<&str> = stat[close + 1..].split_whitespace().collect();
     Some((name, f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?))
 }
+
+/// Whether the bench runs in its quick mode (a CI smoke of well under a
+/// minute): `FAIRSTEWARD_BENCH_QUICK=1` in the environment, or `--quick`.
+pub fn quick() -> bool {
+    std::env::var("FAIRSTEWARD_BENCH_QUICK").is_ok_and(|v| !v.is_empty() && v != "0")
+        || std::env::args().any(|a| a == "--quick")
+}
+
+/// The `p` quantile (0..=1) of sorted durations, in milliseconds (nearest rank).
+pub fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+/// The release binary (`CARGO_BIN_EXE_fairsteward`, built by `cargo bench`)
+/// serving on 127.0.0.1; stopped with SIGTERM (then killed) when dropped.
+pub struct Served {
+    pub child: std::process::Child,
+    pub base: String,
+    pub operator: String,
+    pub log: std::path::PathBuf,
+    /// From the spawn to the first request answered 200 (`GET /api/steward`).
+    pub start_up: Duration,
+}
+
+impl Served {
+    /// Starts `fairsteward serve --data-dir data [--config config]` on a free
+    /// port and waits (up to 120 s) for its first answered request.
+    pub fn start(data: &std::path::Path, config: Option<&std::path::Path>) -> Served {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let log = data.with_extension(format!("{port}.log"));
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"));
+        cmd.args(["serve", "--data-dir"]).arg(data).args(["--listen", &format!("127.0.0.1:{port}")]);
+        if let Some(c) = config {
+            cmd.arg("--config").arg(c);
+        }
+        let begin = Instant::now();
+        let child = cmd
+            .env_remove("RUST_LOG")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("the log file"))
+            .spawn()
+            .expect("the fairsteward binary starts");
+        let addr = format!("127.0.0.1:{port}");
+        while http_status(&addr, "/api/steward") != Some(200) {
+            assert!(
+                begin.elapsed() < Duration::from_secs(120),
+                "the steward answered no request within 120 s:\n{}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let start_up = begin.elapsed();
+        let token = std::fs::read_to_string(data.join(fairsteward::protocol::OPERATOR_TOKEN_FILE))
+            .expect("the operator token file");
+        Served { child, base: format!("http://{addr}"), operator: token.trim().to_owned(), log, start_up }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// VmRSS in MB.
+    pub fn rss_mb(&self) -> f64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:")?.trim().strip_suffix("kB")?.trim().parse::<f64>().ok())
+            .map_or(f64::NAN, |kb| kb / 1024.0)
+    }
+
+    /// Stops it (SIGTERM, as systemd does) and waits for it to exit.
+    pub fn stop(mut self) {
+        self.terminate();
+    }
+
+    fn terminate(&mut self) {
+        // SAFETY: kill(2) on the id of a child this process started and has not reaped.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        let begin = Instant::now();
+        while begin.elapsed() < Duration::from_secs(30) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.terminate();
+        }
+    }
+}
+
+/// The status of `GET path` on `addr` (HTTP/1.0 over a fresh connection), or
+/// None if nothing answers.
+pub fn http_status(addr: &str, path: &str) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").ok()?;
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).ok()?;
+    std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
+}
+
+/// CPU time used so far by the living threads of process `pid`, in
+/// milliseconds, by name (a pool's numbered threads summed, as
+/// [`cpu_by_thread`]), and in all under `""` (the process, exited threads included).
+pub fn cpu_of(pid: u32) -> std::collections::BTreeMap<String, f64> {
+    let mut by_name = std::collections::BTreeMap::new();
+    let stats = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok());
+    for (name, t) in stats.filter_map(|s| ticks(&s)) {
+        let pool = match name.rsplit_once('-') {
+            Some((stem, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => stem.to_owned(),
+            _ => name,
+        };
+        *by_name.entry(pool).or_insert(0.0) += t * tick_ms();
+    }
+    let all = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| ticks(&s)).map_or(0.0, |(_, t)| t);
+    by_name.insert(String::new(), all * tick_ms());
+    by_name
+}
+
+/// Bytes written so far (`wchar` of `/proc/<pid>/task/<tid>/io`: every
+/// write(2) and pwrite(2), page cache or not) by the threads of `pid` named `thread`.
+pub fn written_by(pid: u32, thread: &str) -> u64 {
+    let mut total = 0;
+    for e in std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten() {
+        let comm = std::fs::read_to_string(e.path().join("comm")).unwrap_or_default();
+        if comm.trim() != thread {
+            continue;
+        }
+        let io = std::fs::read_to_string(e.path().join("io")).unwrap_or_default();
+        total += io.lines().find_map(|l| l.strip_prefix("wchar:")?.trim().parse::<u64>().ok()).unwrap_or(0);
+    }
+    total
+}
+
+/// The bytes of the files directly in `dir`, and how many there are.
+pub fn files_in(dir: &std::path::Path) -> (u64, usize) {
+    let mut bytes = 0;
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if let Ok(m) = e.metadata()
+            && m.is_file()
+        {
+            bytes += m.len();
+            n += 1;
+        }
+    }
+    (bytes, n)
+}
