@@ -73,6 +73,15 @@ struct Plan {
 }
 
 fn plan() -> Plan {
+    let mut p = plan_by_mode();
+    // FAIRSTEWARD_BENCH_SIZES=100000 (a comma list) measures those sizes only.
+    if let Ok(sizes) = std::env::var("FAIRSTEWARD_BENCH_SIZES") {
+        p.sizes = sizes.split(',').filter_map(|n| n.trim().parse().ok()).collect();
+    }
+    p
+}
+
+fn plan_by_mode() -> Plan {
     if support::quick() {
         Plan { sizes: vec![100, 1_000], moves: 60, backlog: 50 }
     } else {
@@ -328,6 +337,29 @@ fn sweep(data: &Path, config_path: &Path, now: chrono::DateTime<Utc>) -> (f64, f
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
     runtime.block_on(async {
         let steward = fairsteward::server::open(&config, Arc::new(tokio::sync::Notify::new())).expect("open the store");
+        // FAIRSTEWARD_BENCH_PERF=DIR: `perf record` of this process for each sweep.
+        let _perf = std::env::var_os("FAIRSTEWARD_BENCH_PERF").map(|dir| {
+            let out = Path::new(&dir).join(format!("sweep-{}.data", now.timestamp()));
+            let child = std::process::Command::new("perf")
+                .args([
+                    "record",
+                    "--call-graph",
+                    "dwarf,16384",
+                    "-F",
+                    "499",
+                    "-p",
+                    &std::process::id().to_string(),
+                    "-o",
+                ])
+                .arg(&out)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("perf (linux-perf) is installed");
+            std::thread::sleep(Duration::from_secs(1));
+            println!("    perf data: {}", out.display());
+            Perf(child)
+        });
         let t = Instant::now();
         let report = steward.sweep(now).await.expect("the sweep");
         let swept = t.elapsed().as_secs_f64();
@@ -338,6 +370,20 @@ fn sweep(data: &Path, config_path: &Path, now: chrono::DateTime<Utc>) -> (f64, f
             .expect("spool the mails");
         (swept, t.elapsed().as_secs_f64(), report.games, report.timeouts.len(), spooled)
     })
+}
+
+/// `perf record` attached until dropped (then stopped with SIGINT, so it
+/// writes its file whole).
+struct Perf(std::process::Child);
+
+impl Drop for Perf {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on the id of a child this process started and has not reaped.
+        unsafe {
+            libc::kill(self.0.id() as libc::pid_t, libc::SIGINT);
+        }
+        let _ = self.0.wait();
+    }
 }
 
 struct Figures {
