@@ -123,8 +123,15 @@ pub fn cpu_ms(thread: &str) -> (f64, f64) {
 /// name, a pool's numbered threads (`background-0`, `background-1`) summed
 /// under their common name (`background`).
 pub fn cpu_by_thread() -> std::collections::BTreeMap<String, f64> {
+    threads_cpu("/proc/self/task")
+}
+
+/// CPU time used so far by the living threads listed under `tasks` (a
+/// `/proc/<pid>/task` directory), in milliseconds, by name, a pool's numbered
+/// threads summed under their common name.
+fn threads_cpu(tasks: &str) -> std::collections::BTreeMap<String, f64> {
     let mut by_name = std::collections::BTreeMap::new();
-    let stats = std::fs::read_dir("/proc/self/task")
+    let stats = std::fs::read_dir(tasks)
         .into_iter()
         .flatten()
         .flatten()
@@ -293,19 +300,7 @@ pub fn http_status(addr: &str, path: &str) -> Option<u16> {
 /// milliseconds, by name (a pool's numbered threads summed, as
 /// [`cpu_by_thread`]), and in all under `""` (the process, exited threads included).
 pub fn cpu_of(pid: u32) -> std::collections::BTreeMap<String, f64> {
-    let mut by_name = std::collections::BTreeMap::new();
-    let stats = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok());
-    for (name, t) in stats.filter_map(|s| ticks(&s)) {
-        let pool = match name.rsplit_once('-') {
-            Some((stem, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => stem.to_owned(),
-            _ => name,
-        };
-        *by_name.entry(pool).or_insert(0.0) += t * tick_ms();
-    }
+    let mut by_name = threads_cpu(&format!("/proc/{pid}/task"));
     let all = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| ticks(&s)).map_or(0.0, |(_, t)| t);
     by_name.insert(String::new(), all * tick_ms());
     by_name
