@@ -322,30 +322,12 @@ fn opensmtpd_delivers_a_reply_through_the_recipe_and_retries_after_exit_75() {
     a_reply_through("opensmtpd");
 }
 
-/// The fenced blocks of a Markdown text, each with a final newline.
-fn fenced_blocks(text: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        match current.as_mut() {
-            None if line.starts_with("```") => current = Some(String::new()),
-            None => {}
-            Some(_) if line.trim_end() == "```" => blocks.extend(current.take()),
-            Some(block) => {
-                block.push_str(line);
-                block.push('\n');
-            }
-        }
-    }
-    blocks
-}
-
 /// Every recipe file under deploy/mail/ is shown verbatim in
 /// docs/mail-servers.md, as one fenced block.
 #[test]
 fn the_mail_server_docs_show_every_recipe_verbatim() {
     let doc = std::fs::read_to_string(Path::new(ROOT).join("docs/mail-servers.md")).unwrap();
-    let blocks = fenced_blocks(&doc);
+    let blocks = crate::support::fenced_blocks(&doc);
     let mut files: Vec<PathBuf> = Vec::new();
     for mta in ["postfix", "exim", "opensmtpd"] {
         let dir = Path::new(ROOT).join("deploy/mail").join(mta);

@@ -652,3 +652,22 @@ impl Drop for Steward {
         let _ = self.child.wait();
     }
 }
+
+/// The fenced blocks of a Markdown text, each as its lines with a final
+/// newline (what a file shown verbatim in the docs must equal).
+pub fn fenced_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        match current.as_mut() {
+            None if line.starts_with("```") => current = Some(String::new()),
+            None => {}
+            Some(_) if line.trim_end() == "```" => blocks.extend(current.take()),
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+        }
+    }
+    blocks
+}

@@ -30,17 +30,7 @@ for family in text_string_to_metric_families(sys.stdin.read()):
     for s in family.samples:
         print(json.dumps([s.name, s.labels, s.value]))
 "#;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", SCRIPT])
-        .env("PYTHONPATH", root.join("target/python"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = python(SCRIPT, text);
     assert!(
         out.status.success(),
         "prometheus_client.parser refuses the metrics (scripts/test installs it into target/python): {}\n{text}",
@@ -54,6 +44,22 @@ for family in text_string_to_metric_families(sys.stdin.read()):
             ((name, labels), value)
         })
         .collect()
+}
+
+/// Runs the Python `script` on `input`, with the packages scripts/test
+/// installs into target/python.
+fn python(script: &str, input: &str) -> std::process::Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .env("PYTHONPATH", root.join("target/python"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// The samples of `GET url`, which must answer 200 in the classic text format.
@@ -331,24 +337,6 @@ async fn moves_from_the_pages_count_under_the_web_door() {
     server.shut_down().await;
 }
 
-/// The fenced blocks of a Markdown text, each as its lines joined.
-fn fenced_blocks(text: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        match current.as_mut() {
-            None if line.starts_with("```") => current = Some(String::new()),
-            None => {}
-            Some(_) if line == "```" => blocks.extend(current.take()),
-            Some(block) => {
-                block.push_str(line);
-                block.push('\n');
-            }
-        }
-    }
-    blocks
-}
-
 /// docs/operator.md names every metric, and shows the example alert of
 /// deploy/prometheus-alerts.yml verbatim; the file reads as YAML (PyYAML) and
 /// alerts on the outbox's oldest mail by a metric the steward serves.
@@ -367,23 +355,14 @@ fn the_operators_guide_names_every_metric_and_shows_the_alert_verbatim() {
 
     let alerts = std::fs::read_to_string(root.join("deploy/prometheus-alerts.yml")).unwrap();
     assert!(
-        fenced_blocks(&doc).contains(&alerts),
+        crate::support::fenced_blocks(&doc).contains(&alerts),
         "docs/operator.md does not show deploy/prometheus-alerts.yml verbatim"
     );
     const SCRIPT: &str = r#"
 import json, sys, yaml
 print(json.dumps(yaml.safe_load(sys.stdin.read())))
 "#;
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", SCRIPT])
-        .env("PYTHONPATH", root.join("target/python"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), alerts.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = python(SCRIPT, &alerts);
     assert!(out.status.success(), "the alert file is no YAML: {}", String::from_utf8_lossy(&out.stderr));
     let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let outbox = rules["groups"][0]["rules"]
