@@ -395,12 +395,7 @@ async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutd
         let period = upcoming.next().map_or(chrono::TimeDelta::hours(1), |after| after - next);
         let ttl =
             (period * 2 + chrono::TimeDelta::seconds(10)).to_std().unwrap_or(std::time::Duration::from_secs(3600));
-        let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
-        tokio::select! {
-            () = tokio::time::sleep(wait) => {}
-            _ = shutdown.changed() => {}
-        }
-        if *shutdown.borrow() {
+        if !wait_until(next, &mut shutdown).await {
             steward.release_lease(SWEEP_LEASE).await;
             return;
         }
@@ -438,12 +433,7 @@ fn backups_on_schedule(config: &Config, mut shutdown: watch::Receiver<bool>) -> 
                 tracing::warn!("the backup schedule names no future time; no more backups");
                 return;
             };
-            let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                _ = shutdown.changed() => {}
-            }
-            if *shutdown.borrow() {
+            if !wait_until(next, &mut shutdown).await {
                 return;
             }
             let (data_dir, database, into) = (data_dir.clone(), database.clone(), backups.dir.clone());
@@ -461,6 +451,17 @@ fn backups_on_schedule(config: &Config, mut shutdown: watch::Receiver<bool>) -> 
             }
         }
     }))
+}
+
+/// Sleeps until `next` (a scheduled duty's time) or until `shutdown` turns
+/// true; whether the duty is still to run.
+async fn wait_until(next: chrono::DateTime<chrono::Utc>, shutdown: &mut watch::Receiver<bool>) -> bool {
+    let wait = (next - chrono::Utc::now()).to_std().unwrap_or_default();
+    tokio::select! {
+        () = tokio::time::sleep(wait) => {}
+        _ = shutdown.changed() => {}
+    }
+    !*shutdown.borrow()
 }
 
 /// The lease of the deadline sweep (issue 35).
