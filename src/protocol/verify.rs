@@ -778,8 +778,11 @@ fn resolved(r: &mut Replay, body: &Value, summary: &mut Summary) -> Result<(), S
         }
         given.push((seat, uci));
     }
-    let result =
-        r.rules.resolve(&r.history, &r.state, &given).map_err(|e| format!("the moves cannot be resolved: {e}"))?;
+    // Only the states the rules can still use, as the steward reads them:
+    // a long game's transcript verifies in time linear in its length.
+    let window = r.rules.repetition_window(&r.state).map_err(|e| format!("the state cannot be read: {e}"))?;
+    let recent = &r.history[r.history.len() - window.map_or(r.history.len(), |n| n.min(r.history.len()))..];
+    let result = r.rules.resolve(recent, &r.state, &given).map_err(|e| format!("the moves cannot be resolved: {e}"))?;
     let state = text(body, "state")?;
     if result.state != state {
         return Err(format!("the rules give {}, the steward wrote {state}", result.state));

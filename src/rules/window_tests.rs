@@ -193,6 +193,16 @@ fn the_fairschach_window_resolves_as_the_whole_history() {
     assert!(total.fewer_movers > 0, "no game reached normal mode: {total:?}");
 }
 
+/// 3D chess (issue 37): a window of `halfmove + 1` states resolves as the
+/// whole game, board moves and their passengers included.
+#[test]
+fn the_tri_d_chess_window_resolves_as_the_whole_history() {
+    let rules = VariantId::TriDChess.rulebook(&Options::new()).expect("3D chess has no options");
+    let tally = play(&*rules, 120, 150, 60, 0x3d_c4e5);
+    assert!(tally.ended_by(EndReason::ThreefoldRepetition) >= 10, "{tally:?}");
+    assert!(tally.narrowed * 2 > tally.turns, "{tally:?}");
+}
+
 /// The variants without a repetition rule need no history at all (window 0).
 #[test]
 fn variants_without_repetition_need_no_history() {

@@ -198,6 +198,18 @@ impl Variant for TriDChess {
         None
     }
 
+    /// Only positions since the last capture, pawn step, promotion or corner
+    /// promotion pending can repeat a later one, and the halfmove counter counts
+    /// the plies since: a capture lowers the material for good, a promotion the
+    /// pawns, and no pawn ever goes back (its own steps go forward, and a board
+    /// carrying a piece moves only forward or sideways for its owner, section 7),
+    /// so a pawn's step leaves the pawns' progress ahead of every earlier
+    /// position with the same material. One more state is kept as margin, as
+    /// in chess.
+    fn repetition_window(&self, state: &TdState) -> Option<usize> {
+        usize::try_from(state.halfmove).ok().map(|plies| plies.saturating_add(1))
+    }
+
     fn board(&self, state: &TdState) -> BoardView {
         picture::view(state)
     }
