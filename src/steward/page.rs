@@ -4,6 +4,8 @@
 //! read in one transaction and told through the variant; nothing here knows a
 //! game, and a pending move shows to its own seat only.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::board::{BoardPicture, board_picture};
@@ -283,13 +285,19 @@ fn record_view(tx: &Tx<'_>, g: &Loaded, viewer: Option<Seat>) -> Result<Vec<Reco
         })
         .collect();
     let numbered = record::numbered(recorded);
+    // Grouped by turn once: a long game's record costs its length, not its square.
+    let mut by_turn: BTreeMap<u32, Vec<_>> = BTreeMap::new();
+    for n in &numbered {
+        by_turn.entry(n.mv.turn).or_default().push(n);
+    }
     Ok(turns
         .into_iter()
         .take(visible)
         .map(|t| {
-            let entries = numbered
-                .iter()
-                .filter(|n| n.mv.turn == t.turn)
+            let entries = by_turn
+                .remove(&t.turn)
+                .unwrap_or_default()
+                .into_iter()
                 .map(|n| RecordEntry {
                     number: n.label(),
                     seat: n.mv.seat_name.clone(),
@@ -526,7 +534,10 @@ impl Steward {
                 let seat = viewer_seat(tx, &g, credential.as_ref())?;
                 let turns = tx.turns(&g.row.id)?;
                 let visible = visible_turns(&g, turns.len(), seat);
-                let moves = tx.moves_of_game(&g.row.id)?;
+                let mut moves: BTreeMap<u32, Vec<_>> = BTreeMap::new();
+                for m in tx.moves_of_game(&g.row.id)? {
+                    moves.entry(m.turn).or_default().push(m);
+                }
                 let start = turns.first().map_or_else(|| g.row.state.clone(), |t| t.state_before.clone());
                 let recorded: Vec<RecordedTurn> = turns
                     .iter()
@@ -536,16 +547,12 @@ impl Steward {
                         before: t.state_before.clone(),
                         after: t.state_after.clone(),
                         moves: moves
-                            .iter()
-                            .filter(|m| m.turn == t.turn)
+                            .remove(&t.turn)
+                            .unwrap_or_default()
+                            .into_iter()
                             .filter_map(|m| {
-                                let result = settled(m)?;
-                                Some(SeatMove {
-                                    seat: m.seat,
-                                    mv: m.canonical.clone(),
-                                    notation: m.notation.clone(),
-                                    result,
-                                })
+                                let result = settled(&m)?;
+                                Some(SeatMove { seat: m.seat, mv: m.canonical, notation: m.notation, result })
                             })
                             .collect(),
                         notes: t.notes.clone(),

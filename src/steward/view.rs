@@ -251,17 +251,28 @@ pub(super) fn game_view(
     let visible = visible_turns(g, turns.len(), viewer);
     // Spectators held back see the state after the last turn shown to them.
     let state = turns.get(visible).map_or_else(|| g.row.state.clone(), |t| t.state_before.clone());
+    // Indexed once: a long game's view costs its length, not its square (issue 37).
+    let (mut labels, mut first_labels) = (BTreeMap::new(), BTreeMap::new());
+    for n in &numbered {
+        labels.entry((n.mv.turn, n.mv.seat)).or_insert_with(|| n.label());
+        first_labels.entry(n.mv.turn).or_insert_with(|| n.label());
+    }
+    let mut moves_by_turn: BTreeMap<u32, Vec<&crate::store::MoveRow>> = BTreeMap::new();
+    for m in &all_moves {
+        moves_by_turn.entry(m.turn).or_default().push(m);
+    }
     let history = turns
         .into_iter()
         .take(visible)
         .map(|t| TurnView {
             turn: t.turn,
-            move_number: numbered.iter().find(|n| n.mv.turn == t.turn).map(|n| n.label()),
-            moves: all_moves
-                .iter()
-                .filter(|m| m.turn == t.turn)
+            move_number: first_labels.remove(&t.turn),
+            moves: moves_by_turn
+                .remove(&t.turn)
+                .unwrap_or_default()
+                .into_iter()
                 .map(|m| MoveView {
-                    number: numbered.iter().find(|n| n.mv.turn == m.turn && n.mv.seat == m.seat).map(|n| n.label()),
+                    number: labels.get(&(m.turn, m.seat)).cloned(),
                     seat: g.seat_name(m.seat),
                     notation: m.notation.clone(),
                     status: m.status.clone(),
