@@ -325,13 +325,9 @@ pub async fn serve(
         tokio::spawn(crate::mail::imap::run(steward.clone(), i, stop.subscribe()))
     });
     // Clocks: one sweep at once (deadlines may have passed while the daemon was
-    // down), then on the schedule.
-    let started = std::time::Instant::now();
-    let swept = steward.sweep(steward.now()).await;
-    steward.metrics().sweep_ran(started.elapsed(), None, swept.is_ok());
-    if let Err(e) = swept {
-        tracing::error!(error = %e, "the start-up sweep failed");
-    }
+    // down), then on the schedule. It runs beside the requests (issue 37: with
+    // many games due it takes a while); a move that comes meanwhile is
+    // refereed the same, since every move settles its game's clocks first.
     let sweeper = tokio::spawn(sweep_on_schedule(steward.clone(), config.schedule.sweep.clone(), stop.subscribe()));
     let backups = backups_on_schedule(&config, stop.subscribe());
     let addr = listener.local_addr()?;
@@ -380,9 +376,16 @@ pub async fn serve(
     Ok(())
 }
 
-/// Runs the deadline sweep at every time `schedule` names (read on the system
-/// clock; the sweep itself takes the steward's time) until `shutdown` turns true.
+/// Runs the deadline sweep once at start, then at every time `schedule` names
+/// (read on the system clock; the sweep itself takes the steward's time) until
+/// `shutdown` turns true.
 async fn sweep_on_schedule(steward: Steward, schedule: cron::Schedule, mut shutdown: watch::Receiver<bool>) {
+    let started = std::time::Instant::now();
+    let swept = steward.sweep(steward.now()).await;
+    steward.metrics().sweep_ran(started.elapsed(), None, swept.is_ok());
+    if let Err(e) = swept {
+        tracing::error!(error = %e, "the start-up sweep failed");
+    }
     loop {
         let mut upcoming = schedule.upcoming(chrono::Utc);
         let Some(next) = upcoming.next() else {

@@ -127,7 +127,8 @@ impl Lab {
         self.dir.path().join("spool")
     }
 
-    /// Starts the steward (again) on a fresh port; it sweeps once before serving.
+    /// Starts the steward (again) on a fresh port, and waits for its start-up
+    /// sweep (which runs beside the first requests).
     /// Its scheduled sweep never comes in a test's lifetime: the tests sweep
     /// with `fairsteward sweep` at the times they choose, and the default
     /// schedule (every five minutes of the system clock) would now and then run
@@ -157,6 +158,7 @@ impl Lab {
         let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
             let _ = stopped.await;
         }));
+        crate::support::start_up_swept(&format!("http://{addr}")).await;
         self.server = Some(Running { base: format!("http://{addr}"), stop, task });
     }
 
@@ -930,7 +932,7 @@ async fn a_restart_between_the_deadline_and_the_sweep_loses_nothing_and_times_ou
     // The daemon is down while Black's deadline passes.
     lab.set(t0 + hours(2) + days(1) + hours(6));
     lab.start().await;
-    // The start-up sweep has run before the first request is served.
+    // The start-up sweep (which Lab::start waits for) settled the timeout.
     let v = lab.game(&g).await;
     assert_eq!(v["outcome"], json!({"result": "1-0", "winner": "white", "reason": "time"}));
     assert_eq!(lab.game(&h).await["outcome"], Value::Null, "the 3-day game goes on");

@@ -79,6 +79,7 @@ impl Lab {
         })));
         self.stop = Some(stop);
         self.base = format!("http://{addr}");
+        crate::support::start_up_swept(&self.base).await;
     }
 
     async fn restart(&mut self) {

@@ -191,6 +191,7 @@ impl Steward {
         let task = tokio::spawn(fairsteward::server::serve(config, listener, async move {
             let _ = stopped.await;
         }));
+        common::start_up_swept(&format!("http://{addr}")).await;
         let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
         Steward { base: format!("http://{addr}"), client, operator, stop: Some(stop), task: Some(task), _dir: dir }
     }

@@ -287,6 +287,7 @@ impl Steward {
         let task = tokio::spawn(fairsteward::server::serve(config.clone(), listener, async move {
             let _ = stopped.await;
         }));
+        common::start_up_swept(&format!("http://{addr}")).await;
         Steward {
             base: format!("http://{addr}"),
             client: http_client(),

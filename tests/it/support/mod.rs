@@ -98,6 +98,7 @@ impl Server {
             let _ = stopped.await;
         };
         let task = tokio::spawn(fairsteward::server::serve(config.clone(), listener, shutdown));
+        start_up_swept(&format!("http://{addr}")).await;
         Server {
             base: format!("http://{addr}"),
             client: client(),
@@ -306,6 +307,29 @@ pub async fn eventually_within<T>(limit: Duration, what: &str, mut check: impl F
         }
         assert!(Instant::now() < deadline, "timed out after {} s waiting for {what}", limit.as_secs());
         tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Waits until the steward serving `base` has run its start-up sweep, read
+/// off its `/metrics` (served to loopback clients): since issue 37 that sweep
+/// runs beside the first requests, and a test that moves the clock, sweeps
+/// itself or reads what the sweep settles must not race it.
+pub async fn start_up_swept(base: &str) {
+    let client = client();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(r) = client.get(format!("{base}/metrics")).send().await
+            && let Ok(text) = r.text().await
+            && text.lines().any(|l| {
+                l.strip_prefix("fairsteward_sweep_duration_seconds_count ")
+                    .and_then(|n| n.trim().parse::<f64>().ok())
+                    .is_some_and(|n| n >= 1.0)
+            })
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the steward at {base} did not finish its start-up sweep within 60 s");
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
@@ -597,6 +621,7 @@ impl Steward {
         })
         .await;
         s.operator = operator_token(data_dir);
+        start_up_swept(&format!("http://{}", s.addr)).await;
         s
     }
 

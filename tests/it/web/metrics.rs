@@ -461,11 +461,7 @@ async fn an_unreachable_smtp_server_shows_as_failed_handovers_and_a_growing_outb
     }));
     let client = common::client();
     let base = format!("http://{addr}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while client.get(format!("{base}/health")).send().await.is_err() {
-        assert!(Instant::now() < deadline, "the steward does not answer");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    common::start_up_swept(&base).await;
     let seats = json!([
         {"name": "Player white", "email": "white@example.org"},
         {"name": "Player black", "email": "black@example.org"},
