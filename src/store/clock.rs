@@ -31,6 +31,13 @@ pub struct LeaveRow {
     pub declared_at: DateTime<Utc>,
 }
 
+/// The planned sweep time that makes a game due at the next sweep, whatever
+/// its time: the epoch, in the store's time format.
+const SWEEP_AT_ONCE: &str = "1970-01-01T00:00:00.000Z";
+
+/// The games due in a sweep ([`Tx::clock_games_due`]).
+const CLOCK_GAMES_DUE: &str = "SELECT g.id FROM game_clocks c JOIN games g ON g.id = c.game_id WHERE c.sweep_at <= ?1 ORDER BY g.created_at, g.id";
+
 fn opt_time(text: Option<String>) -> Res<Option<DateTime<Utc>>> {
     text.as_deref().map(parse_time).transpose()
 }
@@ -79,8 +86,8 @@ impl Tx<'_> {
     /// SQLite errors.
     pub fn insert_game_clock(&self, game: &GameId, spec: &ClockSpec) -> Result<(), StoreError> {
         self.0
-            .prepare_cached("INSERT INTO game_clocks (game_id, spec) VALUES (?1, ?2)")?
-            .execute(params![game.as_str(), spec.to_json().to_string()])?;
+            .prepare_cached("INSERT INTO game_clocks (game_id, spec, sweep_at) VALUES (?1, ?2, ?3)")?
+            .execute(params![game.as_str(), spec.to_json().to_string(), SWEEP_AT_ONCE])?;
         self.2.clocks.borrow_mut().insert(game.clone(), Some(*spec));
         Ok(())
     }
@@ -130,6 +137,11 @@ impl Tx<'_> {
                 c.flagged_at.map(time_text)
             ],
         )?;
+        // A clock that changed may bring the game's next deadline nearer: the
+        // next sweep looks at the game and plans it anew.
+        self.0
+            .prepare_cached("UPDATE game_clocks SET sweep_at = ?2 WHERE game_id = ?1")?
+            .execute(params![game.as_str(), SWEEP_AT_ONCE])?;
         Ok(())
     }
 
@@ -166,18 +178,63 @@ impl Tx<'_> {
         Ok(rows)
     }
 
-    /// The games with a clock that have not ended, oldest first.
+    /// The games with a clock the sweep must look at by `now` (their planned
+    /// time has come, or a clock changed since they were planned), oldest
+    /// first. Read through the index on `sweep_at`: a sweep costs the games
+    /// due, not every running one (issue 37).
     ///
     /// # Errors
     /// SQLite errors or a corrupt id.
-    pub fn running_clock_games(&self) -> Result<Vec<GameId>, StoreError> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT g.id FROM games g JOIN game_clocks c ON c.game_id = g.id WHERE g.result IS NULL ORDER BY g.created_at, g.id",
-        )?;
-        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
+    pub fn clock_games_due(&self, now: DateTime<Utc>) -> Result<Vec<GameId>, StoreError> {
+        let mut stmt = self.0.prepare_cached(CLOCK_GAMES_DUE)?;
+        let ids = stmt.query_map([time_text(now)], |r| r.get::<_, String>(0))?.collect::<Res<Vec<_>>>()?;
         ids.into_iter()
             .map(|id| id.parse().map_err(|e: crate::ids::BadGameId| StoreError::Corrupt(e.to_string())))
             .collect()
+    }
+
+    /// Plans when the sweep next looks at `game`: at `at`, or never (`None`:
+    /// nothing lies ahead until a clock changes).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn plan_sweep(&self, game: &GameId, at: Option<DateTime<Utc>>) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached("UPDATE game_clocks SET sweep_at = ?2 WHERE game_id = ?1")?
+            .execute(params![game.as_str(), at.map(time_text)])?;
+        Ok(())
+    }
+
+    /// The reminder points (hours before a deadline) the planned sweep times
+    /// were reckoned with; `None` before the first plan.
+    ///
+    /// # Errors
+    /// SQLite errors or a stored value that does not read.
+    pub fn planned_reminders(&self) -> Result<Option<Vec<u32>>, StoreError> {
+        let text: Option<String> =
+            self.0.query_row("SELECT value FROM sweep_plan WHERE name = 'reminders'", [], |r| r.get(0)).optional()?;
+        text.map(|t| serde_json::from_str(&t).map_err(|e| corrupt(format!("sweep_plan reminders {t:?}: {e}"))))
+            .transpose()
+    }
+
+    /// Records other reminder points and makes every running game with a
+    /// clock due at once, to be planned with them.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn replan_sweeps(&self, reminders: &[u32]) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached(
+                "UPDATE game_clocks SET sweep_at = ?1 WHERE game_id IN (SELECT id FROM games WHERE result IS NULL)",
+            )?
+            .execute([SWEEP_AT_ONCE])?;
+        let value = serde_json::Value::from(reminders.to_vec()).to_string();
+        self.0
+            .prepare_cached(
+                "INSERT INTO sweep_plan (name, value) VALUES ('reminders', ?1) ON CONFLICT (name) DO UPDATE SET value = ?1",
+            )?
+            .execute([value])?;
+        Ok(())
     }
 
     /// The seat whose token has this hash, in any game.
@@ -359,6 +416,22 @@ mod tests {
 
     fn at(day: NaiveDate) -> DateTime<Utc> {
         crate::clock::leave::start_of(day)
+    }
+
+    /// Issue 37: the sweep finds the games due through the index on
+    /// `sweep_at`, not by reading every game with a clock.
+    #[test]
+    fn the_games_due_are_read_through_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let plan = store
+            .transaction_blocking(|tx| {
+                let mut stmt = tx.0.prepare_cached(&format!("EXPLAIN QUERY PLAN {CLOCK_GAMES_DUE}"))?;
+                let plan: Vec<String> = stmt.query_map(params!["x"], |r| r.get(3))?.collect::<Res<_>>()?;
+                Ok::<_, StoreError>(plan.join("\n"))
+            })
+            .unwrap();
+        assert!(plan.contains("USING INDEX game_clocks_sweep_at (sweep_at<?)"), "{plan}");
     }
 
     /// A player with 10 000 leaves behind them: the clocks' and the allowance's

@@ -320,6 +320,22 @@ const MIGRATIONS: &[&str] = &[
          until  TEXT NOT NULL                   -- when it lapses unless renewed
      ) STRICT;",
     // ---- end of 20 ----
+    // ---- 21 (issue 37: the sweep reads only the games it has work in) ----
+    // When the deadline sweep must next look at a game with a clock: its
+    // earliest reminder point, deadline or final deadline still ahead, as the
+    // last sweep of it reckoned; the epoch when a clock changed since (look at
+    // the next sweep); NULL when nothing is ahead (the game is over). Indexed,
+    // so that a sweep reads the games due and not every running one. The
+    // reminder points those times were reckoned with: other points in the
+    // configuration make every running game due once.
+    "ALTER TABLE game_clocks ADD COLUMN sweep_at TEXT;
+     UPDATE game_clocks SET sweep_at = '1970-01-01T00:00:00.000Z';
+     CREATE INDEX game_clocks_sweep_at ON game_clocks (sweep_at);
+     CREATE TABLE sweep_plan (
+         name  TEXT PRIMARY KEY,                -- 'reminders'
+         value TEXT NOT NULL                    -- JSON: the reminder points, in hours
+     ) STRICT;",
+    // ---- end of 21 ----
 ];
 
 /// The schema version this program writes.

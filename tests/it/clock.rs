@@ -918,6 +918,85 @@ async fn deadlines_stay_in_utc_across_dst_and_are_shown_in_the_players_zone() {
 }
 
 // ---------------------------------------------------------------------------
+// The sweep reads the games due only (issue 37)
+// ---------------------------------------------------------------------------
+
+/// The ids of the games a sweep timed out.
+fn timed_out(report: &Value) -> Vec<String> {
+    report["timeouts"].as_array().unwrap().iter().map(|t| t["game"].as_str().unwrap().to_owned()).collect()
+}
+
+/// A sweep looks at the games whose clocks changed since the last sweep of
+/// them and at those whose planned time came (the next reminder point,
+/// deadline or final deadline), not at every running game, and still sends
+/// every reminder and applies every timeout when it falls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_looks_only_at_the_games_due_and_misses_no_deadline() {
+    let lab = Lab::new(T0).await;
+    let t0 = t(T0);
+    // Reminders 48 and 12 hours before a deadline (the default).
+    let g = lab.alice_bob("chess", json!("days_per_move days=1")).await;
+    let h = lab.alice_bob("chess", json!("days_per_move days=3")).await;
+    // New clocks: both looked at, and planned (g: its 12-hour reminder at
+    // t0+12h; h: its 48-hour reminder at t0+1d).
+    assert_eq!(lab.sweep(t0 + hours(1))["games"], 2);
+    assert_eq!(lab.sweep(t0 + hours(2))["games"], 0, "nothing changed, nothing due");
+    let r = lab.sweep(t0 + hours(12) + secs(60));
+    assert_eq!((r["games"].clone(), r["reminders"].clone()), (json!(1), json!(1)), "g's reminder: {r}");
+    // A move changes g's clocks: looked at in the next sweep, then planned again.
+    lab.play_at(t0 + hours(13), &g, 0, 1, "e4").await;
+    assert_eq!(lab.sweep(t0 + hours(14))["games"], 1);
+    let r = lab.sweep(t0 + days(1) + secs(60));
+    assert_eq!((r["games"].clone(), r["reminders"].clone()), (json!(1), json!(1)), "h's 48-hour reminder: {r}");
+    assert_eq!(lab.sweep(t0 + days(1) + hours(2))["games"], 1, "g's 12-hour reminder for Black");
+    // Black's deadline in g passes: the sweep after it times g out, and looks at nothing else.
+    let r = lab.sweep(t0 + days(1) + hours(13) + secs(1));
+    assert_eq!((r["games"].clone(), timed_out(&r)), (json!(1), vec![g.id.clone()]), "{r}");
+    assert_eq!(lab.sweep(t0 + days(2) + hours(12) + secs(1))["reminders"], 1, "h's 12-hour reminder");
+    let r = lab.sweep(t0 + days(3) + secs(1));
+    assert_eq!((r["games"].clone(), timed_out(&r)), (json!(1), vec![h.id.clone()]), "{r}");
+    // Both over: nothing is planned any more.
+    assert_eq!(lab.sweep(t0 + days(30))["games"], 0);
+    assert_eq!(kinds_count(&lab.kinds(&g).await, "timeout"), 1);
+    lab.verify(&g).await;
+    lab.verify(&h).await;
+}
+
+/// Other reminder points in the configuration make every running game due
+/// once, so that the plans made with the old points cannot hide a reminder.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_reminder_points_make_every_running_game_due_once() {
+    let lab = Lab::new(T0).await;
+    let t0 = t(T0);
+    for _ in 0..3 {
+        lab.alice_bob("fairschach", json!("days_per_move days=5")).await;
+    }
+    assert_eq!(lab.sweep(t0 + hours(1))["games"], 3);
+    assert_eq!(lab.sweep(t0 + hours(2))["games"], 0);
+    let config = lab.data_dir().join("other-reminders.toml");
+    std::fs::write(&config, "[schedule]\nreminders_hours = [96]\n").unwrap();
+    let sweep = |at: DateTime<Utc>| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
+            .args(["sweep", "--config"])
+            .arg(&config)
+            .args(["--data-dir"])
+            .arg(lab.data_dir())
+            .envs(crate::support::backend::database_env(lab.data_dir()))
+            .args(["--now", &at.to_rfc3339_opts(SecondsFormat::Secs, true)])
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(sweep(t0 + hours(3))["games"], 3, "every running game, planned with the new points");
+    assert_eq!(sweep(t0 + hours(4))["games"], 0);
+    // The 96-hour point of a 5-day deadline falls at t0+1d.
+    let r = sweep(t0 + days(1) + secs(1));
+    assert_eq!((r["games"].clone(), r["reminders"].clone()), (json!(3), json!(6)), "{r}");
+}
+
+// ---------------------------------------------------------------------------
 // Restart, commit-reveal, bad options, the CLI alone
 // ---------------------------------------------------------------------------
 

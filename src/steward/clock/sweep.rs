@@ -12,6 +12,11 @@
 //!   seat, turn, stage and point; a point that lies before the move was announced
 //!   is skipped (a 1-day move gets no 48-hour reminder).
 //!
+//! * A sweep reads only the games due (issue 37): after it looks at a game it
+//!   plans when to look again (the next reminder point, deadline or final
+//!   deadline), and any change of a clock makes the game due at once. Its cost
+//!   follows the work due, not the games open.
+//!
 //! Every timeout and grace notice is a transcript entry. The same code runs on a
 //! move's arrival ([`Steward::settle_flags_in`]), so a move that arrives after the
 //! timeout is refused whether or not a sweep has run since.
@@ -34,7 +39,8 @@ use crate::store::{Tx, time_text};
 pub struct SweepReport {
     /// The instant the sweep ran as of (UTC).
     pub now: String,
-    /// Running games with a clock that were examined.
+    /// Games with a clock that were examined: those due (issue 37: their
+    /// planned time came, or a clock changed since the last sweep of them).
     pub games: usize,
     /// Timeouts applied.
     pub timeouts: Vec<TimeoutReport>,
@@ -110,6 +116,42 @@ pub(super) struct Due {
     pub(super) left: String,
 }
 
+/// When the sweep must next look at a game, as of `now` (just after a sweep
+/// of it): the earliest reminder point, deadline or final deadline still
+/// ahead among the seats whose clocks run; `now` when something is due
+/// already (a seat out of time that no timeout took yet, as after a timeout
+/// that moved the play on; a grace notice not sent); `None` when no clock runs.
+/// Any later change of a clock makes the game due at once, so a plan may come
+/// early (a leave declared since) but never late.
+fn next_sweep(
+    tx: &Tx<'_>,
+    g: &Loaded,
+    gc: &GameClock,
+    points: &[u32],
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, StewardError> {
+    let mut next: Option<DateTime<Utc>> = None;
+    let mut at = |t: DateTime<Utc>| next = Some(next.map_or(t, |n| n.min(t)));
+    for s in &g.seats {
+        let c = &gc.seats[s.seat.index()];
+        let st = gc.status(s.seat, now);
+        let (Some(deadline), Some(flag)) = (st.deadline, st.flag_at) else { continue };
+        if c.flagged_at.is_some() {
+            continue;
+        }
+        if st.is_out(now) {
+            at(now);
+        } else if now < deadline {
+            points.iter().map(|h| deadline - TimeDelta::hours(i64::from(*h))).filter(|p| *p > now).for_each(&mut at);
+            at(deadline);
+        } else if gc.spec.grace_hours > 0 && !tx.grace_sent(&g.row.id, s.seat, c.turn, c.stage)? {
+            at(now);
+        }
+        at(flag);
+    }
+    Ok(next)
+}
+
 fn stage_name(stage: u32) -> &'static str {
     if stage == 1 { "reveal" } else { "move" }
 }
@@ -136,16 +178,29 @@ impl Steward {
             Ok(ids) => resumed.extend(ids.iter().map(|t| format!("tournament {t}"))),
             Err(e) => errors.push(format!("tournaments: {e}")),
         }
-        let ids = self.store.transaction(|tx| Ok::<_, StewardError>(tx.running_clock_games()?)).await?;
+        // Only the games due: their planned time came, or a clock changed
+        // since (issue 37). Other reminder points than those the plans were
+        // reckoned with make every running game due once.
+        let points = self.clock_settings.reminders_hours.clone();
+        let ids = self
+            .store
+            .transaction(move |tx| {
+                if tx.planned_reminders()?.as_deref() != Some(points.as_slice()) {
+                    tx.replan_sweeps(&points)?;
+                }
+                Ok::<_, StewardError>(tx.clock_games_due(now)?)
+            })
+            .await?;
         let mut report =
             SweepReport { now: time_text(now), games: ids.len(), resumed, errors, ..SweepReport::default() };
+        let mut settled = Vec::with_capacity(ids.len());
         for id in ids {
             let this = self.clone();
-            let text = id.to_string();
+            let key = id.clone();
             match self
                 .store
                 .transaction(move |tx| {
-                    let g = load(tx, id.as_str())?;
+                    let g = load(tx, key.as_str())?;
                     this.settle_game(tx, &g, now)
                 })
                 .await
@@ -153,10 +208,12 @@ impl Steward {
                 Ok(r) => {
                     report.timeouts.extend(r.timeouts);
                     report.grace.extend(r.grace);
+                    settled.push(id);
                 }
                 Err(e) => {
-                    tracing::error!(game = %text, error = %e, "the sweep could not handle a game");
-                    report.errors.push(format!("{text}: {e}"));
+                    // Not planned anew: the game stays due, for the next sweep.
+                    tracing::error!(game = %id, error = %e, "the sweep could not handle a game");
+                    report.errors.push(format!("{id}: {e}"));
                 }
             }
         }
@@ -166,7 +223,7 @@ impl Steward {
             report.errors.push(format!("tournaments: {e}"));
         }
         let this = self.clone();
-        let (points, digests) = self.store.transaction(move |tx| this.send_reminders(tx, now)).await?;
+        let (points, digests) = self.store.transaction(move |tx| this.send_reminders(tx, &settled, now)).await?;
         report.reminders = points;
         report.digests = digests;
         let this = self.clone();
@@ -373,18 +430,25 @@ impl Steward {
         Ok(())
     }
 
-    /// Records the reminder points that are due and queues one mail per player.
+    /// Records the reminder points of `games` that are due and queues one mail
+    /// per player; then plans when the sweep next looks at each of them.
     /// Returns (points recorded, mails queued).
-    fn send_reminders(&self, tx: &Tx<'_>, now: DateTime<Utc>) -> Result<(usize, usize), StewardError> {
+    fn send_reminders(
+        &self,
+        tx: &Tx<'_>,
+        games: &[GameId],
+        now: DateTime<Utc>,
+    ) -> Result<(usize, usize), StewardError> {
         let points = self.clock_settings.reminders_hours.clone();
-        if points.is_empty() {
-            return Ok((0, 0));
-        }
         let mut due: Vec<Due> = Vec::new();
         let mut recorded = 0;
-        for id in tx.running_clock_games()? {
+        for id in games {
             let g = load(tx, id.as_str())?;
-            let Some(gc) = self.load_clock(tx, &g)? else { continue };
+            let clock = if g.row.outcome.is_none() { self.load_clock(tx, &g)? } else { None };
+            let Some(gc) = clock else {
+                tx.plan_sweep(id, None)?;
+                continue;
+            };
             for s in &g.seats {
                 let st = gc.status(s.seat, now);
                 let c = &gc.seats[s.seat.index()];
@@ -395,8 +459,8 @@ impl Steward {
                 let mut fired = Vec::new();
                 for &h in &points {
                     let point = deadline - TimeDelta::hours(i64::from(h));
-                    if now >= point && point > since && !tx.reminder_sent(&id, s.seat, c.turn, c.stage, h)? {
-                        tx.insert_reminder(&id, s.seat, c.turn, c.stage, h, now)?;
+                    if now >= point && point > since && !tx.reminder_sent(id, s.seat, c.turn, c.stage, h)? {
+                        tx.insert_reminder(id, s.seat, c.turn, c.stage, h, now)?;
                         fired.push(h);
                     }
                 }
@@ -421,6 +485,7 @@ impl Steward {
                     });
                 }
             }
+            tx.plan_sweep(id, next_sweep(tx, &g, &gc, &points, now)?)?;
         }
         let mut by_player: BTreeMap<String, Vec<Due>> = BTreeMap::new();
         for d in due {

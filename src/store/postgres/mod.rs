@@ -42,16 +42,28 @@ const FIRST: u32 = 19;
 /// PostgreSQL's migrations: `(v, sql)` takes a store from version `v - 1` to
 /// `v`, as SQLite's migration `v` does for its store (`schema.sql` is the
 /// latest schema whole, for a new store).
-const MIGRATIONS: &[(u32, &str)] = &[(
-    20,
-    "ALTER TABLE outbox ADD COLUMN claimed_by TEXT COLLATE \"C\";
-     ALTER TABLE outbox ADD COLUMN claimed_until TEXT COLLATE \"C\";
-     CREATE TABLE leases (
-         name   TEXT COLLATE \"C\" PRIMARY KEY,
-         holder TEXT COLLATE \"C\" NOT NULL,
-         until  TEXT COLLATE \"C\" NOT NULL
-     );",
-)];
+const MIGRATIONS: &[(u32, &str)] = &[
+    (
+        20,
+        "ALTER TABLE outbox ADD COLUMN claimed_by TEXT COLLATE \"C\";
+         ALTER TABLE outbox ADD COLUMN claimed_until TEXT COLLATE \"C\";
+         CREATE TABLE leases (
+             name   TEXT COLLATE \"C\" PRIMARY KEY,
+             holder TEXT COLLATE \"C\" NOT NULL,
+             until  TEXT COLLATE \"C\" NOT NULL
+         );",
+    ),
+    (
+        21,
+        "ALTER TABLE game_clocks ADD COLUMN sweep_at TEXT COLLATE \"C\";
+         UPDATE game_clocks SET sweep_at = '1970-01-01T00:00:00.000Z';
+         CREATE INDEX game_clocks_sweep_at ON game_clocks (sweep_at);
+         CREATE TABLE sweep_plan (
+             name  TEXT COLLATE \"C\" PRIMARY KEY,
+             value TEXT COLLATE \"C\" NOT NULL
+         );",
+    ),
+];
 
 /// The advisory lock key held while the schema is loaded or migrated.
 const SCHEMA_LOCK: i64 = 0x6661_6972_7363_6865; // "fairsche"

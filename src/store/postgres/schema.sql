@@ -1,7 +1,7 @@
--- Fairsteward's store on PostgreSQL, schema version 20 (issue 35).
+-- Fairsteward's store on PostgreSQL, schema version 21 (issue 35).
 --
 -- The same tables, columns (in the same order), keys, constraints and indexes as
--- SQLite's store at version 20: schema.sql (version 1) with every migration of
+-- SQLite's store at version 21: schema.sql (version 1) with every migration of
 -- src/store/migrations.rs applied. A new SQLite migration needs its PostgreSQL
 -- counterpart here (and the version below raised): tests/it/store/postgres_schema.rs
 -- compares the two schemas column by column and fails until they agree.
@@ -35,7 +35,7 @@ CREATE TABLE schema_version (
     version BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX schema_version_one_row ON schema_version ((true));
-INSERT INTO schema_version (version) VALUES (20);
+INSERT INTO schema_version (version) VALUES (21);
 
 CREATE TABLE games (
     id              TEXT COLLATE "C" PRIMARY KEY,  -- six characters, e.g. 8KQ2ZJ
@@ -159,8 +159,9 @@ CREATE TABLE mail_seen (
 
 -- 4: clocks.
 CREATE TABLE game_clocks (
-    game_id TEXT COLLATE "C" PRIMARY KEY REFERENCES games (id),
-    spec    TEXT COLLATE "C" NOT NULL              -- JSON, clock::ClockSpec::to_json
+    game_id  TEXT COLLATE "C" PRIMARY KEY REFERENCES games (id),
+    spec     TEXT COLLATE "C" NOT NULL,            -- JSON, clock::ClockSpec::to_json
+    sweep_at TEXT COLLATE "C"                      -- 21: when the sweep next looks; NULL: never
 );
 
 CREATE TABLE seat_clocks (
@@ -373,4 +374,13 @@ CREATE TABLE leases (
     name   TEXT COLLATE "C" PRIMARY KEY,           -- 'sweep', 'imap'
     holder TEXT COLLATE "C" NOT NULL,              -- the steward holding it
     until  TEXT COLLATE "C" NOT NULL               -- when it lapses unless renewed
+);
+
+-- 21: the games the sweep must look at, by when; the reminder points those
+-- times were reckoned with.
+CREATE INDEX game_clocks_sweep_at ON game_clocks (sweep_at);
+
+CREATE TABLE sweep_plan (
+    name  TEXT COLLATE "C" PRIMARY KEY,            -- 'reminders'
+    value TEXT COLLATE "C" NOT NULL                -- JSON: the reminder points, in hours
 );

@@ -144,7 +144,8 @@ fn postgres_schema_matches_sqlite_at_the_latest_version() {
 
 /// The PostgreSQL schemas as released, one per earlier version (issue 36: the
 /// migrations are tested from each): `schema.sql` as it stood at that version.
-const EARLIER: &[(u32, &str)] = &[(19, "tests/it/store/data/postgres-schema-19.sql")];
+const EARLIER: &[(u32, &str)] =
+    &[(19, "tests/it/store/data/postgres-schema-19.sql"), (20, "tests/it/store/data/postgres-schema-20.sql")];
 
 /// Issue 36: a store at each earlier schema version, with a row in every
 /// table, is brought up to date when a steward opens it: its schema then reads
