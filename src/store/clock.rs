@@ -211,9 +211,11 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a stored value that does not read.
     pub fn planned_reminders(&self) -> Result<Option<Vec<u32>>, StoreError> {
-        let text: Option<String> =
-            self.0.query_row("SELECT value FROM sweep_plan WHERE name = 'reminders'", [], |r| r.get(0)).optional()?;
-        text.map(|t| serde_json::from_str(&t).map_err(|e| corrupt(format!("sweep_plan reminders {t:?}: {e}"))))
+        let text: Option<String> = self
+            .0
+            .query_row("SELECT value FROM store_state WHERE name = 'sweep_reminders'", [], |r| r.get(0))
+            .optional()?;
+        text.map(|t| serde_json::from_str(&t).map_err(|e| corrupt(format!("store_state sweep_reminders {t:?}: {e}"))))
             .transpose()
     }
 
@@ -231,7 +233,7 @@ impl Tx<'_> {
         let value = serde_json::Value::from(reminders.to_vec()).to_string();
         self.0
             .prepare_cached(
-                "INSERT INTO sweep_plan (name, value) VALUES ('reminders', ?1) ON CONFLICT (name) DO UPDATE SET value = ?1",
+                "INSERT INTO store_state (name, value) VALUES ('sweep_reminders', ?1) ON CONFLICT (name) DO UPDATE SET value = ?1",
             )?
             .execute([value])?;
         Ok(())

@@ -326,14 +326,17 @@ const MIGRATIONS: &[&str] = &[
     // last sweep of it reckoned; the epoch when a clock changed since (look at
     // the next sweep); NULL when nothing is ahead (the game is over). Indexed,
     // so that a sweep reads the games due and not every running one. The
-    // reminder points those times were reckoned with: other points in the
-    // configuration make every running game due once.
+    // reminder points those times were reckoned with (other points in the
+    // configuration make every running game due once), and the token of the
+    // last clean stop of `serve` (the same token in the data directory's
+    // `store-stopped` shows the database is as that stop left it): small
+    // facts about the store itself, by name.
     "ALTER TABLE game_clocks ADD COLUMN sweep_at TEXT;
      UPDATE game_clocks SET sweep_at = '1970-01-01T00:00:00.000Z';
      CREATE INDEX game_clocks_sweep_at ON game_clocks (sweep_at);
-     CREATE TABLE sweep_plan (
-         name  TEXT PRIMARY KEY,                -- 'reminders'
-         value TEXT NOT NULL                    -- JSON: the reminder points, in hours
+     CREATE TABLE store_state (
+         name  TEXT PRIMARY KEY,                -- 'sweep_reminders', 'clean_stop'
+         value TEXT NOT NULL
      ) STRICT;",
     // ---- end of 21 ----
 ];

@@ -21,6 +21,7 @@
 //! error instead. A closure that waits alone is committed alone, at once.
 
 mod backup_sets; // issue 36: backups that run by themselves
+mod clean_stop; // issue 37: the start-up check beside the requests after a clean stop
 mod clock;
 mod conditional; // issue 32, slice C
 mod desk;
@@ -57,6 +58,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::{broadcast, oneshot};
 
 pub use backup_sets::{BackupSet, backup_sets, take_backup_set}; // issue 36
+pub use clean_stop::{check_integrity, clean_stop_token}; // issue 37
 pub use clock::LeaveRow;
 pub use conditional::ConditionalRow; // issue 32, slice C
 pub use events::EventRow;

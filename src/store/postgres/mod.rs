@@ -58,7 +58,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
         "ALTER TABLE game_clocks ADD COLUMN sweep_at TEXT COLLATE \"C\";
          UPDATE game_clocks SET sweep_at = '1970-01-01T00:00:00.000Z';
          CREATE INDEX game_clocks_sweep_at ON game_clocks (sweep_at);
-         CREATE TABLE sweep_plan (
+         CREATE TABLE store_state (
              name  TEXT COLLATE \"C\" PRIMARY KEY,
              value TEXT COLLATE \"C\" NOT NULL
          );",

@@ -376,11 +376,11 @@ CREATE TABLE leases (
     until  TEXT COLLATE "C" NOT NULL               -- when it lapses unless renewed
 );
 
--- 21: the games the sweep must look at, by when; the reminder points those
--- times were reckoned with.
+-- 21: the games the sweep must look at, by when; small facts about the store
+-- itself, by name (the reminder points the sweep's plans were reckoned with).
 CREATE INDEX game_clocks_sweep_at ON game_clocks (sweep_at);
 
-CREATE TABLE sweep_plan (
-    name  TEXT COLLATE "C" PRIMARY KEY,            -- 'reminders'
-    value TEXT COLLATE "C" NOT NULL                -- JSON: the reminder points, in hours
+CREATE TABLE store_state (
+    name  TEXT COLLATE "C" PRIMARY KEY,            -- 'sweep_reminders', 'clean_stop'
+    value TEXT COLLATE "C" NOT NULL
 );

@@ -158,6 +158,57 @@ fn a_corrupted_database_fails_the_integrity_check() {
     one_line(refused(dir.path(), None), &["steward.db is damaged", "integrity_check", "restore the latest backup"]);
 }
 
+/// Issue 37: after a clean stop (its token in the database and in
+/// `store-stopped` agree) the steward serves at once and runs the full
+/// integrity check beside the requests. Damage found there stops it with the
+/// refusal a check before serving gives, and the next start, with no clean
+/// stop behind it, refuses before it serves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damage_found_beside_the_requests_after_a_clean_stop_stops_the_steward() {
+    if common::backend::skip_on_postgres("SQLite's integrity_check of steward.db") {
+        return;
+    }
+    let dir = store_with_games(6);
+    let stopped = dir.path().join(fairsteward::server::CLEAN_STOP_FILE);
+    let mut steward = common::Steward::start(dir.path()).await;
+    assert!(!stopped.exists(), "no clean stop is on record while it serves");
+    let (status, _) = steward.terminate(Duration::from_secs(30));
+    assert!(status.success(), "a clean stop: {status:?}");
+    steward.stop();
+    let token = std::fs::read_to_string(&stopped).unwrap();
+    assert_eq!(token.trim().len(), 32, "{token:?}");
+    assert_eq!(fairsteward::store::clean_stop_token(&db(dir.path())).as_deref(), Some(token.trim()));
+    // Served after the clean stop: the check ran beside the requests.
+    let mut steward = common::Steward::start(dir.path()).await;
+    common::eventually("the integrity check beside the requests", || {
+        steward.log().contains("the store passed its integrity check").then_some(())
+    })
+    .await;
+    assert!(steward.log().contains("its integrity check runs beside the requests"), "{}", steward.log());
+    let (status, _) = steward.terminate(Duration::from_secs(30));
+    assert!(status.success());
+    steward.stop();
+    // Bit rot while it is stopped, in a table the start does not read.
+    let root: usize = rusqlite::Connection::open(db(dir.path()))
+        .unwrap()
+        .query_row("SELECT rootpage FROM sqlite_master WHERE name = 'events'", [], |r| r.get::<_, i64>(0))
+        .unwrap() as usize;
+    let mut bytes = std::fs::read(db(dir.path())).unwrap();
+    for b in &mut bytes[(root - 1) * 4096 + 8..(root - 1) * 4096 + 4000] {
+        *b = 0x5a;
+    }
+    std::fs::write(db(dir.path()), bytes).unwrap();
+    let (code, lines) = refused(dir.path(), None);
+    assert_eq!(code, 1, "{lines:#?}");
+    let last = lines.last().unwrap();
+    for says in ["fairsteward: ", "steward.db is damaged", "integrity_check", "restore the latest backup"] {
+        assert!(last.contains(says), "{last:?} should say {says:?}");
+    }
+    assert!(lines.iter().any(|l| l.contains("listening on")), "it served first: {lines:#?}");
+    assert!(!stopped.exists(), "no clean stop is recorded for a damaged store");
+    one_line(refused(dir.path(), None), &["steward.db is damaged", "integrity_check", "restore the latest backup"]);
+}
+
 #[test]
 fn a_deleted_database_beside_the_keys_is_refused() {
     if common::backend::skip_on_postgres("a deleted steward.db is SQLite's file") {
