@@ -205,6 +205,7 @@ pub struct Served {
     pub log: std::path::PathBuf,
     /// From the spawn to the first request answered 200 (`GET /api/steward`).
     pub start_up: Duration,
+    begin: Instant,
 }
 
 impl Served {
@@ -238,7 +239,31 @@ impl Served {
         let start_up = begin.elapsed();
         let token = std::fs::read_to_string(data.join(fairsteward::protocol::OPERATOR_TOKEN_FILE))
             .expect("the operator token file");
-        Served { child, base: format!("http://{addr}"), operator: token.trim().to_owned(), log, start_up }
+        Served { child, base: format!("http://{addr}"), operator: token.trim().to_owned(), log, start_up, begin }
+    }
+
+    /// Waits (up to 300 s) for the start-up sweep, which runs beside the first
+    /// requests, to log that it is done; the time from the spawn.
+    pub fn start_up_sweep(&self) -> Duration {
+        self.logged("the start-up sweep", &["sweep done", "the start-up sweep failed"])
+    }
+
+    /// Waits (up to 300 s) for the integrity check that runs beside the first
+    /// requests after a clean stop (issue 37); the time from the spawn.
+    pub fn integrity_checked(&self) -> Duration {
+        self.logged("the integrity check", &["the store passed its integrity check", "failed its integrity check"])
+    }
+
+    /// Waits (up to 300 s) for a line of the log holding one of `needles`.
+    fn logged(&self, what: &str, needles: &[&str]) -> Duration {
+        loop {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            if needles.iter().any(|n| log.contains(n)) {
+                return self.begin.elapsed();
+            }
+            assert!(self.begin.elapsed() < Duration::from_secs(300), "no sign of {what} within 300 s:\n{log}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     pub fn pid(&self) -> u32 {
