@@ -201,14 +201,22 @@ impl Steward {
                 .store
                 .transaction(move |tx| {
                     let g = load(tx, key.as_str())?;
-                    this.settle_game(tx, &g, now)
+                    let r = this.settle_game(tx, &g, now)?;
+                    // A game over needs no more sweeps, nor a second read below.
+                    let over = g.row.outcome.is_some() || r.timeouts.iter().any(|t| t.result.is_some());
+                    if over {
+                        tx.plan_sweep(&g.row.id, None)?;
+                    }
+                    Ok::<_, StewardError>((r, over))
                 })
                 .await
             {
-                Ok(r) => {
+                Ok((r, over)) => {
                     report.timeouts.extend(r.timeouts);
                     report.grace.extend(r.grace);
-                    settled.push(id);
+                    if !over {
+                        settled.push(id);
+                    }
                 }
                 Err(e) => {
                     // Not planned anew: the game stays due, for the next sweep.
