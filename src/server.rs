@@ -55,9 +55,7 @@ pub enum ServerError {
 /// start can tell "a new store" from "a store that was lost".
 pub const STORE_MARKER_FILE: &str = "store-created";
 
-/// The file holding the token of the last clean stop of `serve` (issue 37),
-/// the same token as the database's (`store::clean_stop_token`).
-pub const CLEAN_STOP_FILE: &str = "store-stopped";
+pub use crate::store::CLEAN_STOP_FILE;
 
 /// Opens the store of `config` and builds the steward over it, after the
 /// start-up checks (see [`open_checked`]), with SQLite's `quick_check`.

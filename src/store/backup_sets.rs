@@ -34,9 +34,13 @@ const TIME_FORMAT: &str = "%Y%m%dT%H%M%SZ";
 /// The data directory's files a restore needs beside the database's copy:
 /// every plain file there but the live database's own (the steward's keys,
 /// current and retired, the operator token, the mark that a store was created
-/// here); directories (the spool, pictures, held mail, backups) are not.
+/// here); directories (the spool, pictures, held mail, backups) are not, nor
+/// the token of the last clean stop, which would spare a restored database
+/// its check before serving.
 fn belongs_in_a_set(name: &str, database: &str) -> bool {
-    name != database && !["-wal", "-shm", "-journal"].iter().any(|suffix| name == format!("{database}{suffix}"))
+    name != database
+        && name != super::CLEAN_STOP_FILE
+        && !["-wal", "-shm", "-journal"].iter().any(|suffix| name == format!("{database}{suffix}"))
 }
 
 fn io(what: &str, path: &Path, e: std::io::Error) -> StoreError {
@@ -156,6 +160,8 @@ mod tests {
         for file in ["steward-signing.pem", "steward-signing.retired-1.pem", "operator-token"] {
             std::fs::write(data.join(file), file).unwrap();
         }
+        // A clean stop's token (issue 37): left out of every set.
+        std::fs::write(data.join(super::super::CLEAN_STOP_FILE), "0123abcd\n").unwrap();
         std::fs::create_dir(data.join("spool")).unwrap();
         std::fs::write(data.join("spool/a-mail.eml"), "a mail").unwrap();
         db

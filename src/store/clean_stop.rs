@@ -13,6 +13,11 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use super::sql::params;
 use super::{StoreError, Tx};
 
+/// The data directory's file holding the token of the last clean stop of
+/// `serve`, the same token as the database's ([`clean_stop_token`]). Never
+/// part of a backup set: a restored database is checked before serving.
+pub const CLEAN_STOP_FILE: &str = "store-stopped";
+
 impl Tx<'_> {
     /// Records `token` as the token of this clean stop.
     ///

@@ -58,7 +58,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::{broadcast, oneshot};
 
 pub use backup_sets::{BackupSet, backup_sets, take_backup_set}; // issue 36
-pub use clean_stop::{check_integrity, clean_stop_token}; // issue 37
+pub use clean_stop::{CLEAN_STOP_FILE, check_integrity, clean_stop_token}; // issue 37
 pub use clock::LeaveRow;
 pub use conditional::ConditionalRow; // issue 32, slice C
 pub use events::EventRow;
