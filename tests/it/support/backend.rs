@@ -97,6 +97,7 @@ pub const SQLITE_ONLY: &[&str] = &[
     "store::startup::a_truncated_database_is_refused_not_started_empty: a truncated steward.db",
     "store::startup::a_corrupted_database_fails_the_integrity_check: garbled pages and SQLite's integrity_check",
     "store::startup::a_deleted_database_beside_the_keys_is_refused: a deleted steward.db",
+    "store::startup::damage_found_beside_the_requests_after_a_clean_stop_stops_the_steward: SQLite's integrity_check beside the requests",
     "operator::backups_run_by_themselves_keep_the_newest_and_restore_a_working_steward: [backup] is SQLite's online backup",
     "package::the_package_installs_starts_upgrades_in_place_and_takes_over_an_earlier_data_directory: the packaged configuration runs SQLite's store",
 ];
