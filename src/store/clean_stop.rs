@@ -10,8 +10,10 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
-use super::sql::params;
 use super::{StoreError, Tx};
+
+/// The token's name in `store_state`.
+const CLEAN_STOP: &str = "clean_stop";
 
 /// The data directory's file holding the token of the last clean stop of
 /// `serve`, the same token as the database's ([`clean_stop_token`]). Never
@@ -24,12 +26,7 @@ impl Tx<'_> {
     /// # Errors
     /// Store failures.
     pub fn record_clean_stop(&self, token: &str) -> Result<(), StoreError> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO store_state (name, value) VALUES ('clean_stop', ?1) ON CONFLICT (name) DO UPDATE SET value = ?1",
-            )?
-            .execute(params![token])?;
-        Ok(())
+        self.set_store_state(CLEAN_STOP, token)
     }
 }
 
@@ -39,7 +36,7 @@ impl Tx<'_> {
 pub fn clean_stop_token(path: &Path) -> Option<String> {
     let conn =
         Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX).ok()?;
-    conn.query_row("SELECT value FROM store_state WHERE name = 'clean_stop'", [], |r| r.get(0)).optional().ok()?
+    conn.query_row("SELECT value FROM store_state WHERE name = ?1", [CLEAN_STOP], |r| r.get(0)).optional().ok()?
 }
 
 /// SQLite's `PRAGMA integrity_check` of the database at `path` on a read-only
@@ -47,20 +44,14 @@ pub fn clean_stop_token(path: &Path) -> Option<String> {
 /// up no writer).
 ///
 /// # Errors
-/// [`StoreError::Damaged`] with the first problem found; other store errors
-/// when the file cannot be read.
+/// [`StoreError::Damaged`] with the first problem found, or where SQLite calls
+/// the file corrupt or not a database, as the check before serving does; other
+/// store errors when the file cannot be read.
 pub fn check_integrity(path: &Path) -> Result<(), StoreError> {
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    match super::integrity(&conn, "integrity_check") {
-        Ok(problems) => match problems.into_iter().next() {
-            None => Ok(()),
-            Some(first) => Err(StoreError::Damaged { path: path.to_owned(), check: "integrity_check", problem: first }),
-        },
-        Err(StoreError::Sqlite(e)) => {
-            Err(StoreError::Damaged { path: path.to_owned(), check: "integrity_check", problem: e.to_string() })
-        }
-        Err(other) => Err(other),
-    }
+    let damaged = super::damaged_when_corrupt(path, "integrity_check");
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|e| damaged(e.into()))?;
+    super::integrity(&conn, path, "integrity_check").map_err(damaged)
 }
 
 #[cfg(test)]

@@ -32,8 +32,11 @@ pub struct LeaveRow {
 }
 
 /// The planned sweep time that makes a game due at the next sweep, whatever
-/// its time: the epoch, in the store's time format.
-const SWEEP_AT_ONCE: &str = "1970-01-01T00:00:00.000Z";
+/// its time: the epoch (migration 21 writes it as `1970-01-01T00:00:00.000Z`).
+const SWEEP_AT_ONCE: DateTime<Utc> = DateTime::UNIX_EPOCH;
+
+/// The reminder points' name in `store_state`.
+const SWEEP_REMINDERS: &str = "sweep_reminders";
 
 /// The games due in a sweep ([`Tx::clock_games_due`]).
 const CLOCK_GAMES_DUE: &str = "SELECT g.id FROM game_clocks c JOIN games g ON g.id = c.game_id WHERE c.sweep_at <= ?1 ORDER BY g.created_at, g.id";
@@ -87,7 +90,7 @@ impl Tx<'_> {
     pub fn insert_game_clock(&self, game: &GameId, spec: &ClockSpec) -> Result<(), StoreError> {
         self.0
             .prepare_cached("INSERT INTO game_clocks (game_id, spec, sweep_at) VALUES (?1, ?2, ?3)")?
-            .execute(params![game.as_str(), spec.to_json().to_string(), SWEEP_AT_ONCE])?;
+            .execute(params![game.as_str(), spec.to_json().to_string(), time_text(SWEEP_AT_ONCE)])?;
         self.2.clocks.borrow_mut().insert(game.clone(), Some(*spec));
         Ok(())
     }
@@ -139,10 +142,7 @@ impl Tx<'_> {
         )?;
         // A clock that changed may bring the game's next deadline nearer: the
         // next sweep looks at the game and plans it anew.
-        self.0
-            .prepare_cached("UPDATE game_clocks SET sweep_at = ?2 WHERE game_id = ?1")?
-            .execute(params![game.as_str(), SWEEP_AT_ONCE])?;
-        Ok(())
+        self.plan_sweep(game, Some(SWEEP_AT_ONCE))
     }
 
     /// The clocks of a game's seats, in seat order.
@@ -211,11 +211,8 @@ impl Tx<'_> {
     /// # Errors
     /// SQLite errors or a stored value that does not read.
     pub fn planned_reminders(&self) -> Result<Option<Vec<u32>>, StoreError> {
-        let text: Option<String> = self
-            .0
-            .query_row("SELECT value FROM store_state WHERE name = 'sweep_reminders'", [], |r| r.get(0))
-            .optional()?;
-        text.map(|t| serde_json::from_str(&t).map_err(|e| corrupt(format!("store_state sweep_reminders {t:?}: {e}"))))
+        self.store_state(SWEEP_REMINDERS)?
+            .map(|t| serde_json::from_str(&t).map_err(|e| corrupt(format!("store_state {SWEEP_REMINDERS} {t:?}: {e}"))))
             .transpose()
     }
 
@@ -229,14 +226,8 @@ impl Tx<'_> {
             .prepare_cached(
                 "UPDATE game_clocks SET sweep_at = ?1 WHERE game_id IN (SELECT id FROM games WHERE result IS NULL)",
             )?
-            .execute([SWEEP_AT_ONCE])?;
-        let value = serde_json::Value::from(reminders.to_vec()).to_string();
-        self.0
-            .prepare_cached(
-                "INSERT INTO store_state (name, value) VALUES ('sweep_reminders', ?1) ON CONFLICT (name) DO UPDATE SET value = ?1",
-            )?
-            .execute([value])?;
-        Ok(())
+            .execute([time_text(SWEEP_AT_ONCE)])?;
+        self.set_store_state(SWEEP_REMINDERS, &serde_json::Value::from(reminders.to_vec()).to_string())
     }
 
     /// The seat whose token has this hash, in any game.

@@ -46,6 +46,7 @@ mod readings; // issue 36: what the metrics and the health check read
 mod senders;
 pub(crate) mod sql; // issue 35
 mod steward_openpgp; // issue 33
+mod store_state; // issue 37
 mod tournaments;
 mod tx;
 
@@ -590,19 +591,7 @@ impl Store {
     /// # Errors
     /// As [`Store::open`]; [`StoreError::ReadOnly`]; [`StoreError::Damaged`].
     pub fn open_checked(path: &Path, check: Check) -> Result<Store, StoreError> {
-        let damaged = |check: &'static str| {
-            move |e: StoreError| match e {
-                StoreError::Sqlite(ref s)
-                    if matches!(
-                        s.sqlite_error_code(),
-                        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
-                    ) =>
-                {
-                    StoreError::Damaged { path: path.to_owned(), check, problem: s.to_string() }
-                }
-                other => other,
-            }
-        };
+        let damaged = |check: &'static str| damaged_when_corrupt(path, check);
         create_private(path).map_err(|e| StoreError::Io(path.to_owned(), e))?;
         let mut conn = Connection::open(path).map_err(StoreError::from).map_err(damaged("opening"))?;
         (|| -> Result<(), StoreError> {
@@ -643,10 +632,7 @@ impl Store {
             Check::Full => Some("integrity_check"),
         };
         if let Some(pragma) = pragma {
-            let problems = integrity(&conn, pragma).map_err(damaged(pragma))?;
-            if let Some(first) = problems.into_iter().next() {
-                return Err(StoreError::Damaged { path: path.to_owned(), check: pragma, problem: first });
-            }
+            integrity(&conn, path, pragma).map_err(damaged(pragma))?;
         }
         migrations::migrate(&mut conn, path).map_err(damaged("opening"))?;
         for suffix in ["", "-wal", "-shm"] {
@@ -859,12 +845,31 @@ impl Store {
     }
 }
 
-/// What SQLite's `pragma` (`integrity_check` or `quick_check`) finds wrong;
-/// empty when it answers `ok`.
-fn integrity(conn: &Connection, pragma: &str) -> Result<Vec<String>, StoreError> {
+/// SQLite's `pragma` (`integrity_check` or `quick_check`) of `conn`, the
+/// database at `path`: [`StoreError::Damaged`] with the first problem it finds.
+fn integrity(conn: &Connection, path: &Path, pragma: &'static str) -> Result<(), StoreError> {
     let mut stmt = conn.prepare(&format!("PRAGMA {pragma}(20)"))?;
     let rows: Vec<String> = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<_, _>>()?;
-    Ok(rows.into_iter().filter(|r| r != "ok").collect())
+    match rows.into_iter().find(|r| r != "ok") {
+        None => Ok(()),
+        Some(first) => Err(StoreError::Damaged { path: path.to_owned(), check: pragma, problem: first }),
+    }
+}
+
+/// Maps SQLite's own verdict that the database at `path` is corrupt or not a
+/// database, met by `check`, to [`StoreError::Damaged`]; other errors pass.
+fn damaged_when_corrupt<'a>(path: &'a Path, check: &'static str) -> impl Fn(StoreError) -> StoreError + 'a {
+    move |e: StoreError| match e {
+        StoreError::Sqlite(ref s)
+            if matches!(
+                s.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+            ) =>
+        {
+            StoreError::Damaged { path: path.to_owned(), check, problem: s.to_string() }
+        }
+        other => other,
+    }
 }
 
 /// What [`backup`] copied.
@@ -914,10 +919,7 @@ pub fn backup(from: &Path, to: &Path) -> Result<BackupReport, StoreError> {
                 }
             }
         };
-        let problems = integrity(&dest, "quick_check")?;
-        if let Some(first) = problems.into_iter().next() {
-            return Err(StoreError::Damaged { path: tmp.clone(), check: "quick_check", problem: first });
-        }
+        integrity(&dest, &tmp, "quick_check")?;
         // A backup is one self-contained file: no -wal beside it.
         dest.pragma_update(None, "journal_mode", "DELETE")?;
         drop(dest);
