@@ -303,28 +303,18 @@ pub async fn serve(
     let check = if check_beside { Check::None } else { Check::Full };
     let steward = open_checked(&config, wake.clone(), check)?.with_metrics(metrics.clone());
     forget_clean_stop(&config)?;
-    let (damage, damaged) = watch::channel::<Option<String>>(None);
-    let verified = Arc::new(std::sync::atomic::AtomicBool::new(!check_beside));
-    if check_beside {
+    let integrity = if check_beside {
         tracing::info!("the store is as its last clean stop left it: its integrity check runs beside the requests");
-        let (path, verified) = (config.database(), verified.clone());
-        tokio::task::spawn_blocking(move || match crate::store::check_integrity(&path) {
-            Ok(()) => {
-                verified.store(true, std::sync::atomic::Ordering::SeqCst);
-                tracing::info!("the store passed its integrity check");
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "the store failed its integrity check; stopping");
-                let _ = damage.send(Some(e.to_string()));
-            }
-        });
-    }
+        check_beside_requests(config.database())
+    } else {
+        watch::channel(Integrity::Sound).1
+    };
     // A damaged store found beside the requests stops the steward, as a
     // refusal at the start would have.
-    let mut damage_seen = damaged.clone();
+    let mut watching = integrity.clone();
     let damage_found = async move {
-        // The sender gone (the check passed): nothing will be found.
-        if damage_seen.wait_for(Option::is_some).await.is_err() {
+        // The sender gone without damage (the check passed): nothing will be found.
+        if watching.wait_for(|i| matches!(i, Integrity::Damaged(_))).await.is_err() {
             std::future::pending::<()>().await;
         }
     };
@@ -413,13 +403,45 @@ pub async fn serve(
     let _ = drainer.await;
     // What this steward still holds goes to the others at once.
     stopping.release_holds().await;
-    if let Some(problem) = damaged.borrow().clone() {
-        return Err(ServerError::Refused(problem));
-    }
-    if verified.load(std::sync::atomic::Ordering::SeqCst) && config.database_url.is_none() {
-        record_clean_stop(&config, &stopping).await;
+    let found = integrity.borrow().clone();
+    match found {
+        Integrity::Damaged(problem) => return Err(ServerError::Refused(problem)),
+        Integrity::Sound if config.database_url.is_none() => record_clean_stop(&config, &stopping).await,
+        // Still being checked (or PostgreSQL's): no clean stop on record.
+        _ => {}
     }
     Ok(())
+}
+
+/// Where the store's integrity check stands while `serve` runs.
+#[derive(Clone, Debug)]
+enum Integrity {
+    /// Checked before serving, or beside the requests and passed.
+    Sound,
+    /// Being checked beside the requests.
+    Checking,
+    /// The check beside the requests found this (the refusal's line).
+    Damaged(String),
+}
+
+/// Runs SQLite's full integrity check of the database at `path` on a
+/// blocking thread, beside the requests (issue 37); what it finds.
+fn check_beside_requests(path: PathBuf) -> watch::Receiver<Integrity> {
+    let (tell, integrity) = watch::channel(Integrity::Checking);
+    tokio::task::spawn_blocking(move || {
+        let found = match crate::store::check_integrity(&path) {
+            Ok(()) => {
+                tracing::info!("the store passed its integrity check");
+                Integrity::Sound
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the store failed its integrity check; stopping");
+                Integrity::Damaged(e.to_string())
+            }
+        };
+        let _ = tell.send(found);
+    });
+    integrity
 }
 
 /// Whether the database of `config` is as the last clean stop of `serve` left
