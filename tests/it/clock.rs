@@ -975,20 +975,8 @@ async fn other_reminder_points_make_every_running_game_due_once() {
     assert_eq!(lab.sweep(t0 + hours(2))["games"], 0);
     let config = lab.data_dir().join("other-reminders.toml");
     std::fs::write(&config, "[schedule]\nreminders_hours = [96]\n").unwrap();
-    let sweep = |at: DateTime<Utc>| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-            .args(["sweep", "--config"])
-            .arg(&config)
-            .args(["--data-dir"])
-            .arg(lab.data_dir())
-            .envs(crate::support::backend::database_env(lab.data_dir()))
-            .args(["--now", &at.to_rfc3339_opts(SecondsFormat::Secs, true)])
-            .env_remove("RUST_LOG")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
+    let sweep =
+        |at: DateTime<Utc>| crate::support::sweep_with(lab.data_dir(), &["--config".as_ref(), config.as_os_str()], at);
     assert_eq!(sweep(t0 + hours(3))["games"], 3, "every running game, planned with the new points");
     assert_eq!(sweep(t0 + hours(4))["games"], 0);
     // The 96-hour point of a 5-day deadline falls at t0+1d.

@@ -335,8 +335,15 @@ pub async fn start_up_swept(base: &str) {
 
 /// `fairsteward sweep --now T` (the real binary) on `data_dir`: the report it prints.
 pub fn sweep(data_dir: &Path, at: chrono::DateTime<chrono::Utc>) -> Value {
+    sweep_with(data_dir, &[], at)
+}
+
+/// [`sweep`] with more arguments for the command (say, `--config FILE`).
+pub fn sweep_with(data_dir: &Path, args: &[&std::ffi::OsStr], at: chrono::DateTime<chrono::Utc>) -> Value {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairsteward"))
-        .args(["sweep", "--data-dir"])
+        .arg("sweep")
+        .args(args)
+        .arg("--data-dir")
         .arg(data_dir)
         .envs(backend::database_env(data_dir))
         .args(["--now", &at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)])
