@@ -405,7 +405,10 @@ pub struct Letter {
     /// position and side when formatted.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     forms: bool,
-    context: serde_json::Value,
+    /// The template variables, kept as the JSON they were written as: the
+    /// letter is queued on the store's thread, so its variables are written
+    /// straight to text there, never built into a JSON tree first.
+    context: Box<serde_json::value::RawValue>,
 }
 
 impl Letter {
@@ -422,7 +425,7 @@ impl Letter {
             .answers
             .filter(|a| a.len() <= MAX_ANSWERED_ID && a.chars().all(|c| c.is_ascii_graphic() && !"<>".contains(c)));
         let picture = d.extras.html.and(d.extras.picture);
-        let context = serde_json::to_value(&d.context).map_err(|e| ComposeError::Context(e.to_string()))?;
+        let context = serde_json::value::to_raw_value(&d.context).map_err(|e| ComposeError::Context(e.to_string()))?;
         let letter = Letter {
             game: Some(d.game.to_string()),
             from: Person::of(d.from),
@@ -498,7 +501,9 @@ impl Letter {
     /// # Errors
     /// A template or address problem; a record query without `settled`.
     pub fn format_with(&self, settled: Option<Vec<SettledMove>>) -> Result<Vec<u8>, ComposeError> {
-        let mut context = minijinja::Value::from(minijinja::value::Serde(&self.context));
+        let variables: serde_json::Value = serde_json::from_str(self.context.get())
+            .map_err(|e| ComposeError::Context(format!("the letter's variables: {e}")))?;
+        let mut context = minijinja::Value::from(minijinja::value::Serde(&variables));
         if let Some(query) = &self.record {
             let settled = settled
                 .ok_or_else(|| ComposeError::Context("the game's record was not read for this letter".into()))?;

@@ -7,7 +7,7 @@
 //! off the store thread (the store's `BoardPicture`). Its text form is
 //! stable (the same source always gives the same text), so it keys the picture.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::svg::{Drawing, Marks, board_drawing};
 use crate::rules::{Cell, MovePath, Options, RulesError, Seat, SeatSet, VariantId};
@@ -79,23 +79,31 @@ impl PictureSource {
     }
 
     /// The source as compact JSON text; the same source gives the same text.
+    /// Written straight from the fields (it is made for every board mail, on
+    /// the store's thread): the fields and their order are the text's, and
+    /// must stay so, for the text keys stored pictures.
     pub fn to_text(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Text<'a> {
+            variant: &'a str,
+            options: std::collections::BTreeMap<&'a str, &'a str>,
+            state: &'a str,
+            paths: Vec<[Vec<[u8; 3]>; 2]>,
+            to_move: Vec<usize>,
+            seat: usize,
+            size_px: u32,
+        }
         let cells = |cells: &[Cell]| -> Vec<[u8; 3]> { cells.iter().map(|c| [c.file, c.rank, c.level]).collect() };
-        let paths: Vec<Value> =
-            self.marks.last_moves.iter().map(|p| json!([cells(&p.cells), cells(&p.captures)])).collect();
-        let to_move: Vec<usize> = self.marks.to_move.iter().map(|s| s.index()).collect();
-        let options: serde_json::Map<String, Value> =
-            self.options.iter().map(|(k, v)| (k.to_owned(), Value::from(v))).collect();
-        json!({
-            "variant": self.variant.name(),
-            "options": options,
-            "state": self.state,
-            "paths": paths,
-            "to_move": to_move,
-            "seat": self.seat.index(),
-            "size_px": self.size_px,
-        })
-        .to_string()
+        let text = Text {
+            variant: self.variant.name(),
+            options: self.options.iter().collect(),
+            state: &self.state,
+            paths: self.marks.last_moves.iter().map(|p| [cells(&p.cells), cells(&p.captures)]).collect(),
+            to_move: self.marks.to_move.iter().map(|s| s.index()).collect(),
+            seat: self.seat.index(),
+            size_px: self.size_px,
+        };
+        serde_json::to_string(&text).unwrap_or_else(|e| unreachable!("a picture source always serializes: {e}"))
     }
 
     /// Reads back what [`PictureSource::to_text`] wrote.
@@ -192,5 +200,36 @@ mod tests {
         let svg = source.svg().unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
         assert!(PictureSource::from_text("{\"variant\":\"go\"}").is_err());
+    }
+
+    /// The text keys the pictures already stored and names the board of every
+    /// queued letter: written field by field, it must stay byte for byte what
+    /// it was (fields in this order, options sorted, compact).
+    #[test]
+    fn the_text_is_the_stored_form_byte_for_byte() {
+        let source = PictureSource {
+            variant: VariantId::Vierschach,
+            options: Options::new().set("mode", "ffa").set("clock", "none"),
+            state: "a\"b".to_owned(),
+            marks: Marks {
+                last_moves: vec![MovePath {
+                    cells: vec![Cell { file: 4, rank: 1, level: 0 }, Cell { file: 4, rank: 3, level: 2 }],
+                    captures: vec![Cell { file: 5, rank: 6, level: 0 }],
+                    grip: vec![],
+                }],
+                to_move: vec![Seat::new(1), Seat::new(3)],
+            },
+            seat: Seat::new(2),
+            size_px: 640,
+        };
+        assert_eq!(
+            source.to_text(),
+            r#"{"variant":"vierschach","options":{"clock":"none","mode":"ffa"},"state":"a\"b","paths":[[[[4,1,0],[4,3,2]],[[5,6,0]]]],"to_move":[1,3],"seat":2,"size_px":640}"#
+        );
+        let bare = PictureSource { options: Options::new(), marks: Marks::default(), ..source };
+        assert_eq!(
+            bare.to_text(),
+            r#"{"variant":"vierschach","options":{},"state":"a\"b","paths":[],"to_move":[],"seat":2,"size_px":640}"#
+        );
     }
 }

@@ -257,6 +257,9 @@ pub(super) fn turn(
     // `game` still holds the state the turn was played in.
     let paths: Vec<MovePath> = played.filter_map(|m| game.rules.move_path(Some(&game.row.state), &m.mv)).collect();
     let mut boards = Boards::new(game, &r.state, paths, to_move)?;
+    // What every reader's letter says alike, made once for all of them.
+    let (trust, clocks, notes) =
+        (trust(steward, game, head), Value::from(clocks.to_vec()), Value::from(r.notes.clone()));
     game.seats
         .iter()
         .filter(|s| {
@@ -303,16 +306,16 @@ pub(super) fn turn(
                     partner => partner_words(game, s.seat),
                     seat_name => game.seat_name(s.seat),
                     player => s.name.clone(),
-                    notes => r.notes.clone(),
+                    notes => notes.clone(),
                     outcome => outcome.clone(),
                     you_owe => you_owe,
                     to_move => to_move.iter().map(|t| game.seat_name(t)).collect::<Vec<_>>().join(" and "),
                     state => r.state.clone(),
-                    clocks => clocks.to_vec(),
+                    clocks => clocks.clone(),
                     conditional => conditional.notices.get(&s.seat).cloned(),
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
-                    trust => trust(steward, game, head),
+                    trust => trust.clone(),
                     picture_link => super::mail_settings::picture_link(steward, game, s.seat, setting),
                     mail_setting => setting.describe(),
                 },
