@@ -135,8 +135,13 @@ impl Steward {
             &game.seat_name(seat),
             turn,
         )?;
-        match format!("{} <{address}>", self.from.name.as_deref().unwrap_or("Fairsteward")).parse() {
-            Ok(mailbox) => Some(mailbox),
+        // The address alone is parsed: the mailbox's whole text would go through
+        // the RFC 2822 parser, for every board mail, on the store's thread.
+        match address.parse::<lettre::Address>() {
+            Ok(email) => Some(lettre::message::Mailbox::new(
+                Some(self.from.name.clone().unwrap_or_else(|| "Fairsteward".to_owned())),
+                email,
+            )),
             Err(e) => {
                 // The capability adds 35 characters to mail.from's local part, and a
                 // local part holds 64: without Reply-To replies cannot be matched.

@@ -684,8 +684,12 @@ impl Steward {
         let mut given = Vec::new();
         let mut salts = Vec::new();
         for m in tx.moves_of_turn(id, game.row.turn)? {
+            // A move stored in clear (the one completing the turn) has nothing to unhold.
+            let held = m.held.is_some();
             let (m, salt) = self.open_held_with_salt(game, m)?;
-            tx.unhold_move(id, &m)?;
+            if held {
+                tx.unhold_move(id, &m)?;
+            }
             salts.push(salt);
             given.push(m);
         }
