@@ -138,10 +138,15 @@ impl Steward {
         // The address alone is parsed: the mailbox's whole text would go through
         // the RFC 2822 parser, for every board mail, on the store's thread.
         match address.parse::<lettre::Address>() {
-            Ok(email) => Some(lettre::message::Mailbox::new(
-                Some(self.from.name.clone().unwrap_or_else(|| "Fairsteward".to_owned())),
-                email,
-            )),
+            Ok(email) => {
+                // As the mailbox's text read: no name becomes ours, a blank one none.
+                let name = match self.from.name.as_deref().map(str::trim) {
+                    None => Some("Fairsteward".to_owned()),
+                    Some("") => None,
+                    Some(name) => Some(name.to_owned()),
+                };
+                Some(lettre::message::Mailbox::new(name, email))
+            }
             Err(e) => {
                 // The capability adds 35 characters to mail.from's local part, and a
                 // local part holds 64: without Reply-To replies cannot be matched.

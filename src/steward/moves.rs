@@ -501,7 +501,14 @@ impl Steward {
         };
         let kind = if salt.is_some() { "reveal" } else { "move" };
 
-        if let Some(earlier) = tx.move_of(id, claim.turn, seat)? {
+        // The turn owed now is read once: for the seat's earlier move and the
+        // moves given so far.
+        let current = if claim.turn == game.row.turn { Some(tx.moves_of_turn(id, game.row.turn)?) } else { None };
+        let earlier = match &current {
+            Some(given) => given.iter().find(|m| m.seat == seat).cloned(),
+            None => tx.move_of(id, claim.turn, seat)?,
+        };
+        if let Some(earlier) = earlier {
             let earlier = self.open_held(game, earlier)?;
             let same = self.same_move(tx, game, &earlier, seat, &text)?;
             if !same {
@@ -563,7 +570,10 @@ impl Steward {
             RulesError::Move { error, .. } => StewardError::Refused(Refusal::IllegalMove(teaching(game, seat, error))),
             other => internal(other),
         })?;
-        let given = tx.moves_of_turn(id, game.row.turn)?;
+        let given = match current {
+            Some(given) => given,
+            None => tx.moves_of_turn(id, game.row.turn)?,
+        };
         let complete = to_move.iter().all(|s| s == seat || given.iter().any(|m| m.seat == s));
         let mut row = MoveRow {
             turn: game.row.turn,
