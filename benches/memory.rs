@@ -135,8 +135,12 @@ struct Perf(Child);
 
 impl Perf {
     fn attach(pid: u32, out: &Path) -> Perf {
+        // 199 Hz by default; FAIRSTEWARD_PERF_HZ asks for more samples (1999
+        // gives a store thread's split by function worth reading).
+        let hz = std::env::var("FAIRSTEWARD_PERF_HZ").ok().filter(|v| v.parse::<u32>().is_ok_and(|n| n > 0));
+        let hz = hz.unwrap_or_else(|| "199".to_owned());
         let child = Command::new("perf")
-            .args(["record", "--call-graph", "dwarf,16384", "-F", "199", "-p", &pid.to_string(), "-o"])
+            .args(["record", "--call-graph", "dwarf,16384", "-F", &hz, "-p", &pid.to_string(), "-o"])
             .arg(out)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
