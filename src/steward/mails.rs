@@ -170,6 +170,8 @@ pub(super) fn started(
         .map(|(k, v)| if v.len() > 60 { format!("{k}=({} bytes)", v.len()) } else { format!("{k}={v}") })
         .collect();
     let mut boards = Boards::new(game, &game.row.state, Vec::new(), to_move)?;
+    // What every reader's letter says alike, made once for all of them.
+    let (trust, clocks) = (trust(steward, game, head), Value::from(clocks.to_vec()));
     game.seats
         .iter()
         .map(|s| {
@@ -202,10 +204,10 @@ pub(super) fn started(
                     move_number => super::numbers::owed(None, &to_move.iter().collect::<Vec<_>>(), s.seat),
                     forms => if you_owe { move_forms(game, &game.row.state, s.seat) } else { None },
                     to_move => to_move_names(game, &game.row.state)?.join(" and "),
-                    clocks => clocks.to_vec(),
+                    clocks => clocks.clone(),
                     public_url => public_url,
                     links => links(steward, game, s.seat, Some(now)),
-                    trust => trust(steward, game, head),
+                    trust => trust.clone(),
                     picture_link => super::mail_settings::picture_link(steward, game, s.seat, setting),
                 },
                 date: now,
@@ -390,6 +392,8 @@ pub(super) fn to_seats(
     now: DateTime<Utc>,
 ) -> Result<Vec<OutboxRow>, StewardError> {
     let outcome = outcome.map(|o| game.outcome_text(o));
+    // The same for every reader: made once.
+    let trust = trust(steward, game, head);
     game.seats
         .iter()
         .filter(|s| Some(s.seat) != skip)
@@ -418,7 +422,7 @@ pub(super) fn to_seats(
                         outcome => outcome.clone(),
                         public_url => steward.public_url.as_str(),
                         links => links(steward, game, s.seat, None),
-                        trust => trust(steward, game, head),
+                        trust => trust.clone(),
                     },
                     date: now,
                     extras: Extras {
