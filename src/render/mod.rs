@@ -6,6 +6,7 @@
 //! turns), so every variant is drawn by the same code, from any seat's side.
 
 pub mod cache;
+mod deflate;
 mod lru;
 pub mod palette;
 pub mod png;

@@ -67,10 +67,6 @@ pub struct Indexed {
     pub indices: Vec<u8>,
     /// How the palette changed the picture.
     pub error: PaletteError,
-    /// The runs of one colour in the picture's rows, each run of equal rows
-    /// counted once: the picture's edges, which most of its compressed bytes
-    /// describe.
-    pub runs: usize,
 }
 
 /// How far a palette picture is from its full-colour pixels.
@@ -163,7 +159,6 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
     let data = pixmap.data();
     let row = |y: usize| &data[y * w * 4..(y + 1) * w * 4];
     let mut s = Scan { colours: Colours::new(), groups: Vec::new(), runs: Vec::new() };
-    let mut pixels: Vec<u32> = Vec::with_capacity(w);
     let mut y = 0;
     while y < h {
         let first = row(y);
@@ -172,17 +167,17 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
             repeats += 1;
         }
         let start = s.runs.len();
-        // The row as whole pixels, for comparisons of one `u32` (eight at once).
-        pixels.clear();
-        pixels.extend(first.chunks_exact(4).map(|p| u32::from_ne_bytes([p[0], p[1], p[2], p[3]])));
+        let pixel = |x: usize| u32::from_ne_bytes([first[4 * x], first[4 * x + 1], first[4 * x + 2], first[4 * x + 3]]);
         let mut x = 0;
         while x < w {
-            let here = pixels[x];
+            let here = pixel(x);
+            // Eight pixels at once (32 bytes compared as one slice), then one by one.
+            let eight: [u8; 32] = std::array::from_fn(|i| here.to_ne_bytes()[i % 4]);
             let mut end = x + 1;
-            while end + 8 <= w && pixels[end..end + 8] == [here; 8] {
+            while end + 8 <= w && first[4 * end..4 * end + 32] == eight {
                 end += 8;
             }
-            while end < w && pixels[end] == here {
+            while end < w && pixel(end) == here {
                 end += 1;
             }
             let length = (end - x) as u32;
@@ -241,7 +236,7 @@ pub fn quantize(pixmap: &tiny_skia::Pixmap) -> Option<Indexed> {
             copy.copy_from_slice(row);
         }
     }
-    Some(Indexed { palette, translucent: translucent.len(), indices, error, runs: runs.len() })
+    Some(Indexed { palette, translucent: translucent.len(), indices, error })
 }
 
 /// A palette of at most `entries` colours for `colours` (the translucent ones

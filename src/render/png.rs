@@ -325,42 +325,11 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
     .map_err(RenderError::Encode)
 }
 
-/// How hard a palette picture's indices are compressed (libdeflate's levels,
-/// 1–12): measured on every game's pictures (`cargo bench --bench pictures`,
-/// see `docs/benchmarks.md`), level 7 keeps every 640-pixel picture under
-/// 25 KB (issue 38) at about 1.2–1.5 ms.
-pub const PALETTE_LEVEL: i32 = 7;
-
-/// A picture with more runs of one colour than this in its rows (each run of
-/// equal rows counted once: [`super::palette::Indexed::runs`]) is compressed
-/// at [`BUSY_LEVEL`]. A board mail must stay under 40 KB with its picture
-/// base64-encoded beside its text (issue 38), which leaves the busiest boards
-/// (the most pieces, and the most seats to list) about 21 KB of picture; at
-/// [`PALETTE_LEVEL`] a picture takes about 0.75 bytes a run (measured on every
-/// game, `docs/benchmarks.md`), so from about 27 000 runs it would not fit.
-/// Counting the runs costs nothing (the palette counted them); compressing
-/// twice and keeping the smaller cost a second compression on every busy picture.
-pub const BUSY_RUNS: usize = 27_000;
-
-/// The level for pictures over [`BUSY_RUNS`]: about 9 % smaller than
-/// [`PALETTE_LEVEL`] for twice its time.
-pub const BUSY_LEVEL: i32 = 8;
-
-/// `rows` compressed as a zlib stream at `level`.
-fn zlib(rows: &[u8], level: i32) -> Result<Vec<u8>, String> {
-    let level = libdeflater::CompressionLvl::new(level).map_err(|e| format!("{e:?}"))?;
-    let mut compressor = libdeflater::Compressor::new(level);
-    let mut out = vec![0; compressor.zlib_compress_bound(rows.len())];
-    let written = compressor.zlib_compress(rows, &mut out).map_err(|e| format!("{e:?}"))?;
-    out.truncate(written);
-    Ok(out)
-}
-
 /// A palette picture as an indexed PNG: `PLTE`, `tRNS` for the translucent
 /// entries (first in the palette, so the chunk stays short), rows unfiltered
-/// (the indices of a flat area are one byte repeated, which deflate takes as
-/// it is) and compressed by libdeflate at [`PALETTE_LEVEL`], or at
-/// [`BUSY_LEVEL`] for a picture of more than [`BUSY_RUNS`] runs.
+/// (the indices of a flat area are one byte repeated, and an outline's the
+/// row above's, which [`super::deflate`] looks for first) and compressed by
+/// [`super::deflate::zlib`].
 fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, String> {
     let w = width as usize;
     // Each row behind its filter byte, 0: none.
@@ -369,7 +338,7 @@ fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) ->
         rows.push(0);
         rows.extend_from_slice(row);
     }
-    let idat = zlib(&rows, if indexed.runs > BUSY_RUNS { BUSY_LEVEL } else { PALETTE_LEVEL })?;
+    let idat = super::deflate::zlib(&rows, w + 1);
     let mut out = Vec::with_capacity(idat.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
