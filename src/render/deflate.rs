@@ -134,7 +134,8 @@ impl<'a> Matcher<'a> {
         let d = self.data;
         for &n in &self.near {
             if n > p {
-                break;
+                // Not yet a row back (the picture's first rows).
+                continue;
             }
             let c = p - n;
             if d[c + len] == d[p + len] {
