@@ -38,7 +38,7 @@ const LAZY: usize = 32;
 /// the time for a picture 0.5 % smaller (measured: 3 against 16).
 const INSERT_MAX: usize = 3;
 /// Tokens per deflate block: each block gets Huffman codes of its own.
-pub const BLOCK_TOKENS: usize = 2048;
+const BLOCK_TOKENS: usize = 2048;
 
 /// A literal byte, or a match as `MATCH | length << 16 | (distance − 1)`.
 type Token = u32;
