@@ -63,10 +63,22 @@ pub struct Indexed {
     pub palette: Vec<[u8; 4]>,
     /// How many leading entries are translucent (the `tRNS` chunk's length).
     pub translucent: usize,
-    /// One index per pixel, row by row.
-    pub indices: Vec<u8>,
+    /// The picture's rows as a PNG's image data holds them before
+    /// compression: each row a filter byte 0 (none) and then one index per
+    /// pixel, so the encoder compresses this buffer as it is. See
+    /// [`Indexed::rows`].
+    pub data: Vec<u8>,
+    /// Pixels per row.
+    pub width: usize,
     /// How the palette changed the picture.
     pub error: PaletteError,
+}
+
+impl Indexed {
+    /// Each row's indices, one per pixel, top to bottom.
+    pub fn rows(&self) -> impl Iterator<Item = &[u8]> {
+        self.data.chunks_exact(self.width + 1).map(|row| &row[1..])
+    }
 }
 
 /// How far a palette picture is from its full-colour pixels.
@@ -171,15 +183,7 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
         let mut x = 0;
         while x < w {
             let here = pixel(x);
-            // Eight pixels at once (32 bytes compared as one slice), then one by one.
-            let eight: [u8; 32] = std::array::from_fn(|i| here.to_ne_bytes()[i % 4]);
-            let mut end = x + 1;
-            while end + 8 <= w && first[4 * end..4 * end + 32] == eight {
-                end += 8;
-            }
-            while end < w && pixel(end) == here {
-                end += 1;
-            }
+            let end = run_end(first, x, here);
             let length = (end - x) as u32;
             let e = s.colours.add(here, length * repeats as u32)?;
             s.runs.push((e, length));
@@ -189,6 +193,31 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
         y += repeats;
     }
     Some(s)
+}
+
+/// Where the run of `here` that starts at pixel `x` of `row` ends: four pixels
+/// (16 bytes) at a time as one `u128`, the first that differs found in the
+/// bits of their difference, so a run costs a few instructions however short
+/// (a board's anti-aliased edges are mostly runs of one pixel).
+fn run_end(row: &[u8], x: usize, here: u32) -> usize {
+    let w = row.len() / 4;
+    let four = u128::from(here) * 0x0000_0001_0000_0001_0000_0001_0000_0001;
+    let mut end = x + 1;
+    while end + 4 <= w {
+        let bytes: [u8; 16] = row[4 * end..4 * end + 16].try_into().expect("16 bytes");
+        let differ = u128::from_ne_bytes(bytes) ^ four;
+        if differ != 0 {
+            // The pixel at the lowest address is the low bits on a little-endian machine.
+            let bit = if cfg!(target_endian = "little") { differ.trailing_zeros() } else { differ.leading_zeros() };
+            return end + bit as usize / 32;
+        }
+        end += 4;
+    }
+    let pixel = |x: usize| u32::from_ne_bytes([row[4 * x], row[4 * x + 1], row[4 * x + 2], row[4 * x + 3]]);
+    while end < w && pixel(end) == here {
+        end += 1;
+    }
+    end
 }
 
 /// A premultiplied colour as straight RGBA.
@@ -223,20 +252,36 @@ pub fn quantize(pixmap: &tiny_skia::Pixmap) -> Option<Indexed> {
     })?;
 
     let w = pixmap.width() as usize;
-    let mut indices = vec![0u8; w * pixmap.height() as usize];
+    let stride = w + 1;
+    // Zeros: every row's filter byte is 0 already.
+    let mut data = vec![0u8; stride * pixmap.height() as usize];
     for (first, repeats, range) in groups {
-        let (row, rest) = indices[first * w..(first + repeats) * w].split_at_mut(w);
-        let mut x = 0;
-        for &(e, length) in &runs[range] {
-            let length = length as usize;
-            row[x..x + length].fill(lut[e as usize]);
-            x += length;
-        }
-        for copy in rest.chunks_exact_mut(w) {
+        let (row, rest) = data[first * stride..(first + repeats) * stride].split_at_mut(stride);
+        fill_runs(&mut row[1..], runs[range].iter().map(|&(e, length)| (lut[e as usize], length as usize)));
+        for copy in rest.chunks_exact_mut(stride) {
             copy.copy_from_slice(row);
         }
     }
-    Some(Indexed { palette, translucent: translucent.len(), indices, error })
+    Some(Indexed { palette, translucent: translucent.len(), data, width: w, error })
+}
+
+/// Writes `runs` of (index, length) into `row`, which they fill exactly. Most
+/// runs of a board's rows are a few pixels (its anti-aliased edges), so each
+/// is first written as 16 bytes at once, into the room the runs after it
+/// overwrite, and only a longer one is filled further: no call per run.
+fn fill_runs(row: &mut [u8], runs: impl Iterator<Item = (u8, usize)>) {
+    let mut x = 0;
+    for (index, length) in runs {
+        if x + 16 <= row.len() {
+            row[x..x + 16].copy_from_slice(&[index; 16]);
+            if length > 16 {
+                row[x + 16..x + length].fill(index);
+            }
+        } else {
+            row[x..x + length].fill(index);
+        }
+        x += length;
+    }
 }
 
 /// A palette of at most `entries` colours for `colours` (the translucent ones
@@ -323,7 +368,7 @@ mod tests {
 
     /// The pixels a palette picture stands for, straight RGBA.
     fn expand(q: &Indexed) -> Vec<u8> {
-        q.indices.iter().flat_map(|&i| q.palette[usize::from(i)]).collect()
+        q.rows().flatten().flat_map(|&i| q.palette[usize::from(i)]).collect()
     }
 
     fn straight_pixels(p: &tiny_skia::Pixmap) -> Vec<u8> {
@@ -386,6 +431,46 @@ mod tests {
     }
 
     #[test]
+    fn runs_end_where_the_colour_changes_however_long_they_are() {
+        // Runs of every length from 1 to 40, of colours that differ in one
+        // byte only (each byte position in turn), so that any lane of the
+        // 16-byte comparison can be the first to differ.
+        let mut pixels = Vec::new();
+        let mut ends = Vec::new();
+        for length in 1..=40usize {
+            let mut colour = [7u8, 7, 7, 7];
+            colour[length % 4] = length as u8;
+            pixels.extend((0..length).flat_map(|_| colour));
+            ends.push(pixels.len() / 4);
+        }
+        let row = pixels.as_slice();
+        let mut x = 0;
+        for &end in &ends {
+            let here = u32::from_ne_bytes(row[4 * x..4 * x + 4].try_into().unwrap());
+            assert_eq!(run_end(row, x, here), end, "the run from {x}");
+            x = end;
+        }
+    }
+
+    #[test]
+    fn runs_fill_the_row_exactly() {
+        for width in [1, 15, 16, 17, 40, 100] {
+            // Lengths 1, 2, 3, … then what is left of the row.
+            let mut runs = Vec::new();
+            let (mut x, mut length) = (0, 1);
+            while x < width {
+                let l = length.min(width - x);
+                runs.push((runs.len() as u8 + 1, l));
+                (x, length) = (x + l, length + 5);
+            }
+            let want: Vec<u8> = runs.iter().flat_map(|&(i, l)| std::iter::repeat_n(i, l)).collect();
+            let mut row = vec![0u8; width];
+            fill_runs(&mut row, runs.into_iter());
+            assert_eq!(row, want, "width {width}");
+        }
+    }
+
+    #[test]
     fn the_same_pixels_give_the_same_palette() {
         let p = soft_edges();
         assert_eq!(quantize(&p), quantize(&p.clone()));
@@ -398,7 +483,7 @@ mod tests {
         let q = quantize(&p).expect("a palette");
         assert_eq!(q.translucent, MAX_TRANSLUCENT);
         assert!(q.palette.len() <= 256, "{} entries", q.palette.len());
-        assert!(q.indices.iter().all(|&i| usize::from(i) < q.palette.len()));
+        assert!(q.rows().flatten().all(|&i| usize::from(i) < q.palette.len()));
     }
 
     #[test]

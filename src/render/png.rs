@@ -331,14 +331,7 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
 /// row above's, which [`super::deflate`] looks for first) and compressed by
 /// [`super::deflate::zlib`].
 fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, String> {
-    let w = width as usize;
-    // Each row behind its filter byte, 0: none.
-    let mut rows = Vec::with_capacity((w + 1) * height as usize);
-    for row in indexed.indices.chunks_exact(w.max(1)) {
-        rows.push(0);
-        rows.extend_from_slice(row);
-    }
-    let idat = super::deflate::zlib(&rows, w + 1);
+    let idat = super::deflate::zlib(&indexed.data, indexed.width + 1);
     let mut out = Vec::with_capacity(idat.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
