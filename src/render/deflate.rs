@@ -22,6 +22,10 @@ const MIN_MATCH: usize = 3;
 const MAX_MATCH: usize = 258;
 const HASH_BITS: u32 = 15;
 
+/// The neighbours tried first: the byte before, the byte above, and above
+/// shifted by one and two either way.
+const NEIGHBOURS: usize = 6;
+
 /// Earlier positions with the same four bytes tried after the row's
 /// neighbours.
 const CHAIN: usize = 8;
@@ -83,7 +87,8 @@ struct Matcher<'a> {
 impl<'a> Matcher<'a> {
     fn new(data: &'a [u8], row: usize) -> Matcher<'a> {
         let mut near = vec![1];
-        for d in [row, row + 1, row.wrapping_sub(1), row + 2, row.wrapping_sub(2)] {
+        let others: [usize; NEIGHBOURS - 1] = [row, row + 1, row.wrapping_sub(1), row + 2, row.wrapping_sub(2)];
+        for d in others {
             if (2..=WINDOW).contains(&d) && !near.contains(&d) {
                 near.push(d);
             }
@@ -132,20 +137,42 @@ impl<'a> Matcher<'a> {
         }
         let (mut len, mut dist) = (MIN_MATCH - 1, 0);
         let d = self.data;
-        for &n in &self.near {
-            if n > p {
-                // Not yet a row back (the picture's first rows).
-                continue;
+        if limit >= 8 {
+            // The first eight bytes against every neighbour at once: how many
+            // agree is the difference's trailing zero bytes (8 when none
+            // differ), with no branch per neighbour; only those agreeing on
+            // all eight are followed further.
+            let load = |at: usize| u64::from_le_bytes(d[at..at + 8].try_into().expect("8 bytes"));
+            let here = load(p);
+            let mut quick = [0usize; NEIGHBOURS];
+            for (q, &n) in quick.iter_mut().zip(&self.near) {
+                let agreed = ((load(p.saturating_sub(n)) ^ here).trailing_zeros() / 8) as usize;
+                // A neighbour not yet a row back (the picture's first rows) agrees on nothing.
+                *q = if n <= p { agreed } else { 0 };
             }
-            let c = p - n;
-            if d[c + len] == d[p + len] {
-                let l = self.agree(c, p, limit);
+            for (&q, &n) in quick.iter().zip(&self.near) {
+                let l = if q == 8 { 8 + self.agree(p - n + 8, p + 8, limit - 8) } else { q };
                 if l > len {
                     (len, dist) = (l, n);
                     if len >= NICE.min(limit) {
                         return (len, dist);
                     }
                 }
+            }
+        } else {
+            // The last few bytes of the data.
+            for &n in &self.near {
+                if n > p {
+                    continue;
+                }
+                let l = self.agree(p - n, p, limit);
+                if l > len {
+                    (len, dist) = (l, n);
+                }
+            }
+            if len == limit {
+                // Nothing longer to find (and the chain's test below reads at `len`).
+                return (len, dist);
             }
         }
         if limit >= 4 && len < NEAR_ENOUGH {
