@@ -179,10 +179,9 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
             repeats += 1;
         }
         let start = s.runs.len();
-        let pixel = |x: usize| u32::from_ne_bytes([first[4 * x], first[4 * x + 1], first[4 * x + 2], first[4 * x + 3]]);
         let mut x = 0;
         while x < w {
-            let here = pixel(x);
+            let here = pixel(first, x);
             let end = run_end(first, x, here);
             let length = (end - x) as u32;
             let e = s.colours.add(here, length * repeats as u32)?;
@@ -193,6 +192,11 @@ fn scan(pixmap: &tiny_skia::Pixmap) -> Option<Scan> {
         y += repeats;
     }
     Some(s)
+}
+
+/// Pixel `x` of `row` (RGBA bytes) as one `u32`.
+fn pixel(row: &[u8], x: usize) -> u32 {
+    u32::from_ne_bytes([row[4 * x], row[4 * x + 1], row[4 * x + 2], row[4 * x + 3]])
 }
 
 /// Where the run of `here` that starts at pixel `x` of `row` ends: four pixels
@@ -213,8 +217,7 @@ fn run_end(row: &[u8], x: usize, here: u32) -> usize {
         }
         end += 4;
     }
-    let pixel = |x: usize| u32::from_ne_bytes([row[4 * x], row[4 * x + 1], row[4 * x + 2], row[4 * x + 3]]);
-    while end < w && pixel(end) == here {
+    while end < w && pixel(row, end) == here {
         end += 1;
     }
     end
