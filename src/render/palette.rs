@@ -75,6 +75,11 @@ pub struct Indexed {
 }
 
 impl Indexed {
+    /// How many rows the picture has.
+    pub fn height(&self) -> usize {
+        self.data.len() / (self.width + 1)
+    }
+
     /// Each row's indices, one per pixel, top to bottom.
     pub fn rows(&self) -> impl Iterator<Item = &[u8]> {
         self.data.chunks_exact(self.width + 1).map(|row| &row[1..])

@@ -319,7 +319,7 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
         Encoding::FullColour => None,
     };
     match indexed {
-        Some(indexed) => encode_indexed(pixmap.width(), pixmap.height(), &indexed),
+        Some(indexed) => encode_indexed(&indexed),
         None => encode_full_colour(pixmap).map_err(|e| e.to_string()),
     }
     .map_err(RenderError::Encode)
@@ -330,8 +330,10 @@ pub fn encode(pixmap: tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, 
 /// (the indices of a flat area are one byte repeated, and an outline's the
 /// row above's, which [`super::deflate`] looks for first) and compressed by
 /// [`super::deflate::zlib`].
-fn encode_indexed(width: u32, height: u32, indexed: &super::palette::Indexed) -> Result<Vec<u8>, String> {
+fn encode_indexed(indexed: &super::palette::Indexed) -> Result<Vec<u8>, String> {
     let idat = super::deflate::zlib(&indexed.data, indexed.width + 1);
+    // The sizes of a pixmap, which are u32.
+    let (width, height) = (indexed.width as u32, indexed.height() as u32);
     let mut out = Vec::with_capacity(idat.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
